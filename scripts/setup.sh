@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what Precept needs to build, run and test on a fresh Debian machine:
+#   - the pinned libz3 (from the PyPI wheel z3-solver) into .deps/z3, which the
+#     build links against (see .cargo/config.toml and build.rs);
+#   - the cvc5 command-line solver (PyPI wheel cvc5) into .deps/cvc5, used by the
+#     tests as an independent oracle for the SMT-LIB export;
+#   - tmux, for the end-to-end terminal tests.
+# It is idempotent: a second run installs nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+Z3_VERSION=5.4.0.0
+CVC5_VERSION=1.4.2
+
+need_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "setup: installing tmux"
+    need_root apt-get update -qq
+    need_root apt-get install -y -qq tmux >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+    echo "setup: installing python3 and pip"
+    need_root apt-get update -qq
+    need_root apt-get install -y -qq python3 python3-pip >/dev/null
+fi
+
+if [ ! -f .deps/z3/z3/lib/libz3.so ]; then
+    echo "setup: installing libz3 from z3-solver==$Z3_VERSION into .deps/z3"
+    rm -rf .deps/z3
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --target .deps/z3 "z3-solver==$Z3_VERSION"
+fi
+
+if [ ! -x .deps/cvc5/bin/cvc5 ] && [ ! -f .deps/cvc5/.installed ]; then
+    echo "setup: installing cvc5==$CVC5_VERSION into .deps/cvc5"
+    rm -rf .deps/cvc5
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --target .deps/cvc5 "cvc5==$CVC5_VERSION"
+    touch .deps/cvc5/.installed
+fi
+
+echo "setup: ready (libz3 in .deps/z3/z3/lib)"

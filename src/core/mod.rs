@@ -1,0 +1,6 @@
+//! Precept's core: plain data and plain functions. Nothing here knows about
+//! the terminal (a test enforces it).
+
+pub mod model;
+pub mod smt;
+pub mod solve;

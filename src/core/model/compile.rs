@@ -1,0 +1,146 @@
+//! Checks a stored policy model: declarations are consistent and every rule
+//! parses and type-checks. The result is the elaborated model the solver and
+//! the renderers work from.
+
+use super::policy::PolicyModel;
+use crate::core::smt::english::Glossary;
+use crate::core::smt::{Expr, SmtError, Sort, Vocabulary, parse_expr};
+
+/// One rule, parsed and elaborated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledRule {
+    pub id: String,
+    /// As written, with spans into the rule's expression text.
+    pub written: Expr,
+    /// With explicit `to_real` where Int meets Real.
+    pub formula: Expr,
+}
+
+/// A problem in the model, located by the JSON field that holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelIssue {
+    /// e.g. `rules[3].expression`
+    pub field: String,
+    /// The rule id, variable or type name the field belongs to.
+    pub subject: String,
+    pub message: String,
+    /// Set when the problem is inside an SMT-LIB expression.
+    pub smt_error: Option<SmtError>,
+}
+
+impl std::fmt::Display for ModelIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ('{}'): {}", self.field, self.subject, self.message)
+    }
+}
+
+/// The checked model: its vocabulary, its glossary for English, and the
+/// rules that compiled. `issues` lists everything that did not.
+#[derive(Debug, Clone, Default)]
+pub struct CompiledModel {
+    pub vocabulary: Vocabulary,
+    pub glossary: Glossary,
+    pub rules: Vec<CompiledRule>,
+    pub issues: Vec<ModelIssue>,
+    /// Declared enumerations in file order.
+    pub enums: Vec<(String, Vec<String>)>,
+    /// Declared variables in file order.
+    pub variables: Vec<(String, Sort)>,
+}
+
+impl CompiledModel {
+    pub fn rule(&self, id: &str) -> Option<&CompiledRule> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// Parses and checks a formula (premise, claim, or a rule being edited)
+    /// against this model's vocabulary.
+    pub fn check_formula(&self, text: &str) -> Result<(Expr, Expr), SmtError> {
+        let written = parse_expr(text)?;
+        let formula = self.vocabulary.check_formula(text, &written)?;
+        Ok((written, formula))
+    }
+}
+
+/// Checks the whole model. Never fails: problems are collected in `issues`.
+pub fn compile(model: &PolicyModel) -> CompiledModel {
+    let mut compiled = CompiledModel::default();
+    for (i, type_def) in model.types.iter().enumerate() {
+        let values: Vec<String> = type_def.values.iter().map(|v| v.value.clone()).collect();
+        if values.is_empty() {
+            compiled.issues.push(issue(format!("types[{i}].values"), &type_def.name, "an enum type needs at least one value".into()));
+            continue;
+        }
+        if let Err(message) = compiled.vocabulary.declare_enum(&type_def.name, &values) {
+            compiled.issues.push(issue(format!("types[{i}].name"), &type_def.name, message));
+            continue;
+        }
+        compiled.enums.push((type_def.name.clone(), values));
+        for value in &type_def.values {
+            compiled.glossary.values.insert(value.value.clone(), value.description.clone());
+        }
+    }
+    for (i, variable) in model.variables.iter().enumerate() {
+        let sort = Sort::from_name(&variable.sort);
+        if let Err(message) = compiled.vocabulary.declare_variable(&variable.name, sort.clone()) {
+            let field = if message.contains("type") { "type" } else { "name" };
+            compiled.issues.push(issue(format!("variables[{i}].{field}"), &variable.name, message));
+            continue;
+        }
+        if sort == Sort::Bool {
+            compiled.glossary.bool_variables.insert(variable.name.clone());
+        }
+        compiled.variables.push((variable.name.clone(), sort));
+        compiled.glossary.variables.insert(variable.name.clone(), variable.description.clone());
+    }
+    let mut seen_ids = std::collections::HashSet::new();
+    for (i, rule) in model.rules.iter().enumerate() {
+        if rule.id.trim().is_empty() || !seen_ids.insert(rule.id.as_str()) {
+            let message = if rule.id.trim().is_empty() { "a rule needs an id".to_string() } else { format!("the rule id '{}' is used twice", rule.id) };
+            compiled.issues.push(issue(format!("rules[{i}].id"), &rule.id, message));
+            continue;
+        }
+        match compiled.check_formula(&rule.expression) {
+            Ok((written, formula)) => compiled.rules.push(CompiledRule { id: rule.id.clone(), written, formula }),
+            Err(error) => compiled.issues.push(ModelIssue {
+                field: format!("rules[{i}].expression"),
+                subject: rule.id.clone(),
+                message: error.to_string(),
+                smt_error: Some(error),
+            }),
+        }
+    }
+    compiled
+}
+
+fn issue(field: String, subject: &str, message: String) -> ModelIssue {
+    ModelIssue { field, subject: subject.to_string(), message, smt_error: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::policy::{EnumValue, Rule, TypeDef, Variable};
+    use super::*;
+
+    fn rule(id: &str, expression: &str) -> Rule {
+        Rule { id: id.into(), expression: expression.into(), source_span: None, review: Default::default(), note: String::new() }
+    }
+
+    #[test]
+    fn collects_every_problem_with_its_field() {
+        let model = PolicyModel {
+            types: vec![TypeDef { name: "Age".into(), description: String::new(), values: vec![EnumValue { value: "CHILD".into(), description: String::new() }] }],
+            variables: vec![
+                Variable { name: "age".into(), sort: "Age".into(), description: String::new() },
+                Variable { name: "fee".into(), sort: "Money".into(), description: String::new() },
+            ],
+            rules: vec![rule("R1", "(= age CHILD)"), rule("R2", "(> fee 1"), rule("R1", "true"), rule("R3", "(> price 1)")],
+            ..PolicyModel::default()
+        };
+        let compiled = compile(&model);
+        assert_eq!(compiled.rules.len(), 1);
+        let fields: Vec<&str> = compiled.issues.iter().map(|i| i.field.as_str()).collect();
+        assert_eq!(fields, vec!["variables[1].type", "rules[1].expression", "rules[2].id", "rules[3].expression"]);
+        assert!(compiled.issues[3].message.contains("unknown name 'price'"));
+    }
+}

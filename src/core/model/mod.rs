@@ -1,0 +1,14 @@
+//! The policy model, its logic tests, and the project directory that holds them.
+
+pub mod compile;
+pub mod import;
+pub mod policy;
+pub mod project;
+pub mod settings;
+pub mod tests;
+
+pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
+pub use policy::{EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable};
+pub use project::{Project, ProjectError};
+pub use settings::Settings;
+pub use tests::{LogicTest, TestSuite};

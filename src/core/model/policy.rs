@@ -1,0 +1,116 @@
+//! The policy model as stored: types, variables and rules, with the field
+//! names of ARC's policy definition plus Precept's own review fields.
+
+use serde::{Deserialize, Serialize};
+
+/// The version of the project file formats this build writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyModel {
+    pub schema_version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    #[serde(default)]
+    pub types: Vec<TypeDef>,
+    #[serde(default)]
+    pub variables: Vec<Variable>,
+    #[serde(default)]
+    pub rules: Vec<Rule>,
+}
+
+impl Default for PolicyModel {
+    fn default() -> Self {
+        PolicyModel {
+            schema_version: SCHEMA_VERSION,
+            title: String::new(),
+            types: Vec::new(),
+            variables: Vec::new(),
+            rules: Vec::new(),
+        }
+    }
+}
+
+/// An enumeration type with a description for each value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypeDef {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub values: Vec<EnumValue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumValue {
+    pub value: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// A variable: its name, its type (`Bool`, `Int`, `Real` or an enum type's
+/// name) and what it means in the words of the source document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variable {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub sort: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// A rule: a stable id and an SMT-LIB Bool expression over the variables.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub id: String,
+    pub expression: String,
+    /// The byte range of the document span this rule formalizes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_span: Option<SourceSpan>,
+    #[serde(default)]
+    pub review: ReviewStatus,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpan {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Where the expert stands on a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewStatus {
+    #[default]
+    Unreviewed,
+    Approved,
+    NeedsChange,
+}
+
+impl PolicyModel {
+    pub fn rule(&self, id: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+
+    pub fn variable(&self, name: &str) -> Option<&Variable> {
+        self.variables.iter().find(|v| v.name == name)
+    }
+
+    /// A rule id not yet in use, of the form `R<n>`.
+    pub fn fresh_rule_id(&self) -> String {
+        let highest = self
+            .rules
+            .iter()
+            .filter_map(|r| r.id.strip_prefix('R')?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
+        format!("R{}", highest + 1)
+    }
+}

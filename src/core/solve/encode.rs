@@ -1,0 +1,240 @@
+//! Translates fragment expressions into Z3 terms. This module and `session`
+//! are the only places Z3 types exist.
+
+use super::finding::Value;
+use crate::core::smt::{Expr, ExprKind, Op, Sort, Vocabulary, parse_expr};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::collections::HashMap;
+use std::str::FromStr;
+use z3::ast::{Ast, Bool, Dynamic, Int, Real};
+use z3::{FuncDecl, Model};
+
+/// The Z3 declarations of a model's vocabulary.
+pub struct Z3Vocabulary {
+    enum_sorts: HashMap<String, z3::Sort>,
+    values: HashMap<String, Dynamic>,
+    variables: HashMap<String, Dynamic>,
+    /// Variable names in declaration order, for scenarios.
+    order: Vec<(String, Sort)>,
+}
+
+impl Z3Vocabulary {
+    pub fn new() -> Z3Vocabulary {
+        Z3Vocabulary { enum_sorts: HashMap::new(), values: HashMap::new(), variables: HashMap::new(), order: Vec::new() }
+    }
+
+    pub fn declare_enum(&mut self, name: &str, values: &[String]) {
+        let symbols: Vec<z3::Symbol> = values.iter().map(|v| z3::Symbol::String(v.clone())).collect();
+        let (sort, constants, _testers): (z3::Sort, Vec<FuncDecl>, Vec<FuncDecl>) =
+            z3::Sort::enumeration(z3::Symbol::String(name.to_string()), &symbols);
+        for (value, constant) in values.iter().zip(constants) {
+            self.values.insert(value.clone(), constant.apply(&[]));
+        }
+        self.enum_sorts.insert(name.to_string(), sort);
+    }
+
+    pub fn declare_variable(&mut self, name: &str, sort: &Sort) {
+        let constant = match sort {
+            Sort::Bool => Dynamic::from_ast(&Bool::new_const(name)),
+            Sort::Int => Dynamic::from_ast(&Int::new_const(name)),
+            Sort::Real => Dynamic::from_ast(&Real::new_const(name)),
+            Sort::Enum(type_name) => match self.enum_sorts.get(type_name) {
+                Some(z3_sort) => Dynamic::new_const(name, z3_sort),
+                None => return,
+            },
+        };
+        if self.variables.insert(name.to_string(), constant).is_none() {
+            self.order.push((name.to_string(), sort.clone()));
+        }
+    }
+
+    /// Declares everything in `vocabulary` (enums first) with variables in `order`.
+    pub fn from_vocabulary(vocabulary: &Vocabulary, enums: &[(String, Vec<String>)], variables: &[(String, Sort)]) -> Z3Vocabulary {
+        let mut z3_vocabulary = Z3Vocabulary::new();
+        for (name, values) in enums {
+            z3_vocabulary.declare_enum(name, values);
+        }
+        for (name, sort) in variables {
+            if vocabulary.variable_sort(name).is_some() {
+                z3_vocabulary.declare_variable(name, sort);
+            }
+        }
+        z3_vocabulary
+    }
+
+    /// Encodes an elaborated Bool formula.
+    pub fn formula(&self, expr: &Expr) -> Result<Bool, String> {
+        self.term(expr)?.as_bool().ok_or_else(|| format!("'{expr}' is not a Bool formula"))
+    }
+
+    /// Encodes an elaborated term. Errors only on expressions the type checker
+    /// would have rejected.
+    pub fn term(&self, expr: &Expr) -> Result<Dynamic, String> {
+        match &expr.kind {
+            ExprKind::Bool(b) => Ok(Dynamic::from_ast(&Bool::from_bool(*b))),
+            ExprKind::Int(i) => Int::from_str(&i.to_string()).map(|i| Dynamic::from_ast(&i)).map_err(|_| format!("bad integer {i}")),
+            ExprKind::Decimal(r) => Ok(Dynamic::from_ast(&real_literal(r)?)),
+            ExprKind::Symbol(name) => self
+                .variables
+                .get(name)
+                .or_else(|| self.values.get(name))
+                .cloned()
+                .ok_or_else(|| format!("unknown name '{name}'")),
+            ExprKind::App(op, args) => {
+                let args = args.iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+                apply(*op, &args)
+            }
+        }
+    }
+
+    /// The value of every variable in `model`, in declaration order.
+    pub fn scenario(&self, model: &Model) -> super::finding::Scenario {
+        let values = self
+            .order
+            .iter()
+            .filter_map(|(name, sort)| {
+                let constant = self.variables.get(name)?;
+                let value = model.eval(constant, true)?;
+                Some((name.clone(), read_value(&value, sort)))
+            })
+            .collect();
+        super::finding::Scenario { values }
+    }
+}
+
+impl Default for Z3Vocabulary {
+    fn default() -> Self {
+        Z3Vocabulary::new()
+    }
+}
+
+fn real_literal(r: &BigRational) -> Result<Real, String> {
+    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string()).ok_or_else(|| format!("bad rational {r}"))
+}
+
+fn bools(args: &[Dynamic]) -> Result<Vec<Bool>, String> {
+    args.iter().map(|a| a.as_bool().ok_or_else(|| format!("'{a}' is not Bool"))).collect()
+}
+
+fn ints(args: &[Dynamic]) -> Option<Vec<Int>> {
+    args.iter().map(Dynamic::as_int).collect()
+}
+
+fn reals(args: &[Dynamic]) -> Result<Vec<Real>, String> {
+    args.iter().map(|a| a.as_real().ok_or_else(|| format!("'{a}' is not Real"))).collect()
+}
+
+/// `(op a b c)` for a chainable relation: `(and (op a b) (op b c))`.
+fn chain(args: &[Dynamic], relation: impl Fn(&Dynamic, &Dynamic) -> Result<Bool, String>) -> Result<Dynamic, String> {
+    let links = args.windows(2).map(|w| relation(&w[0], &w[1])).collect::<Result<Vec<_>, _>>()?;
+    Ok(Dynamic::from_ast(&Bool::and(&links)))
+}
+
+fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, String> {
+    if let (Some(a), Some(b)) = (a.as_int(), b.as_int()) {
+        return Ok(match op {
+            Op::Lt => a.lt(&b),
+            Op::Le => a.le(&b),
+            Op::Gt => a.gt(&b),
+            _ => a.ge(&b),
+        });
+    }
+    let (a, b) = (a.as_real().ok_or("not numeric")?, b.as_real().ok_or("not numeric")?);
+    Ok(match op {
+        Op::Lt => a.lt(&b),
+        Op::Le => a.le(&b),
+        Op::Gt => a.gt(&b),
+        _ => a.ge(&b),
+    })
+}
+
+fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
+    let result = match op {
+        Op::And => Dynamic::from_ast(&Bool::and(&bools(args)?)),
+        Op::Or => Dynamic::from_ast(&Bool::or(&bools(args)?)),
+        Op::Not => Dynamic::from_ast(&bools(args)?[0].not()),
+        Op::Implies => {
+            let parts = bools(args)?;
+            let (last, init) = parts.split_last().ok_or("empty =>")?;
+            let folded = init.iter().rev().fold(last.clone(), |acc, premise| premise.implies(&acc));
+            Dynamic::from_ast(&folded)
+        }
+        Op::Eq => chain(args, |a, b| a.safe_eq(b.clone()).map_err(|e| format!("{e:?}")))?,
+        Op::Distinct => Dynamic::from_ast(&Dynamic::distinct(args)),
+        Op::Ite => {
+            let condition = args[0].as_bool().ok_or("ite condition is not Bool")?;
+            condition.ite(&args[1], &args[2])
+        }
+        Op::Lt | Op::Le | Op::Gt | Op::Ge => chain(args, |a, b| compare(op, a, b))?,
+        Op::Add | Op::Sub | Op::Mul => {
+            if let Some(ints) = ints(args) {
+                let result = match (op, ints.len()) {
+                    (Op::Sub, 1) => ints[0].unary_minus(),
+                    (Op::Add, _) => Int::add(&ints),
+                    (Op::Sub, _) => Int::sub(&ints),
+                    _ => Int::mul(&ints),
+                };
+                Dynamic::from_ast(&result)
+            } else {
+                let reals = reals(args)?;
+                let result = match (op, reals.len()) {
+                    (Op::Sub, 1) => reals[0].unary_minus(),
+                    (Op::Add, _) => Real::add(&reals),
+                    (Op::Sub, _) => Real::sub(&reals),
+                    _ => Real::mul(&reals),
+                };
+                Dynamic::from_ast(&result)
+            }
+        }
+        Op::Div => {
+            let reals = reals(args)?;
+            let (first, rest) = reals.split_first().ok_or("empty /")?;
+            Dynamic::from_ast(&rest.iter().fold(first.clone(), |acc, d| acc.div(d)))
+        }
+        Op::ToReal => Dynamic::from_ast(&args[0].as_int().ok_or("to_real of a non-Int")?.to_real()),
+        Op::ToInt => Dynamic::from_ast(&args[0].as_real().ok_or("to_int of a non-Real")?.to_int()),
+    };
+    Ok(result)
+}
+
+/// Reads a model value exactly. Z3 prints numerals as `5`, `(- 5)`,
+/// `(/ 3 4)` or `2.5`; irrational values as `(root-obj ...)`.
+fn read_value(value: &Dynamic, sort: &Sort) -> Value {
+    let text = value.to_string();
+    match sort {
+        Sort::Bool => Value::Bool(value.as_bool().and_then(|b| b.as_bool()).unwrap_or(text == "true")),
+        Sort::Enum(_) => Value::Enum(text.trim_matches('|').to_string()),
+        Sort::Int => match constant_value(&text) {
+            Some(r) if r.is_integer() => Value::Int(r.to_integer()),
+            _ => Value::Algebraic(text),
+        },
+        Sort::Real => match constant_value(&text) {
+            Some(r) => Value::Real(r),
+            None => Value::Algebraic(value.as_real().map(|r| r.approx(10)).unwrap_or(text)),
+        },
+    }
+}
+
+/// Evaluates a constant numeral term as Z3 prints it.
+fn constant_value(text: &str) -> Option<BigRational> {
+    let expr = parse_expr(text).ok()?;
+    evaluate(&expr)
+}
+
+fn evaluate(expr: &Expr) -> Option<BigRational> {
+    match &expr.kind {
+        ExprKind::Int(i) => Some(BigRational::from_integer(i.clone())),
+        ExprKind::Decimal(r) => Some(r.clone()),
+        ExprKind::App(Op::Sub, args) if args.len() == 1 => Some(-evaluate(&args[0])?),
+        ExprKind::App(Op::Div, args) if args.len() == 2 => {
+            let denominator = evaluate(&args[1])?;
+            if denominator == BigRational::from_integer(BigInt::from(0)) {
+                return None;
+            }
+            Some(evaluate(&args[0])? / denominator)
+        }
+        ExprKind::App(Op::ToReal, args) => evaluate(&args[0]),
+        _ => None,
+    }
+}

@@ -1,0 +1,11 @@
+//! The Z3 bridge: findings, the solver session and the worker thread that
+//! owns it. Z3 types never leave this module.
+
+mod encode;
+pub mod finding;
+mod session;
+pub mod worker;
+
+pub use finding::{Finding, FindingKind, LogicWarning, Scenario, Value};
+pub use session::natural_order;
+pub use worker::{SolverReply, SolverWorker, Ticket};

@@ -1,0 +1,280 @@
+//! The solver worker: a dedicated thread that owns the Z3 context and the
+//! loaded model, fed plain-data jobs over a channel. A watchdog thread
+//! enforces each request's deadline by interrupting the context (Z3's own
+//! timeout parameter alone is not reliable on non-linear problems), and a
+//! request can be cancelled the same way.
+
+use super::finding::Finding;
+use super::session::{Interruption, SolverSession};
+use crate::core::model::CompiledModel;
+use crate::core::smt::{Expr, Sort};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Identifies one verify request.
+pub type Ticket = u64;
+
+/// The answer to one verify request.
+#[derive(Debug, Clone)]
+pub struct SolverReply {
+    pub ticket: Ticket,
+    pub finding: Finding,
+    pub elapsed: Duration,
+}
+
+enum Job {
+    Load { model: Box<CompiledModel>, done: Sender<Result<(), String>> },
+    ReplaceRule { id: String, formula: Option<Expr> },
+    DeclareVariable { name: String, sort: Sort },
+    SetTimeout(Duration),
+    Verify { ticket: Ticket, premise: Expr, claim: Expr, reply: Sender<SolverReply> },
+}
+
+#[derive(Default)]
+struct WatchState {
+    /// The worker's Z3 context (as an address); 0 when none is alive.
+    context: usize,
+    running: Option<Running>,
+    cancelled: HashSet<Ticket>,
+    shutdown: bool,
+}
+
+struct Running {
+    ticket: Ticket,
+    deadline: Instant,
+    timeout: Duration,
+    stop_reason: Option<String>,
+}
+
+#[derive(Default)]
+struct Watch {
+    state: Mutex<WatchState>,
+    wake: Condvar,
+}
+
+impl Watch {
+    fn lock(&self) -> MutexGuard<'_, WatchState> {
+        // A panic elsewhere must not take the solver down with it.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Interrupts the running check. Called with the watch lock held, so the
+/// context cannot be destroyed meanwhile.
+fn interrupt(state: &WatchState) {
+    if let Some(context) = std::ptr::NonNull::new(state.context as *mut z3_sys::_Z3_context) {
+        // SAFETY: the worker publishes its context's address while it is alive
+        // and clears it (under this lock) before the context is dropped;
+        // Z3_interrupt is documented as safe to call from another thread.
+        unsafe { z3_sys::Z3_interrupt(context) };
+    }
+}
+
+struct WatchedRequest<'a> {
+    watch: &'a Watch,
+}
+
+impl Interruption for WatchedRequest<'_> {
+    fn reason(&self) -> Option<String> {
+        self.watch.lock().running.as_ref().and_then(|r| r.stop_reason.clone())
+    }
+}
+
+/// A handle to the solver thread. Dropping it stops the thread.
+pub struct SolverWorker {
+    jobs: Option<Sender<Job>>,
+    watch: Arc<Watch>,
+    next_ticket: AtomicU64,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl SolverWorker {
+    /// Starts the worker and its watchdog. `timeout` is each request's deadline.
+    pub fn spawn(timeout: Duration) -> SolverWorker {
+        let (jobs, inbox) = mpsc::channel();
+        let watch = Arc::new(Watch::default());
+        let worker_watch = Arc::clone(&watch);
+        let worker = std::thread::Builder::new()
+            .name("precept-solver".into())
+            .spawn(move || run_worker(inbox, &worker_watch, timeout))
+            .expect("cannot start the solver thread");
+        let dog_watch = Arc::clone(&watch);
+        let watchdog = std::thread::Builder::new()
+            .name("precept-solver-watchdog".into())
+            .spawn(move || run_watchdog(&dog_watch))
+            .expect("cannot start the solver watchdog");
+        SolverWorker { jobs: Some(jobs), watch, next_ticket: AtomicU64::new(1), threads: vec![worker, watchdog] }
+    }
+
+    fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // A send fails only when the thread is gone; requests then see
+            // their reply channel close, which callers report.
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// Loads (or reloads) a whole model and waits until it is asserted.
+    pub fn load(&self, model: CompiledModel) -> Result<(), String> {
+        let (done, finished) = mpsc::channel();
+        self.send(Job::Load { model: Box::new(model), done });
+        finished.recv().unwrap_or_else(|_| Err("the solver thread stopped".into()))
+    }
+
+    /// Swaps one rule's guarded assertion (None removes the rule).
+    pub fn replace_rule(&self, id: &str, formula: Option<Expr>) {
+        self.send(Job::ReplaceRule { id: id.to_string(), formula });
+    }
+
+    pub fn declare_variable(&self, name: &str, sort: Sort) {
+        self.send(Job::DeclareVariable { name: name.to_string(), sort });
+    }
+
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.send(Job::SetTimeout(timeout));
+    }
+
+    /// Queues a verify request; its reply arrives on `reply`.
+    pub fn submit(&self, premise: Expr, claim: Expr, reply: Sender<SolverReply>) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(Job::Verify { ticket, premise, claim, reply });
+        ticket
+    }
+
+    /// Verifies and waits for the finding.
+    pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
+        let (reply, answer) = mpsc::channel();
+        let premise_text = premise.to_string();
+        let claim_text = claim.to_string();
+        self.submit(premise, claim, reply);
+        match answer.recv() {
+            Ok(reply) => reply.finding,
+            Err(_) => Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped"),
+        }
+    }
+
+    /// Cancels a request: a running one is interrupted, a queued one is
+    /// answered TOO_COMPLEX ("cancelled") without being run.
+    pub fn cancel(&self, ticket: Ticket) {
+        let mut state = self.watch.lock();
+        match &mut state.running {
+            Some(running) if running.ticket == ticket => {
+                running.stop_reason = Some("cancelled".into());
+                interrupt(&state);
+            }
+            _ => {
+                state.cancelled.insert(ticket);
+            }
+        }
+    }
+}
+
+impl Drop for SolverWorker {
+    fn drop(&mut self) {
+        self.jobs = None;
+        {
+            let mut state = self.watch.lock();
+            state.shutdown = true;
+            if let Some(running) = &mut state.running {
+                running.stop_reason = Some("shutting down".into());
+            }
+            interrupt(&state);
+        }
+        self.watch.wake.notify_all();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run_worker(inbox: Receiver<Job>, watch: &Watch, mut timeout: Duration) {
+    let context = z3::Context::thread_local();
+    watch.lock().context = context.get_z3_context().as_ptr() as usize;
+    let mut session: Option<SolverSession> = None;
+    while let Ok(job) = inbox.recv() {
+        match job {
+            Job::Load { model, done } => {
+                let loaded = SolverSession::load(&model, timeout.as_millis() as u64);
+                let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);
+                session = loaded.ok();
+                let _ = done.send(result);
+            }
+            Job::ReplaceRule { id, formula } => {
+                if let Some(session) = &mut session {
+                    // Formulas arrive type-checked; an encoding failure would be a bug,
+                    // and the old rule is already retired, so the model stays consistent.
+                    let _ = session.replace_rule(&id, formula.as_ref());
+                }
+            }
+            Job::DeclareVariable { name, sort } => {
+                if let Some(session) = &mut session {
+                    session.declare_variable(&name, &sort);
+                }
+            }
+            Job::SetTimeout(new_timeout) => {
+                timeout = new_timeout;
+                if let Some(session) = &mut session {
+                    session.set_timeout(timeout.as_millis() as u64);
+                }
+            }
+            Job::Verify { ticket, premise, claim, reply } => {
+                let started = Instant::now();
+                let finding = run_verify(watch, session.as_mut(), ticket, &premise, &claim, timeout);
+                let _ = reply.send(SolverReply { ticket, finding, elapsed: started.elapsed() });
+            }
+        }
+    }
+    let mut state = watch.lock();
+    state.context = 0;
+    state.running = None;
+    drop(state);
+    drop(session);
+}
+
+fn run_verify(watch: &Watch, session: Option<&mut SolverSession>, ticket: Ticket, premise: &Expr, claim: &Expr, timeout: Duration) -> Finding {
+    let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
+    let Some(session) = session else {
+        return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
+    };
+    {
+        let mut state = watch.lock();
+        if state.cancelled.remove(&ticket) {
+            return Finding::too_complex(&premise_text, &claim_text, "cancelled");
+        }
+        state.running = Some(Running { ticket, deadline: Instant::now() + timeout, timeout, stop_reason: None });
+    }
+    watch.wake.notify_all();
+    let finding = session.verify(premise, claim, &WatchedRequest { watch });
+    watch.lock().running = None;
+    finding
+}
+
+fn run_watchdog(watch: &Watch) {
+    let mut state = watch.lock();
+    loop {
+        if state.shutdown {
+            return;
+        }
+        let pending = state.running.as_ref().filter(|r| r.stop_reason.is_none()).map(|r| (r.deadline, r.timeout));
+        match pending {
+            Some((deadline, timeout)) => {
+                let now = Instant::now();
+                if now >= deadline {
+                    if let Some(running) = &mut state.running {
+                        running.stop_reason = Some(format!("the solver ran out of time ({} ms)", timeout.as_millis()));
+                    }
+                    interrupt(&state);
+                } else {
+                    state = watch.wake.wait_timeout(state, deadline - now).map(|(s, _)| s).unwrap_or_else(|p| p.into_inner().0);
+                }
+            }
+            None => {
+                state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+    }
+}

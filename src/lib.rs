@@ -1,0 +1,3 @@
+//! Precept: a workbench for vetting policy models with an SMT solver.
+
+pub mod core;
