@@ -1,3 +1,4 @@
 //! Precept: a workbench for vetting policy models with an SMT solver.
 
+pub mod cli;
 pub mod core;

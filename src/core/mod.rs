@@ -1,6 +1,8 @@
 //! Precept's core: plain data and plain functions. Nothing here knows about
 //! the terminal (a test enforces it).
 
+pub mod export;
 pub mod model;
 pub mod smt;
 pub mod solve;
+pub mod test_runner;

@@ -63,6 +63,11 @@ impl Z3Vocabulary {
         z3_vocabulary
     }
 
+    /// The Int variables, in declaration order.
+    pub fn int_variables(&self) -> impl Iterator<Item = Int> + '_ {
+        self.order.iter().filter(|(_, sort)| *sort == Sort::Int).filter_map(|(name, _)| self.variables.get(name)?.as_int())
+    }
+
     /// Encodes an elaborated Bool formula.
     pub fn formula(&self, expr: &Expr) -> Result<Bool, String> {
         self.term(expr)?.as_bool().ok_or_else(|| format!("'{expr}' is not a Bool formula"))

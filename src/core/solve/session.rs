@@ -2,7 +2,7 @@
 //! literal per rule, so unsat cores name rules. It lives on one thread.
 
 use super::encode::Z3Vocabulary;
-use super::finding::{Finding, FindingKind, LogicWarning};
+use super::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use crate::core::model::CompiledModel;
 use crate::core::smt::{Expr, ExprKind, Sort};
 use std::collections::HashMap;
@@ -20,6 +20,11 @@ struct GuardedRule {
     literal: Bool,
     formula: Bool,
 }
+
+/// At most this many Int variables get a prefer-zero guard per request.
+const MAX_PREFERENCES: usize = 64;
+/// At most this many extra checks are spent honouring preferences.
+const PREFERENCE_ROUNDS: usize = 4;
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
 const REBUILD_AFTER_RETIRED: usize = 512;
@@ -185,6 +190,7 @@ impl SolverSession {
         let mut finding = Finding::new(FindingKind::Satisfiable, &premise.to_string(), &claim.to_string());
         finding.warnings = self.logic_warnings(premise, [&premise_holds, &premise_fails, &claim_holds, &claim_fails], interruption)?;
 
+        let preferences = self.zero_preferences();
         let rules = self.all_rule_literals();
         let with = |extra: &[&Bool]| -> Vec<Bool> {
             let mut all = rules.clone();
@@ -219,7 +225,7 @@ impl SolverSession {
                 finding.supporting_rules = self.rule_names(&minimal);
                 None
             }
-            SatResult::Sat => self.solver.get_model().map(|m| self.vocabulary.scenario(&m)),
+            SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_fails]), &preferences)?),
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
 
@@ -232,13 +238,62 @@ impl SolverSession {
                 finding.contradicting_rules = self.rule_names(&minimal);
                 None
             }
-            SatResult::Sat => self.solver.get_model().map(|m| self.vocabulary.scenario(&m)),
+            SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_holds]), &preferences)?),
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
         // VALID and INVALID cannot both hold once M ∧ P is satisfiable.
         finding.claims_true_scenario = claims_true;
         finding.claims_false_scenario = claims_false;
         Ok(finding)
+    }
+
+    /// Guards that ask each Int variable (a count: units, days, people) to be
+    /// zero. Scenarios honour them where the rules allow, so a scenario shows
+    /// what *must* happen rather than arbitrary solver choices.
+    fn zero_preferences(&self) -> Vec<Bool> {
+        self.vocabulary
+            .int_variables()
+            .take(MAX_PREFERENCES)
+            .map(|variable| {
+                let literal = Bool::fresh_const("prefer_zero");
+                self.solver.assert(literal.implies(variable.eq(z3::ast::Int::from_i64(0))));
+                literal
+            })
+            .collect()
+    }
+
+    /// A scenario for the satisfiable `assumptions` that keeps as many
+    /// preferences as it can: preferences in an unsat core are dropped and
+    /// the check repeated, a few rounds at most.
+    fn preferred_scenario(&self, assumptions: &[Bool], preferences: &[Bool]) -> Result<Scenario, String> {
+        let mut active: Vec<Bool> = preferences.to_vec();
+        for _ in 0..PREFERENCE_ROUNDS {
+            if active.is_empty() {
+                break;
+            }
+            let mut all = assumptions.to_vec();
+            all.extend(active.iter().cloned());
+            match self.check(&all) {
+                SatResult::Sat => return self.model_scenario(),
+                SatResult::Unsat => {
+                    let core: Vec<String> = self.solver.get_unsat_core().iter().map(|l| l.to_string()).collect();
+                    let before = active.len();
+                    active.retain(|l| !core.contains(&l.to_string()));
+                    if active.len() == before {
+                        break;
+                    }
+                }
+                SatResult::Unknown => break,
+            }
+        }
+        match self.check(assumptions) {
+            SatResult::Sat => self.model_scenario(),
+            _ => Err(self.solver.get_reason_unknown().unwrap_or_else(|| "the solver could not decide".into())),
+        }
+    }
+
+    fn model_scenario(&self) -> Result<Scenario, String> {
+        self.solver.get_model().map(|m| self.vocabulary.scenario(&m)).ok_or_else(|| "the solver gave no model".to_string())
     }
 
     /// Premise or claim always true or always false on their own (no rules).

@@ -1,0 +1,28 @@
+//! `precept import FILE.smt2 --out DIR`
+
+use super::{Failure, Outcome};
+use crate::core::model::import::import_smtlib;
+use crate::core::model::project::read_text;
+use crate::core::model::{Project, Settings, TestSuite};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The SMT-LIB file to import
+    pub file: PathBuf,
+    /// The project directory to create
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(args: &ImportArgs) -> Outcome {
+    let source = read_text(&args.file)?;
+    let mut model = import_smtlib(&source).map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;
+    model.title = args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let rules = model.rules.len();
+    let variables = model.variables.len();
+    Project::create(&args.out, model, TestSuite::default(), Settings::default())?;
+    println!("imported {} rules and {} variables into {}", rules, variables, args.out.display());
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! `precept verify DIR --premise EXPR --claim EXPR [--json]`
+
+use super::{Failure, Outcome, load_project, print_json, render, start_solver};
+use crate::core::solve::FindingKind;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The project directory
+    pub dir: PathBuf,
+    /// The premise, an SMT-LIB Bool expression over the model's variables
+    #[arg(long, default_value = "true")]
+    pub premise: String,
+    /// The claim, an SMT-LIB Bool expression over the model's variables
+    #[arg(long)]
+    pub claim: String,
+    /// Print the finding as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Exit 1 unless the finding is this one (e.g. VALID)
+    #[arg(long, value_parser = parse_finding)]
+    pub expect: Option<FindingKind>,
+    /// The solver deadline in milliseconds (default: the project's setting)
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+}
+
+pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
+    FindingKind::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = FindingKind::ALL.iter().map(|k| k.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
+pub fn run(args: &VerifyArgs) -> Outcome {
+    let (project, compiled) = load_project(&args.dir)?;
+    let (_, premise) = compiled.check_formula(&args.premise).map_err(|e| Failure::Input(format!("--premise: {e}")))?;
+    let (_, claim) = compiled.check_formula(&args.claim).map_err(|e| Failure::Input(format!("--claim: {e}")))?;
+    let worker = start_solver(&project, &compiled, args.timeout_ms)?;
+    let finding = worker.verify(premise, claim);
+    if args.json {
+        print_json(&finding)?;
+    } else {
+        print!("{}", render::finding_text(&finding, &compiled, 0));
+    }
+    match args.expect {
+        Some(expected) if expected != finding.kind => {
+            eprintln!("precept: expected {expected}, got {}", finding.kind);
+            Err(Failure::Check)
+        }
+        _ => Ok(()),
+    }
+}

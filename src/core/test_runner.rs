@@ -1,0 +1,65 @@
+//! Runs logic tests against a model through the solver worker.
+
+use crate::core::model::{CompiledModel, LogicTest};
+use crate::core::solve::{Finding, FindingKind, SolverWorker};
+use serde::Serialize;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The outcome of one logic test.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestOutcome {
+    pub id: String,
+    pub name: String,
+    pub expected: FindingKind,
+    /// The finding, or None when the premise or claim does not parse.
+    pub finding: Option<Finding>,
+    /// Why the test could not run (e.g. `claim: 1:4: expected ...`).
+    pub error: Option<String>,
+    pub passed: bool,
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+impl TestOutcome {
+    pub fn actual(&self) -> Option<FindingKind> {
+        self.finding.as_ref().map(|f| f.kind)
+    }
+}
+
+/// Parses and checks a test's premise and claim against the model.
+pub fn check_test(model: &CompiledModel, test: &LogicTest) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), String> {
+    let (_, premise) = model.check_formula(&test.premise).map_err(|e| format!("premise: {e}"))?;
+    let (_, claim) = model.check_formula(&test.claim).map_err(|e| format!("claim: {e}"))?;
+    Ok((premise, claim))
+}
+
+/// Runs `tests` on a worker that already has `model` loaded. All requests are
+/// queued at once; outcomes come back in the order of `tests`.
+pub fn run_tests(worker: &SolverWorker, model: &CompiledModel, tests: &[LogicTest]) -> Vec<TestOutcome> {
+    let (reply, replies) = mpsc::channel();
+    let mut tickets = Vec::with_capacity(tests.len());
+    for test in tests {
+        tickets.push(check_test(model, test).map(|(premise, claim)| worker.submit(premise, claim, reply.clone())));
+    }
+    drop(reply);
+    let mut findings = std::collections::HashMap::new();
+    for answer in replies.iter() {
+        findings.insert(answer.ticket, (answer.finding, answer.elapsed));
+    }
+    tests
+        .iter()
+        .zip(tickets)
+        .map(|(test, ticket)| {
+            let (finding, error, elapsed) = match ticket {
+                Ok(ticket) => match findings.remove(&ticket) {
+                    Some((finding, elapsed)) => (Some(finding), None, elapsed),
+                    None => (None, Some("the solver thread stopped".to_string()), Duration::ZERO),
+                },
+                Err(error) => (None, Some(error), Duration::ZERO),
+            };
+            let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
+            TestOutcome { id: test.id.clone(), name: test.name.clone(), expected: test.expected, finding, error, passed, elapsed }
+        })
+        .collect()
+}
