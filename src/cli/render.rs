@@ -24,8 +24,15 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
             let _ = writeln!(out, "{pad}        {english}");
         }
     }
+    if !finding.rules_minimal {
+        let _ = writeln!(out, "{pad}  note: these rules suffice, but the solver could not prove each one necessary in time");
+    }
     if finding.kind == FindingKind::Impossible {
-        let whole = if finding.policy_inconsistent { "yes: the rules contradict each other even without the premise" } else { "no: the premise is what conflicts with the rules" };
+        let whole = match finding.policy_inconsistent {
+            Some(true) => "yes: the rules contradict each other even without the premise",
+            Some(false) => "no: the premise is what conflicts with the rules",
+            None => "undecided: the solver could not settle the rules alone in time",
+        };
         let _ = writeln!(out, "{pad}  policy inconsistent on its own: {whole}");
     }
     match (&finding.claims_true_scenario, &finding.claims_false_scenario) {

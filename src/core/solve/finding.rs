@@ -159,8 +159,13 @@ pub struct Finding {
     /// IMPOSSIBLE: a minimal set of rules the premise contradicts.
     /// INVALID: a minimal set of rules that, with the premise, refute the claim.
     pub contradicting_rules: Vec<String>,
-    /// IMPOSSIBLE only: the rules contradict each other even without the premise.
-    pub policy_inconsistent: bool,
+    /// Whether every listed rule was proved necessary. False when deciding
+    /// that for some rule took too long; the set is then sufficient but
+    /// perhaps not minimal.
+    pub rules_minimal: bool,
+    /// IMPOSSIBLE only: whether the rules contradict each other even without
+    /// the premise (None when the solver could not settle it in time).
+    pub policy_inconsistent: Option<bool>,
     /// VALID and SATISFIABLE: the rules, premise and claim all hold.
     pub claims_true_scenario: Option<Scenario>,
     /// INVALID and SATISFIABLE: the rules and premise hold, the claim does not.
@@ -178,7 +183,8 @@ impl Finding {
             claim: claim.to_string(),
             supporting_rules: Vec::new(),
             contradicting_rules: Vec::new(),
-            policy_inconsistent: false,
+            rules_minimal: true,
+            policy_inconsistent: None,
             claims_true_scenario: None,
             claims_false_scenario: None,
             warnings: Vec::new(),

@@ -13,11 +13,24 @@ use z3::{SatResult, Solver};
 pub trait Interruption {
     /// `Some(reason)` once the current request has run out of time or was cancelled.
     fn reason(&self) -> Option<String>;
+    /// Limits the next checks to `budget` (None lifts the limit). A check
+    /// stopped by this budget answers unknown without ending the request.
+    fn limit_checks(&self, budget: Option<std::time::Duration>);
+    /// Marks the start of one check, so a check budget counts from now.
+    fn start_check(&self);
 }
+
+/// The time one check may take while minimizing a rule set. Deciding whether
+/// a rule is needed can be much harder than the question itself (dropping a
+/// rule can leave a hard non-linear problem), so each such check is bounded.
+const MINIMIZE_CHECK_BUDGET: std::time::Duration = std::time::Duration::from_millis(300);
 
 struct GuardedRule {
     id: String,
     literal: Bool,
+    /// `(not literal)`: assumed to switch the rule off explicitly, so the
+    /// solver never wanders into rules a check leaves out.
+    switched_off: Bool,
     formula: Bool,
 }
 
@@ -65,7 +78,8 @@ impl SolverSession {
         let literal = Bool::fresh_const("rule");
         self.solver.assert(literal.implies(&encoded));
         self.literal_owner.insert(literal.to_string(), self.rules.len());
-        self.rules.push(GuardedRule { id: id.to_string(), literal, formula: encoded });
+        let switched_off = literal.not();
+        self.rules.push(GuardedRule { id: id.to_string(), literal, switched_off, formula: encoded });
         Ok(())
     }
 
@@ -126,7 +140,17 @@ impl SolverSession {
 
     /// Shrinks an unsat core of rules to a minimal one (deletion-based): every
     /// rule left is needed for unsatisfiability together with `fixed`.
-    fn minimize(&self, mut core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<Vec<usize>, String> {
+    /// Returns the rules and whether minimality is proved: a rule whose check
+    /// ran out of its budget is kept, and then the set may not be minimal.
+    fn minimize(&self, core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<(Vec<usize>, bool), String> {
+        interruption.limit_checks(Some(MINIMIZE_CHECK_BUDGET));
+        let result = self.minimize_within_budget(core, fixed, interruption);
+        interruption.limit_checks(None);
+        result
+    }
+
+    fn minimize_within_budget(&self, mut core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<(Vec<usize>, bool), String> {
+        let mut proved_minimal = true;
         let mut i = 0;
         while i < core.len() {
             if let Some(reason) = interruption.reason() {
@@ -134,17 +158,28 @@ impl SolverSession {
             }
             let candidate: Vec<usize> = core.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &r)| r).collect();
             let mut assumptions: Vec<Bool> = fixed.to_vec();
-            assumptions.extend(candidate.iter().map(|&r| self.rules[r].literal.clone()));
+            let mut included = vec![false; self.rules.len()];
+            for &r in &candidate {
+                included[r] = true;
+            }
+            assumptions.extend(self.rules.iter().zip(&included).map(|(rule, &on)| if on { rule.literal.clone() } else { rule.switched_off.clone() }));
+            interruption.start_check();
             match self.check(&assumptions) {
                 SatResult::Unsat => {
                     let smaller = self.core_rules();
                     core = candidate.into_iter().filter(|r| smaller.contains(r)).collect();
                 }
                 SatResult::Sat => i += 1,
-                SatResult::Unknown => return Err(self.unknown_reason(interruption)),
+                SatResult::Unknown => {
+                    if let Some(reason) = interruption.reason() {
+                        return Err(reason);
+                    }
+                    proved_minimal = false;
+                    i += 1;
+                }
             }
         }
-        Ok(core)
+        Ok((core, proved_minimal))
     }
 
     fn unknown_reason(&self, interruption: &dyn Interruption) -> String {
@@ -203,12 +238,20 @@ impl SolverSession {
             SatResult::Unsat => {
                 let core = self.core_rules();
                 finding.kind = FindingKind::Impossible;
-                let minimal = self.minimize(core, std::slice::from_ref(&premise_holds), interruption)?;
+                let (minimal, proved) = self.minimize(core, std::slice::from_ref(&premise_holds), interruption)?;
                 finding.contradicting_rules = self.rule_names(&minimal);
-                finding.policy_inconsistent = match self.check(&rules) {
-                    SatResult::Unsat => true,
-                    SatResult::Sat => false,
-                    SatResult::Unknown => return Err(self.unknown_reason(interruption)),
+                finding.rules_minimal = proved;
+                interruption.limit_checks(Some(MINIMIZE_CHECK_BUDGET));
+                interruption.start_check();
+                let alone = self.check(&rules);
+                interruption.limit_checks(None);
+                finding.policy_inconsistent = match alone {
+                    SatResult::Unsat => Some(true),
+                    SatResult::Sat => Some(false),
+                    SatResult::Unknown => match interruption.reason() {
+                        Some(reason) => return Err(reason),
+                        None => None,
+                    },
                 };
                 return Ok(finding);
             }
@@ -220,9 +263,10 @@ impl SolverSession {
         let claims_false = match self.check(&with(&[&premise_holds, &claim_fails])) {
             SatResult::Unsat => {
                 let core = self.core_rules();
-                let minimal = self.minimize(core, &[premise_holds.clone(), claim_fails.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(core, &[premise_holds.clone(), claim_fails.clone()], interruption)?;
                 finding.kind = FindingKind::Valid;
                 finding.supporting_rules = self.rule_names(&minimal);
+                finding.rules_minimal = proved;
                 None
             }
             SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_fails]), &preferences)?),
@@ -233,9 +277,10 @@ impl SolverSession {
         let claims_true = match self.check(&with(&[&premise_holds, &claim_holds])) {
             SatResult::Unsat => {
                 let core = self.core_rules();
-                let minimal = self.minimize(core, &[premise_holds.clone(), claim_holds.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(core, &[premise_holds.clone(), claim_holds.clone()], interruption)?;
                 finding.kind = FindingKind::Invalid;
                 finding.contradicting_rules = self.rule_names(&minimal);
+                finding.rules_minimal = proved;
                 None
             }
             SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_holds]), &preferences)?),
@@ -296,6 +341,13 @@ impl SolverSession {
         self.solver.get_model().map(|m| self.vocabulary.scenario(&m)).ok_or_else(|| "the solver gave no model".to_string())
     }
 
+    /// Checks a premise or claim guard with every rule switched off.
+    fn check_alone(&self, literal: &Bool) -> SatResult {
+        let mut assumptions: Vec<Bool> = self.rules.iter().map(|r| r.switched_off.clone()).collect();
+        assumptions.push(literal.clone());
+        self.check(&assumptions)
+    }
+
     /// Premise or claim always true or always false on their own (no rules).
     fn logic_warnings(&self, premise: &Expr, [premise_holds, premise_fails, claim_holds, claim_fails]: [&Bool; 4], interruption: &dyn Interruption) -> Result<Vec<LogicWarning>, String> {
         // An empty premise (`true`) is the usual way to ask about the policy alone.
@@ -311,7 +363,7 @@ impl SolverSession {
             if warning == LogicWarning::PremiseAlwaysTrue && premise_is_literal_true {
                 continue;
             }
-            match self.check(std::slice::from_ref(literal)) {
+            match self.check_alone(literal) {
                 SatResult::Unsat => warnings.push(warning),
                 SatResult::Sat => {}
                 SatResult::Unknown => return Err(self.unknown_reason(interruption)),

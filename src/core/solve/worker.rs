@@ -48,6 +48,9 @@ struct Running {
     deadline: Instant,
     timeout: Duration,
     stop_reason: Option<String>,
+    /// A tighter deadline for the current checks only (see `limit_checks`).
+    check_budget: Option<Duration>,
+    check_deadline: Option<Instant>,
 }
 
 #[derive(Default)]
@@ -81,6 +84,23 @@ struct WatchedRequest<'a> {
 impl Interruption for WatchedRequest<'_> {
     fn reason(&self) -> Option<String> {
         self.watch.lock().running.as_ref().and_then(|r| r.stop_reason.clone())
+    }
+
+    fn limit_checks(&self, budget: Option<Duration>) {
+        if let Some(running) = &mut self.watch.lock().running {
+            running.check_budget = budget;
+            running.check_deadline = None;
+        }
+        self.watch.wake.notify_all();
+    }
+
+    fn start_check(&self) {
+        if let Some(running) = &mut self.watch.lock().running
+            && let Some(budget) = running.check_budget
+        {
+            running.check_deadline = Some(Instant::now() + budget);
+        }
+        self.watch.wake.notify_all();
     }
 }
 
@@ -245,7 +265,7 @@ fn run_verify(watch: &Watch, session: Option<&mut SolverSession>, ticket: Ticket
         if state.cancelled.remove(&ticket) {
             return Finding::too_complex(&premise_text, &claim_text, "cancelled");
         }
-        state.running = Some(Running { ticket, deadline: Instant::now() + timeout, timeout, stop_reason: None });
+        state.running = Some(Running { ticket, deadline: Instant::now() + timeout, timeout, stop_reason: None, check_budget: None, check_deadline: None });
     }
     watch.wake.notify_all();
     let finding = session.verify(premise, claim, &WatchedRequest { watch });
@@ -259,22 +279,26 @@ fn run_watchdog(watch: &Watch) {
         if state.shutdown {
             return;
         }
-        let pending = state.running.as_ref().filter(|r| r.stop_reason.is_none()).map(|r| (r.deadline, r.timeout));
-        match pending {
-            Some((deadline, timeout)) => {
-                let now = Instant::now();
-                if now >= deadline {
-                    if let Some(running) = &mut state.running {
-                        running.stop_reason = Some(format!("the solver ran out of time ({} ms)", timeout.as_millis()));
-                    }
-                    interrupt(&state);
-                } else {
-                    state = watch.wake.wait_timeout(state, deadline - now).map(|(s, _)| s).unwrap_or_else(|p| p.into_inner().0);
-                }
+        let pending = state.running.as_ref().filter(|r| r.stop_reason.is_none()).map(|r| (r.deadline, r.check_deadline, r.timeout));
+        let Some((deadline, check_deadline, timeout)) = pending else {
+            state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
+            continue;
+        };
+        let now = Instant::now();
+        if now >= deadline {
+            if let Some(running) = &mut state.running {
+                running.stop_reason = Some(format!("the solver ran out of time ({} ms)", timeout.as_millis()));
             }
-            None => {
-                state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
+            interrupt(&state);
+        } else if check_deadline.is_some_and(|d| now >= d) {
+            // Only this check is over budget: stop it, keep the request going.
+            if let Some(running) = &mut state.running {
+                running.check_deadline = None;
             }
+            interrupt(&state);
+        } else {
+            let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
+            state = watch.wake.wait_timeout(state, wake_at - now).map(|(s, _)| s).unwrap_or_else(|p| p.into_inner().0);
         }
     }
 }

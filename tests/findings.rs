@@ -1,0 +1,162 @@
+//! The findings, with their evidence, exactly as DESIGN.md defines them,
+//! computed by the real Z3 through the solver worker.
+
+mod support;
+
+use precept::core::solve::{FindingKind, LogicWarning, Value};
+use std::time::{Duration, Instant};
+use support::{formula, model, worker};
+
+const REFUNDS: &str = "
+(declare-datatype Reason ((NONE) (DENIED_BOARDING) (CANCELLED)))
+(declare-const operated Bool)
+(declare-const travelled Bool)
+(declare-const reason Reason)
+(declare-const refund Bool)
+(declare-const amount Real)
+(declare-const units Int)
+(assert (=> (and operated (not travelled)) (not refund)))
+(assert (=> (= reason DENIED_BOARDING) refund))
+(assert (=> refund (>= amount 10.5)))
+(assert (=> (not refund) (= amount 0.0)))
+(assert (>= units 0))
+(assert (= amount (* 3.5 units)))
+";
+
+fn verify(premise: &str, claim: &str) -> precept::core::solve::Finding {
+    let model = model(REFUNDS);
+    let worker = worker(&model, Duration::from_secs(5));
+    worker.verify(formula(&model, premise), formula(&model, claim))
+}
+
+#[test]
+fn impossible_names_a_minimal_set_of_contradicting_rules() {
+    let finding = verify("(and operated (not travelled) (= reason DENIED_BOARDING))", "refund");
+    assert_eq!(finding.kind, FindingKind::Impossible);
+    assert_eq!(finding.contradicting_rules, vec!["R1", "R2"]);
+    assert_eq!(finding.policy_inconsistent, Some(false));
+    assert!(finding.rules_minimal);
+    assert!(finding.claims_true_scenario.is_none() && finding.claims_false_scenario.is_none());
+}
+
+#[test]
+fn valid_names_supporting_rules_and_a_claims_true_scenario() {
+    let finding = verify("(= reason DENIED_BOARDING)", "(>= amount 10.0)");
+    assert_eq!(finding.kind, FindingKind::Valid);
+    assert_eq!(finding.supporting_rules, vec!["R2", "R3"]);
+    let scenario = finding.claims_true_scenario.expect("a claims-true scenario");
+    assert_eq!(scenario.get("refund"), Some(&Value::Bool(true)));
+    assert!(finding.claims_false_scenario.is_none());
+}
+
+#[test]
+fn invalid_names_contradicting_rules_and_a_scenario_of_the_premise() {
+    let finding = verify("(and operated (not travelled))", "(> amount 0.0)");
+    assert_eq!(finding.kind, FindingKind::Invalid);
+    assert_eq!(finding.contradicting_rules, vec!["R1", "R4"]);
+    let scenario = finding.claims_false_scenario.expect("a scenario of M and P");
+    assert_eq!(scenario.get("operated"), Some(&Value::Bool(true)));
+    assert_eq!(scenario.get("amount").map(ToString::to_string).as_deref(), Some("0"));
+}
+
+#[test]
+fn satisfiable_gives_both_scenarios_with_exact_values() {
+    let finding = verify("travelled", "refund");
+    assert_eq!(finding.kind, FindingKind::Satisfiable);
+    let yes = finding.claims_true_scenario.expect("claims-true scenario");
+    let no = finding.claims_false_scenario.expect("claims-false scenario");
+    assert_eq!(yes.get("refund"), Some(&Value::Bool(true)));
+    assert_eq!(no.get("refund"), Some(&Value::Bool(false)));
+    // amount = 3.5 * units with amount >= 10.5: an exact decimal.
+    let amount = yes.get("amount").unwrap().to_string();
+    assert!(amount.parse::<f64>().unwrap() >= 10.5, "{amount}");
+    assert!(finding.supporting_rules.is_empty() && finding.contradicting_rules.is_empty());
+}
+
+#[test]
+fn an_inconsistent_policy_is_reported_as_such() {
+    let model = model("(declare-const x Int)(assert (> x 5))(assert (< x 3))(assert (= x x))");
+    let worker = worker(&model, Duration::from_secs(5));
+    let finding = worker.verify(formula(&model, "true"), formula(&model, "(> x 0)"));
+    assert_eq!(finding.kind, FindingKind::Impossible);
+    assert_eq!(finding.policy_inconsistent, Some(true));
+    assert_eq!(finding.contradicting_rules, vec!["R1", "R2"]);
+}
+
+#[test]
+fn logic_warnings_flag_premises_and_claims_that_are_always_true_or_false() {
+    let finding = verify("(and travelled (not travelled))", "refund");
+    assert!(finding.warnings.contains(&LogicWarning::PremiseAlwaysFalse));
+    let finding = verify("travelled", "(or refund (not refund))");
+    assert_eq!(finding.kind, FindingKind::Valid);
+    assert_eq!(finding.warnings, vec![LogicWarning::ClaimAlwaysTrue]);
+    let finding = verify("true", "(> amount (+ amount 1))");
+    assert_eq!(finding.warnings, vec![LogicWarning::ClaimAlwaysFalse]);
+    let finding = verify("travelled", "refund");
+    assert!(finding.warnings.is_empty());
+}
+
+/// x³ + y³ = z³ over positive integers: Z3 cannot settle it in time.
+const FERMAT: &str = "(declare-const x Int)(declare-const y Int)(declare-const z Int)
+(assert (and (> x 0) (> y 0) (> z 0)))
+(assert (= (+ (* x x x) (* y y y)) (* z z z)))";
+
+#[test]
+fn a_check_past_its_deadline_is_too_complex_and_the_worker_recovers() {
+    let model = model(FERMAT);
+    let worker = worker(&model, Duration::from_millis(300));
+    let started = Instant::now();
+    let finding = worker.verify(formula(&model, "true"), formula(&model, "(> x 10)"));
+    assert_eq!(finding.kind, FindingKind::TooComplex);
+    assert!(finding.reason.as_deref().unwrap_or("").contains("ran out of time"), "{:?}", finding.reason);
+    assert!(started.elapsed() < Duration::from_secs(4), "the deadline was not enforced: {:?}", started.elapsed());
+    // The interrupt must not stick: an easy question right after is answered.
+    let finding = worker.verify(formula(&model, "(< x 0)"), formula(&model, "true"));
+    assert_eq!(finding.kind, FindingKind::Impossible, "{:?}", finding.reason);
+    assert!(finding.contradicting_rules.contains(&"R1".to_string()));
+}
+
+#[test]
+fn a_running_check_can_be_cancelled() {
+    let model = model(FERMAT);
+    let worker = worker(&model, Duration::from_secs(60));
+    let (reply, replies) = std::sync::mpsc::channel();
+    let ticket = worker.submit(formula(&model, "true"), formula(&model, "(> x 10)"), reply.clone());
+    let queued = worker.submit(formula(&model, "true"), formula(&model, "(> y 10)"), reply);
+    std::thread::sleep(Duration::from_millis(200));
+    worker.cancel(ticket);
+    worker.cancel(queued);
+    let first = replies.recv_timeout(Duration::from_secs(10)).expect("cancelled promptly");
+    assert_eq!(first.ticket, ticket);
+    assert_eq!(first.finding.kind, FindingKind::TooComplex);
+    assert_eq!(first.finding.reason.as_deref(), Some("cancelled"));
+    let second = replies.recv_timeout(Duration::from_secs(10)).expect("queued request answered");
+    assert_eq!(second.finding.reason.as_deref(), Some("cancelled"));
+}
+
+#[test]
+fn editing_one_rule_changes_the_finding_without_reloading() {
+    let model = model(REFUNDS);
+    let worker = worker(&model, Duration::from_secs(5));
+    let premise = "(and operated (not travelled) (= reason DENIED_BOARDING))";
+    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Impossible);
+    // The repair from ARC §4.2: the broad rule gets the exception.
+    let repaired = formula(&model, "(=> (and operated (not travelled) (= reason NONE)) (not refund))");
+    worker.replace_rule("R1", Some(repaired));
+    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Valid);
+    // Removing the denied-boarding rule leaves the question open.
+    worker.replace_rule("R2", None);
+    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Satisfiable);
+}
+
+#[test]
+fn irrational_values_are_shown_approximately_not_wrongly() {
+    let model = model("(declare-const r Real)(assert (= (* r r) 2.0))(assert (> r 0.0))");
+    let worker = worker(&model, Duration::from_secs(5));
+    let finding = worker.verify(formula(&model, "true"), formula(&model, "(> r 1.0)"));
+    assert_eq!(finding.kind, FindingKind::Valid);
+    let value = finding.claims_true_scenario.unwrap().get("r").unwrap().clone();
+    assert!(matches!(value, Value::Algebraic(_)), "{value:?}");
+    assert!(value.to_string().starts_with("≈1.41421"), "{value}");
+}
+

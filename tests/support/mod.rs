@@ -1,0 +1,62 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use precept::core::model::import::import_smtlib;
+use precept::core::model::{CompiledModel, compile};
+use precept::core::smt::Expr;
+use precept::core::solve::SolverWorker;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn sample(name: &str) -> PathBuf {
+    repo().join("samples").join(name)
+}
+
+/// The shared corpus beside the checkout (CI clones main with shared/ beside it).
+pub fn shared_data(part: &str) -> PathBuf {
+    let dir = repo().join("..").join("shared").join("data").join(part);
+    assert!(dir.is_dir(), "the shared data folder {} is missing", dir.display());
+    dir
+}
+
+pub fn precept(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_precept")).args(args).output().expect("run precept")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A compiled model from SMT-LIB declarations and assertions.
+pub fn model(smtlib: &str) -> CompiledModel {
+    let compiled = compile(&import_smtlib(smtlib).expect("valid SMT-LIB"));
+    assert!(compiled.issues.is_empty(), "{:?}", compiled.issues);
+    compiled
+}
+
+pub fn worker(model: &CompiledModel, timeout: Duration) -> SolverWorker {
+    let worker = SolverWorker::spawn(timeout);
+    worker.load(model.clone()).expect("model loads");
+    worker
+}
+
+/// Parses and checks a formula against the model.
+pub fn formula(model: &CompiledModel, text: &str) -> Expr {
+    model.check_formula(text).unwrap_or_else(|e| panic!("{text}: {e}")).1
+}
+
+/// The z3 command-line solver shipped with the pinned wheel.
+pub fn z3_binary() -> PathBuf {
+    let path = repo().join(".deps/z3/bin/z3");
+    assert!(path.exists(), "run scripts/setup.sh first: {} is missing", path.display());
+    path
+}
