@@ -22,7 +22,15 @@ const PARK: &str = "park-admission";
 
 #[test]
 fn verify_json_carries_the_finding_rules_and_scenarios() {
-    let out = precept(&["verify", sample(PARK).to_str().unwrap(), "--premise", "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))", "--claim", "(not isEntryAllowed)", "--json"]);
+    let out = precept(&[
+        "verify",
+        sample(PARK).to_str().unwrap(),
+        "--premise",
+        "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))",
+        "--claim",
+        "(not isEntryAllowed)",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json["finding"], "SATISFIABLE");
@@ -36,29 +44,73 @@ fn verify_json_carries_the_finding_rules_and_scenarios() {
 
 #[test]
 fn verify_text_shows_rules_in_smtlib_and_english() {
-    let out = precept(&["verify", sample(PARK).to_str().unwrap(), "--premise", "(and isLowSeason (= seasonalFee 50.0))", "--claim", "(= finalAdmissionFee 50.0)"]);
+    let out = precept(&[
+        "verify",
+        sample(PARK).to_str().unwrap(),
+        "--premise",
+        "(and isLowSeason (= seasonalFee 50.0))",
+        "--claim",
+        "(= finalAdmissionFee 50.0)",
+    ]);
     let text = stdout(&out);
     assert!(text.starts_with("IMPOSSIBLE"), "{text}");
-    assert!(text.contains("R2: (=> isLowSeason (= seasonalFee (* 0.75 baseFee)))"), "{text}");
-    assert!(text.contains("If the visit falls in the low season, then"), "{text}");
-    assert!(text.contains("no: the premise is what conflicts with the rules"), "{text}");
+    assert!(
+        text.contains("R2: (=> isLowSeason (= seasonalFee (* 0.75 baseFee)))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("If the visit falls in the low season, then"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no: the premise is what conflicts with the rules"),
+        "{text}"
+    );
 }
 
 #[test]
 fn verify_with_expect_exits_one_on_a_different_finding() {
     let dir = sample(PARK);
-    let ok = precept(&["verify", dir.to_str().unwrap(), "--claim", "(>= baseFee 50)", "--expect", "valid"]);
+    let ok = precept(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--claim",
+        "(>= baseFee 50)",
+        "--expect",
+        "valid",
+    ]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
-    let bad = precept(&["verify", dir.to_str().unwrap(), "--claim", "(>= baseFee 60)", "--expect", "VALID"]);
+    let bad = precept(&[
+        "verify",
+        dir.to_str().unwrap(),
+        "--claim",
+        "(>= baseFee 60)",
+        "--expect",
+        "VALID",
+    ]);
     assert_eq!(bad.status.code(), Some(1));
-    assert!(stderr(&bad).contains("expected VALID, got INVALID"), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("expected VALID, got INVALID"),
+        "{}",
+        stderr(&bad)
+    );
 }
 
 #[test]
 fn a_malformed_premise_is_bad_input_with_its_position() {
-    let out = precept(&["verify", sample(PARK).to_str().unwrap(), "--premise", "(and isLowSeason\n  (> baseFe 3))", "--claim", "true"]);
+    let out = precept(&[
+        "verify",
+        sample(PARK).to_str().unwrap(),
+        "--premise",
+        "(and isLowSeason\n  (> baseFe 3))",
+        "--claim",
+        "true",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stderr(&out).trim(), "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'");
+    assert_eq!(
+        stderr(&out).trim(),
+        "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'"
+    );
 }
 
 #[test]
@@ -70,17 +122,29 @@ fn usage_errors_exit_two_and_help_exits_zero() {
     assert!(stdout(&help).contains("--premise"));
     let missing = precept(&["show", "/nonexistent/project"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("/nonexistent/project"), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("/nonexistent/project"),
+        "{}",
+        stderr(&missing)
+    );
 }
 
 #[test]
 fn test_command_passes_the_samples_and_writes_junit() {
     let scratch = tempfile::tempdir().unwrap();
     let junit = scratch.path().join("report.xml");
-    let out = precept(&["test", sample(PARK).to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
+    let out = precept(&[
+        "test",
+        sample(PARK).to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let summary = stdout(&out);
-    assert!(summary.trim_end().ends_with("18 passed, 0 failed"), "{summary}");
+    assert!(
+        summary.trim_end().ends_with("18 passed, 0 failed"),
+        "{summary}"
+    );
     let xml = fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("tests=\"18\" failures=\"0\""), "{xml}");
     assert_eq!(xml.matches("<testcase ").count(), 18);
@@ -92,17 +156,31 @@ fn a_failing_test_exits_one_and_shows_its_evidence() {
     let tests_path = project.path().join("tests.json");
     let text = fs::read_to_string(&tests_path).unwrap();
     // Expect the wrong finding for T5 (the adult in high season owes $50: VALID).
-    let edited = text.replacen("\"claim\": \"(= finalAdmissionFee 50.0)\", \"expected\": \"VALID\"", "\"claim\": \"(= finalAdmissionFee 50.0)\", \"expected\": \"INVALID\"", 1);
+    let edited = text.replacen(
+        "\"claim\": \"(= finalAdmissionFee 50.0)\", \"expected\": \"VALID\"",
+        "\"claim\": \"(= finalAdmissionFee 50.0)\", \"expected\": \"INVALID\"",
+        1,
+    );
     assert_ne!(edited, text);
     fs::write(&tests_path, edited).unwrap();
     let out = precept(&["test", project.path().to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json["failed"], 1);
-    let failed: Vec<&serde_json::Value> = json["results"].as_array().unwrap().iter().filter(|r| r["passed"] == false).collect();
+    let failed: Vec<&serde_json::Value> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["passed"] == false)
+        .collect();
     assert_eq!(failed[0]["id"], "T5");
     assert_eq!(failed[0]["finding"]["finding"], "VALID");
-    assert!(!failed[0]["finding"]["supporting_rules"].as_array().unwrap().is_empty());
+    assert!(
+        !failed[0]["finding"]["supporting_rules"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -111,22 +189,46 @@ fn show_prints_smtlib_and_english() {
     let english = stdout(&precept(&["show", dir.to_str().unwrap(), "--english"]));
     assert!(english.contains("R2: If the visit falls in the low season, then the admission fee in dollars after the seasonal adjustment, before discounts equals 75% of the standard admission fee in dollars."), "{english}");
     let smtlib = stdout(&precept(&["show", dir.to_str().unwrap(), "--smtlib"]));
-    assert!(smtlib.contains("(declare-datatypes ((AgeClass 0)) (((CHILD) (ADULT) (SENIOR))))"), "{smtlib}");
-    assert!(smtlib.contains("(assert (! (= customerCredits (to_real (* 5 creditUnits))) :named R12)") || smtlib.contains(":named R12"), "{smtlib}");
+    assert!(
+        smtlib.contains("(declare-datatypes ((AgeClass 0)) (((CHILD) (ADULT) (SENIOR))))"),
+        "{smtlib}"
+    );
+    assert!(
+        smtlib.contains("(assert (! (= customerCredits (to_real (* 5 creditUnits))) :named R12)")
+            || smtlib.contains(":named R12"),
+        "{smtlib}"
+    );
     let summary = stdout(&precept(&["show", dir.to_str().unwrap()]));
-    assert!(summary.contains("Variables") && summary.contains("Rules") && summary.contains("creditUnits"), "{summary}");
+    assert!(
+        summary.contains("Variables")
+            && summary.contains("Rules")
+            && summary.contains("creditUnits"),
+        "{summary}"
+    );
 }
 
 #[test]
 fn import_rejects_text_outside_the_fragment_with_file_and_position() {
     let scratch = tempfile::tempdir().unwrap();
     let file = scratch.path().join("bad.smt2");
-    fs::write(&file, "(declare-const x Int)\n(assert (forall ((y Int)) (> x y)))\n").unwrap();
-    let out = precept(&["import", file.to_str().unwrap(), "--out", scratch.path().join("p").to_str().unwrap()]);
+    fs::write(
+        &file,
+        "(declare-const x Int)\n(assert (forall ((y Int)) (> x y)))\n",
+    )
+    .unwrap();
+    let out = precept(&[
+        "import",
+        file.to_str().unwrap(),
+        "--out",
+        scratch.path().join("p").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let message = stderr(&out);
     assert!(message.contains("bad.smt2:2:10: expected a quantifier-free, let-free term of the fragment, found 'forall'"), "{message}");
-    assert!(!scratch.path().join("p").exists(), "a failed import must not leave a project behind");
+    assert!(
+        !scratch.path().join("p").exists(),
+        "a failed import must not leave a project behind"
+    );
 }
 
 #[test]
@@ -136,7 +238,12 @@ fn import_refuses_to_overwrite_an_existing_project() {
     let file = scratch.path().join("ok.smt2");
     fs::write(&file, "(declare-const x Int)(assert (> x 1))").unwrap();
     let before = fs::read(project.path().join("model.json")).unwrap();
-    let out = precept(&["import", file.to_str().unwrap(), "--out", project.path().to_str().unwrap()]);
+    let out = precept(&[
+        "import",
+        file.to_str().unwrap(),
+        "--out",
+        project.path().to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(fs::read(project.path().join("model.json")).unwrap(), before);
 }
@@ -146,11 +253,25 @@ fn binary_and_malformed_input_files_are_reported_not_panicked_on() {
     let scratch = tempfile::tempdir().unwrap();
     let binary = scratch.path().join("blob.smt2");
     fs::write(&binary, [0u8, 159, 146, 150, 0, 1]).unwrap();
-    let out = precept(&["import", binary.to_str().unwrap(), "--out", scratch.path().join("p").to_str().unwrap()]);
+    let out = precept(&[
+        "import",
+        binary.to_str().unwrap(),
+        "--out",
+        scratch.path().join("p").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("binary file"), "{}", stderr(&out));
     let unbalanced = scratch.path().join("open.smt2");
     fs::write(&unbalanced, "(declare-const x Int)\n(assert (> x 1)").unwrap();
-    let out = precept(&["import", unbalanced.to_str().unwrap(), "--out", scratch.path().join("q").to_str().unwrap()]);
-    assert!(stderr(&out).contains("open.smt2:2:16: expected ')' to close the '(' at 2:1"), "{}", stderr(&out));
+    let out = precept(&[
+        "import",
+        unbalanced.to_str().unwrap(),
+        "--out",
+        scratch.path().join("q").to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&out).contains("open.smt2:2:16: expected ')' to close the '(' at 2:1"),
+        "{}",
+        stderr(&out)
+    );
 }

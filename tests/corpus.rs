@@ -21,21 +21,50 @@ fn expected_status(text: &str) -> &'static str {
 fn every_corpus_file_gets_the_finding_its_status_demands() {
     let dir = shared_data("smtlib");
     let scratch = tempfile::tempdir().unwrap();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "smt2")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
+        .collect();
     files.sort();
-    assert!(files.len() >= 59, "expected the 59-file corpus, found {}", files.len());
+    assert!(
+        files.len() >= 59,
+        "expected the 59-file corpus, found {}",
+        files.len()
+    );
     let mut wrong = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let expected = expected_status(&text);
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         let project = scratch.path().join(&name);
-        let import = precept(&["import", file.to_str().unwrap(), "--out", project.to_str().unwrap()]);
-        assert!(import.status.success(), "{name}: import failed: {}", support::stderr(&import));
-        let verify = precept(&["verify", project.to_str().unwrap(), "--premise", "true", "--claim", "false", "--json"]);
-        let finding: serde_json::Value = serde_json::from_str(&stdout(&verify)).unwrap_or_else(|e| panic!("{name}: {e}: {}", stdout(&verify)));
+        let import = precept(&[
+            "import",
+            file.to_str().unwrap(),
+            "--out",
+            project.to_str().unwrap(),
+        ]);
+        assert!(
+            import.status.success(),
+            "{name}: import failed: {}",
+            support::stderr(&import)
+        );
+        let verify = precept(&[
+            "verify",
+            project.to_str().unwrap(),
+            "--premise",
+            "true",
+            "--claim",
+            "false",
+            "--json",
+        ]);
+        let finding: serde_json::Value = serde_json::from_str(&stdout(&verify))
+            .unwrap_or_else(|e| panic!("{name}: {e}: {}", stdout(&verify)));
         if finding["finding"] != expected {
-            wrong.push(format!("{name}: expected {expected}, got {}", finding["finding"]));
+            wrong.push(format!(
+                "{name}: expected {expected}, got {}",
+                finding["finding"]
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

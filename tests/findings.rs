@@ -31,7 +31,10 @@ fn verify(premise: &str, claim: &str) -> precept::core::solve::Finding {
 
 #[test]
 fn impossible_names_a_minimal_set_of_contradicting_rules() {
-    let finding = verify("(and operated (not travelled) (= reason DENIED_BOARDING))", "refund");
+    let finding = verify(
+        "(and operated (not travelled) (= reason DENIED_BOARDING))",
+        "refund",
+    );
     assert_eq!(finding.kind, FindingKind::Impossible);
     assert_eq!(finding.contradicting_rules, vec!["R1", "R2"]);
     assert_eq!(finding.policy_inconsistent, Some(false));
@@ -44,7 +47,9 @@ fn valid_names_supporting_rules_and_a_claims_true_scenario() {
     let finding = verify("(= reason DENIED_BOARDING)", "(>= amount 10.0)");
     assert_eq!(finding.kind, FindingKind::Valid);
     assert_eq!(finding.supporting_rules, vec!["R2", "R3"]);
-    let scenario = finding.claims_true_scenario.expect("a claims-true scenario");
+    let scenario = finding
+        .claims_true_scenario
+        .expect("a claims-true scenario");
     assert_eq!(scenario.get("refund"), Some(&Value::Bool(true)));
     assert!(finding.claims_false_scenario.is_none());
 }
@@ -54,9 +59,14 @@ fn invalid_names_contradicting_rules_and_a_scenario_of_the_premise() {
     let finding = verify("(and operated (not travelled))", "(> amount 0.0)");
     assert_eq!(finding.kind, FindingKind::Invalid);
     assert_eq!(finding.contradicting_rules, vec!["R1", "R4"]);
-    let scenario = finding.claims_false_scenario.expect("a scenario of M and P");
+    let scenario = finding
+        .claims_false_scenario
+        .expect("a scenario of M and P");
     assert_eq!(scenario.get("operated"), Some(&Value::Bool(true)));
-    assert_eq!(scenario.get("amount").map(ToString::to_string).as_deref(), Some("0"));
+    assert_eq!(
+        scenario.get("amount").map(ToString::to_string).as_deref(),
+        Some("0")
+    );
 }
 
 #[test]
@@ -64,7 +74,9 @@ fn satisfiable_gives_both_scenarios_with_exact_values() {
     let finding = verify("travelled", "refund");
     assert_eq!(finding.kind, FindingKind::Satisfiable);
     let yes = finding.claims_true_scenario.expect("claims-true scenario");
-    let no = finding.claims_false_scenario.expect("claims-false scenario");
+    let no = finding
+        .claims_false_scenario
+        .expect("claims-false scenario");
     assert_eq!(yes.get("refund"), Some(&Value::Bool(true)));
     assert_eq!(no.get("refund"), Some(&Value::Bool(false)));
     // amount = 3.5 * units with amount >= 10.5: an exact decimal.
@@ -108,11 +120,28 @@ fn a_check_past_its_deadline_is_too_complex_and_the_worker_recovers() {
     let started = Instant::now();
     let finding = worker.verify(formula(&model, "true"), formula(&model, "(> x 10)"));
     assert_eq!(finding.kind, FindingKind::TooComplex);
-    assert!(finding.reason.as_deref().unwrap_or("").contains("ran out of time"), "{:?}", finding.reason);
-    assert!(started.elapsed() < Duration::from_secs(4), "the deadline was not enforced: {:?}", started.elapsed());
+    assert!(
+        finding
+            .reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("ran out of time"),
+        "{:?}",
+        finding.reason
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the deadline was not enforced: {:?}",
+        started.elapsed()
+    );
     // The interrupt must not stick: an easy question right after is answered.
     let finding = worker.verify(formula(&model, "(< x 0)"), formula(&model, "true"));
-    assert_eq!(finding.kind, FindingKind::Impossible, "{:?}", finding.reason);
+    assert_eq!(
+        finding.kind,
+        FindingKind::Impossible,
+        "{:?}",
+        finding.reason
+    );
     assert!(finding.contradicting_rules.contains(&"R1".to_string()));
 }
 
@@ -121,16 +150,24 @@ fn a_running_check_can_be_cancelled() {
     let model = model(FERMAT);
     let worker = worker(&model, Duration::from_secs(60));
     let (reply, replies) = std::sync::mpsc::channel();
-    let ticket = worker.submit(formula(&model, "true"), formula(&model, "(> x 10)"), reply.clone());
+    let ticket = worker.submit(
+        formula(&model, "true"),
+        formula(&model, "(> x 10)"),
+        reply.clone(),
+    );
     let queued = worker.submit(formula(&model, "true"), formula(&model, "(> y 10)"), reply);
     std::thread::sleep(Duration::from_millis(200));
     worker.cancel(ticket);
     worker.cancel(queued);
-    let first = replies.recv_timeout(Duration::from_secs(10)).expect("cancelled promptly");
+    let first = replies
+        .recv_timeout(Duration::from_secs(10))
+        .expect("cancelled promptly");
     assert_eq!(first.ticket, ticket);
     assert_eq!(first.finding.kind, FindingKind::TooComplex);
     assert_eq!(first.finding.reason.as_deref(), Some("cancelled"));
-    let second = replies.recv_timeout(Duration::from_secs(10)).expect("queued request answered");
+    let second = replies
+        .recv_timeout(Duration::from_secs(10))
+        .expect("queued request answered");
     assert_eq!(second.finding.reason.as_deref(), Some("cancelled"));
 }
 
@@ -139,14 +176,32 @@ fn editing_one_rule_changes_the_finding_without_reloading() {
     let model = model(REFUNDS);
     let worker = worker(&model, Duration::from_secs(5));
     let premise = "(and operated (not travelled) (= reason DENIED_BOARDING))";
-    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Impossible);
+    assert_eq!(
+        worker
+            .verify(formula(&model, premise), formula(&model, "refund"))
+            .kind,
+        FindingKind::Impossible
+    );
     // The repair from ARC §4.2: the broad rule gets the exception.
-    let repaired = formula(&model, "(=> (and operated (not travelled) (= reason NONE)) (not refund))");
+    let repaired = formula(
+        &model,
+        "(=> (and operated (not travelled) (= reason NONE)) (not refund))",
+    );
     worker.replace_rule("R1", Some(repaired));
-    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Valid);
+    assert_eq!(
+        worker
+            .verify(formula(&model, premise), formula(&model, "refund"))
+            .kind,
+        FindingKind::Valid
+    );
     // Removing the denied-boarding rule leaves the question open.
     worker.replace_rule("R2", None);
-    assert_eq!(worker.verify(formula(&model, premise), formula(&model, "refund")).kind, FindingKind::Satisfiable);
+    assert_eq!(
+        worker
+            .verify(formula(&model, premise), formula(&model, "refund"))
+            .kind,
+        FindingKind::Satisfiable
+    );
 }
 
 #[test]
@@ -155,8 +210,12 @@ fn irrational_values_are_shown_approximately_not_wrongly() {
     let worker = worker(&model, Duration::from_secs(5));
     let finding = worker.verify(formula(&model, "true"), formula(&model, "(> r 1.0)"));
     assert_eq!(finding.kind, FindingKind::Valid);
-    let value = finding.claims_true_scenario.unwrap().get("r").unwrap().clone();
+    let value = finding
+        .claims_true_scenario
+        .unwrap()
+        .get("r")
+        .unwrap()
+        .clone();
     assert!(matches!(value, Value::Algebraic(_)), "{value:?}");
     assert!(value.to_string().starts_with("≈1.41421"), "{value}");
 }
-

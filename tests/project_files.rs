@@ -36,18 +36,32 @@ fn a_one_rule_edit_is_a_one_hunk_diff() {
     let mut project = Project::load(dir.path()).unwrap();
     project.save_model().unwrap();
     let before = fs::read_to_string(dir.path().join("model.json")).unwrap();
-    let rule = project.model.rules.iter_mut().find(|r| r.id == "R9").unwrap();
+    let rule = project
+        .model
+        .rules
+        .iter_mut()
+        .find(|r| r.id == "R9")
+        .unwrap();
     rule.expression = "(=> (> discountRate 0.0) (= processingFee 12.0))".into();
     project.save_model().unwrap();
     let after = fs::read_to_string(dir.path().join("model.json")).unwrap();
     let before_lines: Vec<&str> = before.lines().collect();
     let after_lines: Vec<&str> = after.lines().collect();
     assert_eq!(before_lines.len(), after_lines.len());
-    let changed: Vec<usize> = (0..before_lines.len()).filter(|&i| before_lines[i] != after_lines[i]).collect();
+    let changed: Vec<usize> = (0..before_lines.len())
+        .filter(|&i| before_lines[i] != after_lines[i])
+        .collect();
     assert_eq!(changed.len(), 1, "changed lines: {changed:?}");
     assert!(after_lines[changed[0]].contains("12.0"));
-    let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".tmp")).collect();
-    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
 }
 
 #[test]
@@ -59,9 +73,18 @@ fn malformed_json_names_file_line_and_field() {
     let broken = text.replacen("\"id\": \"R3\"", "\"id\": 3", 1);
     fs::write(&path, &broken).unwrap();
     let error = Project::load(dir.path()).unwrap_err();
-    let line = broken.lines().position(|l| l.contains("\"id\": 3")).unwrap() + 1;
+    let line = broken
+        .lines()
+        .position(|l| l.contains("\"id\": 3"))
+        .unwrap()
+        + 1;
     match &error {
-        ProjectError::Malformed { path: p, line: l, field, .. } => {
+        ProjectError::Malformed {
+            path: p,
+            line: l,
+            field,
+            ..
+        } => {
             assert_eq!(p, &path);
             assert_eq!(*l, line);
             assert_eq!(field, "rules[2].id");
@@ -89,7 +112,11 @@ fn a_rule_that_does_not_parse_is_located_in_model_json() {
     let dir = scratch_copy("park-admission");
     let path = dir.path().join("model.json");
     let text = fs::read_to_string(&path).unwrap();
-    let broken = text.replacen("(= creditCost (* 0.6 customerCredits))", "(= creditCost (* 0.6 customerCredit))", 1);
+    let broken = text.replacen(
+        "(= creditCost (* 0.6 customerCredits))",
+        "(= creditCost (* 0.6 customerCredit))",
+        1,
+    );
     fs::write(&path, &broken).unwrap();
     let error = Project::load(dir.path()).unwrap_err();
     let line = broken.lines().position(|l| l.contains("\"R14\"")).unwrap() + 1;
@@ -97,7 +124,10 @@ fn a_rule_that_does_not_parse_is_located_in_model_json() {
     assert!(message.contains(&format!("model.json:{line}: rules[13].expression ('R14'): 1:22: expected a declared variable or enum value, found the unknown name 'customerCredit'")), "{message}");
     // The workbench can still open it, with the rule kept as written.
     let unchecked = Project::load_unchecked(dir.path()).unwrap();
-    assert_eq!(unchecked.model.rule("R14").unwrap().expression, "(= creditCost (* 0.6 customerCredit))");
+    assert_eq!(
+        unchecked.model.rule("R14").unwrap().expression,
+        "(= creditCost (* 0.6 customerCredit))"
+    );
 }
 
 #[test]
@@ -105,8 +135,17 @@ fn unknown_fields_and_future_versions_are_refused() {
     let dir = scratch_copy("park-admission");
     let path = dir.path().join("model.json");
     let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, text.replacen("\"schema_version\": 1", "\"schema_version\": 9", 1)).unwrap();
-    assert!(Project::load(dir.path()).unwrap_err().to_string().contains("version 9 is not supported"));
+    fs::write(
+        &path,
+        text.replacen("\"schema_version\": 1", "\"schema_version\": 9", 1),
+    )
+    .unwrap();
+    assert!(
+        Project::load(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("version 9 is not supported")
+    );
     fs::write(&path, text.replacen("\"title\"", "\"tittle\"", 1)).unwrap();
     let error = Project::load(dir.path()).unwrap_err().to_string();
     assert!(error.contains("unknown field `tittle`"), "{error}");
@@ -118,10 +157,19 @@ fn every_sample_loads_and_its_rules_round_trip_through_the_printer() {
         let dir = entry.unwrap().path();
         let project = Project::load(&dir).unwrap_or_else(|e| panic!("{e}"));
         let compiled = project.compile_strict().unwrap();
-        assert!(project.document.as_deref().is_some_and(|d| d.len() > 200), "{}: the sample needs its policy document", dir.display());
+        assert!(
+            project.document.as_deref().is_some_and(|d| d.len() > 200),
+            "{}: the sample needs its policy document",
+            dir.display()
+        );
         for rule in &compiled.rules {
             let printed = rule.written.to_string();
-            assert_eq!(precept::core::smt::parse_expr(&printed).unwrap(), rule.written, "{}", rule.id);
+            assert_eq!(
+                precept::core::smt::parse_expr(&printed).unwrap(),
+                rule.written,
+                "{}",
+                rule.id
+            );
         }
     }
 }

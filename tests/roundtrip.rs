@@ -10,10 +10,16 @@ fn leaf() -> impl Strategy<Value = Expr> {
     prop_oneof![
         any::<bool>().prop_map(|b| Expr::new(ExprKind::Bool(b))),
         (0u64..1_000_000).prop_map(|n| Expr::new(ExprKind::Int(BigInt::from(n)))),
-        (0u64..100_000, 0u32..5).prop_map(|(n, places)| Expr::new(ExprKind::Decimal(BigRational::new(BigInt::from(n), BigInt::from(10u32).pow(places))))),
+        (0u64..100_000, 0u32..5).prop_map(|(n, places)| Expr::new(ExprKind::Decimal(
+            BigRational::new(BigInt::from(n), BigInt::from(10u32).pow(places))
+        ))),
         "[a-zA-Z_][a-zA-Z0-9_.!?-]{0,8}"
             // Reserved words and operator names cannot name variables.
-            .prop_filter("reserved", |name| !["true", "false", "as", "let", "par", "match", "forall", "exists"].contains(&name.as_str()) && Op::from_symbol(name).is_none())
+            .prop_filter("reserved", |name| ![
+                "true", "false", "as", "let", "par", "match", "forall", "exists"
+            ]
+            .contains(&name.as_str())
+                && Op::from_symbol(name).is_none())
             .prop_map(|name| Expr::new(ExprKind::Symbol(name))),
         "[a-z ]{1,6}".prop_map(|name| Expr::new(ExprKind::Symbol(name))),
     ]
@@ -21,7 +27,11 @@ fn leaf() -> impl Strategy<Value = Expr> {
 
 fn expr() -> impl Strategy<Value = Expr> {
     leaf().prop_recursive(4, 48, 4, |inner| {
-        (proptest::sample::select(Op::ALL.to_vec()), proptest::collection::vec(inner, 1..4)).prop_map(|(op, args)| Expr::app(op, args))
+        (
+            proptest::sample::select(Op::ALL.to_vec()),
+            proptest::collection::vec(inner, 1..4),
+        )
+            .prop_map(|(op, args)| Expr::app(op, args))
     })
 }
 

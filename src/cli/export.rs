@@ -28,7 +28,8 @@ pub fn run(args: &ExportArgs) -> Outcome {
     let text = match args.format {
         Format::Smtlib => to_smtlib(&project.model, &compiled),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&to_json(&project.model, &compiled)).map_err(|e| Failure::Input(e.to_string()))?;
+            let mut text = serde_json::to_string_pretty(&to_json(&project.model, &compiled))
+                .map_err(|e| Failure::Input(e.to_string()))?;
             text.push('\n');
             text
         }

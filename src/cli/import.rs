@@ -18,11 +18,21 @@ pub struct ImportArgs {
 
 pub fn run(args: &ImportArgs) -> Outcome {
     let source = read_text(&args.file)?;
-    let mut model = import_smtlib(&source).map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;
-    model.title = args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut model = import_smtlib(&source)
+        .map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;
+    model.title = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let rules = model.rules.len();
     let variables = model.variables.len();
     Project::create(&args.out, model, TestSuite::default(), Settings::default())?;
-    println!("imported {} rules and {} variables into {}", rules, variables, args.out.display());
+    println!(
+        "imported {} rules and {} variables into {}",
+        rules,
+        variables,
+        args.out.display()
+    );
     Ok(())
 }

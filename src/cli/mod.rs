@@ -83,10 +83,19 @@ pub fn load_project(dir: &Path) -> Result<(Project, CompiledModel), Failure> {
 }
 
 /// Starts a solver with the project's model loaded.
-pub fn start_solver(project: &Project, compiled: &CompiledModel, timeout_ms: Option<u64>) -> Result<SolverWorker, Failure> {
+pub fn start_solver(
+    project: &Project,
+    compiled: &CompiledModel,
+    timeout_ms: Option<u64>,
+) -> Result<SolverWorker, Failure> {
     let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
     let worker = SolverWorker::spawn(timeout);
-    worker.load(compiled.clone()).map_err(|e| Failure::Input(format!("{}: cannot load the model into the solver: {e}", project.dir.display())))?;
+    worker.load(compiled.clone()).map_err(|e| {
+        Failure::Input(format!(
+            "{}: cannot load the model into the solver: {e}",
+            project.dir.display()
+        ))
+    })?;
     Ok(worker)
 }
 

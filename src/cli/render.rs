@@ -18,14 +18,23 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
     if !rules.is_empty() {
         let _ = writeln!(out, "{pad}  {role}:");
         for id in rules {
-            let english = model.rule(id).map(|r| model.glossary.sentence(&r.written)).unwrap_or_default();
-            let smt = model.rule(id).map(|r| r.written.to_string()).unwrap_or_default();
+            let english = model
+                .rule(id)
+                .map(|r| model.glossary.sentence(&r.written))
+                .unwrap_or_default();
+            let smt = model
+                .rule(id)
+                .map(|r| r.written.to_string())
+                .unwrap_or_default();
             let _ = writeln!(out, "{pad}    {id}: {smt}");
             let _ = writeln!(out, "{pad}        {english}");
         }
     }
     if !finding.rules_minimal {
-        let _ = writeln!(out, "{pad}  note: these rules suffice, but the solver could not prove each one necessary in time");
+        let _ = writeln!(
+            out,
+            "{pad}  note: these rules suffice, but the solver could not prove each one necessary in time"
+        );
     }
     if finding.kind == FindingKind::Impossible {
         let whole = match finding.policy_inconsistent {
@@ -35,10 +44,16 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
         };
         let _ = writeln!(out, "{pad}  policy inconsistent on its own: {whole}");
     }
-    match (&finding.claims_true_scenario, &finding.claims_false_scenario) {
+    match (
+        &finding.claims_true_scenario,
+        &finding.claims_false_scenario,
+    ) {
         (Some(yes), Some(no)) => {
             let _ = writeln!(out, "{pad}  scenarios (* marks values that differ):");
-            out.push_str(&scenario_table(&[("claims true", yes), ("claims false", no)], indent + 4));
+            out.push_str(&scenario_table(
+                &[("claims true", yes), ("claims false", no)],
+                indent + 4,
+            ));
         }
         (Some(yes), None) => {
             let _ = writeln!(out, "{pad}  claims-true scenario:");
@@ -63,15 +78,35 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
 /// between columns are marked with `*`.
 pub fn scenario_table(columns: &[(&str, &Scenario)], indent: usize) -> String {
     let pad = " ".repeat(indent);
-    let Some((_, first)) = columns.first() else { return String::new() };
-    let name_width = first.values.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(8).max(8);
+    let Some((_, first)) = columns.first() else {
+        return String::new();
+    };
+    let name_width = first
+        .values
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     let cells: Vec<Vec<String>> = first
         .values
         .iter()
-        .map(|(name, _)| columns.iter().map(|(_, s)| s.get(name).map(|v| v.to_string()).unwrap_or_default()).collect())
+        .map(|(name, _)| {
+            columns
+                .iter()
+                .map(|(_, s)| s.get(name).map(|v| v.to_string()).unwrap_or_default())
+                .collect()
+        })
         .collect();
     let widths: Vec<usize> = (0..columns.len())
-        .map(|c| cells.iter().map(|row| row[c].chars().count()).max().unwrap_or(0).max(columns[c].0.len()))
+        .map(|c| {
+            cells
+                .iter()
+                .map(|row| row[c].chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(columns[c].0.len())
+        })
         .collect();
     let mut out = String::new();
     let mut header = format!("{pad}  {:name_width$}", "variable");
@@ -81,7 +116,11 @@ pub fn scenario_table(columns: &[(&str, &Scenario)], indent: usize) -> String {
     let _ = writeln!(out, "{}", header.trim_end());
     for ((name, _), row) in first.values.iter().zip(&cells) {
         let differs = row.iter().any(|v| v != &row[0]);
-        let mut line = format!("{pad}{} {:name_width$}", if differs { "*" } else { " " }, name);
+        let mut line = format!(
+            "{pad}{} {:name_width$}",
+            if differs { "*" } else { " " },
+            name
+        );
         for (c, value) in row.iter().enumerate() {
             let _ = write!(line, "  {:width$}", value, width = widths[c]);
         }

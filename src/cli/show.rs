@@ -44,10 +44,23 @@ pub fn run(args: &ShowArgs) -> Outcome {
         println!();
     }
     println!("Variables");
-    let width = model.variables.iter().map(|v| v.name.len()).max().unwrap_or(0);
-    let sort_width = model.variables.iter().map(|v| v.sort.len()).max().unwrap_or(0);
+    let width = model
+        .variables
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(0);
+    let sort_width = model
+        .variables
+        .iter()
+        .map(|v| v.sort.len())
+        .max()
+        .unwrap_or(0);
     for variable in &model.variables {
-        println!("  {:width$}  {:sort_width$}  {}", variable.name, variable.sort, variable.description);
+        println!(
+            "  {:width$}  {:sort_width$}  {}",
+            variable.name, variable.sort, variable.description
+        );
     }
     println!("\nRules");
     for rule in &compiled.rules {

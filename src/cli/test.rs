@@ -32,7 +32,11 @@ pub fn run(args: &TestArgs) -> Outcome {
         .tests
         .tests
         .iter()
-        .filter(|t| args.filter.as_ref().is_none_or(|f| t.id.contains(f.as_str()) || t.name.contains(f.as_str())))
+        .filter(|t| {
+            args.filter
+                .as_ref()
+                .is_none_or(|f| t.id.contains(f.as_str()) || t.name.contains(f.as_str()))
+        })
         .cloned()
         .collect();
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
@@ -40,7 +44,10 @@ pub fn run(args: &TestArgs) -> Outcome {
     let passed = outcomes.iter().filter(|o| o.passed).count();
     let failed = outcomes.len() - passed;
     if let Some(path) = &args.junit {
-        write_atomic(path, junit_xml(&project.dir.display().to_string(), &outcomes).as_bytes())?;
+        write_atomic(
+            path,
+            junit_xml(&project.dir.display().to_string(), &outcomes).as_bytes(),
+        )?;
     }
     if args.json {
         print_json(&json!({ "passed": passed, "failed": failed, "results": outcomes }))?;
@@ -50,22 +57,38 @@ pub fn run(args: &TestArgs) -> Outcome {
         }
         println!("{passed} passed, {failed} failed");
     }
-    if failed > 0 { Err(Failure::Check) } else { Ok(()) }
+    if failed > 0 {
+        Err(Failure::Check)
+    } else {
+        Ok(())
+    }
 }
 
 fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel) -> String {
-    let label = if outcome.name.is_empty() { outcome.id.clone() } else { format!("{} {}", outcome.id, outcome.name) };
+    let label = if outcome.name.is_empty() {
+        outcome.id.clone()
+    } else {
+        format!("{} {}", outcome.id, outcome.name)
+    };
     let mut out = String::new();
     match (&outcome.finding, &outcome.error) {
         (Some(finding), _) if outcome.passed => {
             let _ = writeln!(out, "PASS {label}: {}", finding.kind);
         }
         (Some(finding), _) => {
-            let _ = writeln!(out, "FAIL {label}: expected {}, got {}", outcome.expected, finding.kind);
+            let _ = writeln!(
+                out,
+                "FAIL {label}: expected {}, got {}",
+                outcome.expected, finding.kind
+            );
             out.push_str(&render::finding_text(finding, model, 5));
         }
         (None, error) => {
-            let _ = writeln!(out, "FAIL {label}: {}", error.as_deref().unwrap_or("did not run"));
+            let _ = writeln!(
+                out,
+                "FAIL {label}: {}",
+                error.as_deref().unwrap_or("did not run")
+            );
         }
     }
     out
@@ -75,10 +98,25 @@ fn junit_xml(suite: &str, outcomes: &[TestOutcome]) -> String {
     let failures = outcomes.iter().filter(|o| !o.passed).count();
     let total: f64 = outcomes.iter().map(|o| o.elapsed.as_secs_f64()).sum();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(xml, "<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{total:.3}\">", escape(suite), outcomes.len());
+    let _ = writeln!(
+        xml,
+        "<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{total:.3}\">",
+        escape(suite),
+        outcomes.len()
+    );
     for outcome in outcomes {
-        let name = if outcome.name.is_empty() { outcome.id.clone() } else { format!("{}: {}", outcome.id, outcome.name) };
-        let _ = write!(xml, "  <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"", escape(suite), escape(&name), outcome.elapsed.as_secs_f64());
+        let name = if outcome.name.is_empty() {
+            outcome.id.clone()
+        } else {
+            format!("{}: {}", outcome.id, outcome.name)
+        };
+        let _ = write!(
+            xml,
+            "  <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+            escape(suite),
+            escape(&name),
+            outcome.elapsed.as_secs_f64()
+        );
         if outcome.passed {
             xml.push_str("/>\n");
         } else {
@@ -86,7 +124,11 @@ fn junit_xml(suite: &str, outcomes: &[TestOutcome]) -> String {
                 (Some(f), _) => format!("expected {}, got {}", outcome.expected, f.kind),
                 (None, e) => e.clone().unwrap_or_default(),
             };
-            let _ = writeln!(xml, ">\n    <failure message=\"{}\"/>\n  </testcase>", escape(&message));
+            let _ = writeln!(
+                xml,
+                ">\n    <failure message=\"{}\"/>\n  </testcase>",
+                escape(&message)
+            );
         }
     }
     xml.push_str("</testsuite>\n");
@@ -94,5 +136,8 @@ fn junit_xml(suite: &str, outcomes: &[TestOutcome]) -> String {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

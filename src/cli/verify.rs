@@ -35,8 +35,12 @@ pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
 
 pub fn run(args: &VerifyArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
-    let (_, premise) = compiled.check_formula(&args.premise).map_err(|e| Failure::Input(format!("--premise: {e}")))?;
-    let (_, claim) = compiled.check_formula(&args.claim).map_err(|e| Failure::Input(format!("--claim: {e}")))?;
+    let (_, premise) = compiled
+        .check_formula(&args.premise)
+        .map_err(|e| Failure::Input(format!("--premise: {e}")))?;
+    let (_, claim) = compiled
+        .check_formula(&args.claim)
+        .map_err(|e| Failure::Input(format!("--claim: {e}")))?;
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
     let finding = worker.verify(premise, claim);
     if args.json {

@@ -28,19 +28,33 @@ impl TestOutcome {
 }
 
 /// Parses and checks a test's premise and claim against the model.
-pub fn check_test(model: &CompiledModel, test: &LogicTest) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), String> {
-    let (_, premise) = model.check_formula(&test.premise).map_err(|e| format!("premise: {e}"))?;
-    let (_, claim) = model.check_formula(&test.claim).map_err(|e| format!("claim: {e}"))?;
+pub fn check_test(
+    model: &CompiledModel,
+    test: &LogicTest,
+) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), String> {
+    let (_, premise) = model
+        .check_formula(&test.premise)
+        .map_err(|e| format!("premise: {e}"))?;
+    let (_, claim) = model
+        .check_formula(&test.claim)
+        .map_err(|e| format!("claim: {e}"))?;
     Ok((premise, claim))
 }
 
 /// Runs `tests` on a worker that already has `model` loaded. All requests are
 /// queued at once; outcomes come back in the order of `tests`.
-pub fn run_tests(worker: &SolverWorker, model: &CompiledModel, tests: &[LogicTest]) -> Vec<TestOutcome> {
+pub fn run_tests(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+) -> Vec<TestOutcome> {
     let (reply, replies) = mpsc::channel();
     let mut tickets = Vec::with_capacity(tests.len());
     for test in tests {
-        tickets.push(check_test(model, test).map(|(premise, claim)| worker.submit(premise, claim, reply.clone())));
+        tickets.push(
+            check_test(model, test)
+                .map(|(premise, claim)| worker.submit(premise, claim, reply.clone())),
+        );
     }
     drop(reply);
     let mut findings = std::collections::HashMap::new();
@@ -54,12 +68,24 @@ pub fn run_tests(worker: &SolverWorker, model: &CompiledModel, tests: &[LogicTes
             let (finding, error, elapsed) = match ticket {
                 Ok(ticket) => match findings.remove(&ticket) {
                     Some((finding, elapsed)) => (Some(finding), None, elapsed),
-                    None => (None, Some("the solver thread stopped".to_string()), Duration::ZERO),
+                    None => (
+                        None,
+                        Some("the solver thread stopped".to_string()),
+                        Duration::ZERO,
+                    ),
                 },
                 Err(error) => (None, Some(error), Duration::ZERO),
             };
             let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
-            TestOutcome { id: test.id.clone(), name: test.name.clone(), expected: test.expected, finding, error, passed, elapsed }
+            TestOutcome {
+                id: test.id.clone(),
+                name: test.name.clone(),
+                expected: test.expected,
+                finding,
+                error,
+                passed,
+                elapsed,
+            }
         })
         .collect()
 }

@@ -20,12 +20,19 @@ pub fn sample(name: &str) -> PathBuf {
 /// The shared corpus beside the checkout (CI clones main with shared/ beside it).
 pub fn shared_data(part: &str) -> PathBuf {
     let dir = repo().join("..").join("shared").join("data").join(part);
-    assert!(dir.is_dir(), "the shared data folder {} is missing", dir.display());
+    assert!(
+        dir.is_dir(),
+        "the shared data folder {} is missing",
+        dir.display()
+    );
     dir
 }
 
 pub fn precept(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_precept")).args(args).output().expect("run precept")
+    Command::new(env!("CARGO_BIN_EXE_precept"))
+        .args(args)
+        .output()
+        .expect("run precept")
 }
 
 pub fn stdout(output: &Output) -> String {
@@ -51,12 +58,19 @@ pub fn worker(model: &CompiledModel, timeout: Duration) -> SolverWorker {
 
 /// Parses and checks a formula against the model.
 pub fn formula(model: &CompiledModel, text: &str) -> Expr {
-    model.check_formula(text).unwrap_or_else(|e| panic!("{text}: {e}")).1
+    model
+        .check_formula(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .1
 }
 
 /// The z3 command-line solver shipped with the pinned wheel.
 pub fn z3_binary() -> PathBuf {
     let path = repo().join(".deps/z3/bin/z3");
-    assert!(path.exists(), "run scripts/setup.sh first: {} is missing", path.display());
+    assert!(
+        path.exists(),
+        "run scripts/setup.sh first: {} is missing",
+        path.display()
+    );
     path
 }

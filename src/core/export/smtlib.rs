@@ -8,25 +8,57 @@ use std::fmt::Write;
 /// Writes the model (rules that compiled) as an SMT-LIB script ending in `(check-sat)`.
 pub fn to_smtlib(model: &PolicyModel, compiled: &CompiledModel) -> String {
     let mut out = String::new();
-    let title = if model.title.is_empty() { "policy model" } else { &model.title };
+    let title = if model.title.is_empty() {
+        "policy model"
+    } else {
+        &model.title
+    };
     let _ = writeln!(out, "; {} (exported by Precept)", one_line(title));
     out.push_str("(set-logic ALL)\n");
     for type_def in &model.types {
         if !type_def.description.is_empty() {
-            let _ = writeln!(out, "; {}: {}", type_def.name, one_line(&type_def.description));
+            let _ = writeln!(
+                out,
+                "; {}: {}",
+                type_def.name,
+                one_line(&type_def.description)
+            );
         }
-        let values: Vec<String> = type_def.values.iter().map(|v| format!("({})", quote_symbol(&v.value))).collect();
-        let _ = writeln!(out, "(declare-datatypes (({} 0)) (({})))", quote_symbol(&type_def.name), values.join(" "));
+        let values: Vec<String> = type_def
+            .values
+            .iter()
+            .map(|v| format!("({})", quote_symbol(&v.value)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "(declare-datatypes (({} 0)) (({})))",
+            quote_symbol(&type_def.name),
+            values.join(" ")
+        );
     }
     for variable in &model.variables {
         if !variable.description.is_empty() {
-            let _ = writeln!(out, "; {}: {}", variable.name, one_line(&variable.description));
+            let _ = writeln!(
+                out,
+                "; {}: {}",
+                variable.name,
+                one_line(&variable.description)
+            );
         }
         let sort = crate::core::smt::Sort::from_name(&variable.sort);
-        let _ = writeln!(out, "(declare-const {} {sort})", quote_symbol(&variable.name));
+        let _ = writeln!(
+            out,
+            "(declare-const {} {sort})",
+            quote_symbol(&variable.name)
+        );
     }
     for rule in &compiled.rules {
-        let _ = writeln!(out, "(assert (! {} :named {}))", rule.formula, quote_symbol(&rule.id));
+        let _ = writeln!(
+            out,
+            "(assert (! {} :named {}))",
+            rule.formula,
+            quote_symbol(&rule.id)
+        );
     }
     out.push_str("(check-sat)\n");
     out

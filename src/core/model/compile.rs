@@ -68,40 +68,76 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
     for (i, type_def) in model.types.iter().enumerate() {
         let values: Vec<String> = type_def.values.iter().map(|v| v.value.clone()).collect();
         if values.is_empty() {
-            compiled.issues.push(issue(format!("types[{i}].values"), &type_def.name, "an enum type needs at least one value".into()));
+            compiled.issues.push(issue(
+                format!("types[{i}].values"),
+                &type_def.name,
+                "an enum type needs at least one value".into(),
+            ));
             continue;
         }
         if let Err(message) = compiled.vocabulary.declare_enum(&type_def.name, &values) {
-            compiled.issues.push(issue(format!("types[{i}].name"), &type_def.name, message));
+            compiled
+                .issues
+                .push(issue(format!("types[{i}].name"), &type_def.name, message));
             continue;
         }
         compiled.enums.push((type_def.name.clone(), values));
         for value in &type_def.values {
-            compiled.glossary.values.insert(value.value.clone(), value.description.clone());
+            compiled
+                .glossary
+                .values
+                .insert(value.value.clone(), value.description.clone());
         }
     }
     for (i, variable) in model.variables.iter().enumerate() {
         let sort = Sort::from_name(&variable.sort);
-        if let Err(message) = compiled.vocabulary.declare_variable(&variable.name, sort.clone()) {
-            let field = if message.contains("type") { "type" } else { "name" };
-            compiled.issues.push(issue(format!("variables[{i}].{field}"), &variable.name, message));
+        if let Err(message) = compiled
+            .vocabulary
+            .declare_variable(&variable.name, sort.clone())
+        {
+            let field = if message.contains("type") {
+                "type"
+            } else {
+                "name"
+            };
+            compiled.issues.push(issue(
+                format!("variables[{i}].{field}"),
+                &variable.name,
+                message,
+            ));
             continue;
         }
         if sort == Sort::Bool {
-            compiled.glossary.bool_variables.insert(variable.name.clone());
+            compiled
+                .glossary
+                .bool_variables
+                .insert(variable.name.clone());
         }
         compiled.variables.push((variable.name.clone(), sort));
-        compiled.glossary.variables.insert(variable.name.clone(), variable.description.clone());
+        compiled
+            .glossary
+            .variables
+            .insert(variable.name.clone(), variable.description.clone());
     }
     let mut seen_ids = std::collections::HashSet::new();
     for (i, rule) in model.rules.iter().enumerate() {
         if rule.id.trim().is_empty() || !seen_ids.insert(rule.id.as_str()) {
-            let message = if rule.id.trim().is_empty() { "a rule needs an id".to_string() } else { format!("the rule id '{}' is used twice", rule.id) };
-            compiled.issues.push(issue(format!("rules[{i}].id"), &rule.id, message));
+            let message = if rule.id.trim().is_empty() {
+                "a rule needs an id".to_string()
+            } else {
+                format!("the rule id '{}' is used twice", rule.id)
+            };
+            compiled
+                .issues
+                .push(issue(format!("rules[{i}].id"), &rule.id, message));
             continue;
         }
         match compiled.check_formula(&rule.expression) {
-            Ok((written, formula)) => compiled.rules.push(CompiledRule { id: rule.id.clone(), written, formula }),
+            Ok((written, formula)) => compiled.rules.push(CompiledRule {
+                id: rule.id.clone(),
+                written,
+                formula,
+            }),
             Err(error) => compiled.issues.push(ModelIssue {
                 field: format!("rules[{i}].expression"),
                 subject: rule.id.clone(),
@@ -114,7 +150,12 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
 }
 
 fn issue(field: String, subject: &str, message: String) -> ModelIssue {
-    ModelIssue { field, subject: subject.to_string(), message, smt_error: None }
+    ModelIssue {
+        field,
+        subject: subject.to_string(),
+        message,
+        smt_error: None,
+    }
 }
 
 #[cfg(test)]
@@ -123,24 +164,58 @@ mod tests {
     use super::*;
 
     fn rule(id: &str, expression: &str) -> Rule {
-        Rule { id: id.into(), expression: expression.into(), source_span: None, review: Default::default(), note: String::new() }
+        Rule {
+            id: id.into(),
+            expression: expression.into(),
+            source_span: None,
+            review: Default::default(),
+            note: String::new(),
+        }
     }
 
     #[test]
     fn collects_every_problem_with_its_field() {
         let model = PolicyModel {
-            types: vec![TypeDef { name: "Age".into(), description: String::new(), values: vec![EnumValue { value: "CHILD".into(), description: String::new() }] }],
+            types: vec![TypeDef {
+                name: "Age".into(),
+                description: String::new(),
+                values: vec![EnumValue {
+                    value: "CHILD".into(),
+                    description: String::new(),
+                }],
+            }],
             variables: vec![
-                Variable { name: "age".into(), sort: "Age".into(), description: String::new() },
-                Variable { name: "fee".into(), sort: "Money".into(), description: String::new() },
+                Variable {
+                    name: "age".into(),
+                    sort: "Age".into(),
+                    description: String::new(),
+                },
+                Variable {
+                    name: "fee".into(),
+                    sort: "Money".into(),
+                    description: String::new(),
+                },
             ],
-            rules: vec![rule("R1", "(= age CHILD)"), rule("R2", "(> fee 1"), rule("R1", "true"), rule("R3", "(> price 1)")],
+            rules: vec![
+                rule("R1", "(= age CHILD)"),
+                rule("R2", "(> fee 1"),
+                rule("R1", "true"),
+                rule("R3", "(> price 1)"),
+            ],
             ..PolicyModel::default()
         };
         let compiled = compile(&model);
         assert_eq!(compiled.rules.len(), 1);
         let fields: Vec<&str> = compiled.issues.iter().map(|i| i.field.as_str()).collect();
-        assert_eq!(fields, vec!["variables[1].type", "rules[1].expression", "rules[2].id", "rules[3].expression"]);
+        assert_eq!(
+            fields,
+            vec![
+                "variables[1].type",
+                "rules[1].expression",
+                "rules[2].id",
+                "rules[3].expression"
+            ]
+        );
         assert!(compiled.issues[3].message.contains("unknown name 'price'"));
     }
 }

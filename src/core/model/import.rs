@@ -8,7 +8,9 @@ use crate::core::smt::{Command, SmtError, Sort, Span, Vocabulary, parse_script};
 pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
     let mut vocabulary = Vocabulary::new();
     let mut model = PolicyModel::default();
-    let declaration_error = |span: Span, message: String| SmtError::new(source, span, "a declaration that clashes", message);
+    let declaration_error = |span: Span, message: String| {
+        SmtError::new(source, span, "a declaration that clashes", message)
+    };
     for command in parse_script(source)? {
         match command {
             Command::DeclareEnum { name, values, span } => {
@@ -18,14 +20,26 @@ pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
                 model.types.push(TypeDef {
                     name,
                     description: String::new(),
-                    values: values.into_iter().map(|value| EnumValue { value, description: String::new() }).collect(),
+                    values: values
+                        .into_iter()
+                        .map(|value| EnumValue {
+                            value,
+                            description: String::new(),
+                        })
+                        .collect(),
                 });
             }
             Command::DeclareConst { name, sort, span } => {
                 vocabulary
                     .declare_variable(&name, sort.clone())
-                    .map_err(|m| declaration_error(span, format!("a fresh name of a known sort ({m})")))?;
-                model.variables.push(Variable { name, sort: sort_name(&sort), description: String::new() });
+                    .map_err(|m| {
+                        declaration_error(span, format!("a fresh name of a known sort ({m})"))
+                    })?;
+                model.variables.push(Variable {
+                    name,
+                    sort: sort_name(&sort),
+                    description: String::new(),
+                });
             }
             Command::Assert(expr) => {
                 vocabulary.check_formula(source, &expr)?;

@@ -8,7 +8,9 @@ pub mod settings;
 pub mod tests;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
-pub use policy::{EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable};
+pub use policy::{
+    EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,
+};
 pub use project::{Project, ProjectError};
 pub use settings::Settings;
 pub use tests::{LogicTest, TestSuite};

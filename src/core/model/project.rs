@@ -27,11 +27,23 @@ pub enum ProjectError {
     Io { path: PathBuf, message: String },
     /// A file that is not valid JSON or does not fit the schema.
     #[error("{path}:{line}:{column}: {field}: {message}")]
-    Malformed { path: PathBuf, line: usize, column: usize, field: String, message: String },
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        field: String,
+        message: String,
+    },
     /// A model whose content is inconsistent (a rule that does not parse, an
     /// unknown type, ...).
     #[error("{path}:{line}: {field} ('{subject}'): {message}")]
-    Invalid { path: PathBuf, line: usize, field: String, subject: String, message: String },
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        field: String,
+        subject: String,
+        message: String,
+    },
 }
 
 /// A loaded project.
@@ -57,20 +69,37 @@ impl Project {
     /// models with draft rules so they can be fixed).
     pub fn load_unchecked(dir: &Path) -> Result<Project, ProjectError> {
         if !dir.is_dir() {
-            return Err(ProjectError::Io { path: dir.to_path_buf(), message: "not a project directory (it does not exist or is a file)".into() });
+            return Err(ProjectError::Io {
+                path: dir.to_path_buf(),
+                message: "not a project directory (it does not exist or is a file)".into(),
+            });
         }
         let settings_path = dir.join(SETTINGS_FILE);
-        let settings: Settings = if settings_path.exists() { read_json(&settings_path)? } else { Settings::default() };
+        let settings: Settings = if settings_path.exists() {
+            read_json(&settings_path)?
+        } else {
+            Settings::default()
+        };
         let model: PolicyModel = read_json(&dir.join(MODEL_FILE))?;
         check_version(&dir.join(MODEL_FILE), model.schema_version)?;
         let tests_path = dir.join(TESTS_FILE);
-        let tests: TestSuite = if tests_path.exists() { read_json(&tests_path)? } else { TestSuite::default() };
+        let tests: TestSuite = if tests_path.exists() {
+            read_json(&tests_path)?
+        } else {
+            TestSuite::default()
+        };
         check_version(&tests_path, tests.schema_version)?;
         let document = match &settings.document {
             Some(name) => Some(read_text(&dir.join(name))?),
             None => None,
         };
-        Ok(Project { dir: dir.to_path_buf(), settings, model, tests, document })
+        Ok(Project {
+            dir: dir.to_path_buf(),
+            settings,
+            model,
+            tests,
+            document,
+        })
     }
 
     /// Compiles the model; the first issue becomes an error located in `model.json`.
@@ -91,12 +120,26 @@ impl Project {
     }
 
     /// Creates a new project directory (it must not hold a model yet).
-    pub fn create(dir: &Path, model: PolicyModel, tests: TestSuite, settings: Settings) -> Result<Project, ProjectError> {
+    pub fn create(
+        dir: &Path,
+        model: PolicyModel,
+        tests: TestSuite,
+        settings: Settings,
+    ) -> Result<Project, ProjectError> {
         if dir.join(MODEL_FILE).exists() {
-            return Err(ProjectError::Io { path: dir.join(MODEL_FILE), message: "already exists; refusing to overwrite a project".into() });
+            return Err(ProjectError::Io {
+                path: dir.join(MODEL_FILE),
+                message: "already exists; refusing to overwrite a project".into(),
+            });
         }
         fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-        let project = Project { dir: dir.to_path_buf(), settings, model, tests, document: None };
+        let project = Project {
+            dir: dir.to_path_buf(),
+            settings,
+            model,
+            tests,
+            document: None,
+        };
         project.save_all()?;
         Ok(project)
     }
@@ -136,29 +179,43 @@ fn check_version(path: &Path, version: u32) -> Result<(), ProjectError> {
             line: 1,
             column: 1,
             field: "schema_version".into(),
-            message: format!("version {version} is not supported; this Precept reads versions 1 to {SCHEMA_VERSION}"),
+            message: format!(
+                "version {version} is not supported; this Precept reads versions 1 to {SCHEMA_VERSION}"
+            ),
         });
     }
     Ok(())
 }
 
 fn io_error(path: &Path, error: std::io::Error) -> ProjectError {
-    ProjectError::Io { path: path.to_path_buf(), message: error.to_string() }
+    ProjectError::Io {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
 }
 
 /// Reads a UTF-8 text file, refusing huge and binary files with a clear message.
 pub fn read_text(path: &Path) -> Result<String, ProjectError> {
     let meta = fs::metadata(path).map_err(|e| io_error(path, e))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(ProjectError::Io { path: path.to_path_buf(), message: format!("is {} bytes; the limit is {MAX_FILE_BYTES}", meta.len()) });
+        return Err(ProjectError::Io {
+            path: path.to_path_buf(),
+            message: format!("is {} bytes; the limit is {MAX_FILE_BYTES}", meta.len()),
+        });
     }
     let bytes = fs::read(path).map_err(|e| io_error(path, e))?;
     if bytes.contains(&0) {
-        return Err(ProjectError::Io { path: path.to_path_buf(), message: "is a binary file (it contains NUL bytes), not text".into() });
+        return Err(ProjectError::Io {
+            path: path.to_path_buf(),
+            message: "is a binary file (it contains NUL bytes), not text".into(),
+        });
     }
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
-        ProjectError::Io { path: path.to_path_buf(), message: format!("is not UTF-8 text (invalid byte at offset {offset})") }
+        ProjectError::Io {
+            path: path.to_path_buf(),
+            message: format!("is not UTF-8 text (invalid byte at offset {offset})"),
+        }
     })
 }
 
@@ -180,7 +237,11 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
             path: path.to_path_buf(),
             line: inner.line(),
             column: inner.column(),
-            field: if field == "." { "(top level)".into() } else { field },
+            field: if field == "." {
+                "(top level)".into()
+            } else {
+                field
+            },
             message,
         }
     })
@@ -188,7 +249,10 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
 
 /// Writes pretty JSON (two-space indent, trailing newline) atomically.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), ProjectError> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| ProjectError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| ProjectError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
     text.push('\n');
     write_atomic(path, text.as_bytes())
 }
@@ -196,8 +260,14 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), ProjectErr
 /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it
 /// into place, so a crash leaves either the old or the new file, never half.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let write = || -> std::io::Result<()> {
         let mut file = fs::File::create(&temp)?;
@@ -215,7 +285,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
 /// The line of `model.json` where the entry named `subject` sits, found by
 /// its `"id"`/`"name"` key; 1 when it cannot be found.
 fn line_of_subject(text: &str, field: &str, subject: &str) -> usize {
-    let key = if field.starts_with("rules") { "\"id\"" } else { "\"name\"" };
+    let key = if field.starts_with("rules") {
+        "\"id\""
+    } else {
+        "\"name\""
+    };
     let quoted = serde_json::to_string(subject).unwrap_or_default();
     let mut search_from = 0;
     while let Some(found) = text[search_from..].find(key) {

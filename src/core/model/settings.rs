@@ -22,6 +22,10 @@ fn default_timeout() -> u64 {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { schema_version: super::SCHEMA_VERSION, document: None, solver_timeout_ms: DEFAULT_SOLVER_TIMEOUT_MS }
+        Settings {
+            schema_version: super::SCHEMA_VERSION,
+            document: None,
+            solver_timeout_ms: DEFAULT_SOLVER_TIMEOUT_MS,
+        }
     }
 }

@@ -13,7 +13,10 @@ pub struct TestSuite {
 
 impl Default for TestSuite {
     fn default() -> Self {
-        TestSuite { schema_version: super::SCHEMA_VERSION, tests: Vec::new() }
+        TestSuite {
+            schema_version: super::SCHEMA_VERSION,
+            tests: Vec::new(),
+        }
     }
 }
 
@@ -33,14 +36,23 @@ pub struct LogicTest {
 impl LogicTest {
     /// The name if it has one, otherwise the id.
     pub fn label(&self) -> &str {
-        if self.name.is_empty() { &self.id } else { &self.name }
+        if self.name.is_empty() {
+            &self.id
+        } else {
+            &self.name
+        }
     }
 }
 
 impl TestSuite {
     /// A test id not yet in use, of the form `T<n>`.
     pub fn fresh_id(&self) -> String {
-        let highest = self.tests.iter().filter_map(|t| t.id.strip_prefix('T')?.parse::<u64>().ok()).max().unwrap_or(0);
+        let highest = self
+            .tests
+            .iter()
+            .filter_map(|t| t.id.strip_prefix('T')?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
         format!("T{}", highest + 1)
     }
 }

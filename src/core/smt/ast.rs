@@ -158,10 +158,6 @@ impl Expr {
         Expr::new(ExprKind::Symbol(name.to_string()))
     }
 
-    pub fn not(self) -> Expr {
-        Expr::app(Op::Not, vec![self])
-    }
-
     /// Every symbol the expression mentions, in order of first appearance.
     pub fn symbols(&self) -> Vec<&str> {
         let mut found = Vec::new();
@@ -188,7 +184,9 @@ impl Expr {
     /// A copy with every symbol renamed by `rename` (None keeps the name).
     pub fn rename_symbols(&self, rename: &impl Fn(&str) -> Option<String>) -> Expr {
         let kind = match &self.kind {
-            ExprKind::Symbol(name) => ExprKind::Symbol(rename(name).unwrap_or_else(|| name.clone())),
+            ExprKind::Symbol(name) => {
+                ExprKind::Symbol(rename(name).unwrap_or_else(|| name.clone()))
+            }
             ExprKind::App(op, args) => {
                 ExprKind::App(*op, args.iter().map(|a| a.rename_symbols(rename)).collect())
             }

@@ -35,7 +35,9 @@ impl Glossary {
             ExprKind::Bool(true) => "true".into(),
             ExprKind::Bool(false) => "false".into(),
             ExprKind::Int(value) => value.to_string(),
-            ExprKind::Decimal(value) => finite_decimal(value, true).unwrap_or_else(|| value.to_string()),
+            ExprKind::Decimal(value) => {
+                finite_decimal(value, true).unwrap_or_else(|| value.to_string())
+            }
             ExprKind::Symbol(name) => self.name_phrase(name),
             ExprKind::App(op, args) => self.application(*op, args),
         }
@@ -44,8 +46,15 @@ impl Glossary {
     fn implication(&self, args: &[Expr]) -> String {
         // (=> a b c) means a => (b => c): if a and b, then c.
         let (conclusion, conditions) = args.split_last().expect("=> has at least two arguments");
-        let conditions: Vec<String> = conditions.iter().map(|c| self.operand(c, Op::And)).collect();
-        format!("if {}, then {}", join(&conditions, "and"), self.phrase(conclusion))
+        let conditions: Vec<String> = conditions
+            .iter()
+            .map(|c| self.operand(c, Op::And))
+            .collect();
+        format!(
+            "if {}, then {}",
+            join(&conditions, "and"),
+            self.phrase(conclusion)
+        )
     }
 
     fn name_phrase(&self, name: &str) -> String {
@@ -55,14 +64,17 @@ impl Glossary {
         if self.values.contains_key(name) {
             return humanize(name);
         }
-        let description = self.variables.get(name).map(|d| d.trim().trim_end_matches('.'));
+        let description = self
+            .variables
+            .get(name)
+            .map(|d| d.trim().trim_end_matches('.'));
         let is_bool = self.bool_variables.contains(name);
         match description.filter(|d| !d.is_empty()) {
             Some(d) if is_bool => {
                 let lowered = lower_first(d);
                 for prefix in ["whether ", "true if ", "true when ", "indicates whether "] {
-                    if lowered.starts_with(prefix) {
-                        return lowered[prefix.len()..].to_string();
+                    if let Some(rest) = lowered.strip_prefix(prefix) {
+                        return rest.to_string();
                     }
                 }
                 lowered
@@ -86,29 +98,51 @@ impl Glossary {
         let text = self.phrase(expr);
         let needs_brackets = match &expr.kind {
             ExprKind::App(op, _) => match parent {
-                Op::And | Op::Or => matches!(op, Op::And | Op::Or | Op::Implies | Op::Ite) && *op != parent,
+                Op::And | Op::Or => {
+                    matches!(op, Op::And | Op::Or | Op::Implies | Op::Ite) && *op != parent
+                }
                 Op::Not => matches!(op, Op::And | Op::Or | Op::Implies | Op::Eq | Op::Ite),
-                Op::Add | Op::Sub | Op::Mul | Op::Div => matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Ite) && *op != parent || (parent == Op::Div && *op == Op::Div) || (parent == Op::Sub && *op == Op::Sub),
+                Op::Add | Op::Sub | Op::Mul | Op::Div => {
+                    matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Ite) && *op != parent
+                        || (parent == Op::Div && *op == Op::Div)
+                        || (parent == Op::Sub && *op == Op::Sub)
+                }
                 _ => matches!(op, Op::And | Op::Or | Op::Implies | Op::Ite),
             },
             _ => false,
         };
-        if needs_brackets { format!("({text})") } else { text }
+        if needs_brackets {
+            format!("({text})")
+        } else {
+            text
+        }
     }
 
     fn application(&self, op: Op, args: &[Expr]) -> String {
-        let each = |parent: Op| -> Vec<String> { args.iter().map(|a| self.operand(a, parent)).collect() };
+        let each =
+            |parent: Op| -> Vec<String> { args.iter().map(|a| self.operand(a, parent)).collect() };
         match op {
             Op::And => join(&each(op), "and"),
             Op::Or => {
                 let parts = each(op);
-                if parts.len() == 2 { format!("either {} or {}", parts[0], parts[1]) } else { join(&parts, "or") }
+                if parts.len() == 2 {
+                    format!("either {} or {}", parts[0], parts[1])
+                } else {
+                    join(&parts, "or")
+                }
             }
             Op::Not => match &args[0].kind {
                 ExprKind::App(Op::Eq, inner) if inner.len() == 2 => {
-                    format!("{} is not {}", self.phrase(&inner[0]), self.phrase(&inner[1]))
+                    format!(
+                        "{} is not {}",
+                        self.phrase(&inner[0]),
+                        self.phrase(&inner[1])
+                    )
                 }
-                _ => format!("it is not the case that {}", self.operand(&args[0], Op::Not)),
+                _ => format!(
+                    "it is not the case that {}",
+                    self.operand(&args[0], Op::Not)
+                ),
             },
             Op::Implies => format!("({})", self.implication(args)),
             Op::Eq => self.equality(args),
@@ -142,11 +176,23 @@ impl Glossary {
 
     fn equality(&self, args: &[Expr]) -> String {
         let parts: Vec<String> = args.iter().map(|a| self.operand(a, Op::Eq)).collect();
-        let is_value = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(n) if self.values.contains_key(n));
+        let is_value =
+            |e: &Expr| matches!(&e.kind, ExprKind::Symbol(n) if self.values.contains_key(n));
         let is_bool = |e: &Expr| match &e.kind {
             ExprKind::Symbol(n) => self.bool_variables.contains(n),
             ExprKind::Bool(_) => true,
-            ExprKind::App(op, _) => matches!(op, Op::And | Op::Or | Op::Not | Op::Implies | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Distinct),
+            ExprKind::App(op, _) => matches!(
+                op,
+                Op::And
+                    | Op::Or
+                    | Op::Not
+                    | Op::Implies
+                    | Op::Lt
+                    | Op::Le
+                    | Op::Gt
+                    | Op::Ge
+                    | Op::Distinct
+            ),
             _ => false,
         };
         if args.len() == 2 && is_value(&args[1]) {
@@ -163,11 +209,15 @@ impl Glossary {
         if let [factor, rest] = args
             && let ExprKind::Decimal(value) = &factor.kind
             && *value < BigRational::one()
-            && let Some(percent) = finite_decimal(&(value * BigRational::from_integer(100.into())), true)
+            && let Some(percent) =
+                finite_decimal(&(value * BigRational::from_integer(100.into())), true)
         {
             return format!("{percent}% of {}", self.operand(rest, Op::Mul));
         }
-        args.iter().map(|a| self.operand(a, Op::Mul)).collect::<Vec<_>>().join(" times ")
+        args.iter()
+            .map(|a| self.operand(a, Op::Mul))
+            .collect::<Vec<_>>()
+            .join(" times ")
     }
 }
 
@@ -215,7 +265,9 @@ pub fn humanize(name: &str) -> String {
         }
         let boundary = c.is_uppercase()
             && i > 0
-            && (chars[i - 1].is_lowercase() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()) && chars[i - 1].is_uppercase());
+            && (chars[i - 1].is_lowercase()
+                || chars.get(i + 1).is_some_and(|n| n.is_lowercase())
+                    && chars[i - 1].is_uppercase());
         if boundary && !current.is_empty() {
             words.push(std::mem::take(&mut current));
         }
@@ -226,7 +278,16 @@ pub fn humanize(name: &str) -> String {
     }
     words
         .iter()
-        .map(|w| if w.len() > 1 && w.chars().all(|c| c.is_uppercase() || c.is_ascii_digit()) && name.contains(char::is_lowercase) { w.clone() } else { w.to_lowercase() })
+        .map(|w| {
+            if w.len() > 1
+                && w.chars().all(|c| c.is_uppercase() || c.is_ascii_digit())
+                && name.contains(char::is_lowercase)
+            {
+                w.clone()
+            } else {
+                w.to_lowercase()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -238,11 +299,17 @@ mod tests {
 
     fn park() -> Glossary {
         let mut g = Glossary::default();
-        g.variables.insert("isSenior".into(), "Whether the visitor is a senior".into());
-        g.variables.insert("isLowSeason".into(), "Whether the visit is in the low season".into());
-        g.variables.insert("admissionFee".into(), "Admission fee".into());
+        g.variables
+            .insert("isSenior".into(), "Whether the visitor is a senior".into());
+        g.variables.insert(
+            "isLowSeason".into(),
+            "Whether the visit is in the low season".into(),
+        );
+        g.variables
+            .insert("admissionFee".into(), "Admission fee".into());
         g.variables.insert("baseFee".into(), "The base fee".into());
-        g.variables.insert("ageClass".into(), "Age class of the visitor".into());
+        g.variables
+            .insert("ageClass".into(), "Age class of the visitor".into());
         g.bool_variables.insert("isSenior".into());
         g.bool_variables.insert("isLowSeason".into());
         g.values.insert("CHILD".into(), "A child under 12".into());
@@ -264,10 +331,22 @@ mod tests {
 
     #[test]
     fn enums_negation_and_comparisons() {
-        assert_eq!(say("(= ageClass CHILD)"), "The age class of the visitor is a child under 12.");
-        assert_eq!(say("(not (= ageClass DENIED_BOARDING))"), "The age class of the visitor is not denied boarding.");
-        assert_eq!(say("(not isSenior)"), "It is not the case that the visitor is a senior.");
-        assert_eq!(say("(>= admissionFee 10 2.5)"), "The admission fee is at least 10, which is at least 2.5.");
+        assert_eq!(
+            say("(= ageClass CHILD)"),
+            "The age class of the visitor is a child under 12."
+        );
+        assert_eq!(
+            say("(not (= ageClass DENIED_BOARDING))"),
+            "The age class of the visitor is not denied boarding."
+        );
+        assert_eq!(
+            say("(not isSenior)"),
+            "It is not the case that the visitor is a senior."
+        );
+        assert_eq!(
+            say("(>= admissionFee 10 2.5)"),
+            "The admission fee is at least 10, which is at least 2.5."
+        );
         assert_eq!(
             say("(or (and isSenior isLowSeason) (not isSenior))"),
             "Either (the visitor is a senior and the visit is in the low season) or it is not the case that the visitor is a senior."
@@ -284,6 +363,9 @@ mod tests {
         assert_eq!(humanize("DENIED_BOARDING"), "denied boarding");
         assert_eq!(humanize("maxEUAllowance"), "max EU allowance");
         let g = Glossary::default();
-        assert_eq!(g.sentence(&parse_expr("(> creditUnits 3)").unwrap()), "The credit units is greater than 3.");
+        assert_eq!(
+            g.sentence(&parse_expr("(> creditUnits 3)").unwrap()),
+            "The credit units is greater than 3."
+        );
     }
 }

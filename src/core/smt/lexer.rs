@@ -123,7 +123,9 @@ pub fn tokenize(source: &str) -> Result<Vec<Token>, SmtError> {
                 kind = TokenKind::BitVector(source[start..end].to_string());
             }
             c if c.is_ascii_digit() => {
-                end = take_while(&mut chars, start, &|c: char| c.is_ascii_digit() || c == '.' || c.is_ascii_alphabetic());
+                end = take_while(&mut chars, start, &|c: char| {
+                    c.is_ascii_digit() || c == '.' || c.is_ascii_alphabetic()
+                });
                 let text = &source[start..end];
                 if text.bytes().all(|b| b.is_ascii_digit()) {
                     kind = TokenKind::Numeral(text.to_string());
@@ -189,7 +191,11 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<TokenKind> {
-        tokenize(text).unwrap().into_iter().map(|t| t.kind).collect()
+        tokenize(text)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.kind)
+            .collect()
     }
 
     #[test]
@@ -216,7 +222,10 @@ mod tests {
     #[test]
     fn reports_position_of_bad_number() {
         let err = tokenize("(assert\n  (> x 1.2.3))").unwrap_err();
-        assert_eq!(err.to_string(), "2:8: expected a number such as 12 or 0.75, found '1.2.3'");
+        assert_eq!(
+            err.to_string(),
+            "2:8: expected a number such as 12 or 0.75, found '1.2.3'"
+        );
     }
 
     #[test]

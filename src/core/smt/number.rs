@@ -43,7 +43,11 @@ pub fn finite_decimal(value: &BigRational, integers_plain: bool) -> Option<Strin
             format!("{sign}{scaled}.0")
         });
     }
-    let digits = format!("{:0>width$}", scaled.to_string(), width = places as usize + 1);
+    let digits = format!(
+        "{:0>width$}",
+        scaled.to_string(),
+        width = places as usize + 1
+    );
     let (whole, fraction) = digits.split_at(digits.len() - places as usize);
     Some(format!("{sign}{whole}.{fraction}"))
 }
@@ -64,7 +68,11 @@ pub fn display_rational(value: &BigRational) -> String {
 pub fn approximate(value: &BigRational, places: u32) -> String {
     let scale = BigInt::from(10u32).pow(places);
     let scaled = (value.numer().abs() * &scale) / value.denom();
-    let digits = format!("{:0>width$}", scaled.to_string(), width = places as usize + 1);
+    let digits = format!(
+        "{:0>width$}",
+        scaled.to_string(),
+        width = places as usize + 1
+    );
     let (whole, fraction) = digits.split_at(digits.len() - places as usize);
     let sign = if value.is_negative() { "-" } else { "" };
     format!("{sign}{whole}.{fraction}")

@@ -18,7 +18,11 @@ pub enum Command {
         span: Span,
     },
     /// `declare-const`, or `declare-fun` with no arguments.
-    DeclareConst { name: String, sort: Sort, span: Span },
+    DeclareConst {
+        name: String,
+        sort: Sort,
+        span: Span,
+    },
     Assert(Expr),
     /// set-logic, set-info, set-option, check-sat, get-model, push, pop, exit:
     /// accepted and ignored.
@@ -90,7 +94,12 @@ fn command_from(source: &str, sexpr: &SExpr) -> Result<Vec<Command>, SmtError> {
         }
         "declare-const" => {
             let [name, sort] = args else {
-                return Err(arity_error(source, *span, "declare-const", "a name and a sort"));
+                return Err(arity_error(
+                    source,
+                    *span,
+                    "declare-const",
+                    "a name and a sort",
+                ));
             };
             Ok(vec![Command::DeclareConst {
                 name: symbol_from(source, name, "a constant name")?,
@@ -140,7 +149,9 @@ fn command_from(source: &str, sexpr: &SExpr) -> Result<Vec<Command>, SmtError> {
             }])
         }
         "declare-datatypes" => declare_datatypes(source, args, *span),
-        ignored if IGNORED_COMMANDS.contains(&ignored) => Ok(vec![Command::Ignored(ignored.into())]),
+        ignored if IGNORED_COMMANDS.contains(&ignored) => {
+            Ok(vec![Command::Ignored(ignored.into())])
+        }
         other => Err(SmtError::new(
             source,
             items[0].span(),
@@ -167,7 +178,11 @@ fn declare_datatypes(source: &str, args: &[SExpr], span: Span) -> Result<Vec<Com
         return Err(SmtError::new(
             source,
             *bodies_span,
-            format!("{} constructor lists for {} names", bodies.len(), heads.len()),
+            format!(
+                "{} constructor lists for {} names",
+                bodies.len(),
+                heads.len()
+            ),
             "one constructor list per declared name",
         ));
     }
@@ -175,7 +190,8 @@ fn declare_datatypes(source: &str, args: &[SExpr], span: Span) -> Result<Vec<Com
     for (head, body) in heads.iter().zip(bodies) {
         let name = match head {
             SExpr::List(parts, _) if parts.len() == 2 => {
-                let arity_zero = matches!(&parts[1], SExpr::Atom(t) if t.kind == TokenKind::Numeral("0".into()));
+                let arity_zero =
+                    matches!(&parts[1], SExpr::Atom(t) if t.kind == TokenKind::Numeral("0".into()));
                 if !arity_zero {
                     return Err(SmtError::new(
                         source,
@@ -214,12 +230,19 @@ fn enum_values(source: &str, constructors: &SExpr) -> Result<Vec<String>, SmtErr
         ));
     };
     if items.is_empty() {
-        return Err(SmtError::new(source, *span, "no constructors", "at least one constructor"));
+        return Err(SmtError::new(
+            source,
+            *span,
+            "no constructors",
+            "at least one constructor",
+        ));
     }
     items
         .iter()
         .map(|item| match item {
-            SExpr::List(parts, _) if parts.len() == 1 => symbol_from(source, &parts[0], "a constructor name"),
+            SExpr::List(parts, _) if parts.len() == 1 => {
+                symbol_from(source, &parts[0], "a constructor name")
+            }
             SExpr::List(parts, _) if parts.len() > 1 => Err(SmtError::new(
                 source,
                 parts[1].span(),
@@ -272,9 +295,11 @@ fn expr_from(source: &str, sexpr: &SExpr) -> Result<Expr, SmtError> {
                 }
                 ExprKind::Symbol(name.clone())
             }
-            TokenKind::Numeral(digits) => ExprKind::Int(digits.parse().map_err(|_| {
-                SmtError::new(source, span, format!("'{digits}'"), "an integer")
-            })?),
+            TokenKind::Numeral(digits) => {
+                ExprKind::Int(digits.parse().map_err(|_| {
+                    SmtError::new(source, span, format!("'{digits}'"), "an integer")
+                })?)
+            }
             TokenKind::Decimal(text) => ExprKind::Decimal(
                 parse_decimal(text)
                     .ok_or_else(|| SmtError::new(source, span, format!("'{text}'"), "a decimal"))?,
@@ -288,7 +313,12 @@ fn expr_from(source: &str, sexpr: &SExpr) -> Result<Expr, SmtError> {
                 ));
             }
             TokenKind::StringLit(_) | TokenKind::Keyword(_) => {
-                return Err(SmtError::new(source, span, sexpr.describe(source), "a term"));
+                return Err(SmtError::new(
+                    source,
+                    span,
+                    sexpr.describe(source),
+                    "a term",
+                ));
             }
             TokenKind::Open | TokenKind::Close => unreachable_token(source, span)?,
         },
@@ -307,7 +337,12 @@ fn expr_from(source: &str, sexpr: &SExpr) -> Result<Expr, SmtError> {
             if name == "!" {
                 // An annotated term `(! t :named n)`: keep the term, drop the annotation.
                 let Some(term) = items.get(1) else {
-                    return Err(SmtError::new(source, span, "'(!)'", "'(! term :attribute ...)'"));
+                    return Err(SmtError::new(
+                        source,
+                        span,
+                        "'(!)'",
+                        "'(! term :attribute ...)'",
+                    ));
                 };
                 return expr_from(source, term);
             }
@@ -317,7 +352,12 @@ fn expr_from(source: &str, sexpr: &SExpr) -> Result<Expr, SmtError> {
                 } else {
                     "an operator of the fragment: and or not => = distinct ite < <= > >= + - * / to_real to_int"
                 };
-                return Err(SmtError::new(source, head.span(), format!("'{name}'"), expected));
+                return Err(SmtError::new(
+                    source,
+                    head.span(),
+                    format!("'{name}'"),
+                    expected,
+                ));
             };
             let args = items[1..]
                 .iter()
@@ -344,7 +384,10 @@ mod tests {
         let ExprKind::App(Op::Implies, args) = &expr.kind else {
             panic!("not an implication: {expr:?}");
         };
-        assert_eq!(&source[args[1].span.start..args[1].span.end], "(= fee (* 0.75 baseFee))");
+        assert_eq!(
+            &source[args[1].span.start..args[1].span.end],
+            "(= fee (* 0.75 baseFee))"
+        );
         assert_eq!(expr.symbols(), vec!["isLowSeason", "fee", "baseFee"]);
     }
 
@@ -368,7 +411,9 @@ mod tests {
             .filter(|c| !matches!(c, Command::Ignored(_)))
             .collect();
         assert_eq!(declared.len(), 5);
-        assert!(matches!(declared[0], Command::DeclareEnum { name, values, .. } if name == "Age" && values.len() == 2));
+        assert!(
+            matches!(declared[0], Command::DeclareEnum { name, values, .. } if name == "Age" && values.len() == 2)
+        );
     }
 
     #[test]

@@ -94,7 +94,8 @@ mod tests {
 
     #[test]
     fn pretty_breaks_long_terms() {
-        let expr = parse_expr("(=> (and isSenior isLowSeason) (= admissionFee (* 0.75 baseFee)))").unwrap();
+        let expr = parse_expr("(=> (and isSenior isLowSeason) (= admissionFee (* 0.75 baseFee)))")
+            .unwrap();
         let text = pretty(&expr, 30);
         assert!(text.lines().count() > 1, "{text}");
         assert_eq!(parse_expr(&text).unwrap(), expr);

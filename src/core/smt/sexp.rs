@@ -91,7 +91,10 @@ mod tests {
     #[test]
     fn unbalanced_open_names_where_it_was_opened() {
         let err = parse_sexprs("(assert\n (and a b)").unwrap_err();
-        assert_eq!(err.to_string(), "2:11: expected ')' to close the '(' at 1:1, found the end of the text");
+        assert_eq!(
+            err.to_string(),
+            "2:11: expected ')' to close the '(' at 1:1, found the end of the text"
+        );
     }
 
     #[test]

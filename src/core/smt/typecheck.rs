@@ -29,7 +29,9 @@ impl Vocabulary {
         }
         for value in values {
             if let Some(owner) = self.value_sorts.get(value) {
-                return Err(format!("the enum value '{value}' is already a value of '{owner}'"));
+                return Err(format!(
+                    "the enum value '{value}' is already a value of '{owner}'"
+                ));
             }
             if self.variables.contains_key(value) {
                 return Err(format!("the enum value '{value}' is already a variable"));
@@ -82,7 +84,11 @@ impl Vocabulary {
 
     /// Checks `expr` (read from `source`) and returns its elaborated form and sort.
     pub fn check(&self, source: &str, expr: &Expr) -> Result<(Expr, Sort), SmtError> {
-        Checker { vocabulary: self, source }.check(expr)
+        Checker {
+            vocabulary: self,
+            source,
+        }
+        .check(expr)
     }
 
     /// Checks that `expr` is a Bool term and returns its elaborated form.
@@ -106,7 +112,12 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn error(&self, expr: &Expr, found: impl Into<String>, expected: impl Into<String>) -> SmtError {
+    fn error(
+        &self,
+        expr: &Expr,
+        found: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> SmtError {
         SmtError::new(self.source, expr.span, found, expected)
     }
 
@@ -162,7 +173,8 @@ impl Checker<'_> {
                 let mut checked = checked;
                 let branches = checked.split_off(1);
                 let condition = self.expect_all(&args[..1], checked, &Sort::Bool)?;
-                let (branches, sort) = self.unify(&args[1..], branches, "two branches of one sort")?;
+                let (branches, sort) =
+                    self.unify(&args[1..], branches, "two branches of one sort")?;
                 let mut all = condition;
                 all.extend(branches);
                 Ok((rebuild(all), sort))
@@ -177,7 +189,10 @@ impl Checker<'_> {
             }
             Op::Div => {
                 let (args, _) = self.numeric(args, checked)?;
-                let args = args.into_iter().map(|a| to_real_if_int(a, self.vocabulary)).collect();
+                let args = args
+                    .into_iter()
+                    .map(|a| to_real_if_int(a, self.vocabulary))
+                    .collect();
                 Ok((rebuild(args), Sort::Real))
             }
             Op::ToReal => {
@@ -258,7 +273,13 @@ impl Checker<'_> {
         }
         let promoted = checked
             .into_iter()
-            .map(|(e, sort)| if sort == Sort::Int { wrap_to_real(e) } else { e })
+            .map(|(e, sort)| {
+                if sort == Sort::Int {
+                    wrap_to_real(e)
+                } else {
+                    e
+                }
+            })
             .collect();
         Ok((promoted, Sort::Real))
     }
@@ -287,10 +308,11 @@ pub fn sort_of_elaborated(expr: &Expr, vocabulary: &Vocabulary) -> Option<Sort> 
         ExprKind::Bool(_) => Some(Sort::Bool),
         ExprKind::Int(_) => Some(Sort::Int),
         ExprKind::Decimal(_) => Some(Sort::Real),
-        ExprKind::Symbol(name) => vocabulary
-            .variable_sort(name)
-            .cloned()
-            .or_else(|| vocabulary.value_enum(name).map(|e| Sort::Enum(e.to_string()))),
+        ExprKind::Symbol(name) => vocabulary.variable_sort(name).cloned().or_else(|| {
+            vocabulary
+                .value_enum(name)
+                .map(|e| Sort::Enum(e.to_string()))
+        }),
         ExprKind::App(op, args) => match op {
             Op::And | Op::Or | Op::Not | Op::Implies | Op::Eq | Op::Distinct => Some(Sort::Bool),
             Op::Lt | Op::Le | Op::Gt | Op::Ge => Some(Sort::Bool),
@@ -337,8 +359,10 @@ mod tests {
 
     fn vocabulary() -> Vocabulary {
         let mut v = Vocabulary::new();
-        v.declare_enum("AgeClass", &["CHILD".into(), "SENIOR".into()]).unwrap();
-        v.declare_variable("ageClass", Sort::Enum("AgeClass".into())).unwrap();
+        v.declare_enum("AgeClass", &["CHILD".into(), "SENIOR".into()])
+            .unwrap();
+        v.declare_variable("ageClass", Sort::Enum("AgeClass".into()))
+            .unwrap();
         v.declare_variable("fee", Sort::Real).unwrap();
         v.declare_variable("units", Sort::Int).unwrap();
         v.declare_variable("isLow", Sort::Bool).unwrap();
@@ -370,7 +394,10 @@ mod tests {
     fn enum_values_compare_with_their_variables_only() {
         assert!(elaborate("(= ageClass SENIOR)").is_ok());
         let err = elaborate("(= ageClass 3)").unwrap_err();
-        assert_eq!(err, "1:13: expected terms of one sort (the first is AgeClass), found '3' of sort Int");
+        assert_eq!(
+            err,
+            "1:13: expected terms of one sort (the first is AgeClass), found '3' of sort Int"
+        );
     }
 
     #[test]
@@ -387,7 +414,11 @@ mod tests {
             elaborate("(+ fee 1)").unwrap_err(),
             "1:1: expected a Bool formula, found a term of sort Real"
         );
-        assert!(elaborate("(ite isLow 1)").unwrap_err().contains("3 argument(s) for 'ite'"));
+        assert!(
+            elaborate("(ite isLow 1)")
+                .unwrap_err()
+                .contains("3 argument(s) for 'ite'")
+        );
     }
 
     #[test]

@@ -21,11 +21,19 @@ pub struct Z3Vocabulary {
 
 impl Z3Vocabulary {
     pub fn new() -> Z3Vocabulary {
-        Z3Vocabulary { enum_sorts: HashMap::new(), values: HashMap::new(), variables: HashMap::new(), order: Vec::new() }
+        Z3Vocabulary {
+            enum_sorts: HashMap::new(),
+            values: HashMap::new(),
+            variables: HashMap::new(),
+            order: Vec::new(),
+        }
     }
 
     pub fn declare_enum(&mut self, name: &str, values: &[String]) {
-        let symbols: Vec<z3::Symbol> = values.iter().map(|v| z3::Symbol::String(v.clone())).collect();
+        let symbols: Vec<z3::Symbol> = values
+            .iter()
+            .map(|v| z3::Symbol::String(v.clone()))
+            .collect();
         let (sort, constants, _testers): (z3::Sort, Vec<FuncDecl>, Vec<FuncDecl>) =
             z3::Sort::enumeration(z3::Symbol::String(name.to_string()), &symbols);
         for (value, constant) in values.iter().zip(constants) {
@@ -50,7 +58,11 @@ impl Z3Vocabulary {
     }
 
     /// Declares everything in `vocabulary` (enums first) with variables in `order`.
-    pub fn from_vocabulary(vocabulary: &Vocabulary, enums: &[(String, Vec<String>)], variables: &[(String, Sort)]) -> Z3Vocabulary {
+    pub fn from_vocabulary(
+        vocabulary: &Vocabulary,
+        enums: &[(String, Vec<String>)],
+        variables: &[(String, Sort)],
+    ) -> Z3Vocabulary {
         let mut z3_vocabulary = Z3Vocabulary::new();
         for (name, values) in enums {
             z3_vocabulary.declare_enum(name, values);
@@ -65,12 +77,17 @@ impl Z3Vocabulary {
 
     /// The Int variables, in declaration order.
     pub fn int_variables(&self) -> impl Iterator<Item = Int> + '_ {
-        self.order.iter().filter(|(_, sort)| *sort == Sort::Int).filter_map(|(name, _)| self.variables.get(name)?.as_int())
+        self.order
+            .iter()
+            .filter(|(_, sort)| *sort == Sort::Int)
+            .filter_map(|(name, _)| self.variables.get(name)?.as_int())
     }
 
     /// Encodes an elaborated Bool formula.
     pub fn formula(&self, expr: &Expr) -> Result<Bool, String> {
-        self.term(expr)?.as_bool().ok_or_else(|| format!("'{expr}' is not a Bool formula"))
+        self.term(expr)?
+            .as_bool()
+            .ok_or_else(|| format!("'{expr}' is not a Bool formula"))
     }
 
     /// Encodes an elaborated term. Errors only on expressions the type checker
@@ -78,7 +95,9 @@ impl Z3Vocabulary {
     pub fn term(&self, expr: &Expr) -> Result<Dynamic, String> {
         match &expr.kind {
             ExprKind::Bool(b) => Ok(Dynamic::from_ast(&Bool::from_bool(*b))),
-            ExprKind::Int(i) => Int::from_str(&i.to_string()).map(|i| Dynamic::from_ast(&i)).map_err(|_| format!("bad integer {i}")),
+            ExprKind::Int(i) => Int::from_str(&i.to_string())
+                .map(|i| Dynamic::from_ast(&i))
+                .map_err(|_| format!("bad integer {i}")),
             ExprKind::Decimal(r) => Ok(Dynamic::from_ast(&real_literal(r)?)),
             ExprKind::Symbol(name) => self
                 .variables
@@ -87,7 +106,10 @@ impl Z3Vocabulary {
                 .cloned()
                 .ok_or_else(|| format!("unknown name '{name}'")),
             ExprKind::App(op, args) => {
-                let args = args.iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+                let args = args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 apply(*op, &args)
             }
         }
@@ -115,11 +137,14 @@ impl Default for Z3Vocabulary {
 }
 
 fn real_literal(r: &BigRational) -> Result<Real, String> {
-    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string()).ok_or_else(|| format!("bad rational {r}"))
+    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
+        .ok_or_else(|| format!("bad rational {r}"))
 }
 
 fn bools(args: &[Dynamic]) -> Result<Vec<Bool>, String> {
-    args.iter().map(|a| a.as_bool().ok_or_else(|| format!("'{a}' is not Bool"))).collect()
+    args.iter()
+        .map(|a| a.as_bool().ok_or_else(|| format!("'{a}' is not Bool")))
+        .collect()
 }
 
 fn ints(args: &[Dynamic]) -> Option<Vec<Int>> {
@@ -127,12 +152,20 @@ fn ints(args: &[Dynamic]) -> Option<Vec<Int>> {
 }
 
 fn reals(args: &[Dynamic]) -> Result<Vec<Real>, String> {
-    args.iter().map(|a| a.as_real().ok_or_else(|| format!("'{a}' is not Real"))).collect()
+    args.iter()
+        .map(|a| a.as_real().ok_or_else(|| format!("'{a}' is not Real")))
+        .collect()
 }
 
 /// `(op a b c)` for a chainable relation: `(and (op a b) (op b c))`.
-fn chain(args: &[Dynamic], relation: impl Fn(&Dynamic, &Dynamic) -> Result<Bool, String>) -> Result<Dynamic, String> {
-    let links = args.windows(2).map(|w| relation(&w[0], &w[1])).collect::<Result<Vec<_>, _>>()?;
+fn chain(
+    args: &[Dynamic],
+    relation: impl Fn(&Dynamic, &Dynamic) -> Result<Bool, String>,
+) -> Result<Dynamic, String> {
+    let links = args
+        .windows(2)
+        .map(|w| relation(&w[0], &w[1]))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Dynamic::from_ast(&Bool::and(&links)))
 }
 
@@ -145,7 +178,10 @@ fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, String> {
             _ => a.ge(&b),
         });
     }
-    let (a, b) = (a.as_real().ok_or("not numeric")?, b.as_real().ok_or("not numeric")?);
+    let (a, b) = (
+        a.as_real().ok_or("not numeric")?,
+        b.as_real().ok_or("not numeric")?,
+    );
     Ok(match op {
         Op::Lt => a.lt(&b),
         Op::Le => a.le(&b),
@@ -162,10 +198,15 @@ fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
         Op::Implies => {
             let parts = bools(args)?;
             let (last, init) = parts.split_last().ok_or("empty =>")?;
-            let folded = init.iter().rev().fold(last.clone(), |acc, premise| premise.implies(&acc));
+            let folded = init
+                .iter()
+                .rev()
+                .fold(last.clone(), |acc, premise| premise.implies(&acc));
             Dynamic::from_ast(&folded)
         }
-        Op::Eq => chain(args, |a, b| a.safe_eq(b.clone()).map_err(|e| format!("{e:?}")))?,
+        Op::Eq => chain(args, |a, b| {
+            a.safe_eq(b.clone()).map_err(|e| format!("{e:?}"))
+        })?,
         Op::Distinct => Dynamic::from_ast(&Dynamic::distinct(args)),
         Op::Ite => {
             let condition = args[0].as_bool().ok_or("ite condition is not Bool")?;
@@ -208,7 +249,12 @@ fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
 fn read_value(value: &Dynamic, sort: &Sort) -> Value {
     let text = value.to_string();
     match sort {
-        Sort::Bool => Value::Bool(value.as_bool().and_then(|b| b.as_bool()).unwrap_or(text == "true")),
+        Sort::Bool => Value::Bool(
+            value
+                .as_bool()
+                .and_then(|b| b.as_bool())
+                .unwrap_or(text == "true"),
+        ),
         Sort::Enum(_) => Value::Enum(text.trim_matches('|').to_string()),
         Sort::Int => match constant_value(&text) {
             Some(r) if r.is_integer() => Value::Int(r.to_integer()),

@@ -140,7 +140,9 @@ impl LogicWarning {
     pub fn message(self) -> &'static str {
         match self {
             LogicWarning::PremiseAlwaysTrue => "the premise is always true, whatever the rules say",
-            LogicWarning::PremiseAlwaysFalse => "the premise is always false, whatever the rules say",
+            LogicWarning::PremiseAlwaysFalse => {
+                "the premise is always false, whatever the rules say"
+            }
             LogicWarning::ClaimAlwaysTrue => "the claim is always true, whatever the rules say",
             LogicWarning::ClaimAlwaysFalse => "the claim is always false, whatever the rules say",
         }
@@ -193,12 +195,19 @@ impl Finding {
     }
 
     pub fn too_complex(premise: &str, claim: &str, reason: impl Into<String>) -> Finding {
-        Finding { reason: Some(reason.into()), ..Finding::new(FindingKind::TooComplex, premise, claim) }
+        Finding {
+            reason: Some(reason.into()),
+            ..Finding::new(FindingKind::TooComplex, premise, claim)
+        }
     }
 
     /// The rules that justify the finding, whichever role they play.
     pub fn rules(&self) -> &[String] {
-        if self.supporting_rules.is_empty() { &self.contradicting_rules } else { &self.supporting_rules }
+        if self.supporting_rules.is_empty() {
+            &self.contradicting_rules
+        } else {
+            &self.supporting_rules
+        }
     }
 }
 
@@ -210,16 +219,28 @@ mod tests {
     fn finding_names_round_trip() {
         for kind in FindingKind::ALL {
             assert_eq!(FindingKind::parse(kind.name()), Some(kind));
-            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{}\"", kind.name()));
+            assert_eq!(
+                serde_json::to_string(&kind).unwrap(),
+                format!("\"{}\"", kind.name())
+            );
         }
-        assert_eq!(FindingKind::parse("satisfiable"), Some(FindingKind::Satisfiable));
+        assert_eq!(
+            FindingKind::parse("satisfiable"),
+            Some(FindingKind::Satisfiable)
+        );
         assert_eq!(FindingKind::parse("maybe"), None);
     }
 
     #[test]
     fn severity_orders_as_designed() {
         use FindingKind::*;
-        let order = [Valid, Satisfiable, Invalid, Impossible, TranslationAmbiguous];
+        let order = [
+            Valid,
+            Satisfiable,
+            Invalid,
+            Impossible,
+            TranslationAmbiguous,
+        ];
         assert!(order.windows(2).all(|w| w[0].severity() < w[1].severity()));
     }
 }

@@ -56,8 +56,16 @@ impl SolverSession {
     /// under its own guard literal.
     pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
         let solver = Solver::new();
-        let vocabulary = Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
-        let mut session = SolverSession { solver, vocabulary, rules: Vec::new(), literal_owner: HashMap::new(), retired: 0, timeout_ms };
+        let vocabulary =
+            Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
+        let mut session = SolverSession {
+            solver,
+            vocabulary,
+            rules: Vec::new(),
+            literal_owner: HashMap::new(),
+            retired: 0,
+            timeout_ms,
+        };
         session.set_timeout(timeout_ms);
         for rule in &model.rules {
             session.add_rule(&rule.id, &rule.formula)?;
@@ -69,7 +77,10 @@ impl SolverSession {
     pub fn set_timeout(&mut self, timeout_ms: u64) {
         self.timeout_ms = timeout_ms;
         let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX));
+        params.set_u32(
+            "timeout",
+            u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
+        );
         self.solver.set_params(&params);
     }
 
@@ -77,9 +88,15 @@ impl SolverSession {
         let encoded = self.vocabulary.formula(formula)?;
         let literal = Bool::fresh_const("rule");
         self.solver.assert(literal.implies(&encoded));
-        self.literal_owner.insert(literal.to_string(), self.rules.len());
+        self.literal_owner
+            .insert(literal.to_string(), self.rules.len());
         let switched_off = literal.not();
-        self.rules.push(GuardedRule { id: id.to_string(), literal, switched_off, formula: encoded });
+        self.rules.push(GuardedRule {
+            id: id.to_string(),
+            literal,
+            switched_off,
+            formula: encoded,
+        });
         Ok(())
     }
 
@@ -107,7 +124,12 @@ impl SolverSession {
     }
 
     fn reindex(&mut self) {
-        self.literal_owner = self.rules.iter().enumerate().map(|(i, r)| (r.literal.to_string(), i)).collect();
+        self.literal_owner = self
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.literal.to_string(), i))
+            .collect();
     }
 
     /// Drops retired guards by asserting the live rules into a fresh solver.
@@ -132,7 +154,12 @@ impl SolverSession {
 
     /// The rule indices among the unsat core of the last check.
     fn core_rules(&self) -> Vec<usize> {
-        let mut indices: Vec<usize> = self.solver.get_unsat_core().iter().filter_map(|l| self.literal_owner.get(&l.to_string()).copied()).collect();
+        let mut indices: Vec<usize> = self
+            .solver
+            .get_unsat_core()
+            .iter()
+            .filter_map(|l| self.literal_owner.get(&l.to_string()).copied())
+            .collect();
         indices.sort_unstable();
         indices.dedup();
         indices
@@ -142,32 +169,56 @@ impl SolverSession {
     /// rule left is needed for unsatisfiability together with `fixed`.
     /// Returns the rules and whether minimality is proved: a rule whose check
     /// ran out of its budget is kept, and then the set may not be minimal.
-    fn minimize(&self, core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<(Vec<usize>, bool), String> {
+    fn minimize(
+        &self,
+        core: Vec<usize>,
+        fixed: &[Bool],
+        interruption: &dyn Interruption,
+    ) -> Result<(Vec<usize>, bool), String> {
         interruption.limit_checks(Some(MINIMIZE_CHECK_BUDGET));
         let result = self.minimize_within_budget(core, fixed, interruption);
         interruption.limit_checks(None);
         result
     }
 
-    fn minimize_within_budget(&self, mut core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<(Vec<usize>, bool), String> {
+    fn minimize_within_budget(
+        &self,
+        mut core: Vec<usize>,
+        fixed: &[Bool],
+        interruption: &dyn Interruption,
+    ) -> Result<(Vec<usize>, bool), String> {
         let mut proved_minimal = true;
         let mut i = 0;
         while i < core.len() {
             if let Some(reason) = interruption.reason() {
                 return Err(reason);
             }
-            let candidate: Vec<usize> = core.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &r)| r).collect();
+            let candidate: Vec<usize> = core
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &r)| r)
+                .collect();
             let mut assumptions: Vec<Bool> = fixed.to_vec();
             let mut included = vec![false; self.rules.len()];
             for &r in &candidate {
                 included[r] = true;
             }
-            assumptions.extend(self.rules.iter().zip(&included).map(|(rule, &on)| if on { rule.literal.clone() } else { rule.switched_off.clone() }));
+            assumptions.extend(self.rules.iter().zip(&included).map(|(rule, &on)| {
+                if on {
+                    rule.literal.clone()
+                } else {
+                    rule.switched_off.clone()
+                }
+            }));
             interruption.start_check();
             match self.check(&assumptions) {
                 SatResult::Unsat => {
                     let smaller = self.core_rules();
-                    core = candidate.into_iter().filter(|r| smaller.contains(r)).collect();
+                    core = candidate
+                        .into_iter()
+                        .filter(|r| smaller.contains(r))
+                        .collect();
                 }
                 SatResult::Sat => i += 1,
                 SatResult::Unknown => {
@@ -197,7 +248,12 @@ impl SolverSession {
 
     /// Computes the finding for premise P and claim C (both elaborated Bool
     /// formulas), exactly as DESIGN.md defines it.
-    pub fn verify(&mut self, premise: &Expr, claim: &Expr, interruption: &dyn Interruption) -> Finding {
+    pub fn verify(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        interruption: &dyn Interruption,
+    ) -> Finding {
         let premise_text = premise.to_string();
         let claim_text = claim.to_string();
         self.solver.push();
@@ -209,7 +265,12 @@ impl SolverSession {
         }
     }
 
-    fn verify_inside(&mut self, premise: &Expr, claim: &Expr, interruption: &dyn Interruption) -> Result<Finding, String> {
+    fn verify_inside(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        interruption: &dyn Interruption,
+    ) -> Result<Finding, String> {
         let p = self.vocabulary.formula(premise)?;
         let c = self.vocabulary.formula(claim)?;
         let guard = |name: &str, formula: &Bool| {
@@ -222,8 +283,16 @@ impl SolverSession {
         let claim_holds = guard("claim", &c);
         let claim_fails = guard("not_claim", &c.not());
 
-        let mut finding = Finding::new(FindingKind::Satisfiable, &premise.to_string(), &claim.to_string());
-        finding.warnings = self.logic_warnings(premise, [&premise_holds, &premise_fails, &claim_holds, &claim_fails], interruption)?;
+        let mut finding = Finding::new(
+            FindingKind::Satisfiable,
+            &premise.to_string(),
+            &claim.to_string(),
+        );
+        finding.warnings = self.logic_warnings(
+            premise,
+            [&premise_holds, &premise_fails, &claim_holds, &claim_fails],
+            interruption,
+        )?;
 
         let preferences = self.zero_preferences();
         let rules = self.all_rule_literals();
@@ -238,7 +307,8 @@ impl SolverSession {
             SatResult::Unsat => {
                 let core = self.core_rules();
                 finding.kind = FindingKind::Impossible;
-                let (minimal, proved) = self.minimize(core, std::slice::from_ref(&premise_holds), interruption)?;
+                let (minimal, proved) =
+                    self.minimize(core, std::slice::from_ref(&premise_holds), interruption)?;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
                 interruption.limit_checks(Some(MINIMIZE_CHECK_BUDGET));
@@ -263,13 +333,19 @@ impl SolverSession {
         let claims_false = match self.check(&with(&[&premise_holds, &claim_fails])) {
             SatResult::Unsat => {
                 let core = self.core_rules();
-                let (minimal, proved) = self.minimize(core, &[premise_holds.clone(), claim_fails.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(
+                    core,
+                    &[premise_holds.clone(), claim_fails.clone()],
+                    interruption,
+                )?;
                 finding.kind = FindingKind::Valid;
                 finding.supporting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
                 None
             }
-            SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_fails]), &preferences)?),
+            SatResult::Sat => {
+                Some(self.preferred_scenario(&with(&[&premise_holds, &claim_fails]), &preferences)?)
+            }
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
 
@@ -277,13 +353,19 @@ impl SolverSession {
         let claims_true = match self.check(&with(&[&premise_holds, &claim_holds])) {
             SatResult::Unsat => {
                 let core = self.core_rules();
-                let (minimal, proved) = self.minimize(core, &[premise_holds.clone(), claim_holds.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(
+                    core,
+                    &[premise_holds.clone(), claim_holds.clone()],
+                    interruption,
+                )?;
                 finding.kind = FindingKind::Invalid;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
                 None
             }
-            SatResult::Sat => Some(self.preferred_scenario(&with(&[&premise_holds, &claim_holds]), &preferences)?),
+            SatResult::Sat => {
+                Some(self.preferred_scenario(&with(&[&premise_holds, &claim_holds]), &preferences)?)
+            }
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
         // VALID and INVALID cannot both hold once M ∧ P is satisfiable.
@@ -301,7 +383,8 @@ impl SolverSession {
             .take(MAX_PREFERENCES)
             .map(|variable| {
                 let literal = Bool::fresh_const("prefer_zero");
-                self.solver.assert(literal.implies(variable.eq(z3::ast::Int::from_i64(0))));
+                self.solver
+                    .assert(literal.implies(variable.eq(z3::ast::Int::from_i64(0))));
                 literal
             })
             .collect()
@@ -310,7 +393,11 @@ impl SolverSession {
     /// A scenario for the satisfiable `assumptions` that keeps as many
     /// preferences as it can: preferences in an unsat core are dropped and
     /// the check repeated, a few rounds at most.
-    fn preferred_scenario(&self, assumptions: &[Bool], preferences: &[Bool]) -> Result<Scenario, String> {
+    fn preferred_scenario(
+        &self,
+        assumptions: &[Bool],
+        preferences: &[Bool],
+    ) -> Result<Scenario, String> {
         let mut active: Vec<Bool> = preferences.to_vec();
         for _ in 0..PREFERENCE_ROUNDS {
             if active.is_empty() {
@@ -321,7 +408,12 @@ impl SolverSession {
             match self.check(&all) {
                 SatResult::Sat => return self.model_scenario(),
                 SatResult::Unsat => {
-                    let core: Vec<String> = self.solver.get_unsat_core().iter().map(|l| l.to_string()).collect();
+                    let core: Vec<String> = self
+                        .solver
+                        .get_unsat_core()
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect();
                     let before = active.len();
                     active.retain(|l| !core.contains(&l.to_string()));
                     if active.len() == before {
@@ -333,23 +425,35 @@ impl SolverSession {
         }
         match self.check(assumptions) {
             SatResult::Sat => self.model_scenario(),
-            _ => Err(self.solver.get_reason_unknown().unwrap_or_else(|| "the solver could not decide".into())),
+            _ => Err(self
+                .solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "the solver could not decide".into())),
         }
     }
 
     fn model_scenario(&self) -> Result<Scenario, String> {
-        self.solver.get_model().map(|m| self.vocabulary.scenario(&m)).ok_or_else(|| "the solver gave no model".to_string())
+        self.solver
+            .get_model()
+            .map(|m| self.vocabulary.scenario(&m))
+            .ok_or_else(|| "the solver gave no model".to_string())
     }
 
     /// Checks a premise or claim guard with every rule switched off.
     fn check_alone(&self, literal: &Bool) -> SatResult {
-        let mut assumptions: Vec<Bool> = self.rules.iter().map(|r| r.switched_off.clone()).collect();
+        let mut assumptions: Vec<Bool> =
+            self.rules.iter().map(|r| r.switched_off.clone()).collect();
         assumptions.push(literal.clone());
         self.check(&assumptions)
     }
 
     /// Premise or claim always true or always false on their own (no rules).
-    fn logic_warnings(&self, premise: &Expr, [premise_holds, premise_fails, claim_holds, claim_fails]: [&Bool; 4], interruption: &dyn Interruption) -> Result<Vec<LogicWarning>, String> {
+    fn logic_warnings(
+        &self,
+        premise: &Expr,
+        [premise_holds, premise_fails, claim_holds, claim_fails]: [&Bool; 4],
+        interruption: &dyn Interruption,
+    ) -> Result<Vec<LogicWarning>, String> {
         // An empty premise (`true`) is the usual way to ask about the policy alone.
         let premise_is_literal_true = matches!(premise.kind, ExprKind::Bool(true));
         let mut warnings = Vec::new();
@@ -378,7 +482,11 @@ pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
     let split = |s: &str| {
         let digits_at = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
         let (prefix, digits) = s.split_at(digits_at);
-        (prefix.to_string(), digits.parse::<u64>().unwrap_or(0), s.to_string())
+        (
+            prefix.to_string(),
+            digits.parse::<u64>().unwrap_or(0),
+            s.to_string(),
+        )
     };
     split(a).cmp(&split(b))
 }

@@ -27,11 +27,25 @@ pub struct SolverReply {
 }
 
 enum Job {
-    Load { model: Box<CompiledModel>, done: Sender<Result<(), String>> },
-    ReplaceRule { id: String, formula: Option<Expr> },
-    DeclareVariable { name: String, sort: Sort },
+    Load {
+        model: Box<CompiledModel>,
+        done: Sender<Result<(), String>>,
+    },
+    ReplaceRule {
+        id: String,
+        formula: Option<Expr>,
+    },
+    DeclareVariable {
+        name: String,
+        sort: Sort,
+    },
     SetTimeout(Duration),
-    Verify { ticket: Ticket, premise: Expr, claim: Expr, reply: Sender<SolverReply> },
+    Verify {
+        ticket: Ticket,
+        premise: Expr,
+        claim: Expr,
+        reply: Sender<SolverReply>,
+    },
 }
 
 #[derive(Default)]
@@ -62,7 +76,9 @@ struct Watch {
 impl Watch {
     fn lock(&self) -> MutexGuard<'_, WatchState> {
         // A panic elsewhere must not take the solver down with it.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -83,7 +99,11 @@ struct WatchedRequest<'a> {
 
 impl Interruption for WatchedRequest<'_> {
     fn reason(&self) -> Option<String> {
-        self.watch.lock().running.as_ref().and_then(|r| r.stop_reason.clone())
+        self.watch
+            .lock()
+            .running
+            .as_ref()
+            .and_then(|r| r.stop_reason.clone())
     }
 
     fn limit_checks(&self, budget: Option<Duration>) {
@@ -127,7 +147,12 @@ impl SolverWorker {
             .name("precept-solver-watchdog".into())
             .spawn(move || run_watchdog(&dog_watch))
             .expect("cannot start the solver watchdog");
-        SolverWorker { jobs: Some(jobs), watch, next_ticket: AtomicU64::new(1), threads: vec![worker, watchdog] }
+        SolverWorker {
+            jobs: Some(jobs),
+            watch,
+            next_ticket: AtomicU64::new(1),
+            threads: vec![worker, watchdog],
+        }
     }
 
     fn send(&self, job: Job) {
@@ -141,17 +166,28 @@ impl SolverWorker {
     /// Loads (or reloads) a whole model and waits until it is asserted.
     pub fn load(&self, model: CompiledModel) -> Result<(), String> {
         let (done, finished) = mpsc::channel();
-        self.send(Job::Load { model: Box::new(model), done });
-        finished.recv().unwrap_or_else(|_| Err("the solver thread stopped".into()))
+        self.send(Job::Load {
+            model: Box::new(model),
+            done,
+        });
+        finished
+            .recv()
+            .unwrap_or_else(|_| Err("the solver thread stopped".into()))
     }
 
     /// Swaps one rule's guarded assertion (None removes the rule).
     pub fn replace_rule(&self, id: &str, formula: Option<Expr>) {
-        self.send(Job::ReplaceRule { id: id.to_string(), formula });
+        self.send(Job::ReplaceRule {
+            id: id.to_string(),
+            formula,
+        });
     }
 
     pub fn declare_variable(&self, name: &str, sort: Sort) {
-        self.send(Job::DeclareVariable { name: name.to_string(), sort });
+        self.send(Job::DeclareVariable {
+            name: name.to_string(),
+            sort,
+        });
     }
 
     pub fn set_timeout(&self, timeout: Duration) {
@@ -161,7 +197,12 @@ impl SolverWorker {
     /// Queues a verify request; its reply arrives on `reply`.
     pub fn submit(&self, premise: Expr, claim: Expr, reply: Sender<SolverReply>) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Verify { ticket, premise, claim, reply });
+        self.send(Job::Verify {
+            ticket,
+            premise,
+            claim,
+            reply,
+        });
         ticket
     }
 
@@ -241,10 +282,20 @@ fn run_worker(inbox: Receiver<Job>, watch: &Watch, mut timeout: Duration) {
                     session.set_timeout(timeout.as_millis() as u64);
                 }
             }
-            Job::Verify { ticket, premise, claim, reply } => {
+            Job::Verify {
+                ticket,
+                premise,
+                claim,
+                reply,
+            } => {
                 let started = Instant::now();
-                let finding = run_verify(watch, session.as_mut(), ticket, &premise, &claim, timeout);
-                let _ = reply.send(SolverReply { ticket, finding, elapsed: started.elapsed() });
+                let finding =
+                    run_verify(watch, session.as_mut(), ticket, &premise, &claim, timeout);
+                let _ = reply.send(SolverReply {
+                    ticket,
+                    finding,
+                    elapsed: started.elapsed(),
+                });
             }
         }
     }
@@ -255,7 +306,14 @@ fn run_worker(inbox: Receiver<Job>, watch: &Watch, mut timeout: Duration) {
     drop(session);
 }
 
-fn run_verify(watch: &Watch, session: Option<&mut SolverSession>, ticket: Ticket, premise: &Expr, claim: &Expr, timeout: Duration) -> Finding {
+fn run_verify(
+    watch: &Watch,
+    session: Option<&mut SolverSession>,
+    ticket: Ticket,
+    premise: &Expr,
+    claim: &Expr,
+    timeout: Duration,
+) -> Finding {
     let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
     let Some(session) = session else {
         return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
@@ -265,7 +323,14 @@ fn run_verify(watch: &Watch, session: Option<&mut SolverSession>, ticket: Ticket
         if state.cancelled.remove(&ticket) {
             return Finding::too_complex(&premise_text, &claim_text, "cancelled");
         }
-        state.running = Some(Running { ticket, deadline: Instant::now() + timeout, timeout, stop_reason: None, check_budget: None, check_deadline: None });
+        state.running = Some(Running {
+            ticket,
+            deadline: Instant::now() + timeout,
+            timeout,
+            stop_reason: None,
+            check_budget: None,
+            check_deadline: None,
+        });
     }
     watch.wake.notify_all();
     let finding = session.verify(premise, claim, &WatchedRequest { watch });
@@ -279,7 +344,11 @@ fn run_watchdog(watch: &Watch) {
         if state.shutdown {
             return;
         }
-        let pending = state.running.as_ref().filter(|r| r.stop_reason.is_none()).map(|r| (r.deadline, r.check_deadline, r.timeout));
+        let pending = state
+            .running
+            .as_ref()
+            .filter(|r| r.stop_reason.is_none())
+            .map(|r| (r.deadline, r.check_deadline, r.timeout));
         let Some((deadline, check_deadline, timeout)) = pending else {
             state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
             continue;
@@ -287,7 +356,10 @@ fn run_watchdog(watch: &Watch) {
         let now = Instant::now();
         if now >= deadline {
             if let Some(running) = &mut state.running {
-                running.stop_reason = Some(format!("the solver ran out of time ({} ms)", timeout.as_millis()));
+                running.stop_reason = Some(format!(
+                    "the solver ran out of time ({} ms)",
+                    timeout.as_millis()
+                ));
             }
             interrupt(&state);
         } else if check_deadline.is_some_and(|d| now >= d) {
@@ -298,7 +370,11 @@ fn run_watchdog(watch: &Watch) {
             interrupt(&state);
         } else {
             let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
-            state = watch.wake.wait_timeout(state, wake_at - now).map(|(s, _)| s).unwrap_or_else(|p| p.into_inner().0);
+            state = watch
+                .wake
+                .wait_timeout(state, wake_at - now)
+                .map(|(s, _)| s)
+                .unwrap_or_else(|p| p.into_inner().0);
         }
     }
 }
