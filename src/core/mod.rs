@@ -2,6 +2,8 @@
 //! the terminal (a test enforces it).
 
 pub mod export;
+pub mod formalize;
+pub mod graph;
 pub mod model;
 pub mod smt;
 pub mod solve;

@@ -83,6 +83,6 @@ mod tests {
     fn type_errors_point_into_the_file() {
         let err = import_smtlib("(declare-const b Bool)\n(assert (+ b 1))").unwrap_err();
         assert_eq!(err.position.line, 2);
-        assert_eq!(err.position.column, 11);
+        assert_eq!(err.position.column, 12);
     }
 }

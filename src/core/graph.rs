@@ -1,0 +1,124 @@
+//! The rule↔variable graph (petgraph): which rules use which variables, and
+//! the cone of influence of an edit, so only the tests an edit can change are
+//! rerun.
+
+use crate::core::smt::Expr;
+use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::unionfind::UnionFind;
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Node {
+    Rule(String),
+    Variable(String),
+}
+
+/// Rules and variables linked when a rule mentions a variable.
+#[derive(Debug, Clone, Default)]
+pub struct RuleGraph {
+    graph: UnGraph<Node, ()>,
+    rules: HashMap<String, NodeIndex>,
+    variables: HashMap<String, NodeIndex>,
+    /// Connected-component representative of each node.
+    component: Vec<usize>,
+}
+
+impl RuleGraph {
+    /// Builds the graph from rules (id, formula) over the declared variables.
+    pub fn build<'a>(variables: impl IntoIterator<Item = &'a str>, rules: impl IntoIterator<Item = (&'a str, &'a Expr)>) -> RuleGraph {
+        let mut graph = UnGraph::new_undirected();
+        let mut variable_nodes = HashMap::new();
+        for name in variables {
+            let node = graph.add_node(Node::Variable(name.to_string()));
+            variable_nodes.insert(name.to_string(), node);
+        }
+        let mut rule_nodes = HashMap::new();
+        for (id, formula) in rules {
+            let rule = graph.add_node(Node::Rule(id.to_string()));
+            rule_nodes.insert(id.to_string(), rule);
+            for symbol in formula.symbols() {
+                if let Some(&variable) = variable_nodes.get(symbol) {
+                    graph.add_edge(rule, variable, ());
+                }
+            }
+        }
+        let mut union = UnionFind::new(graph.node_count());
+        for edge in graph.edge_indices() {
+            if let Some((a, b)) = graph.edge_endpoints(edge) {
+                union.union(a.index(), b.index());
+            }
+        }
+        let component = union.into_labeling();
+        RuleGraph { graph, rules: rule_nodes, variables: variable_nodes, component }
+    }
+
+    /// The rules that mention `variable`, sorted.
+    pub fn rules_using(&self, variable: &str) -> Vec<String> {
+        let Some(&node) = self.variables.get(variable) else { return Vec::new() };
+        let mut rules: Vec<String> = self
+            .graph
+            .neighbors(node)
+            .filter_map(|n| match &self.graph[n] {
+                Node::Rule(id) => Some(id.clone()),
+                Node::Variable(_) => None,
+            })
+            .collect();
+        rules.sort_by(|a, b| crate::core::solve::natural_order(a, b));
+        rules.dedup();
+        rules
+    }
+
+    /// The variables a rule mentions.
+    pub fn variables_of(&self, rule: &str) -> Vec<String> {
+        let Some(&node) = self.rules.get(rule) else { return Vec::new() };
+        let mut names: Vec<String> = self
+            .graph
+            .neighbors(node)
+            .filter_map(|n| match &self.graph[n] {
+                Node::Variable(name) => Some(name.clone()),
+                Node::Rule(_) => None,
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    fn component_of_variable(&self, name: &str) -> Option<usize> {
+        self.variables.get(name).map(|n| self.component[n.index()])
+    }
+
+    /// The components touched by these variables.
+    pub fn components_of<'a>(&self, variables: impl IntoIterator<Item = &'a str>) -> BTreeSet<usize> {
+        variables.into_iter().filter_map(|v| self.component_of_variable(v)).collect()
+    }
+
+    /// Whether a question over `question_variables` can depend on a rule over
+    /// `rule_variables`: they share a connected component. (A rule that makes
+    /// the whole policy inconsistent affects everything; callers check that
+    /// separately.)
+    pub fn may_depend<'a>(&self, question_variables: impl IntoIterator<Item = &'a str>, touched: &BTreeSet<usize>) -> bool {
+        question_variables.into_iter().any(|v| self.component_of_variable(v).is_some_and(|c| touched.contains(&c)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::smt::parse_expr;
+
+    #[test]
+    fn components_separate_unrelated_rules() {
+        let r1 = parse_expr("(=> a (> x 1))").unwrap();
+        let r2 = parse_expr("(=> (> x 2) b)").unwrap();
+        let r3 = parse_expr("(= y 3)").unwrap();
+        let graph = RuleGraph::build(["a", "b", "x", "y", "z"], [("R1", &r1), ("R2", &r2), ("R3", &r3)]);
+        assert_eq!(graph.rules_using("x"), vec!["R1", "R2"]);
+        assert!(graph.rules_using("z").is_empty());
+        assert_eq!(graph.variables_of("R2"), vec!["b", "x"]);
+        let touched = graph.components_of(["a"]);
+        assert!(graph.may_depend(["b"], &touched));
+        assert!(!graph.may_depend(["y"], &touched));
+        assert!(!graph.may_depend(["z"], &touched));
+    }
+}

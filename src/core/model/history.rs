@@ -1,0 +1,82 @@
+//! Undo and redo over whole-project snapshots (model and tests). A snapshot
+//! of even a large model is a few hundred kilobytes, and whole snapshots make
+//! undo exact whatever the edit was.
+
+use super::{PolicyModel, TestSuite};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    /// What the edit did, e.g. "edit rule R4".
+    label: String,
+    before: Snapshot,
+}
+
+/// The edit history: undo returns to the snapshot before the last edit.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    undo: Vec<Entry>,
+    redo: Vec<(String, Snapshot)>,
+}
+
+const MAX_UNDO: usize = 200;
+
+impl History {
+    /// Records that an edit labelled `label` is about to change `before`.
+    pub fn record(&mut self, label: impl Into<String>, before: Snapshot) {
+        self.undo.push(Entry { label: label.into(), before });
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+
+    /// Undoes the last edit: returns its label and the snapshot to restore,
+    /// remembering `current` for redo.
+    pub fn undo(&mut self, current: Snapshot) -> Option<(String, Snapshot)> {
+        let entry = self.undo.pop()?;
+        self.redo.push((entry.label.clone(), current));
+        Some((entry.label, entry.before))
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self, current: Snapshot) -> Option<(String, Snapshot)> {
+        let (label, after) = self.redo.pop()?;
+        self.undo.push(Entry { label: label.clone(), before: current });
+        Some((label, after))
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(title: &str) -> Snapshot {
+        Snapshot { model: PolicyModel { title: title.into(), ..PolicyModel::default() }, tests: TestSuite::default() }
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_edits() {
+        let mut history = History::default();
+        history.record("first", snapshot("a"));
+        history.record("second", snapshot("b"));
+        let (label, restored) = history.undo(snapshot("c")).unwrap();
+        assert_eq!((label.as_str(), restored.model.title.as_str()), ("second", "b"));
+        let (_, restored) = history.undo(restored).unwrap();
+        assert_eq!(restored.model.title, "a");
+        assert!(history.undo(restored.clone()).is_none());
+        let (label, again) = history.redo(restored).unwrap();
+        assert_eq!((label.as_str(), again.model.title.as_str()), ("first", "b"));
+        history.record("new", again);
+        assert!(history.redo(snapshot("x")).is_none(), "a new edit clears redo");
+    }
+}
