@@ -22,11 +22,13 @@ impl Glossary {
             ExprKind::App(Op::Implies, args) => self.implication(args),
             _ => self.phrase(expr),
         };
-        let mut chars = text.chars();
-        match chars.next() {
-            Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-            None => String::new(),
+        // Capitalize the first letter, even behind an opening bracket.
+        match text.char_indices().find(|(_, c)| c.is_alphabetic()) {
+            Some((at, first)) => format!("{}{}{}.", &text[..at], first.to_uppercase(), &text[at + first.len_utf8()..]),
+            None if text.is_empty() => String::new(),
+            None => format!("{text}."),
         }
+    }
     }
 
     /// Renders a term as a phrase that can sit inside a sentence.
@@ -107,6 +109,8 @@ impl Glossary {
                         || (parent == Op::Div && *op == Op::Div)
                         || (parent == Op::Sub && *op == Op::Sub)
                 }
+                // A branch of "x if c, otherwise y" is bracketed unless it is a single name or number.
+                Op::Ite => *op != Op::ToReal,
                 _ => matches!(op, Op::And | Op::Or | Op::Implies | Op::Ite),
             },
             _ => false,
@@ -144,7 +148,7 @@ impl Glossary {
                     self.operand(&args[0], Op::Not)
                 ),
             },
-            Op::Implies => format!("({})", self.implication(args)),
+            Op::Implies => self.implication(args),
             Op::Eq => self.equality(args),
             Op::Distinct => {
                 let parts = each(op);
@@ -353,7 +357,11 @@ mod tests {
         );
         assert_eq!(
             say("(= admissionFee (ite isSenior (- baseFee 5) baseFee))"),
-            "The admission fee equals (the base fee minus 5 if the visitor is a senior, otherwise the base fee)."
+            "The admission fee equals ((the base fee minus 5) if the visitor is a senior, otherwise the base fee)."
+        );
+        assert_eq!(
+            say("(and (=> isSenior isLowSeason) (=> isLowSeason isSenior))"),
+            "(If the visitor is a senior, then the visit is in the low season) and (if the visit is in the low season, then the visitor is a senior)."
         );
     }
 
