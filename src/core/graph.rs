@@ -25,7 +25,10 @@ pub struct RuleGraph {
 
 impl RuleGraph {
     /// Builds the graph from rules (id, formula) over the declared variables.
-    pub fn build<'a>(variables: impl IntoIterator<Item = &'a str>, rules: impl IntoIterator<Item = (&'a str, &'a Expr)>) -> RuleGraph {
+    pub fn build<'a>(
+        variables: impl IntoIterator<Item = &'a str>,
+        rules: impl IntoIterator<Item = (&'a str, &'a Expr)>,
+    ) -> RuleGraph {
         let mut graph = UnGraph::new_undirected();
         let mut variable_nodes = HashMap::new();
         for name in variables {
@@ -49,12 +52,19 @@ impl RuleGraph {
             }
         }
         let component = union.into_labeling();
-        RuleGraph { graph, rules: rule_nodes, variables: variable_nodes, component }
+        RuleGraph {
+            graph,
+            rules: rule_nodes,
+            variables: variable_nodes,
+            component,
+        }
     }
 
     /// The rules that mention `variable`, sorted.
     pub fn rules_using(&self, variable: &str) -> Vec<String> {
-        let Some(&node) = self.variables.get(variable) else { return Vec::new() };
+        let Some(&node) = self.variables.get(variable) else {
+            return Vec::new();
+        };
         let mut rules: Vec<String> = self
             .graph
             .neighbors(node)
@@ -70,7 +80,9 @@ impl RuleGraph {
 
     /// The variables a rule mentions.
     pub fn variables_of(&self, rule: &str) -> Vec<String> {
-        let Some(&node) = self.rules.get(rule) else { return Vec::new() };
+        let Some(&node) = self.rules.get(rule) else {
+            return Vec::new();
+        };
         let mut names: Vec<String> = self
             .graph
             .neighbors(node)
@@ -89,16 +101,29 @@ impl RuleGraph {
     }
 
     /// The components touched by these variables.
-    pub fn components_of<'a>(&self, variables: impl IntoIterator<Item = &'a str>) -> BTreeSet<usize> {
-        variables.into_iter().filter_map(|v| self.component_of_variable(v)).collect()
+    pub fn components_of<'a>(
+        &self,
+        variables: impl IntoIterator<Item = &'a str>,
+    ) -> BTreeSet<usize> {
+        variables
+            .into_iter()
+            .filter_map(|v| self.component_of_variable(v))
+            .collect()
     }
 
     /// Whether a question over `question_variables` can depend on a rule over
     /// `rule_variables`: they share a connected component. (A rule that makes
     /// the whole policy inconsistent affects everything; callers check that
     /// separately.)
-    pub fn may_depend<'a>(&self, question_variables: impl IntoIterator<Item = &'a str>, touched: &BTreeSet<usize>) -> bool {
-        question_variables.into_iter().any(|v| self.component_of_variable(v).is_some_and(|c| touched.contains(&c)))
+    pub fn may_depend<'a>(
+        &self,
+        question_variables: impl IntoIterator<Item = &'a str>,
+        touched: &BTreeSet<usize>,
+    ) -> bool {
+        question_variables.into_iter().any(|v| {
+            self.component_of_variable(v)
+                .is_some_and(|c| touched.contains(&c))
+        })
     }
 }
 
@@ -112,7 +137,10 @@ mod tests {
         let r1 = parse_expr("(=> a (> x 1))").unwrap();
         let r2 = parse_expr("(=> (> x 2) b)").unwrap();
         let r3 = parse_expr("(= y 3)").unwrap();
-        let graph = RuleGraph::build(["a", "b", "x", "y", "z"], [("R1", &r1), ("R2", &r2), ("R3", &r3)]);
+        let graph = RuleGraph::build(
+            ["a", "b", "x", "y", "z"],
+            [("R1", &r1), ("R2", &r2), ("R3", &r3)],
+        );
         assert_eq!(graph.rules_using("x"), vec!["R1", "R2"]);
         assert!(graph.rules_using("z").is_empty());
         assert_eq!(graph.variables_of("R2"), vec!["b", "x"]);

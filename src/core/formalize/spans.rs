@@ -29,13 +29,17 @@ pub struct DocSpan {
 impl DocSpan {
     /// Whether a rule's source range falls in this span.
     pub fn overlaps(&self, start: usize, end: usize) -> bool {
-        start < self.end && end > self.start || (start == end && start >= self.start && start < self.end)
+        start < self.end && end > self.start
+            || (start == end && start >= self.start && start < self.end)
     }
 }
 
 /// Splits `document` into spans, choosing the HTML-lines or Markdown reading.
 pub fn split_spans(document: &str) -> Vec<DocSpan> {
-    let html_lines = document.lines().filter(|l| html_tag(l.trim_start()).is_some()).count();
+    let html_lines = document
+        .lines()
+        .filter(|l| html_tag(l.trim_start()).is_some())
+        .count();
     if html_lines * 2 > document.lines().filter(|l| !l.trim().is_empty()).count() {
         split_html_lines(document)
     } else {
@@ -55,7 +59,10 @@ fn lines_with_offsets(document: &str) -> impl Iterator<Item = (usize, &str)> {
 
 fn html_tag(line: &str) -> Option<SpanKind> {
     let tag = line.strip_prefix('<')?;
-    let name: String = tag.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let name: String = tag
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
     match name.to_ascii_lowercase().as_str() {
         "h1" => Some(SpanKind::Heading(1)),
         "h2" => Some(SpanKind::Heading(2)),
@@ -93,7 +100,12 @@ fn split_html_lines(document: &str) -> Vec<DocSpan> {
             }
             let kind = html_tag(trimmed).unwrap_or(SpanKind::Paragraph);
             let text = strip_tags(trimmed);
-            (!text.is_empty()).then(|| DocSpan { kind, start, end: start + line.len(), text })
+            (!text.is_empty()).then(|| DocSpan {
+                kind,
+                start,
+                end: start + line.len(),
+                text,
+            })
         })
         .collect()
 }
@@ -126,7 +138,12 @@ fn split_markdown(document: &str) -> Vec<DocSpan> {
         if let Some((kind, start, end, text)) = open.take() {
             let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if !text.is_empty() {
-                spans.push(DocSpan { kind, start, end, text });
+                spans.push(DocSpan {
+                    kind,
+                    start,
+                    end,
+                    text,
+                });
             }
         }
     };
@@ -141,25 +158,49 @@ fn split_markdown(document: &str) -> Vec<DocSpan> {
             flush(&mut open, &mut spans);
             let level = trimmed.chars().take_while(|&c| c == '#').count().min(3) as u8;
             let text = trimmed.trim_start_matches('#').trim().to_string();
-            spans.push(DocSpan { kind: SpanKind::Heading(level), start, end, text });
+            spans.push(DocSpan {
+                kind: SpanKind::Heading(level),
+                start,
+                end,
+                text,
+            });
             continue;
         }
         if trimmed.starts_with('|') {
             flush(&mut open, &mut spans);
             if !is_table_separator(trimmed) {
-                let cells: Vec<&str> = trimmed.trim_matches('|').split('|').map(str::trim).collect();
-                spans.push(DocSpan { kind: SpanKind::TableRow, start, end, text: cells.join(" | ") });
+                let cells: Vec<&str> = trimmed
+                    .trim_matches('|')
+                    .split('|')
+                    .map(str::trim)
+                    .collect();
+                spans.push(DocSpan {
+                    kind: SpanKind::TableRow,
+                    start,
+                    end,
+                    text: cells.join(" | "),
+                });
             }
             continue;
         }
         if let Some(marker) = list_marker(line) {
             flush(&mut open, &mut spans);
-            open = Some((SpanKind::ListItem, start, end, line[marker.min(line.len())..].to_string()));
+            open = Some((
+                SpanKind::ListItem,
+                start,
+                end,
+                line[marker.min(line.len())..].to_string(),
+            ));
             continue;
         }
         if html_tag(trimmed).is_some() {
             flush(&mut open, &mut spans);
-            spans.push(DocSpan { kind: html_tag(trimmed).unwrap_or(SpanKind::Paragraph), start, end, text: strip_tags(trimmed) });
+            spans.push(DocSpan {
+                kind: html_tag(trimmed).unwrap_or(SpanKind::Paragraph),
+                start,
+                end,
+                text: strip_tags(trimmed),
+            });
             continue;
         }
         match &mut open {
@@ -184,9 +225,22 @@ mod tests {
         let doc = "# Fees\n\nThe fee is $50\nper visit.\n\n- Seniors pay less.\n- Children\n  pay half.\n\n| Age | Fee |\n|---|---|\n| 65+ | 30 |\n";
         let spans = split_spans(doc);
         let kinds: Vec<SpanKind> = spans.iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, vec![SpanKind::Heading(1), SpanKind::Paragraph, SpanKind::ListItem, SpanKind::ListItem, SpanKind::TableRow, SpanKind::TableRow]);
+        assert_eq!(
+            kinds,
+            vec![
+                SpanKind::Heading(1),
+                SpanKind::Paragraph,
+                SpanKind::ListItem,
+                SpanKind::ListItem,
+                SpanKind::TableRow,
+                SpanKind::TableRow
+            ]
+        );
         assert_eq!(spans[1].text, "The fee is $50 per visit.");
-        assert_eq!(&doc[spans[1].start..spans[1].end], "The fee is $50\nper visit.");
+        assert_eq!(
+            &doc[spans[1].start..spans[1].end],
+            "The fee is $50\nper visit."
+        );
         assert_eq!(spans[3].text, "Children pay half.");
         assert_eq!(spans[5].text, "65+ | 30");
     }

@@ -29,7 +29,10 @@ const MAX_UNDO: usize = 200;
 impl History {
     /// Records that an edit labelled `label` is about to change `before`.
     pub fn record(&mut self, label: impl Into<String>, before: Snapshot) {
-        self.undo.push(Entry { label: label.into(), before });
+        self.undo.push(Entry {
+            label: label.into(),
+            before,
+        });
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
@@ -47,7 +50,10 @@ impl History {
     /// Redoes the last undone edit.
     pub fn redo(&mut self, current: Snapshot) -> Option<(String, Snapshot)> {
         let (label, after) = self.redo.pop()?;
-        self.undo.push(Entry { label: label.clone(), before: current });
+        self.undo.push(Entry {
+            label: label.clone(),
+            before: current,
+        });
         Some((label, after))
     }
 
@@ -61,7 +67,13 @@ mod tests {
     use super::*;
 
     fn snapshot(title: &str) -> Snapshot {
-        Snapshot { model: PolicyModel { title: title.into(), ..PolicyModel::default() }, tests: TestSuite::default() }
+        Snapshot {
+            model: PolicyModel {
+                title: title.into(),
+                ..PolicyModel::default()
+            },
+            tests: TestSuite::default(),
+        }
     }
 
     #[test]
@@ -70,13 +82,19 @@ mod tests {
         history.record("first", snapshot("a"));
         history.record("second", snapshot("b"));
         let (label, restored) = history.undo(snapshot("c")).unwrap();
-        assert_eq!((label.as_str(), restored.model.title.as_str()), ("second", "b"));
+        assert_eq!(
+            (label.as_str(), restored.model.title.as_str()),
+            ("second", "b")
+        );
         let (_, restored) = history.undo(restored).unwrap();
         assert_eq!(restored.model.title, "a");
         assert!(history.undo(restored.clone()).is_none());
         let (label, again) = history.redo(restored).unwrap();
         assert_eq!((label.as_str(), again.model.title.as_str()), ("first", "b"));
         history.record("new", again);
-        assert!(history.redo(snapshot("x")).is_none(), "a new edit clears redo");
+        assert!(
+            history.redo(snapshot("x")).is_none(),
+            "a new edit clears redo"
+        );
     }
 }

@@ -24,11 +24,15 @@ impl Glossary {
         };
         // Capitalize the first letter, even behind an opening bracket.
         match text.char_indices().find(|(_, c)| c.is_alphabetic()) {
-            Some((at, first)) => format!("{}{}{}.", &text[..at], first.to_uppercase(), &text[at + first.len_utf8()..]),
+            Some((at, first)) => format!(
+                "{}{}{}.",
+                &text[..at],
+                first.to_uppercase(),
+                &text[at + first.len_utf8()..]
+            ),
             None if text.is_empty() => String::new(),
             None => format!("{text}."),
         }
-    }
     }
 
     /// Renders a term as a phrase that can sit inside a sentence.
