@@ -630,6 +630,7 @@ fn main() {
     let mut check_times = Vec::with_capacity(CLAIMS);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let mut slowest: Vec<(Duration, String, String, FindingKind, usize)> = Vec::new();
+    let mut claims: Vec<(String, String, FindingKind)> = Vec::new();
     for _ in 0..CLAIMS {
         let (premise_text, claim_text) = random_claim(&mut rng, &sections);
         let started = Instant::now();
@@ -641,6 +642,7 @@ fn main() {
         let elapsed = started.elapsed();
         latencies.push(elapsed);
         *kinds.entry(finding.kind.name()).or_default() += 1;
+        claims.push((premise_text.clone(), claim_text.clone(), finding.kind));
         slowest.push((
             elapsed,
             premise_text,
@@ -836,4 +838,504 @@ fn main() {
         println!("  {:<22} {:>8.1} MB", stage, *rss as f64 / 1024.0);
     }
     println!("  {:<22} {:>8.1} MB", "peak (VmHWM)", hwm_mb);
+
+    if verify_median > Duration::from_millis(50) || std::env::var_os("SCALE_BREAKDOWN").is_some() {
+        breakdown(&compiled, &claims);
+    }
+}
+
+/// Replays the first claims through the replica session with phase timers.
+fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)]) {
+    const REPLAYED: usize = 40;
+    println!();
+    println!("where a verify spends its time (replica of the session, first {REPLAYED} claims):");
+    let started = Instant::now();
+    let session = replica::Session::load(compiled);
+    println!("  replica load {:.1} ms", ms(started.elapsed()));
+    let mut t = replica::Phases::default();
+    let mut agree = 0;
+    for (premise, claim, kind) in claims.iter().take(REPLAYED) {
+        let found = session.verify(&parse(compiled, premise), &parse(compiled, claim), &mut t);
+        agree += usize::from(found == kind.name());
+    }
+    let n = REPLAYED as f64;
+    let line = |name: &str, total: Duration, checks: usize| {
+        let per_check = if checks == 0 {
+            0.0
+        } else {
+            ms(total) / checks as f64
+        };
+        println!(
+            "  {:<44} {:>7.1} ms/verify  {:>5.1} checks/verify  {:>6.2} ms/check",
+            name,
+            ms(total) / n,
+            checks as f64 / n,
+            per_check
+        );
+    };
+    line("encode + assert guards (4 + 64 prefer-zero)", t.encode, 0);
+    line(
+        "logic warnings (rules switched off)",
+        t.warnings,
+        t.warning_checks,
+    );
+    line(
+        "M∧P, M∧P∧¬C, M∧P∧C (all rule literals)",
+        t.main,
+        t.main_checks,
+    );
+    line(
+        "preferred scenario checks",
+        t.preference,
+        t.preference_checks,
+    );
+    line(
+        "scenario model eval (all variables)",
+        t.scenario,
+        t.scenarios,
+    );
+    line("core minimization checks", t.minimize, t.minimize_checks);
+    line("pop", t.pop, 0);
+    line("total", t.total, 0);
+    println!("  findings agree with the worker on {agree}/{REPLAYED}");
+
+    // One M ∧ P check, with every rule vs only the premise's own section.
+    let mut all = Vec::new();
+    let mut section = Vec::new();
+    let mut section_off = Vec::new();
+    let every: Vec<usize> = (0..compiled.rules.len()).collect();
+    for (premise, _, _) in claims.iter().take(REPLAYED) {
+        let expr = parse(compiled, premise);
+        let s: usize = premise
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .find_map(|w| w.rsplit_once('_')?.1.parse().ok())
+            .unwrap_or(0);
+        let own: Vec<usize> = (s * 15..s * 15 + 15).collect();
+        all.push(session.check_with_rules(&expr, &every, false));
+        section.push(session.check_with_rules(&expr, &own, false));
+        section_off.push(session.check_with_rules(&expr, &own, true));
+    }
+    for v in [&mut all, &mut section, &mut section_off] {
+        v.sort_unstable();
+    }
+    println!(
+        "  one M∧P check, median: all 1500 rule literals {:.2} ms; own section's 15 rules only {:.2} ms; 15 rules + 1485 switched off {:.2} ms",
+        ms(quantile(&all, 0.5)),
+        ms(quantile(&section, 0.5)),
+        ms(quantile(&section_off, 0.5))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Breakdown: a stand-alone replica of precept's solver session (same Z3
+// encoding, same guard literals, same sequence of checks) with a timer on
+// each phase, to show where a verify spends its time.
+
+mod replica {
+    use precept::core::model::CompiledModel;
+    use precept::core::smt::{Expr, ExprKind, Op, Sort};
+    use std::collections::HashMap;
+    use std::time::{Duration, Instant};
+    use z3::ast::{Ast, Bool, Dynamic, Int, Real};
+    use z3::{SatResult, Solver};
+
+    pub struct Vocab {
+        values: HashMap<String, Dynamic>,
+        variables: HashMap<String, Dynamic>,
+        order: Vec<(String, Sort)>,
+    }
+
+    impl Vocab {
+        pub fn new(model: &CompiledModel) -> Vocab {
+            let mut sorts = HashMap::new();
+            let mut values = HashMap::new();
+            for (name, names) in &model.enums {
+                let symbols: Vec<z3::Symbol> = names
+                    .iter()
+                    .map(|v| z3::Symbol::String(v.clone()))
+                    .collect();
+                let (sort, constants, _) =
+                    z3::Sort::enumeration(z3::Symbol::String(name.clone()), &symbols);
+                for (value, constant) in names.iter().zip(constants) {
+                    values.insert(value.clone(), constant.apply(&[]));
+                }
+                sorts.insert(name.clone(), sort);
+            }
+            let mut variables = HashMap::new();
+            for (name, sort) in &model.variables {
+                let constant = match sort {
+                    Sort::Bool => Dynamic::from_ast(&Bool::new_const(name.as_str())),
+                    Sort::Int => Dynamic::from_ast(&Int::new_const(name.as_str())),
+                    Sort::Real => Dynamic::from_ast(&Real::new_const(name.as_str())),
+                    Sort::Enum(t) => Dynamic::new_const(name.as_str(), &sorts[t]),
+                };
+                variables.insert(name.clone(), constant);
+            }
+            Vocab {
+                values,
+                variables,
+                order: model.variables.clone(),
+            }
+        }
+
+        pub fn formula(&self, expr: &Expr) -> Bool {
+            self.term(expr).as_bool().expect("a Bool formula")
+        }
+
+        fn term(&self, expr: &Expr) -> Dynamic {
+            match &expr.kind {
+                ExprKind::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
+                ExprKind::Int(i) => {
+                    Dynamic::from_ast(&Int::from_i64(i.to_string().parse().expect("small Int")))
+                }
+                ExprKind::Decimal(r) => Dynamic::from_ast(
+                    &Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
+                        .expect("a rational"),
+                ),
+                ExprKind::Symbol(name) => self
+                    .variables
+                    .get(name)
+                    .or_else(|| self.values.get(name))
+                    .cloned()
+                    .expect("a declared name"),
+                ExprKind::App(op, args) => {
+                    let args: Vec<Dynamic> = args.iter().map(|a| self.term(a)).collect();
+                    apply(*op, &args)
+                }
+            }
+        }
+
+        fn int_variables(&self) -> impl Iterator<Item = Int> + '_ {
+            self.order
+                .iter()
+                .filter(|(_, sort)| *sort == Sort::Int)
+                .filter_map(|(name, _)| self.variables.get(name)?.as_int())
+        }
+
+        /// What `Z3Vocabulary::scenario` does: evaluate and print every variable.
+        fn scenario(&self, model: &z3::Model) -> usize {
+            self.order
+                .iter()
+                .filter_map(|(name, _)| model.eval(&self.variables[name], true))
+                .map(|value| value.to_string().len())
+                .sum()
+        }
+    }
+
+    fn bools(args: &[Dynamic]) -> Vec<Bool> {
+        args.iter().map(|a| a.as_bool().expect("Bool")).collect()
+    }
+
+    fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Bool {
+        if let (Some(a), Some(b)) = (a.as_int(), b.as_int()) {
+            return match op {
+                Op::Lt => a.lt(&b),
+                Op::Le => a.le(&b),
+                Op::Gt => a.gt(&b),
+                _ => a.ge(&b),
+            };
+        }
+        let (a, b) = (a.as_real().expect("Real"), b.as_real().expect("Real"));
+        match op {
+            Op::Lt => a.lt(&b),
+            Op::Le => a.le(&b),
+            Op::Gt => a.gt(&b),
+            _ => a.ge(&b),
+        }
+    }
+
+    fn chain(args: &[Dynamic], relation: impl Fn(&Dynamic, &Dynamic) -> Bool) -> Dynamic {
+        let links: Vec<Bool> = args.windows(2).map(|w| relation(&w[0], &w[1])).collect();
+        Dynamic::from_ast(&Bool::and(&links))
+    }
+
+    fn apply(op: Op, args: &[Dynamic]) -> Dynamic {
+        match op {
+            Op::And => Dynamic::from_ast(&Bool::and(&bools(args))),
+            Op::Or => Dynamic::from_ast(&Bool::or(&bools(args))),
+            Op::Not => Dynamic::from_ast(&bools(args)[0].not()),
+            Op::Implies => {
+                let parts = bools(args);
+                let (last, init) = parts.split_last().expect("=> arguments");
+                Dynamic::from_ast(
+                    &init
+                        .iter()
+                        .rev()
+                        .fold(last.clone(), |acc, premise| premise.implies(&acc)),
+                )
+            }
+            Op::Eq => chain(args, |a, b| a.safe_eq(b.clone()).expect("one sort")),
+            Op::Distinct => Dynamic::from_ast(&Dynamic::distinct(args)),
+            Op::Ite => args[0]
+                .as_bool()
+                .expect("Bool condition")
+                .ite(&args[1], &args[2]),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => chain(args, |a, b| compare(op, a, b)),
+            Op::Add | Op::Sub | Op::Mul => {
+                if let Some(ints) = args.iter().map(Dynamic::as_int).collect::<Option<Vec<_>>>() {
+                    Dynamic::from_ast(&match (op, ints.len()) {
+                        (Op::Sub, 1) => ints[0].unary_minus(),
+                        (Op::Add, _) => Int::add(&ints),
+                        (Op::Sub, _) => Int::sub(&ints),
+                        _ => Int::mul(&ints),
+                    })
+                } else {
+                    let reals: Vec<Real> =
+                        args.iter().map(|a| a.as_real().expect("Real")).collect();
+                    Dynamic::from_ast(&match (op, reals.len()) {
+                        (Op::Sub, 1) => reals[0].unary_minus(),
+                        (Op::Add, _) => Real::add(&reals),
+                        (Op::Sub, _) => Real::sub(&reals),
+                        _ => Real::mul(&reals),
+                    })
+                }
+            }
+            Op::Div => {
+                let reals: Vec<Real> = args.iter().map(|a| a.as_real().expect("Real")).collect();
+                let (first, rest) = reals.split_first().expect("/ arguments");
+                Dynamic::from_ast(&rest.iter().fold(first.clone(), |acc, d| acc.div(d)))
+            }
+            Op::ToReal => Dynamic::from_ast(&args[0].as_int().expect("Int").to_real()),
+            Op::ToInt => Dynamic::from_ast(&args[0].as_real().expect("Real").to_int()),
+        }
+    }
+
+    /// Phase timers, summed over requests.
+    #[derive(Default)]
+    pub struct Phases {
+        pub encode: Duration,
+        pub warnings: Duration,
+        pub warning_checks: usize,
+        pub main: Duration,
+        pub main_checks: usize,
+        pub preference: Duration,
+        pub preference_checks: usize,
+        pub scenario: Duration,
+        pub scenarios: usize,
+        pub minimize: Duration,
+        pub minimize_checks: usize,
+        pub pop: Duration,
+        pub total: Duration,
+    }
+
+    pub struct Session {
+        solver: Solver,
+        vocab: Vocab,
+        literals: Vec<Bool>,
+        off: Vec<Bool>,
+        owner: HashMap<String, usize>,
+    }
+
+    impl Session {
+        pub fn load(model: &CompiledModel) -> Session {
+            let solver = Solver::new();
+            let vocab = Vocab::new(model);
+            let mut literals = Vec::new();
+            let mut owner = HashMap::new();
+            for rule in &model.rules {
+                let literal = Bool::fresh_const("rule");
+                solver.assert(literal.implies(vocab.formula(&rule.formula)));
+                owner.insert(literal.to_string(), literals.len());
+                literals.push(literal);
+            }
+            let off = literals.iter().map(Bool::not).collect();
+            Session {
+                solver,
+                vocab,
+                literals,
+                off,
+                owner,
+            }
+        }
+
+        fn timed(
+            &self,
+            assumptions: &[Bool],
+            clock: &mut Duration,
+            count: &mut usize,
+        ) -> SatResult {
+            let started = Instant::now();
+            let result = self.solver.check_assumptions(assumptions);
+            *clock += started.elapsed();
+            *count += 1;
+            result
+        }
+
+        fn core(&self) -> Vec<usize> {
+            let mut core: Vec<usize> = self
+                .solver
+                .get_unsat_core()
+                .iter()
+                .filter_map(|l| self.owner.get(&l.to_string()).copied())
+                .collect();
+            core.sort_unstable();
+            core.dedup();
+            core
+        }
+
+        fn minimize(&self, mut core: Vec<usize>, fixed: &[Bool], t: &mut Phases) {
+            let mut i = 0;
+            while i < core.len() {
+                let candidate: Vec<usize> = core
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, &r)| r)
+                    .collect();
+                let mut on = vec![false; self.literals.len()];
+                for &r in &candidate {
+                    on[r] = true;
+                }
+                let mut assumptions = fixed.to_vec();
+                assumptions.extend((0..on.len()).map(|r| {
+                    if on[r] {
+                        self.literals[r].clone()
+                    } else {
+                        self.off[r].clone()
+                    }
+                }));
+                match self.timed(&assumptions, &mut t.minimize, &mut t.minimize_checks) {
+                    SatResult::Unsat => {
+                        let smaller = self.core();
+                        core = candidate
+                            .into_iter()
+                            .filter(|r| smaller.contains(r))
+                            .collect();
+                    }
+                    _ => i += 1,
+                }
+            }
+        }
+
+        fn scenario(&self, assumptions: &[Bool], preferences: &[Bool], t: &mut Phases) {
+            let mut active = preferences.to_vec();
+            for _ in 0..4 {
+                if active.is_empty() {
+                    break;
+                }
+                let mut all = assumptions.to_vec();
+                all.extend(active.iter().cloned());
+                match self.timed(&all, &mut t.preference, &mut t.preference_checks) {
+                    SatResult::Sat => {
+                        let started = Instant::now();
+                        let model = self.solver.get_model().expect("a model");
+                        self.vocab.scenario(&model);
+                        t.scenario += started.elapsed();
+                        t.scenarios += 1;
+                        return;
+                    }
+                    SatResult::Unsat => {
+                        let core: Vec<String> = self
+                            .solver
+                            .get_unsat_core()
+                            .iter()
+                            .map(|l| l.to_string())
+                            .collect();
+                        let before = active.len();
+                        active.retain(|l| !core.contains(&l.to_string()));
+                        if active.len() == before {
+                            break;
+                        }
+                    }
+                    SatResult::Unknown => break,
+                }
+            }
+            self.timed(assumptions, &mut t.preference, &mut t.preference_checks);
+            let started = Instant::now();
+            if let Some(model) = self.solver.get_model() {
+                self.vocab.scenario(&model);
+            }
+            t.scenario += started.elapsed();
+            t.scenarios += 1;
+        }
+
+        /// The session's verify, phase by phase. Returns the finding name.
+        pub fn verify(&self, premise: &Expr, claim: &Expr, t: &mut Phases) -> &'static str {
+            let begin = Instant::now();
+            self.solver.push();
+            let p = self.vocab.formula(premise);
+            let c = self.vocab.formula(claim);
+            let guard = |name: &str, formula: &Bool| {
+                let literal = Bool::fresh_const(name);
+                self.solver.assert(literal.implies(formula));
+                literal
+            };
+            let (ph, pf) = (guard("premise", &p), guard("not_premise", &p.not()));
+            let (ch, cf) = (guard("claim", &c), guard("not_claim", &c.not()));
+            let preferences: Vec<Bool> = self
+                .vocab
+                .int_variables()
+                .take(64)
+                .map(|v| guard("prefer_zero", &v.eq(Int::from_i64(0))))
+                .collect();
+            t.encode += begin.elapsed();
+
+            for literal in [&pf, &ph, &cf, &ch] {
+                let mut assumptions = self.off.clone();
+                assumptions.push(literal.clone());
+                self.timed(&assumptions, &mut t.warnings, &mut t.warning_checks);
+            }
+            let with = |extra: &[&Bool]| {
+                let mut all = self.literals.clone();
+                all.extend(extra.iter().map(|b| (*b).clone()));
+                all
+            };
+            let mut kind = "SATISFIABLE";
+            if self.timed(&with(&[&ph]), &mut t.main, &mut t.main_checks) == SatResult::Unsat {
+                let core = self.core();
+                self.minimize(core, std::slice::from_ref(&ph), t);
+                self.timed(&self.literals, &mut t.minimize, &mut t.minimize_checks);
+                kind = "IMPOSSIBLE";
+            } else {
+                for (literal, name) in [(&cf, "VALID"), (&ch, "INVALID")] {
+                    let assumptions = with(&[&ph, literal]);
+                    match self.timed(&assumptions, &mut t.main, &mut t.main_checks) {
+                        SatResult::Unsat => {
+                            let core = self.core();
+                            self.minimize(core, &[ph.clone(), literal.clone()], t);
+                            kind = name;
+                        }
+                        _ => self.scenario(&assumptions, &preferences, t),
+                    }
+                }
+            }
+            let started = Instant::now();
+            self.solver.pop(1);
+            t.pop += started.elapsed();
+            t.total += begin.elapsed();
+            kind
+        }
+
+        /// One check of M ∧ P with all rule literals, for comparison.
+        pub fn check_with_rules(
+            &self,
+            premise: &Expr,
+            rules: &[usize],
+            switch_others_off: bool,
+        ) -> Duration {
+            self.solver.push();
+            let literal = Bool::fresh_const("premise");
+            self.solver
+                .assert(literal.implies(self.vocab.formula(premise)));
+            let mut assumptions: Vec<Bool> =
+                rules.iter().map(|&r| self.literals[r].clone()).collect();
+            if switch_others_off {
+                let mut on = vec![false; self.literals.len()];
+                for &r in rules {
+                    on[r] = true;
+                }
+                assumptions.extend(
+                    (0..on.len())
+                        .filter(|&r| !on[r])
+                        .map(|r| self.off[r].clone()),
+                );
+            }
+            assumptions.push(literal);
+            let started = Instant::now();
+            self.solver.check_assumptions(&assumptions);
+            let elapsed = started.elapsed();
+            self.solver.pop(1);
+            elapsed
+        }
+    }
 }

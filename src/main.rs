@@ -16,10 +16,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(command) => run(command),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            ExitCode::from(2)
-        }
+        None => precept::cli::open(std::path::Path::new(".")),
     }
 }

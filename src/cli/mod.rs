@@ -24,6 +24,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the workbench on a project (the default, on the current directory)
+    Open(OpenArgs),
     /// Turn an SMT-LIB file (declarations and assertions) into a policy project
     Import(import::ImportArgs),
     /// Check a claim under a premise against a project's model
@@ -59,6 +61,7 @@ pub type Outcome = Result<(), Failure>;
 /// Runs a parsed command line and maps the outcome to an exit code.
 pub fn run(command: Command) -> ExitCode {
     let outcome = match command {
+        Command::Open(args) => return open(&args.dir),
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Test(args) => test::run(&args),
@@ -73,6 +76,26 @@ pub fn run(command: Command) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OpenArgs {
+    /// The project directory
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+}
+
+/// Opens the workbench, after checking that `dir` holds a project.
+pub fn open(dir: &Path) -> ExitCode {
+    if !dir.join(crate::core::model::project::MODEL_FILE).is_file() {
+        eprintln!(
+            "precept: {}: not a policy project (no {}). Open one with: precept open samples/park-admission",
+            dir.display(),
+            crate::core::model::project::MODEL_FILE
+        );
+        return ExitCode::from(2);
+    }
+    crate::tui::run(dir)
 }
 
 /// Loads a project and compiles its model; any problem is bad input.

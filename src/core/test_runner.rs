@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// The outcome of one logic test.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TestOutcome {
     pub id: String,
     pub name: String,

@@ -36,7 +36,7 @@ impl std::fmt::Display for ModelIssue {
 
 /// The checked model: its vocabulary, its glossary for English, and the
 /// rules that compiled. `issues` lists everything that did not.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CompiledModel {
     pub vocabulary: Vocabulary,
     pub glossary: Glossary,

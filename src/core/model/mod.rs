@@ -1,6 +1,7 @@
 //! The policy model, its logic tests, and the project directory that holds them.
 
 pub mod compile;
+pub mod drafts;
 pub mod history;
 pub mod import;
 pub mod policy;

@@ -8,7 +8,7 @@ use num_traits::One;
 use std::collections::HashMap;
 
 /// What the renderer knows about names: descriptions of variables and values.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Glossary {
     pub variables: HashMap<String, String>,
     pub values: HashMap<String, String>,

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 /// The names a policy model declares: variables with their sorts, and
 /// enumerations with their values.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Vocabulary {
     variables: HashMap<String, Sort>,
     enums: HashMap<String, Vec<String>>,

@@ -175,6 +175,16 @@ impl SolverWorker {
             .unwrap_or_else(|_| Err("the solver thread stopped".into()))
     }
 
+    /// Loads a whole model without waiting; requests sent after it run on the
+    /// new model (a failed load makes them report that no model is loaded).
+    pub fn load_in_background(&self, model: CompiledModel) {
+        let (done, _) = mpsc::channel();
+        self.send(Job::Load {
+            model: Box::new(model),
+            done,
+        });
+    }
+
     /// Swaps one rule's guarded assertion (None removes the rule).
     pub fn replace_rule(&self, id: &str, formula: Option<Expr>) {
         self.send(Job::ReplaceRule {

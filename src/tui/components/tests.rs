@@ -1,0 +1,159 @@
+//! The tests list with live results, and the selected test: premise and
+//! claim as SMT-LIB and English, expected and actual findings, evidence.
+
+use super::document::wrap;
+use super::finding::{finding_style, lines as finding_lines};
+use super::list::{fit, pane, render_rows};
+use crate::tui::app::{App, Pane, TestState};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+fn spinner(tick: u64) -> &'static str {
+    ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][(tick % 10) as usize]
+}
+
+pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::Tests;
+    let (passed, failed, waiting) = app.counts();
+    let title = format!(
+        "Tests · {passed} pass · {failed} fail{}",
+        if waiting > 0 {
+            format!(" · {waiting} waiting")
+        } else {
+            String::new()
+        }
+    );
+    let width = area.width.saturating_sub(10) as usize;
+    render_rows(
+        app,
+        frame,
+        area,
+        pane(app, title, focused),
+        app.test_cursor,
+        app.tests.tests.len(),
+        focused,
+        |i| {
+            let test = &app.tests.tests[i];
+            let (mark, style) = match app.test_state(&test.id) {
+                TestState::NotRun => ("·", app.theme.dim()),
+                TestState::Running => (spinner(app.tick), app.theme.pending()),
+                TestState::Done(outcome) if outcome.passed => ("✓", app.theme.pass()),
+                TestState::Done(_) => ("✗", app.theme.fail()),
+            };
+            let flip = app
+                .flips
+                .iter()
+                .find(|f| f.test_id == test.id)
+                .map(|f| if f.now_passes { "↑" } else { "↓" })
+                .unwrap_or(" ");
+            Line::from(vec![
+                Span::styled(format!("{mark}"), style),
+                Span::styled(flip, app.theme.emphasis()),
+                Span::styled(format!("{:<4} ", test.id), app.theme.accent()),
+                Span::styled(fit(test.label(), width), app.theme.text()),
+            ])
+        },
+    );
+}
+
+pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::Evidence;
+    let block = pane(app, "Test".into(), focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(test) = app.selected_test() else {
+        frame.render_widget(
+            Paragraph::new(
+                "No tests yet: press a to add one, or ask on the Verify screen (4) and save.",
+            )
+            .style(app.theme.dim()),
+            inner,
+        );
+        return;
+    };
+    let width = inner.width as usize;
+    let heading = app.theme.accent().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{} ", test.id), heading),
+        Span::styled(test.label().to_string(), app.theme.text()),
+    ])];
+    for (label, text) in [("Premise", &test.premise), ("Claim", &test.claim)] {
+        lines.push(Line::styled(label, app.theme.dim()));
+        let mut line = app.highlighter.line(text, &app.theme);
+        line.spans.insert(0, ratatui::text::Span::raw("  "));
+        lines.push(Line::from(
+            line.spans
+                .into_iter()
+                .map(|s| Span::styled(s.content.into_owned(), s.style))
+                .collect::<Vec<_>>(),
+        ));
+        if let Ok((written, _)) = app.compiled.check_formula(text) {
+            for wrapped in wrap(
+                &app.compiled.glossary.sentence(&written),
+                width.saturating_sub(2),
+            ) {
+                lines.push(Line::styled(format!("  {wrapped}"), app.theme.dim()));
+            }
+        }
+    }
+    let expected = Span::styled(
+        test.expected.name(),
+        app.theme.text().add_modifier(Modifier::BOLD),
+    );
+    match app.test_state(&test.id) {
+        TestState::NotRun => lines.push(Line::from(vec![
+            Span::styled("Expected ", app.theme.dim()),
+            expected,
+            Span::styled(" · not run yet", app.theme.dim()),
+        ])),
+        TestState::Running => lines.push(Line::from(vec![
+            Span::styled("Expected ", app.theme.dim()),
+            expected,
+            Span::styled(
+                format!(" · {} running", spinner(app.tick)),
+                app.theme.pending(),
+            ),
+        ])),
+        TestState::Done(outcome) => {
+            let verdict = if outcome.passed {
+                Span::styled(" ✓ pass", app.theme.pass())
+            } else {
+                Span::styled(" ✗ fail", app.theme.fail())
+            };
+            match (&outcome.finding, &outcome.error) {
+                (Some(finding), _) => {
+                    lines.push(Line::from(vec![
+                        Span::styled("Expected ", app.theme.dim()),
+                        expected,
+                        Span::styled(" · actual ", app.theme.dim()),
+                        Span::styled(finding.kind.name(), finding_style(app, finding.kind)),
+                        verdict,
+                    ]));
+                    let selected = focused.then_some(app.evidence_cursor.selected);
+                    lines.extend(finding_lines(app, finding, selected, width));
+                }
+                (None, error) => {
+                    lines.push(Line::from(vec![
+                        Span::styled("Expected ", app.theme.dim()),
+                        expected,
+                        verdict,
+                    ]));
+                    lines.push(Line::styled(
+                        format!("does not run: {}", error.as_deref().unwrap_or("unknown")),
+                        app.theme.error(),
+                    ));
+                }
+            }
+        }
+    }
+    if !test.note.is_empty() {
+        lines.push(Line::styled(
+            format!("Note: {}", test.note),
+            app.theme.dim(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}

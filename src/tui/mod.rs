@@ -1,0 +1,138 @@
+//! The workbench: a ratatui terminal UI over the core. State, messages and
+//! effects (The Elm Architecture); solver work runs off the UI thread.
+
+pub mod app;
+pub mod components;
+pub mod config;
+pub mod editor;
+pub mod highlight;
+pub mod keymap;
+pub mod layout;
+pub mod msg;
+pub mod runtime;
+pub mod theme;
+pub mod update;
+
+use app::App;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use msg::{Effect, Msg};
+use runtime::Runtime;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const TICK: Duration = Duration::from_millis(100);
+
+/// Opens the workbench on a project directory.
+pub fn run(dir: &Path) -> ExitCode {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "precept: the workbench needs a terminal (stdin and stdout are not a TTY). In scripts use the subcommands: precept --help"
+        );
+        return ExitCode::from(2);
+    }
+    let project = match crate::core::model::Project::load_unchecked(dir) {
+        Ok(project) => project,
+        Err(error) => {
+            eprintln!("precept: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    // A broken drafts file is refused rather than overwritten: drafts are never lost.
+    let drafts = match crate::core::model::drafts::Drafts::load(dir) {
+        Ok(drafts) => drafts,
+        Err(error) => {
+            eprintln!("precept: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = config::UserConfig::load(config::config_dir());
+    let timeout = Duration::from_millis(project.settings.solver_timeout_ms);
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(error) => {
+            eprintln!("precept: cannot open the terminal: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        ratatui::restore();
+        previous_hook(info);
+    }));
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let size = terminal
+        .size()
+        .map(|s| (s.width, s.height))
+        .unwrap_or((80, 24));
+    let mut app = App::new(project, drafts, config.keymap, config.theme, size);
+    if let Some(problem) = config.problems.first() {
+        app.status.last_error = Some(problem.clone());
+    }
+    let mut runtime = Runtime::new(app.project_dir.clone(), config.dir, timeout);
+    let result = event_loop(&mut terminal, &mut app, &mut runtime);
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("precept: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    runtime: &mut Runtime,
+) -> std::io::Result<()> {
+    // The first frame comes before any solver work.
+    terminal.draw(|frame| components::render(app, frame))?;
+    let mut effects = vec![
+        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        update::start_full_run(app),
+    ];
+    let mut last_tick = Instant::now();
+    loop {
+        let mut messages = Vec::new();
+        for effect in effects.drain(..) {
+            if effect == Effect::Quit {
+                return Ok(());
+            }
+            messages.extend(runtime.execute(effect));
+        }
+        messages.extend(runtime.poll());
+        for message in messages {
+            effects.extend(update::update(app, message));
+        }
+        if !effects.is_empty() {
+            continue;
+        }
+        terminal.draw(|frame| components::render(app, frame))?;
+        let wait = TICK
+            .saturating_sub(last_tick.elapsed())
+            .min(if runtime.has_pending() {
+                Duration::from_millis(20)
+            } else {
+                TICK
+            });
+        if event::poll(wait)? {
+            let message = match event::read()? {
+                Event::Key(key) => Some(Msg::Key(key)),
+                Event::Mouse(mouse) => Some(Msg::Mouse(mouse)),
+                Event::Resize(width, height) => Some(Msg::Resize(width, height)),
+                _ => None,
+            };
+            if let Some(message) = message {
+                effects.extend(update::update(app, message));
+            }
+        }
+        if last_tick.elapsed() >= TICK {
+            last_tick = Instant::now();
+            effects.extend(update::update(app, Msg::Tick));
+        }
+    }
+}

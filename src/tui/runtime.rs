@@ -1,0 +1,201 @@
+//! Carries out effects: atomic saves, the solver worker, and turning solver
+//! replies back into messages. One pending run at a time: a newer run
+//! cancels whatever the older one still has queued.
+
+use super::msg::{Effect, Msg};
+use crate::core::model::LogicTest;
+use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
+use crate::core::smt::{Expr, ExprKind};
+use crate::core::solve::{FindingKind, SolverReply, SolverWorker, Ticket};
+use crate::core::test_runner::TestOutcome;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+enum Pending {
+    Test {
+        generation: u64,
+        test: Box<LogicTest>,
+    },
+    Probe {
+        generation: u64,
+    },
+    Verify {
+        ui_ticket: u64,
+    },
+}
+
+pub struct Runtime {
+    project_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    solver: SolverWorker,
+    reply: Sender<SolverReply>,
+    replies: Receiver<SolverReply>,
+    pending: HashMap<Ticket, Pending>,
+}
+
+impl Runtime {
+    pub fn new(project_dir: PathBuf, config_dir: Option<PathBuf>, timeout: Duration) -> Runtime {
+        let (reply, replies) = mpsc::channel();
+        Runtime {
+            project_dir,
+            config_dir,
+            solver: SolverWorker::spawn(timeout),
+            reply,
+            replies,
+            pending: HashMap::new(),
+        }
+    }
+
+    /// Carries out one effect; messages that result at once are returned.
+    pub fn execute(&mut self, effect: Effect) -> Vec<Msg> {
+        let io = |result: Result<(), String>| match result {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![Msg::IoFailed { error }],
+        };
+        match effect {
+            Effect::SaveModel(model) => io(write_json(&self.project_dir.join(MODEL_FILE), &*model)
+                .map_err(|e| format!("not saved: {e}"))),
+            Effect::SaveTests(tests) => io(write_json(&self.project_dir.join(TESTS_FILE), &*tests)
+                .map_err(|e| format!("not saved: {e}"))),
+            Effect::SaveDrafts(drafts) => io(drafts
+                .save(&self.project_dir)
+                .map_err(|e| format!("draft not saved: {e}"))),
+            Effect::SaveThemeChoice(name) => match &self.config_dir {
+                Some(dir) => io(super::config::save_theme_choice(dir, &name)),
+                None => Vec::new(),
+            },
+            Effect::LoadSolver(model) => {
+                self.cancel_runs();
+                self.solver.load_in_background(*model);
+                Vec::new()
+            }
+            Effect::ReplaceRule { id, formula } => {
+                self.solver.replace_rule(&id, formula);
+                Vec::new()
+            }
+            Effect::RunTests {
+                generation,
+                jobs,
+                probe_consistency,
+            } => {
+                self.cancel_runs();
+                let mut messages = Vec::new();
+                if probe_consistency {
+                    let truth = Expr::new(ExprKind::Bool(true));
+                    let ticket = self.solver.submit(truth.clone(), truth, self.reply.clone());
+                    self.pending.insert(ticket, Pending::Probe { generation });
+                }
+                for job in jobs {
+                    match job.formulas {
+                        Ok((premise, claim)) => {
+                            let ticket = self.solver.submit(premise, claim, self.reply.clone());
+                            self.pending.insert(
+                                ticket,
+                                Pending::Test {
+                                    generation,
+                                    test: Box::new(job.test),
+                                },
+                            );
+                        }
+                        Err(error) => messages.push(Msg::TestFinished {
+                            generation,
+                            outcome: Box::new(TestOutcome {
+                                id: job.test.id,
+                                name: job.test.name,
+                                expected: job.test.expected,
+                                finding: None,
+                                error: Some(error),
+                                passed: false,
+                                elapsed: Duration::ZERO,
+                            }),
+                        }),
+                    }
+                }
+                messages
+            }
+            Effect::Verify {
+                ticket,
+                premise,
+                claim,
+            } => {
+                let solver_ticket = self.solver.submit(premise, claim, self.reply.clone());
+                self.pending
+                    .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
+                Vec::new()
+            }
+            Effect::Quit => Vec::new(),
+        }
+    }
+
+    /// Cancels the tests and probes still queued or running.
+    fn cancel_runs(&mut self) {
+        let stale: Vec<Ticket> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !matches!(p, Pending::Verify { .. }))
+            .map(|(t, _)| *t)
+            .collect();
+        for ticket in stale {
+            self.solver.cancel(ticket);
+        }
+    }
+
+    /// Solver replies that have arrived, as messages.
+    pub fn poll(&mut self) -> Vec<Msg> {
+        let mut messages = Vec::new();
+        while let Ok(reply) = self.replies.try_recv() {
+            let Some(pending) = self.pending.remove(&reply.ticket) else {
+                continue;
+            };
+            messages.push(match pending {
+                Pending::Test { generation, test } => {
+                    let passed = reply.finding.kind == test.expected;
+                    Msg::TestFinished {
+                        generation,
+                        outcome: Box::new(TestOutcome {
+                            id: test.id,
+                            name: test.name,
+                            expected: test.expected,
+                            finding: Some(reply.finding),
+                            error: None,
+                            passed,
+                            elapsed: reply.elapsed,
+                        }),
+                    }
+                }
+                Pending::Probe { generation } => Msg::ConsistencyChecked {
+                    generation,
+                    consistent: reply.finding.kind != FindingKind::Impossible,
+                },
+                Pending::Verify { ui_ticket } => Msg::VerifyFinished {
+                    ticket: ui_ticket,
+                    finding: Box::new(reply.finding),
+                },
+            });
+        }
+        messages
+    }
+
+    /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
+    pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
+        match self.replies.recv_timeout(timeout) {
+            Ok(reply) => {
+                // Put it back through the same path as `poll`.
+                let (tx, rx) = mpsc::channel();
+                let _ = tx.send(reply);
+                let original = std::mem::replace(&mut self.replies, rx);
+                let mut messages = self.poll();
+                self.replies = original;
+                messages.extend(self.poll());
+                messages
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+}

@@ -1,0 +1,324 @@
+//! Moving around: screens, panes, list selections, jumps, mouse.
+
+use crate::tui::app::{App, Pane, Screen};
+use crate::tui::layout::{areas, inner_height};
+use crate::tui::msg::Effect;
+
+/// Rows the evidence list of the tests screen shows at once.
+pub const EVIDENCE_ROWS: usize = 5;
+
+pub fn show_screen(app: &mut App, screen: Screen) {
+    app.screen = screen;
+    app.focus = match screen {
+        Screen::Rules => Pane::Rules,
+        Screen::Variables => Pane::Variables,
+        Screen::Tests => Pane::Tests,
+        Screen::Verify => Pane::VerifyInput,
+    };
+    rescroll(app);
+}
+
+fn panes(screen: Screen) -> &'static [Pane] {
+    match screen {
+        Screen::Rules => &[Pane::Document, Pane::Rules],
+        Screen::Variables => &[Pane::Variables],
+        Screen::Tests => &[Pane::Tests, Pane::Evidence],
+        Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
+    }
+}
+
+pub fn cycle_pane(app: &mut App, step: isize) {
+    let panes = panes(app.screen);
+    let at = panes.iter().position(|p| *p == app.focus).unwrap_or(0) as isize;
+    app.focus = panes[(at + step).rem_euclid(panes.len() as isize) as usize];
+}
+
+fn evidence_len(app: &App) -> usize {
+    app.selected_test()
+        .and_then(|t| match app.test_state(&t.id) {
+            crate::tui::app::TestState::Done(outcome) => {
+                outcome.finding.as_ref().map(|f| f.rules().len())
+            }
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// (length, viewport height) of the focused list.
+fn focused_list(app: &App) -> (usize, usize) {
+    let layout = areas(app.screen, app.size);
+    match app.focus {
+        Pane::Document => (app.spans.len(), inner_height(layout.document)),
+        Pane::Rules => (app.model.rules.len(), inner_height(layout.list)),
+        Pane::Variables => (app.variable_rows().len(), inner_height(layout.list)),
+        Pane::Tests => (app.tests.tests.len(), inner_height(layout.list)),
+        Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
+        Pane::VerifyInput | Pane::VerifyResult => (0, 1),
+    }
+}
+
+pub fn move_selection(app: &mut App, delta: isize) {
+    let (len, height) = focused_list(app);
+    match app.focus {
+        Pane::Document => {
+            app.span_cursor.step(delta, len, height);
+            follow_span(app);
+        }
+        Pane::Rules => {
+            app.rule_cursor.step(delta, len, height);
+            follow_rule(app);
+        }
+        Pane::Variables => app.variable_cursor.step(delta, len, height),
+        Pane::Tests => {
+            app.test_cursor.step(delta, len, height);
+            app.evidence_cursor = Default::default();
+        }
+        Pane::Evidence => app.evidence_cursor.step(delta, len, height),
+        Pane::VerifyInput | Pane::VerifyResult => {}
+    }
+}
+
+pub fn page(app: &mut App, direction: isize) {
+    let (_, height) = focused_list(app);
+    move_selection(app, direction * height.max(1) as isize);
+}
+
+/// The document follows the selected rule: its span is selected and shown.
+pub fn follow_rule(app: &mut App) {
+    let Some(span) = app.selected_rule().and_then(|r| app.span_of_rule(r)) else {
+        return;
+    };
+    let height = inner_height(areas(Screen::Rules, app.size).document);
+    app.span_cursor.select(span, app.spans.len(), height);
+}
+
+/// The rules list follows the selected span: its first rule is selected.
+fn follow_span(app: &mut App) {
+    let span = app.span_cursor.selected;
+    if let Some(index) = app
+        .model
+        .rules
+        .iter()
+        .position(|r| app.span_of_rule(r) == Some(span))
+    {
+        let height = inner_height(areas(Screen::Rules, app.size).list);
+        app.rule_cursor.select(index, app.model.rules.len(), height);
+    }
+}
+
+/// Keeps every selection visible after a resize or a change of lists.
+pub fn rescroll(app: &mut App) {
+    let rules = areas(Screen::Rules, app.size);
+    let tests = areas(Screen::Tests, app.size);
+    let variables = areas(Screen::Variables, app.size);
+    let (spans, rule_count, test_count, variable_count) = (
+        app.spans.len(),
+        app.model.rules.len(),
+        app.tests.tests.len(),
+        app.variable_rows().len(),
+    );
+    app.span_cursor.step(0, spans, inner_height(rules.document));
+    app.rule_cursor
+        .step(0, rule_count, inner_height(rules.list));
+    app.test_cursor
+        .step(0, test_count, inner_height(tests.list));
+    app.variable_cursor
+        .step(0, variable_count, inner_height(variables.list));
+}
+
+/// Selects a rule by id and shows it on the rules screen with its span.
+pub fn jump_to_rule(app: &mut App, id: &str) {
+    let Some(index) = app.model.rules.iter().position(|r| r.id == id) else {
+        app.status.last_error = Some(format!("rule {id} no longer exists"));
+        return;
+    };
+    show_screen(app, Screen::Rules);
+    let height = inner_height(areas(Screen::Rules, app.size).list);
+    app.rule_cursor.select(index, app.model.rules.len(), height);
+    follow_rule(app);
+}
+
+pub fn jump_to_test(app: &mut App, index: usize) {
+    show_screen(app, Screen::Tests);
+    let height = inner_height(areas(Screen::Tests, app.size).list);
+    app.test_cursor.select(index, app.tests.tests.len(), height);
+    app.evidence_cursor = Default::default();
+}
+
+pub fn jump_to_variable_row(app: &mut App, row: usize) {
+    show_screen(app, Screen::Variables);
+    let height = inner_height(areas(Screen::Variables, app.size).list);
+    let len = app.variable_rows().len();
+    app.variable_cursor.select(row, len, height);
+}
+
+/// Enter: follow the selection somewhere useful.
+pub fn open(app: &mut App) -> Vec<Effect> {
+    match app.focus {
+        Pane::Document => {
+            follow_span(app);
+            app.focus = Pane::Rules;
+        }
+        Pane::Rules => {
+            follow_rule(app);
+            app.focus = Pane::Document;
+        }
+        Pane::Tests => app.focus = Pane::Evidence,
+        Pane::Evidence => {
+            let id = app
+                .selected_test()
+                .and_then(|t| match app.test_state(&t.id) {
+                    crate::tui::app::TestState::Done(outcome) => outcome
+                        .finding
+                        .as_ref()
+                        .and_then(|f| f.rules().get(app.evidence_cursor.selected).cloned()),
+                    _ => None,
+                });
+            if let Some(id) = id {
+                jump_to_rule(app, &id);
+            }
+        }
+        Pane::Variables => {
+            let rows = app.variable_rows();
+            if let Some(crate::tui::app::VariableRow::Variable(i)) =
+                rows.get(app.variable_cursor.selected)
+            {
+                let name = app.model.variables[*i].name.clone();
+                match app.graph.rules_using(&name).first() {
+                    Some(id) => {
+                        let id = id.clone();
+                        jump_to_rule(app, &id);
+                    }
+                    None => app.status.message = Some(format!("{name} is used by no rule")),
+                }
+            }
+        }
+        Pane::VerifyResult => return super::runs::run_verify(app),
+        Pane::VerifyInput => {}
+    }
+    Vec::new()
+}
+
+pub fn next_failing(app: &mut App, direction: isize) {
+    let failing = app.failing_tests();
+    if failing.is_empty() {
+        app.status.message = Some("no failing tests".into());
+        return;
+    }
+    let current = if app.screen == Screen::Tests {
+        app.test_cursor.selected as isize
+    } else {
+        -1
+    };
+    let next = if direction > 0 {
+        failing
+            .iter()
+            .copied()
+            .find(|&i| i as isize > current)
+            .unwrap_or(failing[0])
+    } else {
+        failing
+            .iter()
+            .rev()
+            .copied()
+            .find(|&i| (i as isize) < current)
+            .unwrap_or(failing[failing.len() - 1])
+    };
+    jump_to_test(app, next);
+    let position = failing.iter().position(|&i| i == next).unwrap_or(0) + 1;
+    app.status.message = Some(format!("failing test {position} of {}", failing.len()));
+}
+
+fn contains(area: ratatui::layout::Rect, column: u16, row: u16) -> bool {
+    column >= area.x && column < area.x + area.width && row >= area.y && row < area.y + area.height
+}
+
+/// The pane under the mouse.
+fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
+    let layout = areas(app.screen, app.size);
+    if contains(layout.document, column, row) && app.screen == Screen::Rules {
+        return Some(Pane::Document);
+    }
+    if contains(layout.list, column, row) {
+        return Some(match app.screen {
+            Screen::Rules => Pane::Rules,
+            Screen::Variables => Pane::Variables,
+            Screen::Tests => Pane::Tests,
+            Screen::Verify => return None,
+        });
+    }
+    if contains(layout.inputs, column, row) {
+        return Some(Pane::VerifyInput);
+    }
+    None
+}
+
+pub fn scroll_at(app: &mut App, column: u16, row: u16, delta: isize) {
+    if let Some(pane) = pane_at(app, column, row) {
+        app.focus = pane;
+        move_selection(app, delta);
+    }
+}
+
+pub fn click(app: &mut App, column: u16, row: u16) {
+    let layout = areas(app.screen, app.size);
+    if row == layout.tabs.y {
+        // The tab bar: " 1 Rules  2 Variables  3 Tests  4 Verify "
+        let mut x = 0u16;
+        for screen in Screen::ALL {
+            let width = screen.title().len() as u16 + 4;
+            if column >= x && column < x + width {
+                show_screen(app, screen);
+                return;
+            }
+            x += width;
+        }
+        return;
+    }
+    let Some(pane) = pane_at(app, column, row) else {
+        return;
+    };
+    app.focus = pane;
+    let area = match pane {
+        Pane::Document => layout.document,
+        Pane::VerifyInput => {
+            app.verify.field = if row >= layout.inputs.y + 3 { 1 } else { 0 };
+            return;
+        }
+        _ => layout.list,
+    };
+    if row <= area.y || row >= area.y + area.height.saturating_sub(1) {
+        return;
+    }
+    let offset = match pane {
+        Pane::Document => app.span_cursor.offset,
+        Pane::Rules => app.rule_cursor.offset,
+        Pane::Variables => app.variable_cursor.offset,
+        Pane::Tests => app.test_cursor.offset,
+        _ => 0,
+    };
+    let target = offset + (row - area.y - 1) as usize;
+    let current = match pane {
+        Pane::Document => app.span_cursor.selected,
+        Pane::Rules => app.rule_cursor.selected,
+        Pane::Variables => app.variable_cursor.selected,
+        Pane::Tests => app.test_cursor.selected,
+        _ => 0,
+    };
+    // The document pane wraps spans over several rows; a click selects by span row start.
+    if pane == Pane::Document {
+        let row_in_pane = (row - area.y - 1) as usize;
+        let width = area.width.saturating_sub(4).max(1) as usize;
+        let mut used = 0;
+        for index in app.span_cursor.offset..app.spans.len() {
+            let rows = crate::tui::components::document::span_rows(&app.spans[index].text, width);
+            if row_in_pane < used + rows {
+                move_selection(app, index as isize - current as isize);
+                return;
+            }
+            used += rows;
+        }
+        return;
+    }
+    move_selection(app, target as isize - current as isize);
+}

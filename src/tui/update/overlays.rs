@@ -1,0 +1,259 @@
+//! Keys while an overlay is open: the editor, the palette, search, the
+//! variables filter, help and the expected-finding prompt.
+
+use super::edits;
+use crate::core::solve::FindingKind;
+use crate::tui::app::{App, Overlay, VariableRow};
+use crate::tui::keymap::Action;
+use crate::tui::msg::Effect;
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui_textarea::TextArea;
+
+/// One entry of the command palette.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Action(Action),
+    NewType,
+}
+
+pub fn palette_commands(app: &App) -> Vec<(String, Command)> {
+    let mut commands: Vec<(String, Command)> = app
+        .keymap
+        .bindings
+        .iter()
+        .filter(|b| {
+            !matches!(
+                b.action,
+                Action::Palette | Action::Apply | Action::Close | Action::ForceQuit
+            )
+        })
+        .map(|b| {
+            (
+                format!("{}  [{}]", b.desc, b.keys.join(" ")),
+                Command::Action(b.action),
+            )
+        })
+        .collect();
+    commands.push(("Add an enum type".into(), Command::NewType));
+    commands
+}
+
+fn matches(query: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    query
+        .to_lowercase()
+        .split_whitespace()
+        .all(|word| text.contains(word))
+}
+
+pub fn filtered_commands(app: &App, query: &str) -> Vec<(String, Command)> {
+    palette_commands(app)
+        .into_iter()
+        .filter(|(label, _)| matches(query, label))
+        .collect()
+}
+
+/// Something search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hit {
+    Rule(usize),
+    Variable(usize),
+    Type(usize),
+    Test(usize),
+}
+
+pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
+    if query.trim().is_empty() {
+        return Vec::new();
+    }
+    let mut hits = Vec::new();
+    for (i, rule) in app.model.rules.iter().enumerate() {
+        let english = app
+            .compiled
+            .rule(&rule.id)
+            .map(|r| app.compiled.glossary.sentence(&r.written))
+            .unwrap_or_default();
+        if matches(
+            query,
+            &format!("{} {} {} {}", rule.id, rule.expression, english, rule.note),
+        ) {
+            hits.push((
+                format!("rule {}: {}", rule.id, rule.expression),
+                Hit::Rule(i),
+            ));
+        }
+    }
+    for (i, variable) in app.model.variables.iter().enumerate() {
+        if matches(
+            query,
+            &format!(
+                "{} {} {}",
+                variable.name, variable.sort, variable.description
+            ),
+        ) {
+            hits.push((
+                format!("variable {}: {}", variable.name, variable.description),
+                Hit::Variable(i),
+            ));
+        }
+    }
+    for (i, type_def) in app.model.types.iter().enumerate() {
+        let values: Vec<&str> = type_def.values.iter().map(|v| v.value.as_str()).collect();
+        if matches(
+            query,
+            &format!(
+                "{} {} {}",
+                type_def.name,
+                type_def.description,
+                values.join(" ")
+            ),
+        ) {
+            hits.push((
+                format!("type {}: {}", type_def.name, values.join(" ")),
+                Hit::Type(i),
+            ));
+        }
+    }
+    for (i, test) in app.tests.tests.iter().enumerate() {
+        if matches(
+            query,
+            &format!("{} {} {} {}", test.id, test.name, test.premise, test.claim),
+        ) {
+            hits.push((format!("test {}: {}", test.id, test.label()), Hit::Test(i)));
+        }
+    }
+    hits
+}
+
+pub fn open_filter(app: &mut App) {
+    let mut input = TextArea::new(vec![app.variable_filter.clone()]);
+    input.set_placeholder_text("filter variables and types");
+    input.move_cursor(ratatui_textarea::CursorMove::End);
+    app.overlay = Some(Overlay::Filter(input));
+}
+
+/// Rows a picker list shows.
+pub const PICKER_ROWS: usize = 12;
+
+pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let action = app.keymap.action_for(&key);
+    let Some(overlay) = app.overlay.as_mut() else {
+        return Vec::new();
+    };
+    match overlay {
+        Overlay::Editor(editor) => match action {
+            Some(Action::Apply) => return edits::apply_editor(app),
+            Some(Action::Close) => return edits::close_editor(app),
+            _ => {
+                if editor.textarea.input(key) {
+                    editor.recheck(&app.compiled, &app.model);
+                    app.draft_dirty = true;
+                }
+            }
+        },
+        Overlay::Help { offset } => match key.code {
+            KeyCode::Down | KeyCode::Char('j') => *offset += 1,
+            KeyCode::Up | KeyCode::Char('k') => *offset = offset.saturating_sub(1),
+            _ => app.overlay = None,
+        },
+        Overlay::ExpectPrompt => {
+            let expected = match key.code {
+                KeyCode::Char('v') => Some(FindingKind::Valid),
+                KeyCode::Char('i') => Some(FindingKind::Invalid),
+                KeyCode::Char('s') => Some(FindingKind::Satisfiable),
+                KeyCode::Char('m') => Some(FindingKind::Impossible),
+                KeyCode::Char('c') => Some(FindingKind::TooComplex),
+                _ => None,
+            };
+            app.overlay = None;
+            if let Some(expected) = expected {
+                return super::runs::save_verify_as_test(app, expected);
+            }
+        }
+        Overlay::Filter(input) => match key.code {
+            KeyCode::Esc => {
+                app.variable_filter.clear();
+                app.overlay = None;
+                super::navigation::rescroll(app);
+            }
+            KeyCode::Enter => app.overlay = None,
+            _ => {
+                input.input(key);
+                app.variable_filter = input.lines().join(" ");
+                app.variable_cursor = Default::default();
+                super::navigation::rescroll(app);
+            }
+        },
+        Overlay::Palette(_) | Overlay::Search(_) => {
+            let is_palette = matches!(app.overlay, Some(Overlay::Palette(_)));
+            return picker_key(app, key, is_palette);
+        }
+    }
+    Vec::new()
+}
+
+fn picker_key(app: &mut App, key: KeyEvent, is_palette: bool) -> Vec<Effect> {
+    let query = match &app.overlay {
+        Some(Overlay::Palette(p)) | Some(Overlay::Search(p)) => p.text(),
+        _ => return Vec::new(),
+    };
+    let len = if is_palette {
+        filtered_commands(app, &query).len()
+    } else {
+        search(app, &query).len()
+    };
+    let Some(Overlay::Palette(picker) | Overlay::Search(picker)) = app.overlay.as_mut() else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Esc => app.overlay = None,
+        KeyCode::Down => picker.cursor.step(1, len, PICKER_ROWS),
+        KeyCode::Up => picker.cursor.step(-1, len, PICKER_ROWS),
+        KeyCode::Enter => {
+            let chosen = picker.cursor.selected;
+            app.overlay = None;
+            if is_palette {
+                if let Some((_, command)) = filtered_commands(app, &query).into_iter().nth(chosen) {
+                    return match command {
+                        Command::Action(action) => super::act(app, action),
+                        Command::NewType => {
+                            edits::open_new_type(app);
+                            Vec::new()
+                        }
+                    };
+                }
+            } else if let Some((_, hit)) = search(app, &query).into_iter().nth(chosen) {
+                jump(app, hit);
+            }
+        }
+        _ => {
+            picker.query.input(key);
+            picker.cursor = Default::default();
+        }
+    }
+    Vec::new()
+}
+
+fn jump(app: &mut App, hit: Hit) {
+    match hit {
+        Hit::Rule(i) => {
+            let id = app.model.rules[i].id.clone();
+            super::navigation::jump_to_rule(app, &id);
+        }
+        Hit::Test(i) => super::navigation::jump_to_test(app, i),
+        Hit::Variable(i) | Hit::Type(i) => {
+            app.variable_filter.clear();
+            let wanted = if matches!(hit, Hit::Variable(_)) {
+                VariableRow::Variable(i)
+            } else {
+                VariableRow::Type(i)
+            };
+            let row = app
+                .variable_rows()
+                .iter()
+                .position(|r| *r == wanted)
+                .unwrap_or(0);
+            super::navigation::jump_to_variable_row(app, row);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Test runs and verify questions: what to run, and what the results mean
+//! (flips, stale results, the consistency probe).
+
+use crate::core::solve::FindingKind;
+use crate::core::test_runner::{TestOutcome, check_test};
+use crate::tui::app::{App, Flip, Overlay, Pane, TestState};
+use crate::tui::msg::{Effect, TestJob};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Reruns every test.
+pub fn start_full_run(app: &mut App) -> Effect {
+    let ids: Vec<String> = app.tests.tests.iter().map(|t| t.id.clone()).collect();
+    start_run(app, &ids, false, false)
+}
+
+/// Starts run `generation + 1` over `ids`. A newer run replaces any older
+/// one: the runtime cancels what is still queued, and results of older runs
+/// are dropped when they arrive.
+pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial: bool) -> Effect {
+    app.generation += 1;
+    app.flips.clear();
+    let mut jobs = Vec::new();
+    for test in app.tests.tests.iter().filter(|t| ids.contains(&t.id)) {
+        jobs.push(TestJob {
+            test: test.clone(),
+            formulas: check_test(&app.compiled, test),
+        });
+    }
+    // Tests left over from an unfinished older run must not stay "running".
+    for (id, state) in app.results.iter_mut() {
+        if *state == TestState::Running && !ids.contains(id) {
+            *state = TestState::NotRun;
+        }
+    }
+    for job in &jobs {
+        let previous = app.results.get(&job.test.id).and_then(TestState::passed);
+        app.previous_pass.insert(job.test.id.clone(), previous);
+        app.results.insert(job.test.id.clone(), TestState::Running);
+    }
+    app.pending = jobs.len();
+    app.run_size = jobs.len();
+    app.run_was_partial = partial;
+    app.status.job = if jobs.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "running {} test{}",
+            jobs.len(),
+            if jobs.len() == 1 { "" } else { "s" }
+        ))
+    };
+    Effect::RunTests {
+        generation: app.generation,
+        jobs,
+        probe_consistency,
+    }
+}
+
+pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Vec<Effect> {
+    if generation != app.generation {
+        return Vec::new();
+    }
+    let id = outcome.id.clone();
+    let now_passes = outcome.passed;
+    if let Some(Some(before)) = app.previous_pass.remove(&id)
+        && before != now_passes
+    {
+        app.flips.push(Flip {
+            test_id: id.clone(),
+            now_passes,
+        });
+    }
+    app.results.insert(id, TestState::Done(Box::new(outcome)));
+    app.pending = app.pending.saturating_sub(1);
+    if app.pending == 0 {
+        app.status.job = None;
+        let (passed, failed, _) = app.counts();
+        let mut message = format!("{passed} passed, {failed} failed");
+        if app.run_was_partial {
+            message.push_str(&format!(" (reran {} affected)", app.run_size));
+        }
+        if !app.flips.is_empty() {
+            let broke = app.flips.iter().filter(|f| !f.now_passes).count();
+            let fixed = app.flips.len() - broke;
+            message.push_str(&format!(
+                "; flipped: {broke} passed→failed, {fixed} failed→passed"
+            ));
+        }
+        app.status.message = Some(message);
+    } else {
+        app.status.job = Some(format!("running tests: {} to go", app.pending));
+    }
+    Vec::new()
+}
+
+/// The probe that accompanies a partial rerun: if the edit made the policy
+/// inconsistent, every test may have changed, so all are rerun.
+pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> Vec<Effect> {
+    if generation != app.generation || consistent {
+        return Vec::new();
+    }
+    app.status.last_error = Some(
+        "the rules contradict each other: every question is IMPOSSIBLE until that is fixed".into(),
+    );
+    if app.run_was_partial {
+        let pending_flips = app.flips.clone();
+        let effect = start_full_run(app);
+        app.flips = pending_flips;
+        return vec![effect];
+    }
+    Vec::new()
+}
+
+/// Keys while typing in the verify inputs.
+pub fn verify_input_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Esc => app.focus = Pane::VerifyResult,
+        KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down => {
+            app.verify.field = 1 - app.verify.field
+        }
+        KeyCode::Enter => return run_verify(app),
+        KeyCode::Char('s') if ctrl => {
+            if app.verify.finding.is_some() {
+                app.overlay = Some(Overlay::ExpectPrompt);
+            } else {
+                app.status.message =
+                    Some("ask the question first (enter), then save it as a test".into());
+            }
+        }
+        _ => {
+            let field = if app.verify.field == 0 {
+                &mut app.verify.premise
+            } else {
+                &mut app.verify.claim
+            };
+            field.input(key);
+        }
+    }
+    Vec::new()
+}
+
+pub fn run_verify(app: &mut App) -> Vec<Effect> {
+    let premise_text = non_empty(app.verify.premise.lines().join(" "), "true");
+    let claim_text = app.verify.claim.lines().join(" ");
+    let premise = match app.compiled.check_formula(&premise_text) {
+        Ok((_, formula)) => formula,
+        Err(e) => {
+            app.verify.error = Some(format!("premise: {e}"));
+            return Vec::new();
+        }
+    };
+    let claim = match app.compiled.check_formula(&claim_text) {
+        Ok((_, formula)) => formula,
+        Err(e) => {
+            app.verify.error = Some(format!("claim: {e}"));
+            return Vec::new();
+        }
+    };
+    app.verify.error = None;
+    app.verify.ticket += 1;
+    app.verify.running = true;
+    app.status.job = Some("verifying".into());
+    vec![Effect::Verify {
+        ticket: app.verify.ticket,
+        premise,
+        claim,
+    }]
+}
+
+fn non_empty(text: String, default: &str) -> String {
+    if text.trim().is_empty() {
+        default.to_string()
+    } else {
+        text
+    }
+}
+
+/// Saves the verify question as a test expecting `expected`.
+pub fn save_verify_as_test(app: &mut App, expected: FindingKind) -> Vec<Effect> {
+    let premise = non_empty(app.verify.premise.lines().join(" "), "true");
+    let claim = app.verify.claim.lines().join(" ");
+    let before = app.snapshot();
+    let id = app.tests.fresh_id();
+    app.history.record(format!("add test {id}"), before);
+    app.tests.tests.push(crate::core::model::LogicTest {
+        id: id.clone(),
+        name: format!("asked: {claim}"),
+        premise,
+        claim,
+        expected,
+        note: String::new(),
+    });
+    app.results.insert(id.clone(), TestState::NotRun);
+    app.status.message = Some(format!("saved as test {id}, expecting {expected}"));
+    let run = start_run(app, std::slice::from_ref(&id), false, true);
+    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+}
