@@ -854,7 +854,8 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
     println!("  replica load {:.1} ms", ms(started.elapsed()));
     let mut t = replica::Phases::default();
     let mut agree = 0;
-    for (premise, claim, kind) in claims.iter().take(REPLAYED) {
+    let skip_replay = std::env::var_os("SCALE_EXPERIMENT").is_some();
+    for (premise, claim, kind) in claims.iter().take(if skip_replay { 0 } else { REPLAYED }) {
         let found = session.verify(&parse(compiled, premise), &parse(compiled, claim), &mut t);
         agree += usize::from(found == kind.name());
     }
@@ -899,6 +900,36 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
     line("total", t.total, 0);
     println!("  findings agree with the worker on {agree}/{REPLAYED}");
 
+    if std::env::var_os("SCALE_EXPERIMENT").is_some() {
+        let spec = std::env::var("SCALE_EXPERIMENT").unwrap_or_default();
+        let mut push = true;
+        for kv in spec.split(',').filter(|kv| !kv.is_empty()) {
+            if kv == "nopush" {
+                push = false;
+                continue;
+            }
+            let (k, v) = kv.split_once('=').expect("key=value");
+            session.set_param(k, v);
+        }
+        let mut sums = [0.0; 3];
+        let mut firsts = Vec::new();
+        for (premise, claim, _) in claims.iter().take(REPLAYED) {
+            let r = session.variant(&parse(compiled, premise), &parse(compiled, claim), push);
+            for i in 0..3 {
+                sums[i] += r[i];
+            }
+            firsts.push(r[0]);
+        }
+        firsts.sort_by(f64::total_cmp);
+        println!(
+            "EXPERIMENT {spec}: mean ms M∧P {:.1} (median {:.1}), M∧P∧¬C {:.1}, M∧P∧C {:.1}",
+            sums[0] / n,
+            firsts[firsts.len() / 2],
+            sums[1] / n,
+            sums[2] / n
+        );
+        return;
+    }
     // One M ∧ P check, with every rule vs only the premise's own section.
     let mut all = Vec::new();
     let mut section = Vec::new();
@@ -1304,6 +1335,44 @@ mod replica {
             t.pop += started.elapsed();
             t.total += begin.elapsed();
             kind
+        }
+
+        /// EXPERIMENT: the three main checks under a variant protocol.
+        pub fn variant(&self, premise: &Expr, claim: &Expr, push: bool) -> [f64; 3] {
+            if push {
+                self.solver.push();
+            }
+            let p = Bool::fresh_const("premise");
+            self.solver.assert(p.implies(self.vocab.formula(premise)));
+            let c = Bool::fresh_const("nc");
+            self.solver.assert(c.implies(self.vocab.formula(claim).not()));
+            let d = Bool::fresh_const("c");
+            self.solver.assert(d.implies(self.vocab.formula(claim)));
+            let mut out = [0.0; 3];
+            for (round, extra) in [None, Some(&c), Some(&d)].into_iter().enumerate() {
+                let mut a = self.literals.clone();
+                a.push(p.clone());
+                a.extend(extra.cloned());
+                let started = Instant::now();
+                self.solver.check_assumptions(&a);
+                out[round] = started.elapsed().as_secs_f64() * 1000.0;
+            }
+            if push {
+                self.solver.pop(1);
+            }
+            out
+        }
+
+        pub fn set_param(&self, key: &str, value: &str) {
+            let mut params = z3::Params::new();
+            match value {
+                "true" | "false" => params.set_bool(key, value == "true"),
+                _ => match value.parse::<u32>() {
+                    Ok(n) => params.set_u32(key, n),
+                    Err(_) => params.set_symbol(key, value),
+                },
+            }
+            self.solver.set_params(&params);
         }
 
         /// One check of M ∧ P with all rule literals, for comparison.

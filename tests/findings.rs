@@ -219,3 +219,29 @@ fn irrational_values_are_shown_approximately_not_wrongly() {
     assert!(matches!(value, Value::Algebraic(_)), "{value:?}");
     assert!(value.to_string().starts_with("≈1.41421"), "{value}");
 }
+
+#[test]
+fn reloading_a_model_with_the_same_or_changed_enums_works() {
+    let first = model(REFUNDS);
+    let worker = worker(&first, Duration::from_secs(5));
+    worker
+        .load(first.clone())
+        .expect("reload with identical enums");
+    let premise = "(and operated (not travelled) (= reason DENIED_BOARDING))";
+    assert_eq!(
+        worker
+            .verify(formula(&first, premise), formula(&first, "refund"))
+            .kind,
+        FindingKind::Impossible
+    );
+    // The enum gains a value: a new sort of the same name.
+    let changed = model(&REFUNDS.replace("(CANCELLED)))", "(CANCELLED) (STRIKE)))"));
+    worker
+        .load(changed.clone())
+        .expect("reload with a changed enum");
+    let finding = worker.verify(
+        formula(&changed, "(= reason STRIKE)"),
+        formula(&changed, "(not (= reason NONE))"),
+    );
+    assert_eq!(finding.kind, FindingKind::Valid);
+}

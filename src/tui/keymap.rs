@@ -178,7 +178,7 @@ impl Keymap {
         let name = key_name(key)?;
         self.bindings
             .iter()
-            .find(|b| b.keys.iter().any(|k| *k == name))
+            .find(|b| b.keys.contains(&name))
             .map(|b| b.action)
     }
 

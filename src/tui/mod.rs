@@ -57,7 +57,13 @@ pub fn run(dir: &Path) -> ExitCode {
         }
     };
     let previous_hook = std::panic::take_hook();
+    let ui_thread = std::thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
+        // Background threads catch their own panics and report them as
+        // findings; only a panic of the UI thread ends the session.
+        if std::thread::current().id() != ui_thread {
+            return;
+        }
         let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
         ratatui::restore();
         previous_hook(info);

@@ -30,14 +30,9 @@ impl Z3Vocabulary {
     }
 
     pub fn declare_enum(&mut self, name: &str, values: &[String]) {
-        let symbols: Vec<z3::Symbol> = values
-            .iter()
-            .map(|v| z3::Symbol::String(v.clone()))
-            .collect();
-        let (sort, constants, _testers): (z3::Sort, Vec<FuncDecl>, Vec<FuncDecl>) =
-            z3::Sort::enumeration(z3::Symbol::String(name.to_string()), &symbols);
+        let (sort, constants) = enum_sort(name, values);
         for (value, constant) in values.iter().zip(constants) {
-            self.values.insert(value.clone(), constant.apply(&[]));
+            self.values.insert(value.clone(), constant);
         }
         self.enum_sorts.insert(name.to_string(), sort);
     }
@@ -134,6 +129,40 @@ impl Default for Z3Vocabulary {
     fn default() -> Self {
         Z3Vocabulary::new()
     }
+}
+
+/// An enumeration sort made in Z3: its values, the sort and its constants.
+type MadeEnum = (Vec<String>, z3::Sort, Vec<Dynamic>);
+
+thread_local! {
+    /// Enumeration sorts already made in this thread's Z3 context, by name.
+    /// Z3 refuses a second sort of the same name, so a reloaded model reuses
+    /// an identical enumeration and gives a changed one a fresh internal name.
+    static ENUM_SORTS: std::cell::RefCell<HashMap<String, Vec<MadeEnum>>> = std::cell::RefCell::new(HashMap::new());
+}
+
+fn enum_sort(name: &str, values: &[String]) -> (z3::Sort, Vec<Dynamic>) {
+    ENUM_SORTS.with(|registry| {
+        let mut registry = registry.borrow_mut();
+        let made = registry.entry(name.to_string()).or_default();
+        if let Some((_, sort, constants)) = made.iter().find(|(v, _, _)| v == values) {
+            return (sort.clone(), constants.clone());
+        }
+        let internal_name = if made.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}!{}", made.len())
+        };
+        let symbols: Vec<z3::Symbol> = values
+            .iter()
+            .map(|v| z3::Symbol::String(v.clone()))
+            .collect();
+        let (sort, declarations, _testers): (z3::Sort, Vec<FuncDecl>, Vec<FuncDecl>) =
+            z3::Sort::enumeration(z3::Symbol::String(internal_name), &symbols);
+        let constants: Vec<Dynamic> = declarations.iter().map(|d| d.apply(&[])).collect();
+        made.push((values.to_vec(), sort.clone(), constants.clone()));
+        (sort, constants)
+    })
 }
 
 fn real_literal(r: &BigRational) -> Result<Real, String> {

@@ -267,53 +267,86 @@ fn run_worker(inbox: Receiver<Job>, watch: &Watch, mut timeout: Duration) {
     watch.lock().context = context.get_z3_context().as_ptr() as usize;
     let mut session: Option<SolverSession> = None;
     while let Ok(job) = inbox.recv() {
-        match job {
-            Job::Load { model, done } => {
-                let loaded = SolverSession::load(&model, timeout.as_millis() as u64);
-                let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);
-                session = loaded.ok();
-                let _ = done.send(result);
-            }
-            Job::ReplaceRule { id, formula } => {
-                if let Some(session) = &mut session {
-                    // Formulas arrive type-checked; an encoding failure would be a bug,
-                    // and the old rule is already retired, so the model stays consistent.
-                    let _ = session.replace_rule(&id, formula.as_ref());
-                }
-            }
-            Job::DeclareVariable { name, sort } => {
-                if let Some(session) = &mut session {
-                    session.declare_variable(&name, &sort);
-                }
-            }
-            Job::SetTimeout(new_timeout) => {
-                timeout = new_timeout;
-                if let Some(session) = &mut session {
-                    session.set_timeout(timeout.as_millis() as u64);
-                }
-            }
-            Job::Verify {
-                ticket,
-                premise,
-                claim,
-                reply,
-            } => {
-                let started = Instant::now();
-                let finding =
-                    run_verify(watch, session.as_mut(), ticket, &premise, &claim, timeout);
-                let _ = reply.send(SolverReply {
-                    ticket,
-                    finding,
-                    elapsed: started.elapsed(),
-                });
-            }
-        }
+        handle_job(job, watch, &mut session, &mut timeout);
     }
     let mut state = watch.lock();
     state.context = 0;
     state.running = None;
     drop(state);
     drop(session);
+}
+
+/// Runs one job. A failure inside Z3 or its bindings must not take the
+/// worker down: a verify request gets a TOO_COMPLEX finding saying so, and
+/// the model is dropped so the next load starts clean.
+fn handle_job(
+    job: Job,
+    watch: &Watch,
+    session: &mut Option<SolverSession>,
+    timeout: &mut Duration,
+) {
+    match job {
+        Job::Load { model, done } => {
+            *session = None;
+            let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                SolverSession::load(&model, timeout.as_millis() as u64)
+            }))
+            .unwrap_or_else(|_| {
+                Err("the solver failed internally while loading the model".to_string())
+            });
+            let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);
+            *session = loaded.ok();
+            let _ = done.send(result);
+        }
+        Job::ReplaceRule { id, formula } => {
+            if let Some(current) = session.as_mut() {
+                // Formulas arrive type-checked; the old rule is retired first,
+                // so even a failed encoding leaves a consistent model.
+                let replaced = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    current.replace_rule(&id, formula.as_ref())
+                }));
+                if replaced.is_err() {
+                    *session = None;
+                }
+            }
+        }
+        Job::DeclareVariable { name, sort } => {
+            if let Some(current) = session.as_mut() {
+                current.declare_variable(&name, &sort);
+            }
+        }
+        Job::SetTimeout(new_timeout) => {
+            *timeout = new_timeout;
+            if let Some(current) = session.as_mut() {
+                current.set_timeout(timeout.as_millis() as u64);
+            }
+        }
+        Job::Verify {
+            ticket,
+            premise,
+            claim,
+            reply,
+        } => {
+            let started = Instant::now();
+            let verified = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_verify(watch, session.as_mut(), ticket, &premise, &claim, *timeout)
+            }));
+            let finding = verified.unwrap_or_else(|_| {
+                *session = None;
+                watch.lock().running = None;
+                Finding::too_complex(
+                    &premise.to_string(),
+                    &claim.to_string(),
+                    "the solver failed internally; reload the model",
+                )
+            });
+            let _ = reply.send(SolverReply {
+                ticket,
+                finding,
+                elapsed: started.elapsed(),
+            });
+        }
+    }
 }
 
 fn run_verify(

@@ -15,18 +15,29 @@ pub fn pane<'a>(app: &App, title: String, focused: bool) -> Block<'a> {
         .title(Line::styled(format!(" {title} "), app.theme.title(focused)))
 }
 
-/// Draws rows `offset..offset+height` of a list of `len` rows, built by
-/// `row(index)`; the selected row is highlighted.
+/// What a list shows: its cursor, length and whether it has the keyboard.
+#[derive(Debug, Clone, Copy)]
+pub struct ListView {
+    pub cursor: ListCursor,
+    pub len: usize,
+    pub focused: bool,
+}
+
+/// Draws rows `offset..offset+height` of a list, built by `row(index)`; the
+/// selected row is highlighted.
 pub fn render_rows<'a>(
     app: &App,
     frame: &mut Frame,
     area: Rect,
     block: Block<'a>,
-    cursor: ListCursor,
-    len: usize,
-    focused: bool,
+    view: ListView,
     row: impl Fn(usize) -> Line<'a>,
 ) {
+    let ListView {
+        cursor,
+        len,
+        focused,
+    } = view;
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let height = inner.height as usize;

@@ -1,7 +1,7 @@
 //! The rules list and the selected rule, as SMT-LIB and as English.
 
 use super::document::wrap;
-use super::list::{fit, pane, render_rows};
+use super::list::{ListView, fit, pane, render_rows};
 use crate::core::model::ReviewStatus;
 use crate::core::smt::printer::pretty;
 use crate::tui::app::{App, Pane};
@@ -45,9 +45,11 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         frame,
         area,
         pane(app, title, focused),
-        app.rule_cursor,
-        app.model.rules.len(),
-        focused,
+        ListView {
+            cursor: app.rule_cursor,
+            len: app.model.rules.len(),
+            focused,
+        },
         |i| {
             let rule = &app.model.rules[i];
             let (symbol, style) = mark(app, &rule.id, rule.review);

@@ -3,7 +3,7 @@
 
 use super::document::wrap;
 use super::finding::{finding_style, lines as finding_lines};
-use super::list::{fit, pane, render_rows};
+use super::list::{ListView, fit, pane, render_rows};
 use crate::tui::app::{App, Pane, TestState};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -32,9 +32,11 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         frame,
         area,
         pane(app, title, focused),
-        app.test_cursor,
-        app.tests.tests.len(),
-        focused,
+        ListView {
+            cursor: app.test_cursor,
+            len: app.tests.tests.len(),
+            focused,
+        },
         |i| {
             let test = &app.tests.tests[i];
             let (mark, style) = match app.test_state(&test.id) {
@@ -50,7 +52,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
                 .map(|f| if f.now_passes { "↑" } else { "↓" })
                 .unwrap_or(" ");
             Line::from(vec![
-                Span::styled(format!("{mark}"), style),
+                Span::styled(mark.to_string(), style),
                 Span::styled(flip, app.theme.emphasis()),
                 Span::styled(format!("{:<4} ", test.id), app.theme.accent()),
                 Span::styled(fit(test.label(), width), app.theme.text()),

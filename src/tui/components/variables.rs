@@ -2,7 +2,7 @@
 //! enum values with their descriptions; unused ones flagged.
 
 use super::document::wrap;
-use super::list::{fit, pane, render_rows};
+use super::list::{ListView, fit, pane, render_rows};
 use crate::tui::app::{App, Pane, VariableRow};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,9 +29,11 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         frame,
         area,
         pane(app, title, focused),
-        app.variable_cursor,
-        rows.len(),
-        focused,
+        ListView {
+            cursor: app.variable_cursor,
+            len: rows.len(),
+            focused,
+        },
         |i| match rows[i] {
             VariableRow::Variable(index) => {
                 let variable = &app.model.variables[index];

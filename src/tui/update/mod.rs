@@ -20,7 +20,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Tick => {
             app.tick += 1;
-            if app.draft_dirty && app.tick % DRAFT_AUTOSAVE_TICKS == 0 {
+            if app.draft_dirty && app.tick.is_multiple_of(DRAFT_AUTOSAVE_TICKS) {
                 return edits::autosave_draft(app);
             }
             Vec::new()
@@ -85,6 +85,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 /// Carries out one action of the keymap (also used by the command palette).
 pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
     app.status.message = None;
+    app.status.last_error = None;
     match action {
         Action::ScreenRules => navigation::show_screen(app, Screen::Rules),
         Action::ScreenVariables => navigation::show_screen(app, Screen::Variables),
