@@ -470,6 +470,7 @@ fn claim_atom(rng: &mut Rng, sec: &Section, s: usize) -> String {
         4 => format!("(>= amount_{s} {}.0)", rng.range(1, 12) * 50),
         5 => format!("(= priority_{s} {})", rng.pick(&sec.priorities)),
         6 => format!("needsReview_{s}"),
+        7 if rng.chance(50) => format!("(> units_{s} {})", sec.units_high),
         7 => format!("(>= units_{s} {})", rng.range(0, 2 * sec.count_max)),
         _ => format!("(> payable_{s} {}.0)", rng.range(0, sec.base_max + 100)),
     }
@@ -626,12 +627,16 @@ fn main() {
     );
 
     // --- 3. Verify latency --------------------------------------------------
-    let mut latencies = Vec::with_capacity(CLAIMS);
+    let claim_count: usize = std::env::var("SCALE_CLAIMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CLAIMS);
+    let mut latencies = Vec::with_capacity(claim_count);
     let mut check_times = Vec::with_capacity(CLAIMS);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let mut slowest: Vec<(Duration, String, String, FindingKind, usize)> = Vec::new();
     let mut claims: Vec<(String, String, FindingKind)> = Vec::new();
-    for _ in 0..CLAIMS {
+    for _ in 0..claim_count {
         let (premise_text, claim_text) = random_claim(&mut rng, &sections);
         let started = Instant::now();
         let premise = parse(&compiled, &premise_text);
@@ -725,6 +730,10 @@ fn main() {
         compiled.rules.len(),
         json.len() as f64 / 1024.0
     );
+    let (groups, largest) = rule_groups(&compiled);
+    println!(
+        "rules sharing variables form {groups} group(s), the largest with {largest} rules (sections are coupled through shared variables)"
+    );
     println!(
         "generate {:.1} ms, serialize {:.1} ms, solver thread spawn {:.2} ms, consistency check (true/true) {:.1} ms -> {}",
         ms(generate_time),
@@ -762,7 +771,7 @@ fn main() {
             None,
         ),
         row(
-            "3  verify median (200 claims)",
+            &format!("3  verify median ({claim_count} claims)"),
             format!("{:.1} ms", ms(verify_median)),
             "<= 50 ms",
             Some(verify_median <= Duration::from_millis(50)),
@@ -823,7 +832,7 @@ fn main() {
     println!();
 
     let summary: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    println!("findings over {CLAIMS} claims: {}", summary.join(", "));
+    println!("findings over {claim_count} claims: {}", summary.join(", "));
     slowest.sort_by(|a, b| b.0.cmp(&a.0));
     println!("slowest verifies:");
     for (elapsed, premise, claim, kind, rules) in slowest.iter().take(3) {
@@ -844,116 +853,123 @@ fn main() {
     }
 }
 
-/// Replays the first claims through the replica session with phase timers.
-fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)]) {
-    const REPLAYED: usize = 40;
-    println!();
-    println!("where a verify spends its time (replica of the session, first {REPLAYED} claims):");
-    let started = Instant::now();
-    let session = replica::Session::load(compiled);
-    println!("  replica load {:.1} ms", ms(started.elapsed()));
-    let mut t = replica::Phases::default();
-    let mut agree = 0;
-    let skip_replay = std::env::var_os("SCALE_EXPERIMENT").is_some();
-    for (premise, claim, kind) in claims.iter().take(if skip_replay { 0 } else { REPLAYED }) {
-        let found = session.verify(&parse(compiled, premise), &parse(compiled, claim), &mut t);
-        agree += usize::from(found == kind.name());
+/// Groups rules that share variables (transitively): (groups, largest in rules).
+fn rule_groups(compiled: &CompiledModel) -> (usize, usize) {
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
     }
-    let n = REPLAYED as f64;
-    let line = |name: &str, total: Duration, checks: usize| {
-        let per_check = if checks == 0 {
-            0.0
-        } else {
-            ms(total) / checks as f64
-        };
-        println!(
-            "  {:<44} {:>7.1} ms/verify  {:>5.1} checks/verify  {:>6.2} ms/check",
-            name,
-            ms(total) / n,
-            checks as f64 / n,
-            per_check
-        );
-    };
-    line("encode + assert guards (4 + 64 prefer-zero)", t.encode, 0);
-    line(
-        "logic warnings (rules switched off)",
-        t.warnings,
-        t.warning_checks,
-    );
-    line(
-        "M∧P, M∧P∧¬C, M∧P∧C (all rule literals)",
-        t.main,
-        t.main_checks,
-    );
-    line(
-        "preferred scenario checks",
-        t.preference,
-        t.preference_checks,
-    );
-    line(
-        "scenario model eval (all variables)",
-        t.scenario,
-        t.scenarios,
-    );
-    line("core minimization checks", t.minimize, t.minimize_checks);
-    line("pop", t.pop, 0);
-    line("total", t.total, 0);
-    println!("  findings agree with the worker on {agree}/{REPLAYED}");
-
-    if std::env::var_os("SCALE_EXPERIMENT").is_some() {
-        let spec = std::env::var("SCALE_EXPERIMENT").unwrap_or_default();
-        let mut push = true;
-        for kv in spec.split(',').filter(|kv| !kv.is_empty()) {
-            if kv == "nopush" {
-                push = false;
+    let mut parent: Vec<usize> = (0..compiled.rules.len()).collect();
+    let mut first_rule: std::collections::HashMap<&str, usize> = Default::default();
+    for (r, rule) in compiled.rules.iter().enumerate() {
+        for name in rule.formula.symbols() {
+            if compiled.vocabulary.variable_sort(name).is_none() {
                 continue;
             }
-            let (k, v) = kv.split_once('=').expect("key=value");
-            session.set_param(k, v);
-        }
-        let mut sums = [0.0; 3];
-        let mut firsts = Vec::new();
-        for (premise, claim, _) in claims.iter().take(REPLAYED) {
-            let r = session.variant(&parse(compiled, premise), &parse(compiled, claim), push);
-            for i in 0..3 {
-                sums[i] += r[i];
+            match first_rule.get(name) {
+                Some(&other) => {
+                    let (a, b) = (find(&mut parent, r), find(&mut parent, other));
+                    parent[a] = b;
+                }
+                None => {
+                    first_rule.insert(name, r);
+                }
             }
-            firsts.push(r[0]);
         }
-        firsts.sort_by(f64::total_cmp);
+    }
+    let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+    for r in 0..parent.len() {
+        *sizes.entry(find(&mut parent, r)).or_default() += 1;
+    }
+    (sizes.len(), sizes.values().copied().max().unwrap_or(0))
+}
+
+/// Replays the first claims through the replica session with phase timers,
+/// under precept's current protocol and under the proposed one.
+fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)]) {
+    const REPLAYED: usize = 40;
+    let replayed = claims.len().min(REPLAYED);
+    let session = replica::Session::load(compiled);
+    let mut runs = Vec::new();
+    for proposed in [false, true] {
+        let mut t = replica::Phases::default();
+        let mut agree = 0;
+        for (premise, claim, kind) in claims.iter().take(replayed) {
+            let (p, c) = (parse(compiled, premise), parse(compiled, claim));
+            let found = session.verify(&p, &c, proposed, &mut t);
+            agree += usize::from(found == kind.name());
+        }
+        t.each.sort_unstable();
+        runs.push((t, agree));
+    }
+    let n = replayed as f64;
+    println!();
+    println!(
+        "where a verify spends its time: a replica of precept's solver session (same encoding, guards and checks), {replayed} claims"
+    );
+    println!(
+        "  {:<40} {:>28}   {:>28}",
+        "phase (per verify)", "current: push/pop per verify", "proposed: no pop, P/C alone"
+    );
+    type Pick = fn(&replica::Phases) -> (Duration, usize);
+    let phases: [(&str, Pick); 7] = [
+        ("encode P, C + assert guards", |t| (t.encode, 0)),
+        ("logic warnings (4 checks)", |t| {
+            (t.warnings, t.warning_checks)
+        }),
+        ("M∧P, M∧P∧¬C, M∧P∧C", |t| (t.main, t.main_checks)),
+        ("preferred-scenario checks", |t| {
+            (t.preference, t.preference_checks)
+        }),
+        ("scenario model eval (2002 vars)", |t| {
+            (t.scenario, t.scenarios)
+        }),
+        ("core minimization checks", |t| {
+            (t.minimize, t.minimize_checks)
+        }),
+        ("pop", |t| (t.pop, 0)),
+    ];
+    let cell = |total: Duration, checks: usize| {
+        if checks == 0 {
+            format!("{:>7.1} ms", ms(total) / n)
+        } else {
+            format!(
+                "{:>7.1} ms {:>4.1} x {:>5.1} ms",
+                ms(total) / n,
+                checks as f64 / n,
+                ms(total) / checks as f64
+            )
+        }
+    };
+    for (name, pick) in phases {
+        let (a, b) = (pick(&runs[0].0), pick(&runs[1].0));
         println!(
-            "EXPERIMENT {spec}: mean ms M∧P {:.1} (median {:.1}), M∧P∧¬C {:.1}, M∧P∧C {:.1}",
-            sums[0] / n,
-            firsts[firsts.len() / 2],
-            sums[1] / n,
-            sums[2] / n
+            "  {:<40} {:>28}   {:>28}",
+            name,
+            cell(a.0, a.1),
+            cell(b.0, b.1)
         );
-        return;
     }
-    // One M ∧ P check, with every rule vs only the premise's own section.
-    let mut all = Vec::new();
-    let mut section = Vec::new();
-    let mut section_off = Vec::new();
-    let every: Vec<usize> = (0..compiled.rules.len()).collect();
-    for (premise, _, _) in claims.iter().take(REPLAYED) {
-        let expr = parse(compiled, premise);
-        let s: usize = premise
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .find_map(|w| w.rsplit_once('_')?.1.parse().ok())
-            .unwrap_or(0);
-        let own: Vec<usize> = (s * 15..s * 15 + 15).collect();
-        all.push(session.check_with_rules(&expr, &every, false));
-        section.push(session.check_with_rules(&expr, &own, false));
-        section_off.push(session.check_with_rules(&expr, &own, true));
-    }
-    for v in [&mut all, &mut section, &mut section_off] {
-        v.sort_unstable();
+    for (label, q) in [("mean", None), ("median", Some(0.5)), ("p95", Some(0.95))] {
+        let value = |t: &replica::Phases| match q {
+            None => ms(t.total) / n,
+            Some(q) => ms(quantile(&t.each, q)),
+        };
+        println!(
+            "  {:<40} {:>28}   {:>28}",
+            format!("total, {label}"),
+            format!("{:>7.1} ms", value(&runs[0].0)),
+            format!("{:>7.1} ms", value(&runs[1].0))
+        );
     }
     println!(
-        "  one M∧P check, median: all 1500 rule literals {:.2} ms; own section's 15 rules only {:.2} ms; 15 rules + 1485 switched off {:.2} ms",
-        ms(quantile(&all, 0.5)),
-        ms(quantile(&section, 0.5)),
-        ms(quantile(&section_off, 0.5))
+        "  {:<40} {:>28}   {:>28}",
+        "findings equal to the worker's",
+        format!("{}/{replayed}", runs[0].1),
+        format!("{}/{replayed}", runs[1].1)
     );
 }
 
@@ -1147,6 +1163,7 @@ mod replica {
         pub minimize_checks: usize,
         pub pop: Duration,
         pub total: Duration,
+        pub each: Vec<Duration>,
     }
 
     pub struct Session {
@@ -1155,6 +1172,7 @@ mod replica {
         literals: Vec<Bool>,
         off: Vec<Bool>,
         owner: HashMap<String, usize>,
+        preferences: Vec<Bool>,
     }
 
     impl Session {
@@ -1170,12 +1188,22 @@ mod replica {
                 literals.push(literal);
             }
             let off = literals.iter().map(Bool::not).collect();
+            let preferences = vocab
+                .int_variables()
+                .take(64)
+                .map(|v| {
+                    let literal = Bool::fresh_const("prefer_zero");
+                    solver.assert(literal.implies(v.eq(Int::from_i64(0))));
+                    literal
+                })
+                .collect();
             Session {
                 solver,
                 vocab,
                 literals,
                 off,
                 owner,
+                preferences,
             }
         }
 
@@ -1281,30 +1309,62 @@ mod replica {
         }
 
         /// The session's verify, phase by phase. Returns the finding name.
-        pub fn verify(&self, premise: &Expr, claim: &Expr, t: &mut Phases) -> &'static str {
+        /// The session's verify, phase by phase. Returns the finding name.
+        ///
+        /// `proposed` switches to the protocol suggested for precept: no
+        /// push/pop per request (guards stay asserted at base level, inert
+        /// unless assumed), prefer-zero guards made once, and the four
+        /// logic-warning checks in a small solver holding only P and C.
+        pub fn verify(
+            &self,
+            premise: &Expr,
+            claim: &Expr,
+            proposed: bool,
+            t: &mut Phases,
+        ) -> &'static str {
             let begin = Instant::now();
-            self.solver.push();
+            if !proposed {
+                self.solver.push();
+            }
             let p = self.vocab.formula(premise);
             let c = self.vocab.formula(claim);
-            let guard = |name: &str, formula: &Bool| {
+            let guard = |solver: &Solver, name: &str, formula: &Bool| {
                 let literal = Bool::fresh_const(name);
-                self.solver.assert(literal.implies(formula));
+                solver.assert(literal.implies(formula));
                 literal
             };
-            let (ph, pf) = (guard("premise", &p), guard("not_premise", &p.not()));
-            let (ch, cf) = (guard("claim", &c), guard("not_claim", &c.not()));
-            let preferences: Vec<Bool> = self
-                .vocab
-                .int_variables()
-                .take(64)
-                .map(|v| guard("prefer_zero", &v.eq(Int::from_i64(0))))
-                .collect();
+            let (ph, cf, ch) = (
+                guard(&self.solver, "premise", &p),
+                guard(&self.solver, "not_claim", &c.not()),
+                guard(&self.solver, "claim", &c),
+            );
+            let preferences: Vec<Bool> = if proposed {
+                self.preferences.clone()
+            } else {
+                self.vocab
+                    .int_variables()
+                    .take(64)
+                    .map(|v| guard(&self.solver, "prefer_zero", &v.eq(Int::from_i64(0))))
+                    .collect()
+            };
             t.encode += begin.elapsed();
 
-            for literal in [&pf, &ph, &cf, &ch] {
-                let mut assumptions = self.off.clone();
-                assumptions.push(literal.clone());
-                self.timed(&assumptions, &mut t.warnings, &mut t.warning_checks);
+            if proposed {
+                let started = Instant::now();
+                let alone = Solver::new();
+                for formula in [p.not(), p.clone(), c.not(), c.clone()] {
+                    let literal = guard(&alone, "alone", &formula);
+                    alone.check_assumptions(&[literal]);
+                    t.warning_checks += 1;
+                }
+                t.warnings += started.elapsed();
+            } else {
+                let pf = guard(&self.solver, "not_premise", &p.not());
+                for literal in [&pf, &ph, &cf, &ch] {
+                    let mut assumptions = self.off.clone();
+                    assumptions.push(literal.clone());
+                    self.timed(&assumptions, &mut t.warnings, &mut t.warning_checks);
+                }
             }
             let with = |extra: &[&Bool]| {
                 let mut all = self.literals.clone();
@@ -1330,81 +1390,15 @@ mod replica {
                     }
                 }
             }
-            let started = Instant::now();
-            self.solver.pop(1);
-            t.pop += started.elapsed();
-            t.total += begin.elapsed();
-            kind
-        }
-
-        /// EXPERIMENT: the three main checks under a variant protocol.
-        pub fn variant(&self, premise: &Expr, claim: &Expr, push: bool) -> [f64; 3] {
-            if push {
-                self.solver.push();
-            }
-            let p = Bool::fresh_const("premise");
-            self.solver.assert(p.implies(self.vocab.formula(premise)));
-            let c = Bool::fresh_const("nc");
-            self.solver.assert(c.implies(self.vocab.formula(claim).not()));
-            let d = Bool::fresh_const("c");
-            self.solver.assert(d.implies(self.vocab.formula(claim)));
-            let mut out = [0.0; 3];
-            for (round, extra) in [None, Some(&c), Some(&d)].into_iter().enumerate() {
-                let mut a = self.literals.clone();
-                a.push(p.clone());
-                a.extend(extra.cloned());
+            if !proposed {
                 let started = Instant::now();
-                self.solver.check_assumptions(&a);
-                out[round] = started.elapsed().as_secs_f64() * 1000.0;
-            }
-            if push {
                 self.solver.pop(1);
+                t.pop += started.elapsed();
             }
-            out
-        }
-
-        pub fn set_param(&self, key: &str, value: &str) {
-            let mut params = z3::Params::new();
-            match value {
-                "true" | "false" => params.set_bool(key, value == "true"),
-                _ => match value.parse::<u32>() {
-                    Ok(n) => params.set_u32(key, n),
-                    Err(_) => params.set_symbol(key, value),
-                },
-            }
-            self.solver.set_params(&params);
-        }
-
-        /// One check of M ∧ P with all rule literals, for comparison.
-        pub fn check_with_rules(
-            &self,
-            premise: &Expr,
-            rules: &[usize],
-            switch_others_off: bool,
-        ) -> Duration {
-            self.solver.push();
-            let literal = Bool::fresh_const("premise");
-            self.solver
-                .assert(literal.implies(self.vocab.formula(premise)));
-            let mut assumptions: Vec<Bool> =
-                rules.iter().map(|&r| self.literals[r].clone()).collect();
-            if switch_others_off {
-                let mut on = vec![false; self.literals.len()];
-                for &r in rules {
-                    on[r] = true;
-                }
-                assumptions.extend(
-                    (0..on.len())
-                        .filter(|&r| !on[r])
-                        .map(|r| self.off[r].clone()),
-                );
-            }
-            assumptions.push(literal);
-            let started = Instant::now();
-            self.solver.check_assumptions(&assumptions);
-            let elapsed = started.elapsed();
-            self.solver.pop(1);
-            elapsed
+            let elapsed = begin.elapsed();
+            t.total += elapsed;
+            t.each.push(elapsed);
+            kind
         }
     }
 }

@@ -70,12 +70,13 @@ impl Z3Vocabulary {
         z3_vocabulary
     }
 
-    /// The Int variables, in declaration order.
-    pub fn int_variables(&self) -> impl Iterator<Item = Int> + '_ {
-        self.order
-            .iter()
-            .filter(|(_, sort)| *sort == Sort::Int)
-            .filter_map(|(name, _)| self.variables.get(name)?.as_int())
+    /// The Int variables with their names, in declaration order.
+    pub fn int_variables(&self) -> impl Iterator<Item = (&str, Int)> + '_ {
+        self.order.iter().filter(|(_, sort)| *sort == Sort::Int).filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_int()?)))
+    }
+
+    pub fn is_variable(&self, name: &str) -> bool {
+        self.variables.contains_key(name)
     }
 
     /// Encodes an elaborated Bool formula.
@@ -110,11 +111,13 @@ impl Z3Vocabulary {
         }
     }
 
-    /// The value of every variable in `model`, in declaration order.
-    pub fn scenario(&self, model: &Model) -> super::finding::Scenario {
+    /// The value of every variable in `model` (only those in `scope`, when
+    /// given), in declaration order.
+    pub fn scenario(&self, model: &Model, scope: Option<&std::collections::HashSet<String>>) -> super::finding::Scenario {
         let values = self
             .order
             .iter()
+            .filter(|(name, _)| scope.is_none_or(|s| s.contains(name)))
             .filter_map(|(name, sort)| {
                 let constant = self.variables.get(name)?;
                 let value = model.eval(constant, true)?;

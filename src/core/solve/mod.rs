@@ -1,9 +1,11 @@
 //! The Z3 bridge: findings, the solver session and the worker thread that
 //! owns it. Z3 types never leave this module.
 
+mod cone;
 mod encode;
 pub mod finding;
 mod session;
+mod verify;
 pub mod worker;
 
 pub use finding::{Finding, FindingKind, LogicWarning, Scenario, Value};

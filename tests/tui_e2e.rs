@@ -1,0 +1,367 @@
+//! End to end: the real binary in a real terminal (tmux), driven by key
+//! presses, checked by what the screen shows and what lands on disk. Each
+//! test has its own tmux server and its own config folder; the server is
+//! killed when the test ends, pass or fail.
+
+mod support;
+
+use precept::core::model::PolicyModel;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use support::sample;
+
+const BIN: &str = env!("CARGO_BIN_EXE_precept");
+const WAIT: Duration = Duration::from_secs(10);
+const R16: &str = "(= totalExpense (* 1.1 (+ cashPayment creditCost)))";
+const R16_TAXED_MORE: &str = "(= totalExpense (* 1.2 (+ cashPayment creditCost)))";
+
+fn copy_sample(name: &str) -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(sample(name)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    scratch
+}
+
+fn quote(path: &Path) -> String {
+    let text = path.to_str().unwrap();
+    assert!(!text.contains('\''), "{text}");
+    format!("'{text}'")
+}
+
+/// A tmux server of its own running the workbench in a 100×30 pane. Dropping
+/// it kills the server (and so the workbench, if it still runs).
+struct Session {
+    socket: String,
+    /// The server's socket file, removed with the server.
+    socket_path: Option<PathBuf>,
+    config: tempfile::TempDir,
+}
+
+impl Session {
+    /// Opens the workbench on `dir`. With `exec`, the pane's process is
+    /// precept itself (for kill -9); otherwise the pane prints
+    /// "EXITED <code>" when precept ends and stays open.
+    fn open(name: &str, dir: &Path, exec: bool) -> Session {
+        let mut session = Session {
+            socket: format!("precept-e2e-{}-{name}", std::process::id()),
+            socket_path: None,
+            config: tempfile::tempdir().unwrap(),
+        };
+        let run = format!(
+            "env PRECEPT_CONFIG_DIR={} {} open {}",
+            quote(session.config.path()),
+            quote(Path::new(BIN)),
+            quote(dir)
+        );
+        let command = if exec {
+            format!("exec {run}")
+        } else {
+            format!("{run}; echo \"EXITED $?\"; exec sleep 60")
+        };
+        let out = session.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "s",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            &command,
+        ]);
+        assert!(out.status.success(), "tmux: {}", support::stderr(&out));
+        let path = support::stdout(&session.tmux(&["display", "-p", "#{socket_path}"]));
+        session.socket_path = Some(PathBuf::from(path.trim())).filter(|p| p.is_absolute());
+        // Esc must reach the app at once, not wait for an escape sequence.
+        session.tmux(&["set", "-g", "escape-time", "0"]);
+        session
+    }
+
+    fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .output()
+            .expect("tmux runs")
+    }
+
+    /// Sends keys in tmux notation ("e", "C-s", "Escape").
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "s"];
+        args.extend_from_slice(keys);
+        let out = self.tmux(&args);
+        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
+    }
+
+    /// Types text literally.
+    fn type_text(&self, text: &str) {
+        let out = self.tmux(&["send-keys", "-t", "s", "-l", text]);
+        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
+    }
+
+    fn screen(&self) -> String {
+        support::stdout(&self.tmux(&["capture-pane", "-p", "-t", "s"]))
+    }
+
+    /// Waits until the screen shows every one of `needles`; returns it.
+    fn wait_for(&self, needles: &[&str]) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if needles.iter().all(|n| screen.contains(n)) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited {WAIT:?} for {needles:?}; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until the screen no longer shows `needle`.
+    fn wait_gone(&self, needle: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if !screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited {WAIT:?} for {needle:?} to go; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn pane_pid(&self) -> u32 {
+        let out = self.tmux(&["display", "-p", "-t", "s", "#{pane_pid}"]);
+        support::stdout(&out).trim().parse().expect("a pane pid")
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+        if let Some(path) = &self.socket_path {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+fn model_on_disk(dir: &Path) -> PolicyModel {
+    let text = fs::read_to_string(dir.join("model.json")).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("model.json is not valid: {e}\n{text}"))
+}
+
+fn r16_on_disk(dir: &Path) -> String {
+    model_on_disk(dir).rule("R16").unwrap().expression.clone()
+}
+
+fn drafts_on_disk(dir: &Path) -> serde_json::Value {
+    let path: PathBuf = dir.join("drafts.json");
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("drafts.json is not valid: {e}\n{text}"))
+}
+
+/// Selects R16 (last but one) and opens the editor on it with an empty line.
+fn edit_r16(session: &Session) {
+    session.keys(&["1", "G", "k"]);
+    session.wait_for(&["Rules 16/17", "R16 · "]);
+    session.keys(&["e"]);
+    session.wait_for(&["Edit rule R16"]);
+    // The rule fits on one line: to its start, then delete to its end. (Keys
+    // arrive in order, so what is typed next lands on the empty line.)
+    session.keys(&["C-a", "C-k"]);
+}
+
+#[test]
+fn an_edit_that_breaks_tests_is_shown_stepped_through_and_undone() {
+    let dir = copy_sample("park-admission");
+    let original = model_on_disk(dir.path());
+    let session = Session::open("edit-undo", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed"]);
+
+    edit_r16(&session);
+    session.type_text(R16_TAXED_MORE);
+    session.wait_for(&[R16_TAXED_MORE, "✓ checks"]);
+    session.keys(&["C-s"]);
+    session.wait_for(&[
+        "16 passed, 2 failed",
+        "2 failed",
+        "flipped: 2 passed→failed",
+    ]);
+    // Saved at once, while the app is still open.
+    assert_eq!(r16_on_disk(dir.path()), R16_TAXED_MORE);
+
+    session.keys(&["n"]);
+    let screen = session.wait_for(&["failing test 1 of 2", "Tests · 16 pass · 2 fail"]);
+    assert!(screen.contains("│✗↓T1 "), "{screen}");
+    assert!(screen.contains("│✗↓T2 "), "{screen}");
+    let verdict = screen
+        .lines()
+        .find(|l| l.contains("Expected "))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        verdict.contains("Expected SATISFIABLE · actual VALID ✗ fail"),
+        "{verdict}"
+    );
+
+    session.keys(&["u"]);
+    session.wait_for(&["18 passed, 0 failed", "Tests · 18 pass · 0 fail"]);
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+
+    assert_eq!(r16_on_disk(dir.path()), R16);
+    assert_eq!(model_on_disk(dir.path()), original);
+    assert!(!dir.path().join("drafts.json").exists());
+}
+
+#[test]
+fn a_typo_is_kept_as_a_draft_across_sessions() {
+    let dir = copy_sample("park-admission");
+    let model_before = fs::read(dir.path().join("model.json")).unwrap();
+    let typo = "(= totalExpense (* 1.2 (+ cashPaymnt creditCost)))";
+    {
+        let session = Session::open("draft", dir.path(), false);
+        session.wait_for(&["18 passed, 0 failed"]);
+        edit_r16(&session);
+        session.type_text(typo);
+        session.wait_for(&[
+            "▲ 1:27: expected a declared variable or enum value, found the unknown name 'cashPay",
+        ]);
+        session.keys(&["C-s"]);
+        session.wait_for(&["R16 kept as a draft, not applied"]);
+        assert_eq!(drafts_on_disk(dir.path())["rules"]["R16"], typo);
+        assert_eq!(
+            fs::read(dir.path().join("model.json")).unwrap(),
+            model_before
+        );
+
+        session.keys(&["Escape"]);
+        session.wait_gone("Edit rule R16");
+        session.keys(&["q"]);
+        session.wait_for(&["EXITED 0"]);
+    }
+    assert_eq!(
+        fs::read(dir.path().join("model.json")).unwrap(),
+        model_before
+    );
+    assert_eq!(drafts_on_disk(dir.path())["rules"]["R16"], typo);
+
+    let session = Session::open("draft-reopen", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed"]);
+    session.keys(&["G", "k"]);
+    let screen = session.wait_for(&["Rules 16/17", "Draft (not applied"]);
+    assert!(screen.contains("✎ R16"), "{screen}");
+    assert!(screen.contains("cashPaymnt"), "{screen}");
+    // e continues from the draft.
+    session.keys(&["e"]);
+    session.wait_for(&["Edit rule R16", typo]);
+    // (Esc and q sent together would read as alt-q.)
+    session.keys(&["Escape"]);
+    session.wait_gone("Edit rule R16");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+    // Opening and closing the editor on the draft changed nothing.
+    assert_eq!(
+        fs::read(dir.path().join("model.json")).unwrap(),
+        model_before
+    );
+    assert_eq!(drafts_on_disk(dir.path())["rules"]["R16"], typo);
+}
+
+#[test]
+fn without_a_terminal_the_workbench_refuses_with_exit_code_2() {
+    let dir = copy_sample("park-admission");
+    let config = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .arg("open")
+        .arg(dir.path())
+        .env("PRECEPT_CONFIG_DIR", config.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", support::stderr(&out));
+    let message = support::stderr(&out);
+    assert!(message.contains("terminal"), "{message}");
+    assert!(message.contains("precept --help"), "{message}");
+    assert!(support::stdout(&out).is_empty());
+    // Nothing was written.
+    assert!(!dir.path().join("drafts.json").exists());
+    assert_eq!(
+        fs::read(dir.path().join("model.json")).unwrap(),
+        fs::read(sample("park-admission").join("model.json")).unwrap()
+    );
+}
+
+#[test]
+fn kill_9_while_typing_loses_neither_the_model_nor_the_text() {
+    let dir = copy_sample("park-admission");
+    let model_before = fs::read(dir.path().join("model.json")).unwrap();
+    let session = Session::open("kill", dir.path(), true);
+    session.wait_for(&["18 passed, 0 failed"]);
+    let pid = session.pane_pid();
+    assert!(
+        fs::read_link(format!("/proc/{pid}/exe"))
+            .unwrap()
+            .ends_with("precept"),
+        "the pane runs precept itself"
+    );
+
+    edit_r16(&session);
+    let typed = "(= totalExpense (* 1.3 (+ cashPayment creditCost)))";
+    session.type_text(typed);
+    session.wait_for(&[typed]);
+    // The text is autosaved about twice a second (and never applied).
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let autosaved = || {
+        fs::read_to_string(dir.path().join("drafts.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|d| d["rules"]["R16"] == typed)
+    };
+    while !autosaved() {
+        assert!(
+            Instant::now() < deadline,
+            "the typed text was not autosaved within 3 s:\n{}",
+            session.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Path::new(&format!("/proc/{pid}")).exists()
+        && !fs::read_to_string(format!("/proc/{pid}/stat"))
+            .unwrap_or_default()
+            .contains(") Z ")
+    {
+        assert!(Instant::now() < deadline, "precept survived kill -9");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    assert_eq!(
+        fs::read(dir.path().join("model.json")).unwrap(),
+        model_before
+    );
+    assert_eq!(r16_on_disk(dir.path()), R16);
+    assert_eq!(drafts_on_disk(dir.path())["rules"]["R16"], typed);
+}
