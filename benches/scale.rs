@@ -175,7 +175,10 @@ impl Builder {
     }
 }
 
-fn generate(rng: &mut Rng) -> (PolicyModel, Vec<Section>) {
+/// `coupling`: the percentage of sections whose 15th rule reads a variable
+/// of the global header or of an earlier section (otherwise it stays inside
+/// its section).
+fn generate(rng: &mut Rng, coupling: u64) -> (PolicyModel, Vec<Section>) {
     let mut b = Builder {
         model: PolicyModel {
             schema_version: SCHEMA_VERSION,
@@ -403,8 +406,15 @@ fn generate(rng: &mut Rng) -> (PolicyModel, Vec<Section>) {
         // The coupling rule: constrains an input of this section from the
         // global header or a nearby earlier section (never both ways).
         let p = s.saturating_sub(1 + rng.below(5.min(s.max(1))));
-        let coupling = match if s == 0 { 0 } else { rng.below(3) } {
+        let coupled = coupling >= 100 || rng.chance(coupling);
+        let coupling_rule = match if s == 0 { 0 } else { rng.below(3) } {
+            0 if !coupled => {
+                let r = rng.pick(&regions);
+                let floor = rng.range(1, base_max / 50) * 10;
+                format!("(=> (= region_{s} {r}) (>= base_{s} {floor}.0))")
+            }
             0 => {
+                // The global header: one shared variable for many sections.
                 let j = rng.pick(&jurisdictions);
                 let r = rng.pick(&regions);
                 let floor = rng.range(1, base_max / 50) * 10;
@@ -412,10 +422,15 @@ fn generate(rng: &mut Rng) -> (PolicyModel, Vec<Section>) {
                     "(=> (and (= jurisdiction {j}) (= region_{s} {r})) (>= base_{s} {floor}.0))"
                 )
             }
-            1 => format!("(=> (= decision_{p} APPROVE_{p}) hasDocs_{s})"),
-            _ => format!("(=> (and isResident eligible_{p}) isMember_{s})"),
+            1 if coupled => format!("(=> (= decision_{p} APPROVE_{p}) hasDocs_{s})"),
+            1 => format!(
+                "(=> (= category_{s} {}) hasDocs_{s})",
+                rng.pick(&categories)
+            ),
+            _ if coupled => format!("(=> (and isResident eligible_{p}) isMember_{s})"),
+            _ => format!("(=> (= channel_{s} {online}) isMember_{s})"),
         };
-        b.rule(rng, coupling);
+        b.rule(rng, coupling_rule);
 
         sections.push(Section {
             tiers,
@@ -571,7 +586,11 @@ fn main() {
 
     // --- Generate --------------------------------------------------------
     let started = Instant::now();
-    let (model, sections) = generate(&mut rng);
+    let coupling: u64 = std::env::var("SCALE_COUPLING")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
+    let (model, sections) = generate(&mut rng, coupling);
     let generate_time = started.elapsed();
     stages.push(("model generated", memory().0));
 
@@ -721,7 +740,7 @@ fn main() {
     // --- Report -----------------------------------------------------------------
     let enum_values: usize = compiled.enums.iter().map(|(_, v)| v.len()).sum();
     println!();
-    println!("Precept scale benchmark (seed {SEED:#x})");
+    println!("Precept scale benchmark (seed {SEED:#x}, cross-section coupling {coupling}%)");
     println!(
         "model: {} enum types ({} values), {} variables, {} rules; JSON {:.1} KiB",
         compiled.enums.len(),
@@ -730,7 +749,7 @@ fn main() {
         compiled.rules.len(),
         json.len() as f64 / 1024.0
     );
-    let (groups, largest) = rule_groups(&compiled);
+    let (groups, largest) = Groups::build(&compiled).sizes();
     println!(
         "rules sharing variables form {groups} group(s), the largest with {largest} rules (sections are coupled through shared variables)"
     );
@@ -853,84 +872,129 @@ fn main() {
     }
 }
 
-/// Groups rules that share variables (transitively): (groups, largest in rules).
-fn rule_groups(compiled: &CompiledModel) -> (usize, usize) {
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    let mut parent: Vec<usize> = (0..compiled.rules.len()).collect();
-    let mut first_rule: std::collections::HashMap<&str, usize> = Default::default();
-    for (r, rule) in compiled.rules.iter().enumerate() {
-        for name in rule.formula.symbols() {
-            if compiled.vocabulary.variable_sort(name).is_none() {
-                continue;
+/// Rules grouped by shared variables (transitively), as precept's cones.
+struct Groups {
+    rule_group: Vec<usize>,
+    variable_group: std::collections::HashMap<String, usize>,
+}
+
+impl Groups {
+    fn build(compiled: &CompiledModel) -> Groups {
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
             }
-            match first_rule.get(name) {
-                Some(&other) => {
-                    let (a, b) = (find(&mut parent, r), find(&mut parent, other));
-                    parent[a] = b;
+            x
+        }
+        let mut parent: Vec<usize> = (0..compiled.rules.len()).collect();
+        let mut first_rule: std::collections::HashMap<&str, usize> = Default::default();
+        for (r, rule) in compiled.rules.iter().enumerate() {
+            for name in rule.formula.symbols() {
+                if compiled.vocabulary.variable_sort(name).is_none() {
+                    continue;
                 }
-                None => {
-                    first_rule.insert(name, r);
+                match first_rule.get(name) {
+                    Some(&other) => {
+                        let (a, b) = (find(&mut parent, r), find(&mut parent, other));
+                        parent[a] = b;
+                    }
+                    None => {
+                        first_rule.insert(name, r);
+                    }
                 }
             }
         }
+        let rule_group: Vec<usize> = (0..parent.len()).map(|r| find(&mut parent, r)).collect();
+        let variable_group = first_rule
+            .into_iter()
+            .map(|(v, r)| (v.to_string(), rule_group[r]))
+            .collect();
+        Groups {
+            rule_group,
+            variable_group,
+        }
     }
-    let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
-    for r in 0..parent.len() {
-        *sizes.entry(find(&mut parent, r)).or_default() += 1;
+
+    /// (groups, rules in the largest).
+    fn sizes(&self) -> (usize, usize) {
+        let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+        for &g in &self.rule_group {
+            *sizes.entry(g).or_default() += 1;
+        }
+        (sizes.len(), sizes.values().copied().max().unwrap_or(0))
     }
-    (sizes.len(), sizes.values().copied().max().unwrap_or(0))
+
+    /// The rules of the groups the expressions' variables belong to.
+    fn cone(&self, exprs: &[&Expr]) -> Vec<usize> {
+        let groups: std::collections::HashSet<usize> = exprs
+            .iter()
+            .flat_map(|e| e.symbols())
+            .filter_map(|name| self.variable_group.get(name).copied())
+            .collect();
+        (0..self.rule_group.len())
+            .filter(|&r| groups.contains(&self.rule_group[r]))
+            .collect()
+    }
 }
 
 /// Replays the first claims through the replica session with phase timers,
-/// under precept's current protocol and under the proposed one.
+/// under precept's protocols and the proposed one.
 fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)]) {
+    use replica::Protocol;
     const REPLAYED: usize = 40;
     let replayed = claims.len().min(REPLAYED);
+    let groups = Groups::build(compiled);
     let session = replica::Session::load(compiled);
+    let mut cone_sizes = Vec::new();
     let mut runs = Vec::new();
-    for proposed in [false, true] {
+    for protocol in [Protocol::PushPop, Protocol::Scratch, Protocol::Persistent] {
         let mut t = replica::Phases::default();
         let mut agree = 0;
         for (premise, claim, kind) in claims.iter().take(replayed) {
             let (p, c) = (parse(compiled, premise), parse(compiled, claim));
-            let found = session.verify(&p, &c, proposed, &mut t);
+            let cone = groups.cone(&[&p, &c]);
+            if protocol == Protocol::PushPop {
+                cone_sizes.push(cone.len());
+            }
+            let found = session.verify(&p, &c, &cone, protocol, &mut t);
             agree += usize::from(found == kind.name());
         }
         t.each.sort_unstable();
         runs.push((t, agree));
     }
+    cone_sizes.sort_unstable();
     let n = replayed as f64;
     println!();
     println!(
-        "where a verify spends its time: a replica of precept's solver session (same encoding, guards and checks), {replayed} claims"
+        "where a verify spends its time: a replica of precept's solver session (same encoding, guards and checks), {replayed} claims;"
     );
     println!(
-        "  {:<40} {:>28}   {:>28}",
-        "phase (per verify)", "current: push/pop per verify", "proposed: no pop, P/C alone"
+        "the question's cone (rules of the variable groups it touches) has median {} rules",
+        cone_sizes[cone_sizes.len() / 2]
+    );
+    let header = [
+        "push/pop, all rules",
+        "fresh solver, cone",
+        "kept solver, cone",
+    ];
+    println!(
+        "  {:<34} {:>27} {:>27} {:>27}",
+        "phase (per verify)", header[0], header[1], header[2]
     );
     type Pick = fn(&replica::Phases) -> (Duration, usize);
     let phases: [(&str, Pick); 7] = [
-        ("encode P, C + assert guards", |t| (t.encode, 0)),
-        ("logic warnings (4 checks)", |t| {
-            (t.warnings, t.warning_checks)
-        }),
+        ("set-up: solver, guards", |t| (t.setup, 0)),
+        ("logic warnings (4 checks)", |t| (t.warnings, 0)),
         ("M∧P, M∧P∧¬C, M∧P∧C", |t| (t.main, t.main_checks)),
         ("preferred-scenario checks", |t| {
             (t.preference, t.preference_checks)
         }),
-        ("scenario model eval (2002 vars)", |t| {
-            (t.scenario, t.scenarios)
-        }),
+        ("scenario model eval (all vars)", |t| (t.scenario, 0)),
         ("core minimization checks", |t| {
             (t.minimize, t.minimize_checks)
         }),
-        ("pop", |t| (t.pop, 0)),
+        ("pop / drop scratch solver", |t| (t.pop, 0)),
     ];
     let cell = |total: Duration, checks: usize| {
         if checks == 0 {
@@ -945,31 +1009,44 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
         }
     };
     for (name, pick) in phases {
-        let (a, b) = (pick(&runs[0].0), pick(&runs[1].0));
+        let cells: Vec<String> = runs
+            .iter()
+            .map(|(t, _)| {
+                let (total, checks) = pick(t);
+                cell(total, checks)
+            })
+            .collect();
         println!(
-            "  {:<40} {:>28}   {:>28}",
-            name,
-            cell(a.0, a.1),
-            cell(b.0, b.1)
+            "  {:<34} {:>27} {:>27} {:>27}",
+            name, cells[0], cells[1], cells[2]
         );
     }
     for (label, q) in [("mean", None), ("median", Some(0.5)), ("p95", Some(0.95))] {
-        let value = |t: &replica::Phases| match q {
-            None => ms(t.total) / n,
-            Some(q) => ms(quantile(&t.each, q)),
-        };
+        let cells: Vec<String> = runs
+            .iter()
+            .map(|(t, _)| {
+                let value = match q {
+                    None => ms(t.total) / n,
+                    Some(q) => ms(quantile(&t.each, q)),
+                };
+                format!("{value:>7.1} ms")
+            })
+            .collect();
         println!(
-            "  {:<40} {:>28}   {:>28}",
+            "  {:<34} {:>27} {:>27} {:>27}",
             format!("total, {label}"),
-            format!("{:>7.1} ms", value(&runs[0].0)),
-            format!("{:>7.1} ms", value(&runs[1].0))
+            cells[0],
+            cells[1],
+            cells[2]
         );
     }
+    let agree: Vec<String> = runs
+        .iter()
+        .map(|(_, a)| format!("{a}/{replayed}"))
+        .collect();
     println!(
-        "  {:<40} {:>28}   {:>28}",
-        "findings equal to the worker's",
-        format!("{}/{replayed}", runs[0].1),
-        format!("{}/{replayed}", runs[1].1)
+        "  {:<34} {:>27} {:>27} {:>27}",
+        "findings equal to the worker's", agree[0], agree[1], agree[2]
     );
 }
 
@@ -1150,7 +1227,7 @@ mod replica {
     /// Phase timers, summed over requests.
     #[derive(Default)]
     pub struct Phases {
-        pub encode: Duration,
+        pub setup: Duration,
         pub warnings: Duration,
         pub warning_checks: usize,
         pub main: Duration,
@@ -1166,9 +1243,25 @@ mod replica {
         pub each: Vec<Duration>,
     }
 
+    /// How a request uses the solver.
+    #[derive(Clone, Copy, PartialEq)]
+    pub enum Protocol {
+        /// precept at commit 73df416: push, guards, every rule assumed,
+        /// warnings with every rule switched off, pop.
+        PushPop,
+        /// precept's working tree: a fresh solver per request holding the
+        /// rules of the question's variable groups (its cone).
+        Scratch,
+        /// Proposed: the loaded solver, no push/pop (guards stay at base
+        /// level, inert unless assumed), only the cone's rules assumed,
+        /// prefer-zero guards made once, warnings in a solver holding only P, C.
+        Persistent,
+    }
+
     pub struct Session {
         solver: Solver,
         vocab: Vocab,
+        formulas: Vec<Bool>,
         literals: Vec<Bool>,
         off: Vec<Bool>,
         owner: HashMap<String, usize>,
@@ -1180,12 +1273,15 @@ mod replica {
             let solver = Solver::new();
             let vocab = Vocab::new(model);
             let mut literals = Vec::new();
+            let mut formulas = Vec::new();
             let mut owner = HashMap::new();
             for rule in &model.rules {
                 let literal = Bool::fresh_const("rule");
-                solver.assert(literal.implies(vocab.formula(&rule.formula)));
+                let formula = vocab.formula(&rule.formula);
+                solver.assert(literal.implies(&formula));
                 owner.insert(literal.to_string(), literals.len());
                 literals.push(literal);
+                formulas.push(formula);
             }
             let off = literals.iter().map(Bool::not).collect();
             let preferences = vocab
@@ -1200,6 +1296,7 @@ mod replica {
             Session {
                 solver,
                 vocab,
+                formulas,
                 literals,
                 off,
                 owner,
@@ -1208,21 +1305,20 @@ mod replica {
         }
 
         fn timed(
-            &self,
+            solver: &Solver,
             assumptions: &[Bool],
             clock: &mut Duration,
             count: &mut usize,
         ) -> SatResult {
             let started = Instant::now();
-            let result = self.solver.check_assumptions(assumptions);
+            let result = solver.check_assumptions(assumptions);
             *clock += started.elapsed();
             *count += 1;
             result
         }
 
-        fn core(&self) -> Vec<usize> {
-            let mut core: Vec<usize> = self
-                .solver
+        fn core(&self, solver: &Solver) -> Vec<usize> {
+            let mut core: Vec<usize> = solver
                 .get_unsat_core()
                 .iter()
                 .filter_map(|l| self.owner.get(&l.to_string()).copied())
@@ -1232,7 +1328,16 @@ mod replica {
             core
         }
 
-        fn minimize(&self, mut core: Vec<usize>, fixed: &[Bool], t: &mut Phases) {
+        /// Deletion-based, each check with the candidate rules on and the
+        /// dropped one (PushPop: every other rule too) switched off.
+        fn minimize(
+            &self,
+            solver: &Solver,
+            mut core: Vec<usize>,
+            fixed: &[Bool],
+            all_off: bool,
+            t: &mut Phases,
+        ) {
             let mut i = 0;
             while i < core.len() {
                 let candidate: Vec<usize> = core
@@ -1241,21 +1346,29 @@ mod replica {
                     .filter(|&(j, _)| j != i)
                     .map(|(_, &r)| r)
                     .collect();
-                let mut on = vec![false; self.literals.len()];
-                for &r in &candidate {
-                    on[r] = true;
-                }
                 let mut assumptions = fixed.to_vec();
-                assumptions.extend((0..on.len()).map(|r| {
-                    if on[r] {
-                        self.literals[r].clone()
-                    } else {
-                        self.off[r].clone()
+                assumptions.extend(candidate.iter().map(|&r| self.literals[r].clone()));
+                if all_off {
+                    let mut on = vec![false; self.literals.len()];
+                    for &r in &candidate {
+                        on[r] = true;
                     }
-                }));
-                match self.timed(&assumptions, &mut t.minimize, &mut t.minimize_checks) {
+                    assumptions.extend(
+                        (0..on.len())
+                            .filter(|&r| !on[r])
+                            .map(|r| self.off[r].clone()),
+                    );
+                } else {
+                    assumptions.push(self.off[core[i]].clone());
+                }
+                match Self::timed(
+                    solver,
+                    &assumptions,
+                    &mut t.minimize,
+                    &mut t.minimize_checks,
+                ) {
                     SatResult::Unsat => {
-                        let smaller = self.core();
+                        let smaller = self.core(solver);
                         core = candidate
                             .into_iter()
                             .filter(|r| smaller.contains(r))
@@ -1266,26 +1379,29 @@ mod replica {
             }
         }
 
-        fn scenario(&self, assumptions: &[Bool], preferences: &[Bool], t: &mut Phases) {
+        /// Preference rounds, then every variable evaluated and printed.
+        fn scenario(
+            &self,
+            solver: &Solver,
+            assumptions: &[Bool],
+            preferences: &[Bool],
+            t: &mut Phases,
+        ) {
             let mut active = preferences.to_vec();
+            let mut found = false;
             for _ in 0..4 {
                 if active.is_empty() {
                     break;
                 }
                 let mut all = assumptions.to_vec();
                 all.extend(active.iter().cloned());
-                match self.timed(&all, &mut t.preference, &mut t.preference_checks) {
+                match Self::timed(solver, &all, &mut t.preference, &mut t.preference_checks) {
                     SatResult::Sat => {
-                        let started = Instant::now();
-                        let model = self.solver.get_model().expect("a model");
-                        self.vocab.scenario(&model);
-                        t.scenario += started.elapsed();
-                        t.scenarios += 1;
-                        return;
+                        found = true;
+                        break;
                     }
                     SatResult::Unsat => {
-                        let core: Vec<String> = self
-                            .solver
+                        let core: Vec<String> = solver
                             .get_unsat_core()
                             .iter()
                             .map(|l| l.to_string())
@@ -1299,33 +1415,48 @@ mod replica {
                     SatResult::Unknown => break,
                 }
             }
-            self.timed(assumptions, &mut t.preference, &mut t.preference_checks);
+            if !found {
+                Self::timed(
+                    solver,
+                    assumptions,
+                    &mut t.preference,
+                    &mut t.preference_checks,
+                );
+            }
             let started = Instant::now();
-            if let Some(model) = self.solver.get_model() {
+            if let Some(model) = solver.get_model() {
                 self.vocab.scenario(&model);
             }
             t.scenario += started.elapsed();
             t.scenarios += 1;
         }
 
-        /// The session's verify, phase by phase. Returns the finding name.
-        /// The session's verify, phase by phase. Returns the finding name.
-        ///
-        /// `proposed` switches to the protocol suggested for precept: no
-        /// push/pop per request (guards stay asserted at base level, inert
-        /// unless assumed), prefer-zero guards made once, and the four
-        /// logic-warning checks in a small solver holding only P and C.
+        /// One verify under `protocol`; `cone` lists the rules of the
+        /// question's variable groups. Returns the finding name.
         pub fn verify(
             &self,
             premise: &Expr,
             claim: &Expr,
-            proposed: bool,
+            cone: &[usize],
+            protocol: Protocol,
             t: &mut Phases,
         ) -> &'static str {
             let begin = Instant::now();
-            if !proposed {
+            if protocol == Protocol::PushPop {
                 self.solver.push();
             }
+            let scratch = (protocol == Protocol::Scratch).then(|| {
+                let scratch = Solver::new();
+                for &r in cone {
+                    scratch.assert(self.literals[r].implies(&self.formulas[r]));
+                }
+                scratch
+            });
+            let solver = scratch.as_ref().unwrap_or(&self.solver);
+            let rules: Vec<usize> = match protocol {
+                Protocol::PushPop => (0..self.literals.len()).collect(),
+                _ => cone.to_vec(),
+            };
             let p = self.vocab.formula(premise);
             let c = self.vocab.formula(claim);
             let guard = |solver: &Solver, name: &str, formula: &Bool| {
@@ -1333,68 +1464,90 @@ mod replica {
                 solver.assert(literal.implies(formula));
                 literal
             };
-            let (ph, cf, ch) = (
-                guard(&self.solver, "premise", &p),
-                guard(&self.solver, "not_claim", &c.not()),
-                guard(&self.solver, "claim", &c),
+            let (ph, pf) = (
+                guard(solver, "premise", &p),
+                guard(solver, "not_premise", &p.not()),
             );
-            let preferences: Vec<Bool> = if proposed {
+            let (ch, cf) = (
+                guard(solver, "claim", &c),
+                guard(solver, "not_claim", &c.not()),
+            );
+            let preferences: Vec<Bool> = if protocol == Protocol::Persistent {
                 self.preferences.clone()
             } else {
                 self.vocab
                     .int_variables()
                     .take(64)
-                    .map(|v| guard(&self.solver, "prefer_zero", &v.eq(Int::from_i64(0))))
+                    .map(|v| guard(solver, "prefer_zero", &v.eq(Int::from_i64(0))))
                     .collect()
             };
-            t.encode += begin.elapsed();
+            t.setup += begin.elapsed();
 
-            if proposed {
-                let started = Instant::now();
-                let alone = Solver::new();
-                for formula in [p.not(), p.clone(), c.not(), c.clone()] {
-                    let literal = guard(&alone, "alone", &formula);
-                    alone.check_assumptions(&[literal]);
-                    t.warning_checks += 1;
+            let started = Instant::now();
+            match protocol {
+                Protocol::PushPop => {
+                    for literal in [&pf, &ph, &cf, &ch] {
+                        let mut assumptions = self.off.clone();
+                        assumptions.push(literal.clone());
+                        solver.check_assumptions(&assumptions);
+                    }
                 }
-                t.warnings += started.elapsed();
-            } else {
-                let pf = guard(&self.solver, "not_premise", &p.not());
-                for literal in [&pf, &ph, &cf, &ch] {
-                    let mut assumptions = self.off.clone();
-                    assumptions.push(literal.clone());
-                    self.timed(&assumptions, &mut t.warnings, &mut t.warning_checks);
+                Protocol::Scratch => {
+                    for literal in [&pf, &ph, &cf, &ch] {
+                        solver.check_assumptions(std::slice::from_ref(literal));
+                    }
+                }
+                Protocol::Persistent => {
+                    let alone = Solver::new();
+                    for formula in [p.not(), p.clone(), c.not(), c.clone()] {
+                        let literal = guard(&alone, "alone", &formula);
+                        alone.check_assumptions(&[literal]);
+                    }
                 }
             }
+            t.warnings += started.elapsed();
+            t.warning_checks += 4;
+
             let with = |extra: &[&Bool]| {
-                let mut all = self.literals.clone();
+                let mut all: Vec<Bool> = rules.iter().map(|&r| self.literals[r].clone()).collect();
                 all.extend(extra.iter().map(|b| (*b).clone()));
                 all
             };
+            let all_off = protocol == Protocol::PushPop;
             let mut kind = "SATISFIABLE";
-            if self.timed(&with(&[&ph]), &mut t.main, &mut t.main_checks) == SatResult::Unsat {
-                let core = self.core();
-                self.minimize(core, std::slice::from_ref(&ph), t);
-                self.timed(&self.literals, &mut t.minimize, &mut t.minimize_checks);
+            if Self::timed(solver, &with(&[&ph]), &mut t.main, &mut t.main_checks)
+                == SatResult::Unsat
+            {
+                let core = self.core(solver);
+                self.minimize(solver, core, std::slice::from_ref(&ph), all_off, t);
+                if protocol == Protocol::PushPop {
+                    Self::timed(
+                        solver,
+                        &self.literals,
+                        &mut t.minimize,
+                        &mut t.minimize_checks,
+                    );
+                }
                 kind = "IMPOSSIBLE";
             } else {
                 for (literal, name) in [(&cf, "VALID"), (&ch, "INVALID")] {
                     let assumptions = with(&[&ph, literal]);
-                    match self.timed(&assumptions, &mut t.main, &mut t.main_checks) {
+                    match Self::timed(solver, &assumptions, &mut t.main, &mut t.main_checks) {
                         SatResult::Unsat => {
-                            let core = self.core();
-                            self.minimize(core, &[ph.clone(), literal.clone()], t);
+                            let core = self.core(solver);
+                            self.minimize(solver, core, &[ph.clone(), literal.clone()], all_off, t);
                             kind = name;
                         }
-                        _ => self.scenario(&assumptions, &preferences, t),
+                        _ => self.scenario(solver, &assumptions, &preferences, t),
                     }
                 }
             }
-            if !proposed {
-                let started = Instant::now();
+            let started = Instant::now();
+            if protocol == Protocol::PushPop {
                 self.solver.pop(1);
-                t.pop += started.elapsed();
             }
+            drop(scratch);
+            t.pop += started.elapsed();
             let elapsed = begin.elapsed();
             t.total += elapsed;
             t.each.push(elapsed);

@@ -3,13 +3,16 @@
 //! - the time to draw one frame (TestBackend, 120×40) on each screen;
 //! - the time from applying a one-rule edit to updated results, when the
 //!   edit touches one section (about 5% of the tests), and for a full rerun.
+//!
 //! Targets: render ≤ 16 ms a frame; affected rerun ≥ 10× faster than full.
 //!
 //! Run: cargo bench --bench workbench
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
-use precept::core::model::{LogicTest, PolicyModel, Project, ReviewStatus, Rule, Settings, TestSuite, Variable};
+use precept::core::model::{
+    LogicTest, PolicyModel, Project, ReviewStatus, Rule, Settings, TestSuite, Variable,
+};
 use precept::core::solve::FindingKind;
 use precept::tui::app::{App, Overlay, Screen};
 use precept::tui::editor::{EditTarget, Editor};
@@ -28,33 +31,75 @@ const TESTS_PER_SECTION: usize = 50;
 
 /// One section: a chain of derived amounts guarded by a few conditions.
 fn synthetic() -> (PolicyModel, TestSuite) {
-    let mut model = PolicyModel { title: "Synthetic workbench model".into(), ..PolicyModel::default() };
+    let mut model = PolicyModel {
+        title: "Synthetic workbench model".into(),
+        ..PolicyModel::default()
+    };
     let mut tests = TestSuite::default();
     for s in 0..SECTIONS {
         let flag = |k: usize| format!("s{s}_eligible{k}");
         let amount = |k: usize| format!("s{s}_amount{k}");
         for k in 0..5 {
-            model.variables.push(Variable { name: flag(k), sort: "Bool".into(), description: format!("Whether condition {k} of section {s} holds") });
+            model.variables.push(Variable {
+                name: flag(k),
+                sort: "Bool".into(),
+                description: format!("Whether condition {k} of section {s} holds"),
+            });
         }
         for k in 0..RULES_PER_SECTION {
-            model.variables.push(Variable { name: amount(k), sort: "Real".into(), description: format!("Amount {k} of section {s} in dollars") });
+            model.variables.push(Variable {
+                name: amount(k),
+                sort: "Real".into(),
+                description: format!("Amount {k} of section {s} in dollars"),
+            });
         }
         for k in 0..RULES_PER_SECTION {
             let expression = if k == 0 {
                 format!("(=> {} (>= {} 100.0))", flag(0), amount(0))
             } else {
-                format!("(=> {} (>= {} (+ {} {}.0)))", flag(k % 5), amount(k), amount(k - 1), k % 7)
+                format!(
+                    "(=> {} (>= {} (+ {} {}.0)))",
+                    flag(k % 5),
+                    amount(k),
+                    amount(k - 1),
+                    k % 7
+                )
             };
-            model.rules.push(Rule { id: format!("R{}", s * RULES_PER_SECTION + k + 1), expression, source_span: None, review: ReviewStatus::Unreviewed, note: String::new() });
+            model.rules.push(Rule {
+                id: format!("R{}", s * RULES_PER_SECTION + k + 1),
+                expression,
+                source_span: None,
+                review: ReviewStatus::Unreviewed,
+                note: String::new(),
+            });
         }
         for t in 0..TESTS_PER_SECTION {
             let k = 1 + t % (RULES_PER_SECTION - 1);
             let (premise, claim, expected) = match t % 3 {
-                0 => (format!("(and {} {} {})", flag(0), flag(k % 5), flag((k - 1) % 5)), format!("(>= {} 100.0)", amount(k)), FindingKind::Satisfiable),
-                1 => (format!("(and {} (< {} 0.0))", flag(0), amount(0)), format!("(> {} 1.0)", amount(k)), FindingKind::Impossible),
-                _ => (format!("(and {} (= {} 5.0))", flag(k % 5), amount(k - 1)), format!("(< {} 5.0)", amount(k)), FindingKind::Invalid),
+                0 => (
+                    format!("(and {} {} {})", flag(0), flag(k % 5), flag((k - 1) % 5)),
+                    format!("(>= {} 100.0)", amount(k)),
+                    FindingKind::Satisfiable,
+                ),
+                1 => (
+                    format!("(and {} (< {} 0.0))", flag(0), amount(0)),
+                    format!("(> {} 1.0)", amount(k)),
+                    FindingKind::Impossible,
+                ),
+                _ => (
+                    format!("(and {} (= {} 5.0))", flag(k % 5), amount(k - 1)),
+                    format!("(< {} 5.0)", amount(k)),
+                    FindingKind::Invalid,
+                ),
             };
-            tests.tests.push(LogicTest { id: format!("T{}", s * TESTS_PER_SECTION + t + 1), name: format!("section {s} question {t}"), premise, claim, expected, note: String::new() });
+            tests.tests.push(LogicTest {
+                id: format!("T{}", s * TESTS_PER_SECTION + t + 1),
+                name: format!("section {s} question {t}"),
+                premise,
+                claim,
+                expected,
+                note: String::new(),
+            });
         }
     }
     (model, tests)
@@ -93,20 +138,41 @@ fn main() {
     let (model, tests) = synthetic();
     let dir = tempfile::tempdir().expect("temp dir");
     let project = Project::create(dir.path(), model, tests, Settings::default()).expect("project");
-    let mut app = App::new(project, Drafts::default(), Keymap::default(), Theme::built_in("dark").expect("theme"), (120, 40));
+    let mut app = App::new(
+        project,
+        Drafts::default(),
+        Keymap::default(),
+        Theme::built_in("dark").expect("theme"),
+        (120, 40),
+    );
     let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
-    println!("model: {} rules, {} variables, {} tests in {SECTIONS} sections", app.model.rules.len(), app.model.variables.len(), app.tests.tests.len());
+    println!(
+        "model: {} rules, {} variables, {} tests in {SECTIONS} sections",
+        app.model.rules.len(),
+        app.model.variables.len(),
+        app.tests.tests.len()
+    );
 
     let started = Instant::now();
-    let first = vec![Effect::LoadSolver(Box::new(app.compiled.clone())), precept::tui::update::start_full_run(&mut app)];
+    let first = vec![
+        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        precept::tui::update::start_full_run(&mut app),
+    ];
     settle(&mut app, &mut runtime, first);
     let initial = started.elapsed();
     let (passed, failed, _) = app.counts();
-    println!("initial load and full run: {:.0} ms ({passed} passed, {failed} failed)", initial.as_secs_f64() * 1e3);
+    println!(
+        "initial load and full run: {:.0} ms ({passed} passed, {failed} failed)",
+        initial.as_secs_f64() * 1e3
+    );
 
     // Frame render time on each screen, mid-list.
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    for (screen, digit) in [(Screen::Rules, '1'), (Screen::Variables, '2'), (Screen::Tests, '3')] {
+    for (screen, digit) in [
+        (Screen::Rules, '1'),
+        (Screen::Variables, '2'),
+        (Screen::Tests, '3'),
+    ] {
         update(&mut app, key(KeyCode::Char(digit)));
         for _ in 0..700 {
             update(&mut app, key(KeyCode::Char('j')));
@@ -114,12 +180,24 @@ fn main() {
         let mut samples = Vec::new();
         for _ in 0..100 {
             let start = Instant::now();
-            terminal.draw(|frame| precept::tui::components::render(&app, frame)).expect("draw");
+            terminal
+                .draw(|frame| precept::tui::components::render(&app, frame))
+                .expect("draw");
             samples.push(start.elapsed());
         }
         let worst = samples.iter().max().copied().unwrap_or_default();
         let m = median(samples);
-        println!("render {:<9} median {:>6.2} ms  worst {:>6.2} ms  target ≤ 16 ms  {}", screen.title(), m.as_secs_f64() * 1e3, worst.as_secs_f64() * 1e3, if m <= Duration::from_millis(16) { "PASS" } else { "MISS" });
+        println!(
+            "render {:<9} median {:>6.2} ms  worst {:>6.2} ms  target ≤ 16 ms  {}",
+            screen.title(),
+            m.as_secs_f64() * 1e3,
+            worst.as_secs_f64() * 1e3,
+            if m <= Duration::from_millis(16) {
+                "PASS"
+            } else {
+                "MISS"
+            }
+        );
     }
 
     // A one-rule edit in one section: only that section's tests rerun.
@@ -129,10 +207,19 @@ fn main() {
         let section = round * 3;
         let index = section * RULES_PER_SECTION + 10;
         let id = app.model.rules[index].id.clone();
-        let text = format!("(=> s{section}_eligible0 (>= s{section}_amount10 (+ s{section}_amount9 {}.0)))", 2 + round);
-        app.overlay = Some(Overlay::Editor(Box::new(Editor::new(EditTarget::Rule { id, is_new: false }, &text))));
+        let text = format!(
+            "(=> s{section}_eligible0 (>= s{section}_amount10 (+ s{section}_amount9 {}.0)))",
+            2 + round
+        );
+        app.overlay = Some(Overlay::Editor(Box::new(Editor::new(
+            EditTarget::Rule { id, is_new: false },
+            &text,
+        ))));
         let start = Instant::now();
-        let effects = update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)));
+        let effects = update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        );
         affected_counts.push(app.run_size);
         settle(&mut app, &mut runtime, effects);
         affected_times.push(start.elapsed());
@@ -148,7 +235,19 @@ fn main() {
     }
     let full = median(full_times);
     let ratio = full.as_secs_f64() / affected.as_secs_f64().max(1e-9);
-    println!("edit → results, affected tests ({:?} of {}): median {:>7.1} ms", affected_counts, app.tests.tests.len(), affected.as_secs_f64() * 1e3);
-    println!("edit → results, full rerun ({} tests):         median {:>7.1} ms", app.tests.tests.len(), full.as_secs_f64() * 1e3);
-    println!("speed-up {ratio:.1}×  target ≥ 10×  {}", if ratio >= 10.0 { "PASS" } else { "MISS" });
+    println!(
+        "edit → results, affected tests ({:?} of {}): median {:>7.1} ms",
+        affected_counts,
+        app.tests.tests.len(),
+        affected.as_secs_f64() * 1e3
+    );
+    println!(
+        "edit → results, full rerun ({} tests):         median {:>7.1} ms",
+        app.tests.tests.len(),
+        full.as_secs_f64() * 1e3
+    );
+    println!(
+        "speed-up {ratio:.1}×  target ≥ 10×  {}",
+        if ratio >= 10.0 { "PASS" } else { "MISS" }
+    );
 }

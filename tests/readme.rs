@@ -18,5 +18,9 @@ fn readme_key_table_is_the_keymap() {
         std::fs::write(&path, updated).unwrap();
         return;
     }
-    assert_eq!(&readme[start..end], table, "the README's key table is stale: run UPDATE_README=1 cargo test --test readme");
+    assert_eq!(
+        &readme[start..end],
+        table,
+        "the README's key table is stale: run UPDATE_README=1 cargo test --test readme"
+    );
 }

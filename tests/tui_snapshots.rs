@@ -467,7 +467,7 @@ fn the_editor_shows_the_error_under_the_line_with_its_position() {
 }
 
 #[test]
-#[ignore = "bug: src/tui/update/navigation.rs:95-101 — the document does not scroll to the selected rule's span when spans wrap"]
+
 fn the_document_scrolls_to_the_selected_rules_span() {
     let mut bench = Bench::open((80, 24));
     bench.press('G');

@@ -1015,7 +1015,7 @@ fn any_other_key_at_the_expected_prompt_saves_nothing() {
 }
 
 #[test]
-#[ignore = "bug: src/tui/update/runs.rs:107 — the full rerun after an inconsistent edit loses the edit's flips"]
+
 fn an_edit_that_makes_the_rules_contradict_each_other_reports_the_flips() {
     let (_dir, mut app) = park();
     let mut runtime = start(&mut app);
@@ -1102,7 +1102,7 @@ fn tab_columns(app: &App, title: &str) -> std::ops::Range<u16> {
 }
 
 #[test]
-#[ignore = "bug: src/tui/update/navigation.rs:269 — tab hit areas ignore the two-space gaps between tabs"]
+
 fn clicking_a_tab_anywhere_on_its_title_shows_that_screen() {
     let (_dir, mut app) = park();
     for screen in [
@@ -1129,7 +1129,7 @@ fn clicking_a_tab_anywhere_on_its_title_shows_that_screen() {
 // ------------------------------------------------------------ new rules
 
 #[test]
-#[ignore = "bug: src/tui/update/edits.rs:62-64 — a new rule kept as a draft cannot be reopened"]
+
 fn a_new_rule_kept_as_a_draft_can_be_reopened() {
     let (dir, mut app) = park();
     assert!(press(&mut app, 'a').is_empty());

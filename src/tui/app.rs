@@ -198,6 +198,8 @@ pub struct App {
     pub tests: TestSuite,
     pub document: Option<String>,
     pub spans: Vec<DocSpan>,
+    /// Rule ids per document span (kept in step with the model).
+    pub span_rules: BTreeMap<usize, Vec<String>>,
     pub compiled: CompiledModel,
     pub graph: RuleGraph,
     pub drafts: Drafts,
@@ -257,6 +259,7 @@ impl App {
             tests: project.tests,
             document: project.document,
             spans,
+            span_rules: BTreeMap::new(),
             compiled,
             graph,
             drafts,
@@ -290,6 +293,7 @@ impl App {
         for test in &app.tests.tests {
             app.results.insert(test.id.clone(), TestState::NotRun);
         }
+        app.span_rules = app.rules_by_span();
         app
     }
 
@@ -298,6 +302,7 @@ impl App {
     pub fn recompile(&mut self) {
         self.compiled = compile(&self.model);
         self.graph = build_graph(&self.compiled);
+        self.span_rules = self.rules_by_span();
     }
 
     pub fn snapshot(&self) -> Snapshot {

@@ -37,15 +37,31 @@ impl Cones {
                 }
             }
         }
-        let rule_group: Vec<usize> = (0..rule_variables.len()).map(|r| find(&mut parent, r)).collect();
-        let variable_group = first_rule_of.into_iter().map(|(v, r)| (v.to_string(), rule_group[r])).collect();
-        Cones { rule_group, variable_group }
+        let rule_group: Vec<usize> = (0..rule_variables.len())
+            .map(|r| find(&mut parent, r))
+            .collect();
+        let variable_group = first_rule_of
+            .into_iter()
+            .map(|(v, r)| (v.to_string(), rule_group[r]))
+            .collect();
+        Cones {
+            rule_group,
+            variable_group,
+        }
     }
 
     /// The rules in the groups that mention any of `variables`, in order.
     pub fn rules_touching<'a>(&self, variables: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
-        let groups: std::collections::HashSet<usize> = variables.into_iter().filter_map(|v| self.variable_group.get(v).copied()).collect();
-        self.rule_group.iter().enumerate().filter(|(_, g)| groups.contains(g)).map(|(r, _)| r).collect()
+        let groups: std::collections::HashSet<usize> = variables
+            .into_iter()
+            .filter_map(|v| self.variable_group.get(v).copied())
+            .collect();
+        self.rule_group
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| groups.contains(g))
+            .map(|(r, _)| r)
+            .collect()
     }
 }
 
@@ -59,7 +75,13 @@ mod tests {
 
     #[test]
     fn rules_group_through_shared_variables() {
-        let cones = Cones::build(&[names(&["a", "x"]), names(&["x", "b"]), names(&["y"]), names(&["b", "z"]), names(&[])]);
+        let cones = Cones::build(&[
+            names(&["a", "x"]),
+            names(&["x", "b"]),
+            names(&["y"]),
+            names(&["b", "z"]),
+            names(&[]),
+        ]);
         assert_eq!(cones.rules_touching(["a"]), vec![0, 1, 3]);
         assert_eq!(cones.rules_touching(["y"]), vec![2]);
         assert_eq!(cones.rules_touching(["y", "z"]), vec![0, 1, 2, 3]);

@@ -72,7 +72,10 @@ impl Z3Vocabulary {
 
     /// The Int variables with their names, in declaration order.
     pub fn int_variables(&self) -> impl Iterator<Item = (&str, Int)> + '_ {
-        self.order.iter().filter(|(_, sort)| *sort == Sort::Int).filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_int()?)))
+        self.order
+            .iter()
+            .filter(|(_, sort)| *sort == Sort::Int)
+            .filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_int()?)))
     }
 
     pub fn is_variable(&self, name: &str) -> bool {
@@ -113,7 +116,11 @@ impl Z3Vocabulary {
 
     /// The value of every variable in `model` (only those in `scope`, when
     /// given), in declaration order.
-    pub fn scenario(&self, model: &Model, scope: Option<&std::collections::HashSet<String>>) -> super::finding::Scenario {
+    pub fn scenario(
+        &self,
+        model: &Model,
+        scope: Option<&std::collections::HashSet<String>>,
+    ) -> super::finding::Scenario {
         let values = self
             .order
             .iter()

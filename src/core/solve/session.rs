@@ -60,8 +60,18 @@ impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
     /// under its own guard literal.
     pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
-        let vocabulary = Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
-        let mut session = SolverSession { solver: Solver::new(), vocabulary, rules: Vec::new(), literal_owner: HashMap::new(), retired: 0, timeout_ms, cones: None, consistency: None };
+        let vocabulary =
+            Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
+        let mut session = SolverSession {
+            solver: Solver::new(),
+            vocabulary,
+            rules: Vec::new(),
+            literal_owner: HashMap::new(),
+            retired: 0,
+            timeout_ms,
+            cones: None,
+            consistency: None,
+        };
         session.set_timeout(timeout_ms);
         for rule in &model.rules {
             session.add_rule(&rule.id, &rule.formula)?;
@@ -73,7 +83,10 @@ impl SolverSession {
     pub fn set_timeout(&mut self, timeout_ms: u64) {
         self.timeout_ms = timeout_ms;
         let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX));
+        params.set_u32(
+            "timeout",
+            u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
+        );
         self.solver.set_params(&params);
     }
 
@@ -81,10 +94,22 @@ impl SolverSession {
         let encoded = self.vocabulary.formula(formula)?;
         let literal = Bool::fresh_const("rule");
         self.solver.assert(literal.implies(&encoded));
-        self.literal_owner.insert(literal.to_string(), self.rules.len());
+        self.literal_owner
+            .insert(literal.to_string(), self.rules.len());
         let switched_off = literal.not();
-        let variables = formula.symbols().into_iter().filter(|s| self.vocabulary.is_variable(s)).map(str::to_string).collect();
-        self.rules.push(GuardedRule { id: id.to_string(), literal, switched_off, formula: encoded, variables });
+        let variables = formula
+            .symbols()
+            .into_iter()
+            .filter(|s| self.vocabulary.is_variable(s))
+            .map(str::to_string)
+            .collect();
+        self.rules.push(GuardedRule {
+            id: id.to_string(),
+            literal,
+            switched_off,
+            formula: encoded,
+            variables,
+        });
         self.forget_derived();
         Ok(())
     }
@@ -101,7 +126,12 @@ impl SolverSession {
         if let Some(index) = self.rules.iter().position(|r| r.id == id) {
             self.rules.remove(index);
             self.retired += 1;
-            self.literal_owner = self.rules.iter().enumerate().map(|(i, r)| (r.literal.to_string(), i)).collect();
+            self.literal_owner = self
+                .rules
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.literal.to_string(), i))
+                .collect();
             self.forget_derived();
         }
         if let Some(formula) = formula {
@@ -133,7 +163,10 @@ impl SolverSession {
     pub(super) fn scratch_solver(&self, rules: &[usize]) -> Solver {
         let scratch = Solver::new();
         let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(self.timeout_ms.saturating_add(250)).unwrap_or(u32::MAX));
+        params.set_u32(
+            "timeout",
+            u32::try_from(self.timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
+        );
         scratch.set_params(&params);
         for &r in rules {
             scratch.assert(self.rules[r].literal.implies(&self.rules[r].formula));
@@ -146,19 +179,31 @@ impl SolverSession {
     }
 
     pub(super) fn literals(&self, rules: &[usize]) -> Vec<Bool> {
-        rules.iter().map(|&r| self.rules[r].literal.clone()).collect()
+        rules
+            .iter()
+            .map(|&r| self.rules[r].literal.clone())
+            .collect()
     }
 
     /// The rule indices among the unsat core of the last check.
     pub(super) fn core_rules(&self) -> Vec<usize> {
-        let mut indices: Vec<usize> = self.solver.get_unsat_core().iter().filter_map(|l| self.literal_owner.get(&l.to_string()).copied()).collect();
+        let mut indices: Vec<usize> = self
+            .solver
+            .get_unsat_core()
+            .iter()
+            .filter_map(|l| self.literal_owner.get(&l.to_string()).copied())
+            .collect();
         indices.sort_unstable();
         indices.dedup();
         indices
     }
 
     /// One check bounded by the auxiliary budget; unknown when over it.
-    pub(super) fn bounded_check(&self, assumptions: &[Bool], interruption: &dyn Interruption) -> SatResult {
+    pub(super) fn bounded_check(
+        &self,
+        assumptions: &[Bool],
+        interruption: &dyn Interruption,
+    ) -> SatResult {
         // Never more than a quarter of the request's own deadline.
         let budget = AUXILIARY_CHECK_BUDGET.min(Duration::from_millis(self.timeout_ms / 4));
         interruption.limit_checks(Some(budget));
@@ -172,14 +217,24 @@ impl SolverSession {
     /// every rule left is needed, with `fixed`, for unsatisfiability. Returns
     /// the rules and whether minimality is proved: a rule whose check ran out
     /// of its budget is kept, and then the set may not be minimal.
-    pub(super) fn minimize(&self, mut core: Vec<usize>, fixed: &[Bool], interruption: &dyn Interruption) -> Result<(Vec<usize>, bool), String> {
+    pub(super) fn minimize(
+        &self,
+        mut core: Vec<usize>,
+        fixed: &[Bool],
+        interruption: &dyn Interruption,
+    ) -> Result<(Vec<usize>, bool), String> {
         let mut proved_minimal = true;
         let mut i = 0;
         while i < core.len() {
             if let Some(reason) = interruption.reason() {
                 return Err(reason);
             }
-            let candidate: Vec<usize> = core.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &r)| r).collect();
+            let candidate: Vec<usize> = core
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &r)| r)
+                .collect();
             // The dropped rule is switched off explicitly; rules outside the core stay unassumed.
             let mut assumptions: Vec<Bool> = fixed.to_vec();
             assumptions.extend(self.literals(&candidate));
@@ -187,7 +242,10 @@ impl SolverSession {
             match self.bounded_check(&assumptions, interruption) {
                 SatResult::Unsat => {
                     let smaller = self.core_rules();
-                    core = candidate.into_iter().filter(|r| smaller.contains(r)).collect();
+                    core = candidate
+                        .into_iter()
+                        .filter(|r| smaller.contains(r))
+                        .collect();
                 }
                 SatResult::Sat => i += 1,
                 SatResult::Unknown => {
@@ -203,7 +261,10 @@ impl SolverSession {
     }
 
     pub(super) fn unknown_reason(&self, interruption: &dyn Interruption) -> String {
-        interruption.reason().or_else(|| self.solver.get_reason_unknown()).unwrap_or_else(|| "the solver could not decide".to_string())
+        interruption
+            .reason()
+            .or_else(|| self.solver.get_reason_unknown())
+            .unwrap_or_else(|| "the solver could not decide".to_string())
     }
 
     pub(super) fn rule_names(&self, indices: &[usize]) -> Vec<String> {
@@ -213,7 +274,10 @@ impl SolverSession {
     }
 
     /// Whether the rules alone are satisfiable (cached until the next edit).
-    pub(super) fn consistency(&mut self, interruption: &dyn Interruption) -> Result<Option<bool>, String> {
+    pub(super) fn consistency(
+        &mut self,
+        interruption: &dyn Interruption,
+    ) -> Result<Option<bool>, String> {
         if let Some(known) = self.consistency {
             return Ok(known);
         }
@@ -235,7 +299,14 @@ impl SolverSession {
     /// The rules whose group mentions any of `variables`.
     pub(super) fn rules_touching(&mut self, variables: &[&str]) -> Vec<usize> {
         let rules = &self.rules;
-        let cones = self.cones.get_or_insert_with(|| Cones::build(&rules.iter().map(|r| r.variables.clone()).collect::<Vec<_>>()));
+        let cones = self.cones.get_or_insert_with(|| {
+            Cones::build(
+                &rules
+                    .iter()
+                    .map(|r| r.variables.clone())
+                    .collect::<Vec<_>>(),
+            )
+        });
         cones.rules_touching(variables.iter().copied())
     }
 }
@@ -245,7 +316,11 @@ pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
     let split = |s: &str| {
         let digits_at = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
         let (prefix, digits) = s.split_at(digits_at);
-        (prefix.to_string(), digits.parse::<u64>().unwrap_or(0), s.to_string())
+        (
+            prefix.to_string(),
+            digits.parse::<u64>().unwrap_or(0),
+            s.to_string(),
+        )
     };
     split(a).cmp(&split(b))
 }

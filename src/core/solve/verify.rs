@@ -37,7 +37,12 @@ impl SolverSession {
     /// the rules it can depend on (all of them when the policy's consistency
     /// is unknown): the encoded rules are shared, the scratch is cheap, and a
     /// question about one section of a long policy stays fast.
-    pub fn verify(&mut self, premise: &Expr, claim: &Expr, interruption: &dyn Interruption) -> Finding {
+    pub fn verify(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        interruption: &dyn Interruption,
+    ) -> Finding {
         let result = self.scoped(premise, claim, interruption).and_then(|scope| {
             let scratch = self.scratch_solver(&scope.rules);
             let whole_model = std::mem::replace(&mut self.solver, scratch);
@@ -45,7 +50,9 @@ impl SolverSession {
             self.solver = whole_model;
             result
         });
-        result.unwrap_or_else(|reason| Finding::too_complex(&premise.to_string(), &claim.to_string(), reason))
+        result.unwrap_or_else(|reason| {
+            Finding::too_complex(&premise.to_string(), &claim.to_string(), reason)
+        })
     }
 
     fn guard(&self, name: &str, formula: &Bool) -> Bool {
@@ -55,26 +62,59 @@ impl SolverSession {
     }
 
     /// Which rules and variables a question involves.
-    fn scoped(&mut self, premise: &Expr, claim: &Expr, interruption: &dyn Interruption) -> Result<Scope, String> {
+    fn scoped(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        interruption: &dyn Interruption,
+    ) -> Result<Scope, String> {
         let consistency = self.consistency(interruption)?;
         if consistency != Some(true) {
-            return Ok(Scope { rules: (0..self.rules.len()).collect(), variables: None, consistency });
+            return Ok(Scope {
+                rules: (0..self.rules.len()).collect(),
+                variables: None,
+                consistency,
+            });
         }
-        let mut question: Vec<&str> = premise.symbols().into_iter().chain(claim.symbols()).filter(|s| self.vocabulary.is_variable(s)).collect();
+        let mut question: Vec<&str> = premise
+            .symbols()
+            .into_iter()
+            .chain(claim.symbols())
+            .filter(|s| self.vocabulary.is_variable(s))
+            .collect();
         question.dedup();
         let rules = self.rules_touching(&question);
         let mut variables: HashSet<String> = question.iter().map(|s| s.to_string()).collect();
         for &r in &rules {
             variables.extend(self.rules[r].variables.iter().cloned());
         }
-        Ok(Scope { rules, variables: Some(variables), consistency })
+        Ok(Scope {
+            rules,
+            variables: Some(variables),
+            consistency,
+        })
     }
 
-    fn verify_inside(&mut self, premise: &Expr, claim: &Expr, scope: &Scope, interruption: &dyn Interruption) -> Result<Finding, String> {
+    fn verify_inside(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        scope: &Scope,
+        interruption: &dyn Interruption,
+    ) -> Result<Finding, String> {
         let p = self.vocabulary.formula(premise)?;
         let c = self.vocabulary.formula(claim)?;
-        let guards = Guards { premise_holds: self.guard("premise", &p), premise_fails: self.guard("not_premise", &p.not()), claim_holds: self.guard("claim", &c), claim_fails: self.guard("not_claim", &c.not()) };
-        let mut finding = Finding::new(FindingKind::Satisfiable, &premise.to_string(), &claim.to_string());
+        let guards = Guards {
+            premise_holds: self.guard("premise", &p),
+            premise_fails: self.guard("not_premise", &p.not()),
+            claim_holds: self.guard("claim", &c),
+            claim_fails: self.guard("not_claim", &c.not()),
+        };
+        let mut finding = Finding::new(
+            FindingKind::Satisfiable,
+            &premise.to_string(),
+            &claim.to_string(),
+        );
         finding.warnings = self.logic_warnings(premise, &guards, interruption)?;
         if scope.consistency == Some(false) {
             return self.inconsistent_policy(finding, interruption);
@@ -91,7 +131,11 @@ impl SolverSession {
         // 1. M ∧ P
         match self.check(&with(&[&guards.premise_holds])) {
             SatResult::Unsat => {
-                let (minimal, proved) = self.minimize(self.core_rules(), std::slice::from_ref(&guards.premise_holds), interruption)?;
+                let (minimal, proved) = self.minimize(
+                    self.core_rules(),
+                    std::slice::from_ref(&guards.premise_holds),
+                    interruption,
+                )?;
                 finding.kind = FindingKind::Impossible;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
@@ -104,25 +148,41 @@ impl SolverSession {
         // 2. M ∧ P ∧ ¬C
         let claims_false = match self.check(&with(&[&guards.premise_holds, &guards.claim_fails])) {
             SatResult::Unsat => {
-                let (minimal, proved) = self.minimize(self.core_rules(), &[guards.premise_holds.clone(), guards.claim_fails.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(
+                    self.core_rules(),
+                    &[guards.premise_holds.clone(), guards.claim_fails.clone()],
+                    interruption,
+                )?;
                 finding.kind = FindingKind::Valid;
                 finding.supporting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
                 None
             }
-            SatResult::Sat => Some(self.preferred_scenario(&with(&[&guards.premise_holds, &guards.claim_fails]), &preferences, variables)?),
+            SatResult::Sat => Some(self.preferred_scenario(
+                &with(&[&guards.premise_holds, &guards.claim_fails]),
+                &preferences,
+                variables,
+            )?),
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
         // 3. M ∧ P ∧ C
         let claims_true = match self.check(&with(&[&guards.premise_holds, &guards.claim_holds])) {
             SatResult::Unsat => {
-                let (minimal, proved) = self.minimize(self.core_rules(), &[guards.premise_holds.clone(), guards.claim_holds.clone()], interruption)?;
+                let (minimal, proved) = self.minimize(
+                    self.core_rules(),
+                    &[guards.premise_holds.clone(), guards.claim_holds.clone()],
+                    interruption,
+                )?;
                 finding.kind = FindingKind::Invalid;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
                 None
             }
-            SatResult::Sat => Some(self.preferred_scenario(&with(&[&guards.premise_holds, &guards.claim_holds]), &preferences, variables)?),
+            SatResult::Sat => Some(self.preferred_scenario(
+                &with(&[&guards.premise_holds, &guards.claim_holds]),
+                &preferences,
+                variables,
+            )?),
             SatResult::Unknown => return Err(self.unknown_reason(interruption)),
         };
         // Once M ∧ P is satisfiable, VALID and INVALID exclude each other.
@@ -133,7 +193,11 @@ impl SolverSession {
 
     /// The rules contradict each other: every question is IMPOSSIBLE, with a
     /// minimal set of rules that conflict.
-    fn inconsistent_policy(&mut self, mut finding: Finding, interruption: &dyn Interruption) -> Result<Finding, String> {
+    fn inconsistent_policy(
+        &mut self,
+        mut finding: Finding,
+        interruption: &dyn Interruption,
+    ) -> Result<Finding, String> {
         let all: Vec<usize> = (0..self.rules.len()).collect();
         if self.check(&self.literals(&all)) != SatResult::Unsat {
             return Err(self.unknown_reason(interruption));
@@ -147,7 +211,12 @@ impl SolverSession {
     }
 
     /// Premise or claim always true or always false on their own (no rules).
-    fn logic_warnings(&self, premise: &Expr, guards: &Guards, interruption: &dyn Interruption) -> Result<Vec<LogicWarning>, String> {
+    fn logic_warnings(
+        &self,
+        premise: &Expr,
+        guards: &Guards,
+        interruption: &dyn Interruption,
+    ) -> Result<Vec<LogicWarning>, String> {
         // An empty premise (`true`) is the usual way to ask about the policy alone.
         let premise_is_literal_true = matches!(premise.kind, ExprKind::Bool(true));
         let checks = [
@@ -189,7 +258,12 @@ impl SolverSession {
     /// A scenario for the satisfiable `assumptions` that keeps as many
     /// preferences as it can: preferences in an unsat core are dropped and
     /// the check repeated, a few rounds at most.
-    fn preferred_scenario(&self, assumptions: &[Bool], preferences: &[Bool], scope: Option<&HashSet<String>>) -> Result<Scenario, String> {
+    fn preferred_scenario(
+        &self,
+        assumptions: &[Bool],
+        preferences: &[Bool],
+        scope: Option<&HashSet<String>>,
+    ) -> Result<Scenario, String> {
         let mut active: Vec<Bool> = preferences.to_vec();
         for _ in 0..PREFERENCE_ROUNDS {
             if active.is_empty() {
@@ -200,7 +274,12 @@ impl SolverSession {
             match self.check(&all) {
                 SatResult::Sat => return self.model_scenario(scope),
                 SatResult::Unsat => {
-                    let core: HashSet<String> = self.solver.get_unsat_core().iter().map(|l| l.to_string()).collect();
+                    let core: HashSet<String> = self
+                        .solver
+                        .get_unsat_core()
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect();
                     let before = active.len();
                     active.retain(|l| !core.contains(&l.to_string()));
                     if active.len() == before {
@@ -212,11 +291,17 @@ impl SolverSession {
         }
         match self.check(assumptions) {
             SatResult::Sat => self.model_scenario(scope),
-            _ => Err(self.solver.get_reason_unknown().unwrap_or_else(|| "the solver could not decide".into())),
+            _ => Err(self
+                .solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "the solver could not decide".into())),
         }
     }
 
     fn model_scenario(&self, scope: Option<&HashSet<String>>) -> Result<Scenario, String> {
-        self.solver.get_model().map(|m| self.vocabulary.scenario(&m, scope)).ok_or_else(|| "the solver gave no model".to_string())
+        self.solver
+            .get_model()
+            .map(|m| self.vocabulary.scenario(&m, scope))
+            .ok_or_else(|| "the solver gave no model".to_string())
     }
 }

@@ -16,6 +16,37 @@ pub fn span_rows(text: &str, width: usize) -> usize {
     wrap(text, width).len().max(1)
 }
 
+/// The text rows of span `index` at `width` columns (after the two-column
+/// gutter): its words, then the ids of the rules formalized from it.
+pub fn span_text_rows(app: &App, index: usize, width: usize) -> Vec<String> {
+    let span = &app.spans[index];
+    let prefix = match span.kind {
+        SpanKind::ListItem => "• ",
+        SpanKind::TableRow => "│ ",
+        _ => "",
+    };
+    let mut wrapped = wrap(&format!("{prefix}{}", span.text), width);
+    if let Some(ids) = app.span_rules.get(&index) {
+        let tag = format!("[{}]", ids.join(" "));
+        match wrapped.last_mut() {
+            Some(last) if last.chars().count() + 1 + tag.chars().count() <= width => {
+                last.push(' ');
+                last.push_str(&tag);
+            }
+            _ => wrapped.push(tag),
+        }
+    }
+    if wrapped.is_empty() {
+        wrapped.push(String::new());
+    }
+    wrapped
+}
+
+/// The text width of the document pane `area` (inside the border and gutter).
+pub fn text_width(area: Rect) -> usize {
+    area.width.saturating_sub(4).max(1) as usize
+}
+
 /// Word wrap to `width` columns.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -49,7 +80,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Document;
-    let covered = app.rules_by_span();
+    let covered = &app.span_rules;
     let uncovered = app
         .spans
         .iter()
@@ -79,7 +110,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         return;
     }
     let selected_rule_span = app.selected_rule().and_then(|r| app.span_of_rule(r));
-    let width = inner.width.saturating_sub(2).max(1) as usize;
+    let width = text_width(area);
     let mut lines: Vec<Line> = Vec::new();
     for index in app.span_cursor.offset..app.spans.len() {
         if lines.len() >= inner.height as usize {
@@ -106,22 +137,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         if focused && index == app.span_cursor.selected {
             text_style = text_style.patch(app.theme.selected());
         }
-        let prefix = match span.kind {
-            SpanKind::ListItem => "• ",
-            SpanKind::TableRow => "│ ",
-            _ => "",
-        };
-        let mut wrapped = wrap(&format!("{prefix}{}", span.text), width);
-        if let Some(ids) = rules {
-            let tag = format!("[{}]", ids.join(" "));
-            match wrapped.last_mut() {
-                Some(last) if last.chars().count() + 1 + tag.chars().count() <= width => {
-                    last.push(' ');
-                    last.push_str(&tag);
-                }
-                _ => wrapped.push(tag),
-            }
-        }
+        let wrapped = span_text_rows(app, index, width);
         for (row, text) in wrapped.into_iter().enumerate() {
             let gutter = if row == 0 {
                 Span::styled(marker, marker_style)

@@ -60,8 +60,15 @@ pub fn open_editor(app: &mut App) {
 pub fn open_new(app: &mut App) {
     match app.screen {
         Screen::Rules => {
-            let id = app.model.fresh_rule_id();
-            open(app, EditTarget::Rule { id, is_new: true }, "");
+            // A new rule kept as a draft is picked up again rather than lost from view.
+            let pending = app
+                .drafts
+                .rules
+                .iter()
+                .find(|(id, _)| app.model.rule(id).is_none())
+                .map(|(id, text)| (id.clone(), text.clone()));
+            let (id, text) = pending.unwrap_or_else(|| (app.model.fresh_rule_id(), String::new()));
+            open(app, EditTarget::Rule { id, is_new: true }, &text);
         }
         Screen::Variables => open(
             app,

@@ -62,6 +62,7 @@ pub fn move_selection(app: &mut App, delta: isize) {
     match app.focus {
         Pane::Document => {
             app.span_cursor.step(delta, len, height);
+            scroll_document_to_selection(app);
             follow_span(app);
         }
         Pane::Rules => {
@@ -83,13 +84,39 @@ pub fn page(app: &mut App, direction: isize) {
     move_selection(app, direction * height.max(1) as isize);
 }
 
-/// The document follows the selected rule: its span is selected and shown.
+/// The document follows the selected rule: its span is selected and shown
+/// whole, although spans wrap over several rows.
 pub fn follow_rule(app: &mut App) {
     let Some(span) = app.selected_rule().and_then(|r| app.span_of_rule(r)) else {
         return;
     };
-    let height = inner_height(areas(Screen::Rules, app.size).document);
-    app.span_cursor.select(span, app.spans.len(), height);
+    app.span_cursor.selected = span;
+    scroll_document_to_selection(app);
+}
+
+/// Scrolls the document so the selected span is entirely in view.
+fn scroll_document_to_selection(app: &mut App) {
+    let area = areas(Screen::Rules, app.size).document;
+    let (height, width) = (
+        inner_height(area),
+        crate::tui::components::document::text_width(area),
+    );
+    let selected = app
+        .span_cursor
+        .selected
+        .min(app.spans.len().saturating_sub(1));
+    if selected < app.span_cursor.offset {
+        app.span_cursor.offset = selected;
+        return;
+    }
+    let rows = |i: usize| crate::tui::components::document::span_text_rows(app, i, width).len();
+    let mut used: usize = (app.span_cursor.offset..=selected).map(rows).sum();
+    let mut offset = app.span_cursor.offset;
+    while used > height && offset < selected {
+        used -= rows(offset);
+        offset += 1;
+    }
+    app.span_cursor.offset = offset;
 }
 
 /// The rules list follows the selected span: its first rule is selected.
@@ -271,7 +298,8 @@ pub fn click(app: &mut App, column: u16, row: u16) {
                 show_screen(app, screen);
                 return;
             }
-            x += width;
+            // Tabs are drawn with two spaces between them.
+            x += width + 2;
         }
         return;
     }
@@ -305,18 +333,17 @@ pub fn click(app: &mut App, column: u16, row: u16) {
         Pane::Tests => app.test_cursor.selected,
         _ => 0,
     };
-    // The document pane wraps spans over several rows; a click selects by span row start.
+    // The document pane wraps spans over several rows.
     if pane == Pane::Document {
         let row_in_pane = (row - area.y - 1) as usize;
-        let width = area.width.saturating_sub(4).max(1) as usize;
+        let width = crate::tui::components::document::text_width(area);
         let mut used = 0;
         for index in app.span_cursor.offset..app.spans.len() {
-            let rows = crate::tui::components::document::span_rows(&app.spans[index].text, width);
-            if row_in_pane < used + rows {
+            used += crate::tui::components::document::span_text_rows(app, index, width).len();
+            if row_in_pane < used {
                 move_selection(app, index as isize - current as isize);
                 return;
             }
-            used += rows;
         }
         return;
     }

@@ -33,7 +33,11 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
         }
     }
     for job in &jobs {
-        let previous = app.results.get(&job.test.id).and_then(TestState::passed);
+        // A test still running from a replaced run keeps the result it had before that run.
+        let previous = match app.results.get(&job.test.id) {
+            Some(TestState::Running) => app.previous_pass.get(&job.test.id).copied().flatten(),
+            other => other.and_then(TestState::passed),
+        };
         app.previous_pass.insert(job.test.id.clone(), previous);
         app.results.insert(job.test.id.clone(), TestState::Running);
     }
@@ -103,9 +107,9 @@ pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> 
         "the rules contradict each other: every question is IMPOSSIBLE until that is fixed".into(),
     );
     if app.run_was_partial {
-        let pending_flips = app.flips.clone();
+        let flips_so_far = std::mem::take(&mut app.flips);
         let effect = start_full_run(app);
-        app.flips = pending_flips;
+        app.flips = flips_so_far;
         return vec![effect];
     }
     Vec::new()
