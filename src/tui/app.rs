@@ -224,6 +224,8 @@ pub struct App {
     pub test_cursor: ListCursor,
     pub evidence_cursor: ListCursor,
     pub variable_filter: String,
+    /// Rows the detail pane is scrolled down (reset when the selection changes).
+    pub detail_scroll: u16,
 
     pub overlay: Option<Overlay>,
     pub verify: VerifyPane,
@@ -279,6 +281,7 @@ impl App {
             test_cursor: ListCursor::default(),
             evidence_cursor: ListCursor::default(),
             variable_filter: String::new(),
+            detail_scroll: 0,
             overlay: None,
             verify: VerifyPane::default(),
             status: Status::default(),

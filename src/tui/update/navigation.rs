@@ -9,6 +9,7 @@ pub const EVIDENCE_ROWS: usize = 5;
 
 pub fn show_screen(app: &mut App, screen: Screen) {
     app.screen = screen;
+    app.detail_scroll = 0;
     app.focus = match screen {
         Screen::Rules => Pane::Rules,
         Screen::Variables => Pane::Variables,
@@ -59,6 +60,9 @@ fn focused_list(app: &App) -> (usize, usize) {
 
 pub fn move_selection(app: &mut App, delta: isize) {
     let (len, height) = focused_list(app);
+    if !matches!(app.focus, Pane::Evidence | Pane::VerifyResult) {
+        app.detail_scroll = 0;
+    }
     match app.focus {
         Pane::Document => {
             app.span_cursor.step(delta, len, height);
@@ -80,6 +84,11 @@ pub fn move_selection(app: &mut App, delta: isize) {
 }
 
 pub fn page(app: &mut App, direction: isize) {
+    if matches!(app.focus, Pane::Evidence | Pane::VerifyResult) {
+        let half = (inner_height(areas(app.screen, app.size).detail) / 2).max(1) as isize;
+        scroll_detail(app, direction * half);
+        return;
+    }
     let (_, height) = focused_list(app);
     move_selection(app, direction * height.max(1) as isize);
 }
@@ -280,7 +289,16 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
     None
 }
 
+/// Scrolls the detail pane (long scenarios, long rules).
+pub fn scroll_detail(app: &mut App, delta: isize) {
+    app.detail_scroll = (app.detail_scroll as isize + delta).clamp(0, u16::MAX as isize) as u16;
+}
+
 pub fn scroll_at(app: &mut App, column: u16, row: u16, delta: isize) {
+    if contains(areas(app.screen, app.size).detail, column, row) {
+        scroll_detail(app, delta);
+        return;
+    }
     if let Some(pane) = pane_at(app, column, row) {
         app.focus = pane;
         move_selection(app, delta);
