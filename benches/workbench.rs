@@ -134,7 +134,42 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// Opening a sample up to its first frame: load the project, build the app,
+/// draw (the solver starts after the first frame).
+fn startup_to_first_frame() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/park-admission");
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        let start = Instant::now();
+        let project = Project::load_unchecked(&sample).expect("sample");
+        let drafts = Drafts::load(&sample).expect("drafts");
+        let app = App::new(
+            project,
+            drafts,
+            Keymap::default(),
+            Theme::built_in("dark").expect("theme"),
+            (120, 40),
+        );
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        terminal
+            .draw(|frame| precept::tui::components::render(&app, frame))
+            .expect("draw");
+        samples.push(start.elapsed());
+    }
+    let m = median(samples);
+    println!(
+        "startup to first frame (park sample): median {:.1} ms  target < 500 ms  {}",
+        m.as_secs_f64() * 1e3,
+        if m < Duration::from_millis(500) {
+            "PASS"
+        } else {
+            "MISS"
+        }
+    );
+}
+
 fn main() {
+    startup_to_first_frame();
     let (model, tests) = synthetic();
     let dir = tempfile::tempdir().expect("temp dir");
     let project = Project::create(dir.path(), model, tests, Settings::default()).expect("project");

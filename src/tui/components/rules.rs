@@ -155,5 +155,10 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             Span::styled(rule.note.clone(), app.theme.text()),
         ]));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((app.detail_scroll, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.detail_scroll, 0)),
+        inner,
+    );
 }

@@ -157,5 +157,10 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             app.theme.dim(),
         ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((app.detail_scroll, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.detail_scroll, 0)),
+        inner,
+    );
 }

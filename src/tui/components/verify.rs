@@ -65,5 +65,10 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             app.theme.dim(),
         ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((app.detail_scroll, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.detail_scroll, 0)),
+        inner,
+    );
 }
