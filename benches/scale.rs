@@ -939,16 +939,26 @@ impl Groups {
 }
 
 /// Replays the first claims through the replica session with phase timers,
-/// under precept's protocols and the proposed one.
+/// under precept's protocols and proposed changes.
 fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)]) {
     use replica::Protocol;
     const REPLAYED: usize = 40;
     let replayed = claims.len().min(REPLAYED);
     let groups = Groups::build(compiled);
-    let session = replica::Session::load(compiled);
+    let mut session = replica::Session::load(compiled);
     let mut cone_sizes = Vec::new();
     let mut runs = Vec::new();
-    for protocol in [Protocol::PushPop, Protocol::Scratch, Protocol::Persistent] {
+    let mut preparation = Duration::ZERO;
+    let protocols = [
+        Protocol::PushPop,
+        Protocol::Scratch,
+        Protocol::NoPop,
+        Protocol::Proposed,
+    ];
+    for protocol in protocols {
+        if protocol == Protocol::Proposed {
+            preparation = session.prepare_preferences();
+        }
         let mut t = replica::Phases::default();
         let mut agree = 0;
         for (premise, claim, kind) in claims.iter().take(replayed) {
@@ -967,30 +977,39 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
     let n = replayed as f64;
     println!();
     println!(
-        "where a verify spends its time: a replica of precept's solver session (same encoding, guards and checks), {replayed} claims;"
+        "where a verify spends its time: a replica of precept's solver session (same Z3 encoding, guards and"
     );
     println!(
-        "the question's cone (rules of the variable groups it touches) has median {} rules",
+        "checks), {replayed} claims; ms per verify, with checks per verify x ms per check. The question's cone"
+    );
+    println!(
+        "(rules of the variable groups it touches) has median {} rules.",
         cone_sizes[cone_sizes.len() / 2]
     );
-    let header = [
-        "push/pop, all rules",
-        "fresh solver, cone",
-        "kept solver, cone",
-    ];
+    println!("  A: commit 73df416 (push/pop per verify, all rules)");
+    println!("  B: working tree (fresh solver per verify with the cone's rules)");
+    println!("  C: A without push/pop (guards kept at base level)");
     println!(
-        "  {:<34} {:>27} {:>27} {:>27}",
-        "phase (per verify)", header[0], header[1], header[2]
+        "  D: C + warnings on P, C alone + M∧P only if needed + prefer-zero once + get_const_interp"
+    );
+    println!(
+        "     (D's one-off preparation at load: {:.1} ms)",
+        ms(preparation)
+    );
+    let w = 24;
+    println!(
+        "  {:<31}{:>w$}{:>w$}{:>w$}{:>w$}",
+        "phase (per verify)", "A", "B", "C", "D"
     );
     type Pick = fn(&replica::Phases) -> (Duration, usize);
     let phases: [(&str, Pick); 7] = [
         ("set-up: solver, guards", |t| (t.setup, 0)),
         ("logic warnings (4 checks)", |t| (t.warnings, 0)),
-        ("M∧P, M∧P∧¬C, M∧P∧C", |t| (t.main, t.main_checks)),
+        ("main checks M∧P(∧C|¬C)", |t| (t.main, t.main_checks)),
         ("preferred-scenario checks", |t| {
             (t.preference, t.preference_checks)
         }),
-        ("scenario model eval (all vars)", |t| (t.scenario, 0)),
+        ("scenario: read 2002 values", |t| (t.scenario, 0)),
         ("core minimization checks", |t| {
             (t.minimize, t.minimize_checks)
         }),
@@ -998,10 +1017,10 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
     ];
     let cell = |total: Duration, checks: usize| {
         if checks == 0 {
-            format!("{:>7.1} ms", ms(total) / n)
+            format!("{:.1}", ms(total) / n)
         } else {
             format!(
-                "{:>7.1} ms {:>4.1} x {:>5.1} ms",
+                "{:.1} ({:.1} x {:.1})",
                 ms(total) / n,
                 checks as f64 / n,
                 ms(total) / checks as f64
@@ -1017,8 +1036,8 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
             })
             .collect();
         println!(
-            "  {:<34} {:>27} {:>27} {:>27}",
-            name, cells[0], cells[1], cells[2]
+            "  {:<31}{:>w$}{:>w$}{:>w$}{:>w$}",
+            name, cells[0], cells[1], cells[2], cells[3]
         );
     }
     for (label, q) in [("mean", None), ("median", Some(0.5)), ("p95", Some(0.95))] {
@@ -1029,15 +1048,16 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
                     None => ms(t.total) / n,
                     Some(q) => ms(quantile(&t.each, q)),
                 };
-                format!("{value:>7.1} ms")
+                format!("{value:.1}")
             })
             .collect();
         println!(
-            "  {:<34} {:>27} {:>27} {:>27}",
+            "  {:<31}{:>w$}{:>w$}{:>w$}{:>w$}",
             format!("total, {label}"),
             cells[0],
             cells[1],
-            cells[2]
+            cells[2],
+            cells[3]
         );
     }
     let agree: Vec<String> = runs
@@ -1045,8 +1065,8 @@ fn breakdown(compiled: &CompiledModel, claims: &[(String, String, FindingKind)])
         .map(|(_, a)| format!("{a}/{replayed}"))
         .collect();
     println!(
-        "  {:<34} {:>27} {:>27} {:>27}",
-        "findings equal to the worker's", agree[0], agree[1], agree[2]
+        "  {:<31}{:>w$}{:>w$}{:>w$}{:>w$}",
+        "same finding as the worker", agree[0], agree[1], agree[2], agree[3]
     );
 }
 
@@ -1136,11 +1156,20 @@ mod replica {
                 .filter_map(|(name, _)| self.variables.get(name)?.as_int())
         }
 
-        /// What `Z3Vocabulary::scenario` does: evaluate and print every variable.
-        fn scenario(&self, model: &z3::Model) -> usize {
+        /// What `Z3Vocabulary::scenario` does: evaluate and print every
+        /// variable (`fast_read`: the model's own value where it has one).
+        fn scenario(&self, model: &z3::Model, fast_read: bool) -> usize {
             self.order
                 .iter()
-                .filter_map(|(name, _)| model.eval(&self.variables[name], true))
+                .filter_map(|(name, _)| {
+                    let constant = &self.variables[name];
+                    let value = if fast_read {
+                        model.get_const_interp(constant)
+                    } else {
+                        None
+                    };
+                    value.or_else(|| model.eval(constant, true))
+                })
                 .map(|value| value.to_string().len())
                 .sum()
         }
@@ -1229,7 +1258,6 @@ mod replica {
     pub struct Phases {
         pub setup: Duration,
         pub warnings: Duration,
-        pub warning_checks: usize,
         pub main: Duration,
         pub main_checks: usize,
         pub preference: Duration,
@@ -1252,10 +1280,15 @@ mod replica {
         /// precept's working tree: a fresh solver per request holding the
         /// rules of the question's variable groups (its cone).
         Scratch,
-        /// Proposed: the loaded solver, no push/pop (guards stay at base
-        /// level, inert unless assumed), only the cone's rules assumed,
-        /// prefer-zero guards made once, warnings in a solver holding only P, C.
-        Persistent,
+        /// PushPop without the push and pop: the guards stay asserted at
+        /// base level (inert unless assumed); everything else unchanged.
+        NoPop,
+        /// NoPop plus: warnings in a solver holding only P and C; M ∧ P
+        /// checked only when M ∧ P ∧ C and M ∧ P ∧ ¬C are both unsat;
+        /// prefer-zero guards made once at load, minus those the rules
+        /// alone refute, and assumed in those two checks directly;
+        /// scenario values read with get_const_interp.
+        Proposed,
     }
 
     pub struct Session {
@@ -1284,15 +1317,6 @@ mod replica {
                 formulas.push(formula);
             }
             let off = literals.iter().map(Bool::not).collect();
-            let preferences = vocab
-                .int_variables()
-                .take(64)
-                .map(|v| {
-                    let literal = Bool::fresh_const("prefer_zero");
-                    solver.assert(literal.implies(v.eq(Int::from_i64(0))));
-                    literal
-                })
-                .collect();
             Session {
                 solver,
                 vocab,
@@ -1300,8 +1324,40 @@ mod replica {
                 literals,
                 off,
                 owner,
-                preferences,
+                preferences: Vec::new(),
             }
+        }
+
+        /// Proposed: prefer-zero guards made once, keeping those the rules
+        /// alone allow (a few cores dropped, as per request today).
+        pub fn prepare_preferences(&mut self) -> Duration {
+            let started = Instant::now();
+            let mut active: Vec<Bool> = self
+                .vocab
+                .int_variables()
+                .take(64)
+                .map(|v| {
+                    let literal = Bool::fresh_const("prefer_zero");
+                    self.solver.assert(literal.implies(v.eq(Int::from_i64(0))));
+                    literal
+                })
+                .collect();
+            for _ in 0..64 {
+                let mut all = self.literals.clone();
+                all.extend(active.iter().cloned());
+                if self.solver.check_assumptions(&all) != SatResult::Unsat {
+                    break;
+                }
+                let core: Vec<String> = self
+                    .solver
+                    .get_unsat_core()
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect();
+                active.retain(|l| !core.contains(&l.to_string()));
+            }
+            self.preferences = active;
+            started.elapsed()
         }
 
         fn timed(
@@ -1329,7 +1385,7 @@ mod replica {
         }
 
         /// Deletion-based, each check with the candidate rules on and the
-        /// dropped one (PushPop: every other rule too) switched off.
+        /// dropped one (at 73df416: every other rule too) switched off.
         fn minimize(
             &self,
             solver: &Solver,
@@ -1379,12 +1435,13 @@ mod replica {
             }
         }
 
-        /// Preference rounds, then every variable evaluated and printed.
+        /// Preference rounds, then every variable's value read and printed.
         fn scenario(
             &self,
             solver: &Solver,
             assumptions: &[Bool],
             preferences: &[Bool],
+            fast_read: bool,
             t: &mut Phases,
         ) {
             let mut active = preferences.to_vec();
@@ -1425,7 +1482,7 @@ mod replica {
             }
             let started = Instant::now();
             if let Some(model) = solver.get_model() {
-                self.vocab.scenario(&model);
+                self.vocab.scenario(&model, fast_read);
             }
             t.scenario += started.elapsed();
             t.scenarios += 1;
@@ -1441,11 +1498,12 @@ mod replica {
             protocol: Protocol,
             t: &mut Phases,
         ) -> &'static str {
+            use Protocol::*;
             let begin = Instant::now();
-            if protocol == Protocol::PushPop {
+            if protocol == PushPop {
                 self.solver.push();
             }
-            let scratch = (protocol == Protocol::Scratch).then(|| {
+            let scratch = (protocol == Scratch).then(|| {
                 let scratch = Solver::new();
                 for &r in cone {
                     scratch.assert(self.literals[r].implies(&self.formulas[r]));
@@ -1454,8 +1512,8 @@ mod replica {
             });
             let solver = scratch.as_ref().unwrap_or(&self.solver);
             let rules: Vec<usize> = match protocol {
-                Protocol::PushPop => (0..self.literals.len()).collect(),
-                _ => cone.to_vec(),
+                Scratch => cone.to_vec(),
+                _ => (0..self.literals.len()).collect(),
             };
             let p = self.vocab.formula(premise);
             let c = self.vocab.formula(claim);
@@ -1464,15 +1522,12 @@ mod replica {
                 solver.assert(literal.implies(formula));
                 literal
             };
-            let (ph, pf) = (
+            let (ph, ch, cf) = (
                 guard(solver, "premise", &p),
-                guard(solver, "not_premise", &p.not()),
-            );
-            let (ch, cf) = (
                 guard(solver, "claim", &c),
                 guard(solver, "not_claim", &c.not()),
             );
-            let preferences: Vec<Bool> = if protocol == Protocol::Persistent {
+            let preferences: Vec<Bool> = if protocol == Proposed {
                 self.preferences.clone()
             } else {
                 self.vocab
@@ -1484,43 +1539,36 @@ mod replica {
             t.setup += begin.elapsed();
 
             let started = Instant::now();
-            match protocol {
-                Protocol::PushPop => {
-                    for literal in [&pf, &ph, &cf, &ch] {
-                        let mut assumptions = self.off.clone();
-                        assumptions.push(literal.clone());
-                        solver.check_assumptions(&assumptions);
-                    }
+            if protocol == Proposed {
+                let alone = Solver::new();
+                for formula in [p.not(), p.clone(), c.not(), c.clone()] {
+                    let literal = guard(&alone, "alone", &formula);
+                    alone.check_assumptions(&[literal]);
                 }
-                Protocol::Scratch => {
-                    for literal in [&pf, &ph, &cf, &ch] {
-                        solver.check_assumptions(std::slice::from_ref(literal));
-                    }
-                }
-                Protocol::Persistent => {
-                    let alone = Solver::new();
-                    for formula in [p.not(), p.clone(), c.not(), c.clone()] {
-                        let literal = guard(&alone, "alone", &formula);
-                        alone.check_assumptions(&[literal]);
-                    }
+            } else {
+                let pf = guard(solver, "not_premise", &p.not());
+                for literal in [&pf, &ph, &cf, &ch] {
+                    let mut assumptions = if protocol == Scratch {
+                        Vec::new()
+                    } else {
+                        self.off.clone()
+                    };
+                    assumptions.push(literal.clone());
+                    solver.check_assumptions(&assumptions);
                 }
             }
             t.warnings += started.elapsed();
-            t.warning_checks += 4;
 
             let with = |extra: &[&Bool]| {
                 let mut all: Vec<Bool> = rules.iter().map(|&r| self.literals[r].clone()).collect();
                 all.extend(extra.iter().map(|b| (*b).clone()));
                 all
             };
-            let all_off = protocol == Protocol::PushPop;
-            let mut kind = "SATISFIABLE";
-            if Self::timed(solver, &with(&[&ph]), &mut t.main, &mut t.main_checks)
-                == SatResult::Unsat
-            {
+            let all_off = protocol == PushPop || protocol == NoPop;
+            let impossible = |t: &mut Phases| {
                 let core = self.core(solver);
                 self.minimize(solver, core, std::slice::from_ref(&ph), all_off, t);
-                if protocol == Protocol::PushPop {
+                if protocol != Proposed {
                     Self::timed(
                         solver,
                         &self.literals,
@@ -1528,22 +1576,65 @@ mod replica {
                         &mut t.minimize_checks,
                     );
                 }
-                kind = "IMPOSSIBLE";
+                "IMPOSSIBLE"
+            };
+            let mut kind = "SATISFIABLE";
+            let skip_first = protocol == Proposed;
+            if !skip_first
+                && Self::timed(solver, &with(&[&ph]), &mut t.main, &mut t.main_checks)
+                    == SatResult::Unsat
+            {
+                kind = impossible(t);
             } else {
+                let mut unsat = Vec::new();
                 for (literal, name) in [(&cf, "VALID"), (&ch, "INVALID")] {
                     let assumptions = with(&[&ph, literal]);
-                    match Self::timed(solver, &assumptions, &mut t.main, &mut t.main_checks) {
-                        SatResult::Unsat => {
-                            let core = self.core(solver);
-                            self.minimize(solver, core, &[ph.clone(), literal.clone()], all_off, t);
-                            kind = name;
+                    if protocol == Proposed {
+                        // The preferences ride along: a sat answer is the
+                        // preferred scenario at once.
+                        let mut all = assumptions.clone();
+                        all.extend(preferences.iter().cloned());
+                        match Self::timed(solver, &all, &mut t.main, &mut t.main_checks) {
+                            SatResult::Sat => {
+                                let started = Instant::now();
+                                if let Some(model) = solver.get_model() {
+                                    self.vocab.scenario(&model, true);
+                                }
+                                t.scenario += started.elapsed();
+                                t.scenarios += 1;
+                                continue;
+                            }
+                            _ => {
+                                let core = solver.get_unsat_core();
+                                let blames_preferences = core
+                                    .iter()
+                                    .any(|l| l.to_string().starts_with("prefer_zero"));
+                                if !blames_preferences {
+                                    unsat.push((self.core(solver), literal, name));
+                                    continue;
+                                }
+                            }
                         }
-                        _ => self.scenario(solver, &assumptions, &preferences, t),
+                    }
+                    match Self::timed(solver, &assumptions, &mut t.main, &mut t.main_checks) {
+                        SatResult::Unsat => unsat.push((self.core(solver), literal, name)),
+                        _ => self.scenario(solver, &assumptions, &preferences, skip_first, t),
+                    }
+                }
+                if unsat.len() == 2
+                    && Self::timed(solver, &with(&[&ph]), &mut t.main, &mut t.main_checks)
+                        == SatResult::Unsat
+                {
+                    kind = impossible(t);
+                } else {
+                    for (core, literal, name) in unsat {
+                        self.minimize(solver, core, &[ph.clone(), literal.clone()], all_off, t);
+                        kind = name;
                     }
                 }
             }
             let started = Instant::now();
-            if protocol == Protocol::PushPop {
+            if protocol == PushPop {
                 self.solver.pop(1);
             }
             drop(scratch);

@@ -92,14 +92,13 @@ fn synthetic() -> (PolicyModel, TestSuite) {
                     FindingKind::Invalid,
                 ),
             };
-            tests.tests.push(LogicTest {
-                id: format!("T{}", s * TESTS_PER_SECTION + t + 1),
-                name: format!("section {s} question {t}"),
+            tests.tests.push(LogicTest::new(
+                format!("T{}", s * TESTS_PER_SECTION + t + 1),
+                format!("section {s} question {t}"),
                 premise,
                 claim,
                 expected,
-                note: String::new(),
-            });
+            ));
         }
     }
     (model, tests)

@@ -1,9 +1,13 @@
 //! The command line: one file per subcommand. Exit codes: 0 ok, 1 a failing
 //! test or check, 2 bad input or usage.
 
+pub mod coverage;
 pub mod export;
+pub mod gen_tests;
 pub mod import;
+pub mod lint;
 pub mod render;
+pub mod review;
 pub mod show;
 pub mod test;
 pub mod verify;
@@ -36,6 +40,14 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Write a project's model as SMT-LIB or JSON
     Export(export::ExportArgs),
+    /// Lint a project's model: syntactic and solver-backed checks
+    Lint(lint::LintArgs),
+    /// Generate tests whose findings are proved by the solver
+    GenTests(gen_tests::GenTestsArgs),
+    /// Accept or reject proposed (generated) tests
+    Review(review::ReviewArgs),
+    /// Rule coverage of the tests, and their mutation score
+    Coverage(coverage::CoverageArgs),
 }
 
 /// How a command failed.
@@ -67,6 +79,10 @@ pub fn run(command: Command) -> ExitCode {
         Command::Test(args) => test::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Lint(args) => lint::run(&args),
+        Command::GenTests(args) => gen_tests::run(&args),
+        Command::Review(args) => review::run(&args),
+        Command::Coverage(args) => coverage::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

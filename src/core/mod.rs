@@ -4,7 +4,9 @@
 pub mod export;
 pub mod formalize;
 pub mod graph;
+pub mod lint;
 pub mod model;
 pub mod smt;
 pub mod solve;
 pub mod test_runner;
+pub mod testgen;

@@ -31,9 +31,66 @@ pub struct LogicTest {
     pub expected: FindingKind,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// Written by the expert, or generated and then proposed, accepted or rejected.
+    #[serde(default, skip_serializing_if = "TestStatus::is_manual")]
+    pub status: TestStatus,
+    /// For a generated test: the finding the solver proved when it was generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proved: Option<FindingKind>,
+    /// For a generated test: why it was generated (e.g. "boundary of R4 at units = 3").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rationale: String,
+}
+
+/// Where a test stands in the expert's loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    /// Written by the expert.
+    #[default]
+    Manual,
+    /// Generated, with a proved finding, waiting for the expert's verdict.
+    Proposed,
+    /// Generated and agreed with: a regression test.
+    Accepted,
+    /// Generated, and the expert expected another finding: a failing test
+    /// pointing at the responsible rules.
+    Rejected,
+}
+
+impl TestStatus {
+    pub fn is_manual(&self) -> bool {
+        *self == TestStatus::Manual
+    }
+
+    /// Whether the test counts in the suite's pass/fail (proposed ones wait).
+    pub fn counts(&self) -> bool {
+        *self != TestStatus::Proposed
+    }
 }
 
 impl LogicTest {
+    /// A test written by the expert.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        premise: impl Into<String>,
+        claim: impl Into<String>,
+        expected: FindingKind,
+    ) -> LogicTest {
+        LogicTest {
+            id: id.into(),
+            name: name.into(),
+            premise: premise.into(),
+            claim: claim.into(),
+            expected,
+            note: String::new(),
+            status: TestStatus::Manual,
+            proved: None,
+            rationale: String::new(),
+        }
+    }
+
     /// The name if it has one, otherwise the id.
     pub fn label(&self) -> &str {
         if self.name.is_empty() {

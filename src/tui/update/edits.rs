@@ -189,14 +189,13 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                 }
                 None => {
                     let id = app.tests.fresh_id();
-                    app.tests.tests.push(crate::core::model::LogicTest {
-                        id: id.clone(),
+                    app.tests.tests.push(crate::core::model::LogicTest::new(
+                        id.clone(),
                         name,
                         premise,
                         claim,
                         expected,
-                        note: String::new(),
-                    });
+                    ));
                     app.results.insert(id.clone(), TestState::NotRun);
                     id
                 }

@@ -187,14 +187,14 @@ pub fn save_verify_as_test(app: &mut App, expected: FindingKind) -> Vec<Effect> 
     let before = app.snapshot();
     let id = app.tests.fresh_id();
     app.history.record(format!("add test {id}"), before);
-    app.tests.tests.push(crate::core::model::LogicTest {
-        id: id.clone(),
-        name: format!("asked: {claim}"),
+    let name = format!("asked: {claim}");
+    app.tests.tests.push(crate::core::model::LogicTest::new(
+        id.clone(),
+        name,
         premise,
         claim,
         expected,
-        note: String::new(),
-    });
+    ));
     app.results.insert(id.clone(), TestState::NotRun);
     app.status.message = Some(format!("saved as test {id}, expecting {expected}"));
     let run = start_run(app, std::slice::from_ref(&id), false, true);

@@ -1,0 +1,5 @@
+//! Symbolic test generation, coverage and mutation.
+
+pub mod coverage;
+pub mod generate;
+pub mod mutation;
