@@ -1,15 +1,122 @@
-//! Being written.
+//! `precept lint DIR [--json] [--no-solver]`
 
-use super::{Failure, Outcome};
+use super::{Failure, Outcome, print_json, render};
+use crate::core::lint::{Diagnostic, Severity, syntactic};
+use crate::core::model::{Project, compile};
+use crate::core::solve::SolverWorker;
+use crate::core::solve::lint_checks::LintEvent;
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// The project directory
     pub dir: PathBuf,
+    /// Print the diagnostics as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Only the syntactic checks (no solver)
+    #[arg(long)]
+    pub no_solver: bool,
+    /// The deadline of each solver check in milliseconds (default: the project's setting)
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
 }
 
-pub fn run(_args: &LintArgs) -> Outcome {
-    Err(Failure::Input("not built yet".into()))
+/// Runs the solver-backed checks, showing progress on stderr when it is a terminal.
+pub fn solver_diagnostics(
+    worker: &SolverWorker,
+    compiled: &crate::core::model::CompiledModel,
+    show_progress: bool,
+) -> Vec<Diagnostic> {
+    let (events, received) = std::sync::mpsc::channel();
+    worker.lint(compiled.clone(), events);
+    let mut found = Vec::new();
+    for event in received.iter() {
+        match event {
+            LintEvent::Found(diagnostic) => found.push(*diagnostic),
+            LintEvent::Progress { done, total, stage } if show_progress => {
+                eprint!("\r\x1b[2Klint: {stage} {done}/{total}");
+                let _ = std::io::stderr().flush();
+            }
+            LintEvent::Progress { .. } => {}
+            LintEvent::Finished { .. } => break,
+        }
+    }
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    found
+}
+
+pub fn run(args: &LintArgs) -> Outcome {
+    // The linter reports rules that do not check, so the model is loaded without requiring it.
+    let project = Project::load_unchecked(&args.dir)?;
+    let compiled = compile(&project.model);
+    let mut diagnostics = syntactic::check(&project.model, &compiled);
+    if !args.no_solver {
+        let timeout = Duration::from_millis(
+            args.timeout_ms
+                .unwrap_or(project.settings.solver_timeout_ms),
+        );
+        let worker = SolverWorker::spawn(timeout);
+        let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
+        diagnostics.extend(solver_diagnostics(&worker, &compiled, show_progress));
+    }
+    diagnostics.sort_by(|a, b| (a.severity, a.code).cmp(&(b.severity, b.code)));
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if args.json {
+        print_json(&diagnostics)?;
+    } else {
+        for diagnostic in &diagnostics {
+            print!("{}", diagnostic_text(diagnostic));
+        }
+        let warnings = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        println!(
+            "{errors} errors, {warnings} warnings, {} notes",
+            diagnostics.len() - errors - warnings
+        );
+    }
+    if errors > 0 {
+        Err(Failure::Check)
+    } else {
+        Ok(())
+    }
+}
+
+pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
+    let severity = match diagnostic.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    };
+    let mut subjects: Vec<String> = diagnostic.rules.clone();
+    subjects.extend(diagnostic.variables.iter().cloned());
+    let mut text = format!(
+        "{severity} {} {}: {}\n",
+        diagnostic.code.code(),
+        diagnostic.name,
+        if subjects.is_empty() {
+            String::new()
+        } else {
+            subjects.join(", ")
+        }
+    );
+    text.push_str(&format!("    {}\n", diagnostic.message));
+    if let Some(scenario) = &diagnostic.scenario {
+        text.push_str("    scenario:\n");
+        text.push_str(&render::scenario_table(&[("value", scenario)], 6));
+    }
+    if let Some(fix) = &diagnostic.fix {
+        text.push_str(&format!("    fix: {}\n", fix.description));
+    }
+    text
 }

@@ -283,6 +283,13 @@ fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
     Ok(result)
 }
 
+impl Z3Vocabulary {
+    /// How a model value of `sort` reads in a scenario.
+    pub fn scenario_value(&self, value: &Dynamic, sort: &Sort) -> String {
+        read_value(value, sort).to_string()
+    }
+}
+
 /// Reads a model value exactly. Z3 prints numerals as `5`, `(- 5)`,
 /// `(/ 3 4)` or `2.5`; irrational values as `(root-obj ...)`.
 fn read_value(value: &Dynamic, sort: &Sort) -> Value {

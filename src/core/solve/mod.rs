@@ -4,6 +4,7 @@
 mod cone;
 mod encode;
 pub mod finding;
+pub mod lint_checks;
 mod session;
 mod verify;
 pub mod worker;

@@ -206,11 +206,25 @@ impl SolverSession {
     ) -> SatResult {
         // Never more than a quarter of the request's own deadline.
         let budget = AUXILIARY_CHECK_BUDGET.min(Duration::from_millis(self.timeout_ms / 4));
+        self.check_within(assumptions, budget, interruption)
+    }
+
+    /// One check stopped after `budget` (answering unknown then).
+    pub(super) fn check_within(
+        &self,
+        assumptions: &[Bool],
+        budget: Duration,
+        interruption: &dyn Interruption,
+    ) -> SatResult {
         interruption.limit_checks(Some(budget));
         interruption.start_check();
         let result = self.check(assumptions);
         interruption.limit_checks(None);
         result
+    }
+
+    pub(super) fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms)
     }
 
     /// Shrinks an unsat core of rules to a minimal one (deletion-based):
@@ -294,6 +308,16 @@ impl SolverSession {
         };
         self.consistency = Some(known);
         Ok(known)
+    }
+
+    /// The rules in the same group as `rule` (itself included).
+    pub(super) fn group_of(&mut self, rule: usize) -> Vec<usize> {
+        let variables = self.rules[rule].variables.clone();
+        if variables.is_empty() {
+            return vec![rule];
+        }
+        let names: Vec<&str> = variables.iter().map(String::as_str).collect();
+        self.rules_touching(&names)
     }
 
     /// The rules whose group mentions any of `variables`.

@@ -298,7 +298,10 @@ impl SolverSession {
         }
     }
 
-    fn model_scenario(&self, scope: Option<&HashSet<String>>) -> Result<Scenario, String> {
+    pub(super) fn model_scenario(
+        &self,
+        scope: Option<&HashSet<String>>,
+    ) -> Result<Scenario, String> {
         self.solver
             .get_model()
             .map(|m| self.vocabulary.scenario(&m, scope))

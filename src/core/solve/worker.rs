@@ -5,6 +5,7 @@
 //! request can be cancelled the same way.
 
 use super::finding::Finding;
+use super::lint_checks::LintEvent;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::CompiledModel;
 use crate::core::smt::{Expr, Sort};
@@ -40,6 +41,11 @@ enum Job {
         sort: Sort,
     },
     SetTimeout(Duration),
+    Lint {
+        ticket: Ticket,
+        model: Box<CompiledModel>,
+        events: Sender<LintEvent>,
+    },
     Verify {
         ticket: Ticket,
         premise: Expr,
@@ -216,6 +222,19 @@ impl SolverWorker {
         ticket
     }
 
+    /// Queues a lint of `model` (in a fresh session, so edits in flight do
+    /// not disturb it); events stream to `events`, ending with `Finished`.
+    /// Each check gets the usual deadline; `cancel(ticket)` stops the run.
+    pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(Job::Lint {
+            ticket,
+            model: Box::new(model),
+            events,
+        });
+        ticket
+    }
+
     /// Verifies and waits for the finding.
     pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
         let (reply, answer) = mpsc::channel();
@@ -320,6 +339,69 @@ fn handle_job(
             if let Some(current) = session.as_mut() {
                 current.set_timeout(timeout.as_millis() as u64);
             }
+        }
+        Job::Lint {
+            ticket,
+            model,
+            events,
+        } => {
+            let started = {
+                let mut state = watch.lock();
+                if state.cancelled.remove(&ticket) {
+                    false
+                } else {
+                    // No overall deadline: each check is bounded on its own.
+                    let forever = Duration::from_secs(365 * 24 * 3600);
+                    state.running = Some(Running {
+                        ticket,
+                        deadline: Instant::now() + forever,
+                        timeout: forever,
+                        stop_reason: None,
+                        check_budget: None,
+                        check_deadline: None,
+                    });
+                    true
+                }
+            };
+            let mut counts = (0, 0);
+            if started {
+                watch.wake.notify_all();
+                let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    match SolverSession::load(&model, timeout.as_millis() as u64) {
+                        Ok(mut scratch) => {
+                            counts =
+                                scratch.lint(&model, &WatchedRequest { watch }, &mut |event| {
+                                    let _ = events.send(event);
+                                });
+                        }
+                        Err(error) => {
+                            let _ = events.send(LintEvent::Found(Box::new(
+                                crate::core::lint::Diagnostic::new(
+                                    crate::core::lint::LintCode::NotDecided,
+                                    crate::core::lint::Severity::Error,
+                                    format!(
+                                        "the model could not be loaded into the solver: {error}"
+                                    ),
+                                ),
+                            )));
+                        }
+                    }
+                }));
+                watch.lock().running = None;
+                if linted.is_err() {
+                    let _ = events.send(LintEvent::Found(Box::new(
+                        crate::core::lint::Diagnostic::new(
+                            crate::core::lint::LintCode::NotDecided,
+                            crate::core::lint::Severity::Error,
+                            "the solver failed internally while linting",
+                        ),
+                    )));
+                }
+            }
+            let _ = events.send(LintEvent::Finished {
+                checks: counts.0,
+                undecided: counts.1,
+            });
         }
         Job::Verify {
             ticket,
