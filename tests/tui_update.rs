@@ -158,6 +158,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::ReplaceRule { .. } => "ReplaceRule",
             Effect::RunTests { .. } => "RunTests",
             Effect::Verify { .. } => "Verify",
+            Effect::Lint { .. } => "Lint",
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
             Effect::Quit => "Quit",
         })
@@ -1153,4 +1154,60 @@ fn a_new_rule_kept_as_a_draft_can_be_reopened() {
     // existing rule's draft with e.
     press(&mut app, 'a');
     assert_eq!(editor_text(&app), "(= totalExpense");
+}
+
+// ---------------------------------------------------------------- vetting
+
+#[test]
+fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(support::sample("airline-refunds")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let project = Project::load_unchecked(dir.path()).unwrap();
+    let mut app = App::new(
+        project,
+        Drafts::default(),
+        Keymap::default(),
+        Theme::built_in("dark").unwrap(),
+        (100, 30),
+    );
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    assert_eq!(app.screen, Screen::Vetting);
+    assert_eq!(kinds(&effects), ["Lint"]);
+    assert!(app.lint.running);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.running, "the lint run finished");
+    let redundant = app
+        .lint
+        .diagnostics
+        .iter()
+        .position(|d| d.code == precept::core::lint::LintCode::RedundantRule)
+        .expect("the sample has a redundant rule");
+    let target = app.lint.diagnostics[redundant].rules[0].clone();
+    for _ in 0..redundant {
+        press(&mut app, 'j');
+    }
+    let rules_before = app.model.rules.len();
+    let effects = press(&mut app, 'x');
+    assert_eq!(app.model.rules.len(), rules_before - 1);
+    assert!(
+        app.model.rule(&target).is_none(),
+        "{target} was deleted by the fix"
+    );
+    assert!(
+        kinds(&effects).contains(&"SaveModel") && kinds(&effects).contains(&"Lint"),
+        "{:?}",
+        kinds(&effects)
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.diagnostics.iter().any(|d| d.code == precept::core::lint::LintCode::RedundantRule && d.rules[0] == target));
+    // An ordinary edit: undo brings the rule back.
+    let effects = press(&mut app, 'u');
+    assert!(app.model.rule(&target).is_some());
+    settle(&mut app, &mut runtime, effects);
 }

@@ -22,14 +22,16 @@ pub enum Screen {
     Variables,
     Tests,
     Verify,
+    Vetting,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 4] = [
+    pub const ALL: [Screen; 5] = [
         Screen::Rules,
         Screen::Variables,
         Screen::Tests,
         Screen::Verify,
+        Screen::Vetting,
     ];
 
     pub fn title(self) -> &'static str {
@@ -38,6 +40,7 @@ impl Screen {
             Screen::Variables => "Variables",
             Screen::Tests => "Tests",
             Screen::Verify => "Verify",
+            Screen::Vetting => "Vetting",
         }
     }
 }
@@ -55,6 +58,8 @@ pub enum Pane {
     VerifyInput,
     /// The verify screen's result (so plain keys work again).
     VerifyResult,
+    /// The lint diagnostics of the vetting screen.
+    Diagnostics,
 }
 
 /// A list selection with its scroll offset (kept by `update`, which knows
@@ -192,6 +197,19 @@ impl Default for VerifyPane {
     }
 }
 
+/// The linter's results on the vetting screen.
+#[derive(Debug, Clone, Default)]
+pub struct LintState {
+    pub diagnostics: Vec<crate::core::lint::Diagnostic>,
+    /// The run whose results are shown; events of older runs are dropped.
+    pub generation: u64,
+    pub running: bool,
+    pub progress: Option<(usize, usize, &'static str)>,
+    /// Whether a lint has ever run (the screen offers to start one).
+    pub ran: bool,
+    pub cursor: ListCursor,
+}
+
 pub struct App {
     pub project_dir: PathBuf,
     pub model: PolicyModel,
@@ -229,6 +247,7 @@ pub struct App {
 
     pub overlay: Option<Overlay>,
     pub verify: VerifyPane,
+    pub lint: LintState,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -284,6 +303,7 @@ impl App {
             detail_scroll: 0,
             overlay: None,
             verify: VerifyPane::default(),
+            lint: LintState::default(),
             status: Status::default(),
             keymap,
             theme,

@@ -11,6 +11,7 @@ pub enum Action {
     ScreenVariables,
     ScreenTests,
     ScreenVerify,
+    ScreenVetting,
     NextPane,
     PrevPane,
     Down,
@@ -29,6 +30,8 @@ pub enum Action {
     NextFailing,
     PrevFailing,
     Approve,
+    Lint,
+    ApplyFix,
     Filter,
     Search,
     Palette,
@@ -40,11 +43,12 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 31] = [
+const ACTION_NAMES: [(&str, Action); 34] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
     ("screen_verify", Action::ScreenVerify),
+    ("screen_vetting", Action::ScreenVetting),
     ("next_pane", Action::NextPane),
     ("prev_pane", Action::PrevPane),
     ("down", Action::Down),
@@ -63,6 +67,8 @@ const ACTION_NAMES: [(&str, Action); 31] = [
     ("next_failing", Action::NextFailing),
     ("prev_failing", Action::PrevFailing),
     ("approve", Action::Approve),
+    ("lint", Action::Lint),
+    ("apply_fix", Action::ApplyFix),
     ("filter", Action::Filter),
     ("search", Action::Search),
     ("palette", Action::Palette),

@@ -47,7 +47,7 @@ pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
             areas.list = right[0];
             areas.detail = right[1];
         }
-        Screen::Variables | Screen::Tests => {
+        Screen::Variables | Screen::Tests | Screen::Vetting => {
             let columns = Layout::default()
                 .direction(Direction::Horizontal)
                 .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])

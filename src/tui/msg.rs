@@ -32,6 +32,11 @@ pub enum Msg {
     IoFailed {
         error: String,
     },
+    /// Progress or a result of lint run `generation`.
+    Lint {
+        generation: u64,
+        event: crate::core::solve::lint_checks::LintEvent,
+    },
 }
 
 /// A test to run, already checked against the model.
@@ -65,6 +70,11 @@ pub enum Effect {
         ticket: u64,
         premise: Expr,
         claim: Expr,
+    },
+    /// Run the solver-backed lint checks as run `generation` (replacing an older one).
+    Lint {
+        generation: u64,
+        model: Box<CompiledModel>,
     },
     SaveThemeChoice(String),
     Quit,

@@ -13,6 +13,13 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
+/// A lint run in progress: its events arrive on their own channel.
+struct LintRun {
+    generation: u64,
+    ticket: Ticket,
+    events: Receiver<crate::core::solve::lint_checks::LintEvent>,
+}
+
 enum Pending {
     Test {
         generation: u64,
@@ -33,6 +40,7 @@ pub struct Runtime {
     reply: Sender<SolverReply>,
     replies: Receiver<SolverReply>,
     pending: HashMap<Ticket, Pending>,
+    lint: Option<LintRun>,
 }
 
 impl Runtime {
@@ -45,6 +53,7 @@ impl Runtime {
             reply,
             replies,
             pending: HashMap::new(),
+            lint: None,
         }
     }
 
@@ -125,6 +134,19 @@ impl Runtime {
                     .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
                 Vec::new()
             }
+            Effect::Lint { generation, model } => {
+                if let Some(old) = self.lint.take() {
+                    self.solver.cancel(old.ticket);
+                }
+                let (events, received) = mpsc::channel();
+                let ticket = self.solver.lint(*model, events);
+                self.lint = Some(LintRun {
+                    generation,
+                    ticket,
+                    events: received,
+                });
+                Vec::new()
+            }
             Effect::Quit => Vec::new(),
         }
     }
@@ -145,6 +167,22 @@ impl Runtime {
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
         let mut messages = Vec::new();
+        if let Some(run) = &self.lint {
+            let mut finished = false;
+            while let Ok(event) = run.events.try_recv() {
+                finished |= matches!(
+                    event,
+                    crate::core::solve::lint_checks::LintEvent::Finished { .. }
+                );
+                messages.push(Msg::Lint {
+                    generation: run.generation,
+                    event,
+                });
+            }
+            if finished {
+                self.lint = None;
+            }
+        }
         while let Ok(reply) = self.replies.try_recv() {
             let Some(pending) = self.pending.remove(&reply.ticket) else {
                 continue;
@@ -196,6 +234,6 @@ impl Runtime {
     }
 
     pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty()
+        !self.pending.is_empty() || self.lint.is_some()
     }
 }

@@ -9,6 +9,7 @@ mod status;
 mod tests;
 mod variables;
 mod verify;
+mod vetting;
 
 use super::app::{App, Screen};
 use super::layout::areas;
@@ -35,6 +36,10 @@ pub fn render(app: &App, frame: &mut Frame) {
             tests::render_detail(app, frame, layout.detail);
         }
         Screen::Verify => verify::render(app, frame, layout.inputs, layout.detail),
+        Screen::Vetting => {
+            vetting::render_list(app, frame, layout.list);
+            vetting::render_detail(app, frame, layout.detail);
+        }
     }
     status::render(app, frame, layout.status);
     overlays::render(app, frame);

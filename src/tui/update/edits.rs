@@ -53,6 +53,10 @@ pub fn open_editor(app: &mut App) {
             }
         }
         Pane::VerifyInput | Pane::VerifyResult => app.focus = Pane::VerifyInput,
+        Pane::Diagnostics => {
+            app.status.message =
+                Some("press enter to go to the rule, x to apply the suggested fix".into())
+        }
     }
 }
 
@@ -77,6 +81,7 @@ pub fn open_new(app: &mut App) {
         ),
         Screen::Tests => open(app, EditTarget::Test { index: None }, &test_form(None)),
         Screen::Verify => app.focus = Pane::VerifyInput,
+        Screen::Vetting => {}
     }
 }
 
@@ -223,7 +228,7 @@ fn rename_in_rules(app: &mut App, old: &str, new: &str) {
 
 /// After a variable or type edit: save; a change of names or types reloads
 /// the solver and reruns everything, a description change reruns nothing.
-fn finish_declaration_edit(
+pub(super) fn finish_declaration_edit(
     app: &mut App,
     label: String,
     declarations_changed: bool,
@@ -414,7 +419,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             app.status.message = Some(format!("deleted test {} (u to undo)", test.id));
             vec![Effect::SaveTests(Box::new(app.tests.clone()))]
         }
-        Pane::VerifyInput | Pane::VerifyResult => Vec::new(),
+        Pane::VerifyInput | Pane::VerifyResult | Pane::Diagnostics => Vec::new(),
     }
 }
 

@@ -5,6 +5,7 @@ mod edits;
 mod navigation;
 pub(crate) mod overlays;
 mod runs;
+mod vetting;
 
 pub use runs::start_full_run;
 
@@ -46,6 +47,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::Lint { generation, event } => vetting::lint_event(app, generation, event),
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()
@@ -91,6 +93,17 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ScreenVariables => navigation::show_screen(app, Screen::Variables),
         Action::ScreenTests => navigation::show_screen(app, Screen::Tests),
         Action::ScreenVerify => navigation::show_screen(app, Screen::Verify),
+        Action::ScreenVetting => {
+            navigation::show_screen(app, Screen::Vetting);
+            if !app.lint.ran {
+                return vetting::start_lint(app);
+            }
+        }
+        Action::Lint => {
+            navigation::show_screen(app, Screen::Vetting);
+            return vetting::start_lint(app);
+        }
+        Action::ApplyFix => return vetting::apply_fix(app),
         Action::NextPane => navigation::cycle_pane(app, 1),
         Action::PrevPane => navigation::cycle_pane(app, -1),
         Action::Down => navigation::move_selection(app, 1),

@@ -15,6 +15,7 @@ pub fn show_screen(app: &mut App, screen: Screen) {
         Screen::Variables => Pane::Variables,
         Screen::Tests => Pane::Tests,
         Screen::Verify => Pane::VerifyInput,
+        Screen::Vetting => Pane::Diagnostics,
     };
     rescroll(app);
 }
@@ -25,6 +26,7 @@ fn panes(screen: Screen) -> &'static [Pane] {
         Screen::Variables => &[Pane::Variables],
         Screen::Tests => &[Pane::Tests, Pane::Evidence],
         Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
+        Screen::Vetting => &[Pane::Diagnostics],
     }
 }
 
@@ -54,6 +56,7 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::Variables => (app.variable_rows().len(), inner_height(layout.list)),
         Pane::Tests => (app.tests.tests.len(), inner_height(layout.list)),
         Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
+        Pane::Diagnostics => (app.lint.diagnostics.len(), inner_height(layout.list)),
         Pane::VerifyInput | Pane::VerifyResult => (0, 1),
     }
 }
@@ -79,6 +82,7 @@ pub fn move_selection(app: &mut App, delta: isize) {
             app.evidence_cursor = Default::default();
         }
         Pane::Evidence => app.evidence_cursor.step(delta, len, height),
+        Pane::Diagnostics => app.lint.cursor.step(delta, len, height),
         Pane::VerifyInput | Pane::VerifyResult => {}
     }
 }
@@ -230,6 +234,17 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             }
         }
         Pane::VerifyResult => return super::runs::run_verify(app),
+        Pane::Diagnostics => {
+            let first = app
+                .lint
+                .diagnostics
+                .get(app.lint.cursor.selected)
+                .and_then(|d| d.rules.first().cloned());
+            match first {
+                Some(id) => jump_to_rule(app, &id),
+                None => app.status.message = Some("this diagnostic names no rule".into()),
+            }
+        }
         Pane::VerifyInput => {}
     }
     Vec::new()
@@ -280,6 +295,7 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
             Screen::Rules => Pane::Rules,
             Screen::Variables => Pane::Variables,
             Screen::Tests => Pane::Tests,
+            Screen::Vetting => Pane::Diagnostics,
             Screen::Verify => return None,
         });
     }
@@ -341,6 +357,7 @@ pub fn click(app: &mut App, column: u16, row: u16) {
         Pane::Rules => app.rule_cursor.offset,
         Pane::Variables => app.variable_cursor.offset,
         Pane::Tests => app.test_cursor.offset,
+        Pane::Diagnostics => app.lint.cursor.offset,
         _ => 0,
     };
     let target = offset + (row - area.y - 1) as usize;
@@ -349,6 +366,7 @@ pub fn click(app: &mut App, column: u16, row: u16) {
         Pane::Rules => app.rule_cursor.selected,
         Pane::Variables => app.variable_cursor.selected,
         Pane::Tests => app.test_cursor.selected,
+        Pane::Diagnostics => app.lint.cursor.selected,
         _ => 0,
     };
     // The document pane wraps spans over several rows.

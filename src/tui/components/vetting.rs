@@ -1,0 +1,135 @@
+//! The vetting screen: lint diagnostics with their explanation, rules,
+//! scenario and suggested fix.
+
+use super::document::wrap;
+use super::list::{ListView, fit, pane, render_rows};
+use crate::core::lint::Severity;
+use crate::tui::app::{App, Pane};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+fn severity_mark(app: &App, severity: Severity) -> (&'static str, ratatui::style::Style) {
+    match severity {
+        Severity::Error => ("✗", app.theme.fail()),
+        Severity::Warning => ("!", app.theme.pending()),
+        Severity::Info => ("·", app.theme.dim()),
+    }
+}
+
+pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::Diagnostics;
+    let lint = &app.lint;
+    let state = match (lint.running, lint.progress) {
+        (true, Some((done, total, stage))) => format!(" · {stage} {done}/{total}"),
+        (true, None) => " · running".into(),
+        _ => String::new(),
+    };
+    let title = format!("Lint · {} found{state}", lint.diagnostics.len());
+    let width = area.width.saturating_sub(12) as usize;
+    render_rows(
+        app,
+        frame,
+        area,
+        pane(app, title, focused),
+        ListView {
+            cursor: lint.cursor,
+            len: lint.diagnostics.len(),
+            focused,
+        },
+        |i| {
+            let diagnostic = &lint.diagnostics[i];
+            let (mark, style) = severity_mark(app, diagnostic.severity);
+            let subject = diagnostic
+                .rules
+                .first()
+                .or(diagnostic.variables.first())
+                .cloned()
+                .unwrap_or_default();
+            Line::from(vec![
+                Span::styled(format!("{mark} "), style),
+                Span::styled(format!("{} ", diagnostic.code.code()), app.theme.accent()),
+                Span::styled(
+                    fit(&format!("{} {subject}", diagnostic.name), width),
+                    app.theme.text(),
+                ),
+            ])
+        },
+    );
+}
+
+pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
+    let block = pane(
+        app,
+        "Diagnostic · enter: go to rule · x: apply fix · L: lint again".into(),
+        false,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let width = inner.width.saturating_sub(2) as usize;
+    let Some(diagnostic) = app.lint.diagnostics.get(app.lint.cursor.selected) else {
+        let text = if app.lint.running {
+            "Linting… results appear as they are found."
+        } else if app.lint.ran {
+            "No diagnostics: the model passes every check."
+        } else {
+            "Press L to lint the model."
+        };
+        frame.render_widget(Paragraph::new(text).style(app.theme.dim()), inner);
+        return;
+    };
+    let (mark, style) = severity_mark(app, diagnostic.severity);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            format!("{mark} {} ", diagnostic.code.code()),
+            style.add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(diagnostic.name, app.theme.accent()),
+    ])];
+    for text in wrap(&diagnostic.message, width) {
+        lines.push(Line::styled(format!("  {text}"), app.theme.text()));
+    }
+    if !diagnostic.rules.is_empty() {
+        lines.push(Line::styled("Rules", app.theme.dim()));
+        for id in &diagnostic.rules {
+            let smt = app
+                .compiled
+                .rule(id)
+                .map(|r| r.written.to_string())
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {id:<5} "), app.theme.accent()),
+                Span::styled(fit(&smt, width.saturating_sub(7)), app.theme.text()),
+            ]));
+        }
+    }
+    if !diagnostic.variables.is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled("Variables ", app.theme.dim()),
+            Span::styled(diagnostic.variables.join(", "), app.theme.text()),
+        ]));
+    }
+    if let Some(scenario) = &diagnostic.scenario {
+        lines.push(Line::styled("Scenario", app.theme.dim()));
+        for (name, value) in &scenario.values {
+            lines.push(Line::styled(
+                format!("  {name:<24} {value}"),
+                app.theme.text(),
+            ));
+        }
+    }
+    if let Some(fix) = &diagnostic.fix {
+        lines.push(Line::from(vec![
+            Span::styled("Fix (x) ", app.theme.pass()),
+            Span::styled(fix.description.clone(), app.theme.text()),
+        ]));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.detail_scroll, 0)),
+        inner,
+    );
+}
