@@ -32,6 +32,7 @@ pub fn run(args: &TestArgs) -> Outcome {
         .tests
         .tests
         .iter()
+        .filter(|t| t.status.counts())
         .filter(|t| {
             args.filter
                 .as_ref()
@@ -54,6 +55,10 @@ pub fn run(args: &TestArgs) -> Outcome {
     } else {
         for outcome in &outcomes {
             print!("{}", outcome_text(outcome, &compiled));
+        }
+        let proposed = project.tests.tests.iter().filter(|t| !t.status.counts()).count();
+        if proposed > 0 {
+            println!("({proposed} generated tests are proposed and wait for review: precept review {} --list)", args.dir.display());
         }
         println!("{passed} passed, {failed} failed");
     }
