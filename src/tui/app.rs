@@ -411,7 +411,7 @@ impl App {
             .tests
             .iter()
             .enumerate()
-            .filter(|(_, t)| self.test_state(&t.id).passed() == Some(false))
+            .filter(|(_, t)| t.status.counts() && self.test_state(&t.id).passed() == Some(false))
             .map(|(i, _)| i)
             .collect()
     }
@@ -420,7 +420,8 @@ impl App {
         let mut passed = 0;
         let mut failed = 0;
         let mut waiting = 0;
-        for test in &self.tests.tests {
+        // Proposed (generated, unreviewed) tests do not count yet.
+        for test in self.tests.tests.iter().filter(|t| t.status.counts()) {
             match self.test_state(&test.id).passed() {
                 Some(true) => passed += 1,
                 Some(false) => failed += 1,
