@@ -1,15 +1,217 @@
-//! Being written.
+//! `precept coverage DIR [--json] [--no-mutation] [--max-mutants N]`: the
+//! rule coverage of a project's tests and their mutation score. Coverage is a
+//! report, so the exit code is 0 whatever the numbers (2 on bad input).
 
-use super::{Failure, Outcome};
+use super::{Outcome, load_project, print_json, start_solver};
+use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
+use crate::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
 use clap::Args;
+use serde_json::json;
+use std::fmt::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
 #[derive(Debug, Args)]
 pub struct CoverageArgs {
     /// The project directory
     pub dir: PathBuf,
+    /// Print the results as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Skip the mutation score (rule coverage only)
+    #[arg(long)]
+    pub no_mutation: bool,
+    /// Evaluate at most this many mutants, spread evenly over the model
+    #[arg(long, value_name = "N")]
+    pub max_mutants: Option<usize>,
+    /// The solver deadline per question in milliseconds (default: the project's setting)
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
 }
 
-pub fn run(_args: &CoverageArgs) -> Outcome {
-    Err(Failure::Input("not built yet".into()))
+/// How many test ids a table cell shows before "+n more".
+const SHOWN_IDS: usize = 3;
+
+pub fn run(args: &CoverageArgs) -> Outcome {
+    let (project, compiled) = load_project(&args.dir)?;
+    let worker = start_solver(&project, &compiled, args.timeout_ms)?;
+    let tests = &project.tests.tests;
+    let started = Instant::now();
+    let coverage = rule_coverage(&worker, &compiled, tests);
+    let coverage_ms = started.elapsed().as_millis();
+    let mutation = if args.no_mutation {
+        None
+    } else {
+        let started = Instant::now();
+        let all = mutants(&compiled);
+        let generated = all.len();
+        let chosen = match args.max_mutants {
+            Some(limit) => spread(all, limit),
+            None => all,
+        };
+        let report = mutation_score(&worker, &compiled, tests, chosen, generated);
+        Some((report, started.elapsed().as_millis()))
+    };
+    if args.json {
+        let survivors: Option<Vec<_>> = mutation
+            .as_ref()
+            .map(|(report, _)| report.survivors().collect());
+        print_json(&json!({
+            "coverage": coverage,
+            "mutation": mutation.as_ref().map(|(report, _)| report),
+            "survivors": survivors,
+            "elapsed_ms": {
+                "coverage": coverage_ms,
+                "mutation": mutation.as_ref().map(|(_, ms)| ms),
+            },
+        }))
+    } else {
+        print!("{}", coverage_text(&coverage));
+        if let Some((report, _)) = &mutation {
+            print!("{}", mutation_text(report));
+        }
+        Ok(())
+    }
+}
+
+fn ids(list: &[String]) -> String {
+    if list.is_empty() {
+        return "-".into();
+    }
+    let mut text = list
+        .iter()
+        .take(SHOWN_IDS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if list.len() > SHOWN_IDS {
+        let _ = write!(text, " +{} more", list.len() - SHOWN_IDS);
+    }
+    text
+}
+
+fn false_cell(rule: &RuleCoverage) -> String {
+    if rule.antecedent.is_none() {
+        "(no antecedent)".into()
+    } else {
+        ids(&rule.antecedent_false_by)
+    }
+}
+
+/// The coverage table, the untouched rules and the totals.
+pub fn coverage_text(report: &CoverageReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "Rule coverage by {} test(s)", report.tests_used.len());
+    for skipped in &report.skipped_tests {
+        let _ = writeln!(out, "  skipped {}: {}", skipped.id, skipped.reason);
+    }
+    let header = [
+        "rule",
+        "touched",
+        "antecedent true by",
+        "antecedent false by",
+    ];
+    let rows: Vec<[String; 4]> = report
+        .rules
+        .iter()
+        .map(|r| {
+            let mut touched = if r.touched { "yes" } else { "no" }.to_string();
+            if !r.undecided_by.is_empty() {
+                let _ = write!(touched, " ({} undecided)", r.undecided_by.len());
+            }
+            [
+                r.id.clone(),
+                touched,
+                ids(&r.antecedent_true_by),
+                false_cell(r),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 4]| {
+        let mut text = String::new();
+        for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            if i + 1 == cells.len() {
+                text.push_str(cell);
+            } else {
+                let _ = write!(text, "{cell:<width$}  ");
+            }
+        }
+        text.trim_end().to_string()
+    };
+    let _ = writeln!(out, "{}", line(header));
+    for row in &rows {
+        let _ = writeln!(
+            out,
+            "{}",
+            line([&row[0], &row[1], &row[2], &row[3]].map(String::as_str))
+        );
+    }
+    let untouched = if report.untouched.is_empty() {
+        "none".to_string()
+    } else {
+        report.untouched.join(", ")
+    };
+    let _ = writeln!(out, "Untouched rules: {untouched}");
+    let t = &report.totals;
+    let _ = writeln!(
+        out,
+        "Touched {}/{} ({:.1}%), antecedent true {}/{} ({:.1}%), antecedent false {}/{} ({:.1}%), covered both ways {}/{} ({:.1}%)",
+        t.touched,
+        t.rules,
+        t.touched_percent,
+        t.antecedent_true,
+        t.rules,
+        t.antecedent_true_percent,
+        t.antecedent_false,
+        t.rules_with_antecedent,
+        t.antecedent_false_percent,
+        t.covered,
+        t.rules,
+        t.covered_percent
+    );
+    out
+}
+
+/// The mutation score and the surviving mutants.
+pub fn mutation_text(report: &MutationReport) -> String {
+    let mut out = String::new();
+    let score = report
+        .score
+        .map_or("n/a".to_string(), |s| format!("{:.1}%", s * 100.0));
+    let limited = if report.evaluated < report.generated {
+        format!(" (of {} generated)", report.generated)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "\nMutation score: {score}: {} of {} mutant(s){limited} killed, {} survived ({} proved equivalent), {} undecided",
+        report.killed, report.evaluated, report.survived, report.equivalent, report.undecided
+    );
+    let (equivalent, weak): (Vec<_>, Vec<_>) = report.survivors().partition(|r| r.equivalent);
+    let sections = [
+        ("Surviving mutants (places where the suite is weak):", weak),
+        (
+            "Equivalent mutants (proved to mean the same as the original; no test can kill them):",
+            equivalent,
+        ),
+    ];
+    for (title, survivors) in sections {
+        if survivors.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{title}");
+        for survivor in survivors {
+            let m = &survivor.mutant;
+            let _ = writeln!(out, "  {} {}: {}", m.rule, m.kind, m.description);
+            let _ = writeln!(out, "      {}", m.mutated);
+        }
+    }
+    out
 }

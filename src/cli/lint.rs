@@ -65,7 +65,7 @@ pub fn run(args: &LintArgs) -> Outcome {
         let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
         diagnostics.extend(solver_diagnostics(&worker, &compiled, show_progress));
     }
-    diagnostics.sort_by(|a, b| (a.severity, a.code).cmp(&(b.severity, b.code)));
+    diagnostics.sort_by_key(|d| (d.severity, d.code));
     let errors = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)

@@ -123,15 +123,14 @@ impl SolverSession {
     /// formula under a fresh guard and retires the old guard. The rest of the
     /// model stays loaded.
     pub fn replace_rule(&mut self, id: &str, formula: Option<&Expr>) -> Result<(), String> {
+        // Encode first: a formula that cannot be encoded leaves the old rule in place.
+        if let Some(formula) = formula {
+            self.vocabulary.formula(formula)?;
+        }
         if let Some(index) = self.rules.iter().position(|r| r.id == id) {
             self.rules.remove(index);
             self.retired += 1;
-            self.literal_owner = self
-                .rules
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.literal.to_string(), i))
-                .collect();
+            self.literal_owner = self.rules.iter().enumerate().map(|(i, r)| (r.literal.to_string(), i)).collect();
             self.forget_derived();
         }
         if let Some(formula) = formula {

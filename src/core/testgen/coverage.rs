@@ -1,1 +1,365 @@
-//! Being written.
+//! Rule coverage: which rules the logic tests exercise, and how.
+//!
+//! Definitions (M is the conjunction of the rules, P a test's premise):
+//!
+//! - **Antecedent.** For a rule `(=> A C)` the antecedent is `A` (for
+//!   `(=> A1 ... An C)` it is `(and A1 ... An)`). Any other rule has no
+//!   antecedent; it is treated as `(=> true rule)`, so it can only be
+//!   exercised with its antecedent true.
+//! - **Cone of a test.** The rules sharing a connected component of the
+//!   rule↔variable graph ([`RuleGraph`]) with the variables of the test's
+//!   premise or claim. A rule outside the cone cannot change the test's
+//!   finding while the policy is consistent.
+//! - **Touched.** A test *touches* a rule when the rule is in its cone.
+//! - **Antecedent true.** A test exercises rule `r` with its antecedent true
+//!   when `r` is in its cone and the solver shows `M ∧ P ∧ A` satisfiable:
+//!   some scenario of the test's premise makes the antecedent hold.
+//! - **Antecedent false.** Likewise with `M ∧ P ∧ ¬A` satisfiable. A test whose
+//!   premise forces `A` false counts as antecedent-false only; a test whose
+//!   premise leaves `A` open counts both ways.
+//! - **Covered.** A rule is covered when it is exercised with its antecedent
+//!   true and, if it has an antecedent, also with it false.
+//!
+//! Each check is one solver question: `verify((and P A), true)` is IMPOSSIBLE
+//! exactly when `M ∧ P ∧ A` is unsatisfiable. A check the solver cannot
+//! settle (TOO_COMPLEX) counts neither way; the test is listed as undecided.
+//! Only tests whose status counts ([`crate::core::model::TestStatus::counts`])
+//! are used; tests whose premise or claim does not parse are skipped.
+
+use crate::core::graph::RuleGraph;
+use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
+use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
+use crate::core::solve::{FindingKind, SolverWorker};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// How the tests exercise one rule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleCoverage {
+    pub id: String,
+    /// The rule's antecedent as written; None when the rule is not an implication.
+    pub antecedent: Option<String>,
+    /// Whether some test has the rule in its cone of influence.
+    pub touched: bool,
+    /// The tests with the rule in their cone, in suite order.
+    pub touched_by: Vec<String>,
+    /// The tests under whose premise the antecedent can be true.
+    pub antecedent_true_by: Vec<String>,
+    /// The tests under whose premise the antecedent can be false.
+    pub antecedent_false_by: Vec<String>,
+    /// The tests for which the solver could not settle a check.
+    pub undecided_by: Vec<String>,
+}
+
+impl RuleCoverage {
+    /// Exercised with the antecedent true and, when it has one, false too.
+    pub fn covered(&self) -> bool {
+        !self.antecedent_true_by.is_empty()
+            && (self.antecedent.is_none() || !self.antecedent_false_by.is_empty())
+    }
+}
+
+/// Counts and percentages over the rules.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CoverageTotals {
+    pub rules: usize,
+    /// Rules that are implications (have an antecedent).
+    pub rules_with_antecedent: usize,
+    pub touched: usize,
+    pub touched_percent: f64,
+    pub antecedent_true: usize,
+    /// Over all rules.
+    pub antecedent_true_percent: f64,
+    pub antecedent_false: usize,
+    /// Over the rules with an antecedent.
+    pub antecedent_false_percent: f64,
+    pub covered: usize,
+    pub covered_percent: f64,
+}
+
+/// A test left out of the coverage and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedTest {
+    pub id: String,
+    pub reason: String,
+}
+
+/// The rule coverage of a test suite.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CoverageReport {
+    /// The tests used, in suite order.
+    pub tests_used: Vec<String>,
+    pub skipped_tests: Vec<SkippedTest>,
+    /// One entry per rule, in model order.
+    pub rules: Vec<RuleCoverage>,
+    /// The rules no test touches.
+    pub untouched: Vec<String>,
+    pub totals: CoverageTotals,
+}
+
+/// A rule's antecedent as written: `A` for `(=> A C)`, `(and A1 ... An)` for
+/// `(=> A1 ... An C)`, None for a rule that is not an implication.
+pub fn antecedent(rule: &Expr) -> Option<Expr> {
+    match &rule.kind {
+        ExprKind::App(Op::Implies, args) if args.len() >= 2 => {
+            let premises = &args[..args.len() - 1];
+            Some(if premises.len() == 1 {
+                premises[0].clone()
+            } else {
+                Expr::app(Op::And, premises.to_vec())
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The rule↔variable graph of a compiled model.
+pub fn rule_graph(model: &CompiledModel) -> RuleGraph {
+    RuleGraph::build(
+        model.variables.iter().map(|(name, _)| name.as_str()),
+        model.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    )
+}
+
+/// The declared variables a premise and claim mention.
+pub fn question_variables<'a>(
+    model: &CompiledModel,
+    premise: &'a Expr,
+    claim: &'a Expr,
+) -> Vec<&'a str> {
+    let mut names: Vec<&str> = premise
+        .symbols()
+        .into_iter()
+        .chain(claim.symbols())
+        .filter(|s| model.vocabulary.variable_sort(s).is_some())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether `rule` is in the cone of influence of a question over `variables`.
+pub fn in_cone(graph: &RuleGraph, rule: &str, variables: &[&str]) -> bool {
+    let rule_variables = graph.variables_of(rule);
+    let components = graph.components_of(rule_variables.iter().map(String::as_str));
+    graph.may_depend(variables.iter().copied(), &components)
+}
+
+/// A counting test, parsed as written.
+struct ParsedTest<'a> {
+    test: &'a LogicTest,
+    premise: Expr,
+    variables: Vec<String>,
+}
+
+/// Parses the counting tests; the others are skipped with a reason.
+fn parse_tests<'a>(
+    model: &CompiledModel,
+    tests: &'a [LogicTest],
+) -> (Vec<ParsedTest<'a>>, Vec<SkippedTest>) {
+    let mut parsed = Vec::new();
+    let mut skipped = Vec::new();
+    for test in tests.iter().filter(|t| t.status.counts()) {
+        let checked = (|| -> Result<_, String> {
+            model
+                .check_formula(&test.premise)
+                .map_err(|e| format!("premise: {e}"))?;
+            model
+                .check_formula(&test.claim)
+                .map_err(|e| format!("claim: {e}"))?;
+            let premise = parse_expr(&test.premise).map_err(|e| format!("premise: {e}"))?;
+            let claim = parse_expr(&test.claim).map_err(|e| format!("claim: {e}"))?;
+            let variables = question_variables(model, &premise, &claim)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            Ok((premise, variables))
+        })();
+        match checked {
+            Ok((premise, variables)) => parsed.push(ParsedTest {
+                test,
+                premise,
+                variables,
+            }),
+            Err(reason) => skipped.push(SkippedTest {
+                id: test.id.clone(),
+                reason,
+            }),
+        }
+    }
+    (parsed, skipped)
+}
+
+/// Whether `M ∧ formula` is satisfiable: Some(true) / Some(false), or None
+/// when the solver could not settle it. `formula` is written (not
+/// elaborated); it is printed and checked against the model first.
+pub fn satisfiable(worker: &SolverWorker, model: &CompiledModel, formula: &Expr) -> Option<bool> {
+    let text = formula.to_string();
+    let (_, elaborated) = model.check_formula(&text).ok()?;
+    let finding = worker.verify(elaborated, Expr::new(ExprKind::Bool(true)));
+    match finding.kind {
+        FindingKind::Impossible => Some(false),
+        FindingKind::Valid | FindingKind::Invalid | FindingKind::Satisfiable => Some(true),
+        _ => None,
+    }
+}
+
+/// Memoizes [`satisfiable`] by the formula's printed text.
+struct SatCache<'a> {
+    worker: &'a SolverWorker,
+    model: &'a CompiledModel,
+    known: HashMap<String, Option<bool>>,
+}
+
+impl SatCache<'_> {
+    fn check(&mut self, formula: Expr) -> Option<bool> {
+        let key = formula.to_string();
+        if let Some(&known) = self.known.get(&key) {
+            return known;
+        }
+        let answer = satisfiable(self.worker, self.model, &formula);
+        self.known.insert(key, answer);
+        answer
+    }
+}
+
+fn and(left: &Expr, right: Expr) -> Expr {
+    Expr::app(Op::And, vec![left.clone(), right])
+}
+
+fn not(expr: Expr) -> Expr {
+    Expr::app(Op::Not, vec![expr])
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        (part as f64 * 1000.0 / whole as f64).round() / 10.0
+    }
+}
+
+/// Computes the rule coverage of `tests` on a worker that has `model` loaded.
+pub fn rule_coverage(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+) -> CoverageReport {
+    let graph = rule_graph(model);
+    let (parsed, skipped_tests) = parse_tests(model, tests);
+    let mut cache = SatCache {
+        worker,
+        model,
+        known: HashMap::new(),
+    };
+    // Whether each premise is possible at all (M ∧ P): when it is not, no
+    // antecedent can be exercised by that test.
+    let premise_possible: Vec<Option<bool>> = parsed
+        .iter()
+        .map(|t| cache.check(t.premise.clone()))
+        .collect();
+    let rules = model
+        .rules
+        .iter()
+        .map(|rule| cover_rule(rule, &graph, &parsed, &premise_possible, &mut cache))
+        .collect::<Vec<_>>();
+    let untouched: Vec<String> = rules
+        .iter()
+        .filter(|r| !r.touched)
+        .map(|r| r.id.clone())
+        .collect();
+    let count = |f: &dyn Fn(&RuleCoverage) -> bool| rules.iter().filter(|r| f(r)).count();
+    let with_antecedent = count(&|r| r.antecedent.is_some());
+    let touched = count(&|r| r.touched);
+    let antecedent_true = count(&|r| !r.antecedent_true_by.is_empty());
+    let antecedent_false = count(&|r| !r.antecedent_false_by.is_empty());
+    let covered = count(&|r| r.covered());
+    let totals = CoverageTotals {
+        rules: rules.len(),
+        rules_with_antecedent: with_antecedent,
+        touched,
+        touched_percent: percent(touched, rules.len()),
+        antecedent_true,
+        antecedent_true_percent: percent(antecedent_true, rules.len()),
+        antecedent_false,
+        antecedent_false_percent: percent(antecedent_false, with_antecedent),
+        covered,
+        covered_percent: percent(covered, rules.len()),
+    };
+    CoverageReport {
+        tests_used: parsed.iter().map(|t| t.test.id.clone()).collect(),
+        skipped_tests,
+        rules,
+        untouched,
+        totals,
+    }
+}
+
+fn cover_rule(
+    rule: &CompiledRule,
+    graph: &RuleGraph,
+    tests: &[ParsedTest<'_>],
+    premise_possible: &[Option<bool>],
+    cache: &mut SatCache<'_>,
+) -> RuleCoverage {
+    let antecedent = antecedent(&rule.written);
+    let mut coverage = RuleCoverage {
+        id: rule.id.clone(),
+        antecedent: antecedent.as_ref().map(ToString::to_string),
+        touched: false,
+        touched_by: Vec::new(),
+        antecedent_true_by: Vec::new(),
+        antecedent_false_by: Vec::new(),
+        undecided_by: Vec::new(),
+    };
+    for (test, possible) in tests.iter().zip(premise_possible) {
+        let variables: Vec<&str> = test.variables.iter().map(String::as_str).collect();
+        if !in_cone(graph, &rule.id, &variables) {
+            continue;
+        }
+        let id = test.test.id.clone();
+        coverage.touched_by.push(id.clone());
+        let (can_be_true, can_be_false) = match (possible, &antecedent) {
+            (Some(false), _) => (Some(false), Some(false)),
+            (None, _) => (None, None),
+            // No antecedent: it is `true`, which holds whenever the premise can.
+            (Some(true), None) => (Some(true), Some(false)),
+            (Some(true), Some(a)) => (
+                cache.check(and(&test.premise, a.clone())),
+                cache.check(and(&test.premise, not(a.clone()))),
+            ),
+        };
+        if can_be_true == Some(true) {
+            coverage.antecedent_true_by.push(id.clone());
+        }
+        if can_be_false == Some(true) {
+            coverage.antecedent_false_by.push(id.clone());
+        }
+        if can_be_true.is_none() || can_be_false.is_none() {
+            coverage.undecided_by.push(id);
+        }
+    }
+    coverage.touched = !coverage.touched_by.is_empty();
+    coverage
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn antecedents_of_implications_only() {
+        let rule = parse_expr("(=> (> x 1) y)").unwrap();
+        assert_eq!(antecedent(&rule).unwrap().to_string(), "(> x 1)");
+        let chained = parse_expr("(=> a b c)").unwrap();
+        assert_eq!(antecedent(&chained).unwrap().to_string(), "(and a b)");
+        assert!(antecedent(&parse_expr("(= x 1)").unwrap()).is_none());
+    }
+
+    #[test]
+    fn percentages_round_to_one_place() {
+        assert_eq!(percent(1, 3), 33.3);
+        assert_eq!(percent(2, 3), 66.7);
+        assert_eq!(percent(0, 0), 0.0);
+    }
+}

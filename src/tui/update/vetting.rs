@@ -35,7 +35,7 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
             app.lint.diagnostics.push(*diagnostic);
             app.lint
                 .diagnostics
-                .sort_by(|a, b| (a.severity, a.code).cmp(&(b.severity, b.code)));
+                .sort_by_key(|d| (d.severity, d.code));
         }
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
