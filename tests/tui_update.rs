@@ -159,6 +159,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::RunTests { .. } => "RunTests",
             Effect::Verify { .. } => "Verify",
             Effect::Lint { .. } => "Lint",
+            Effect::Coverage { .. } => "Coverage",
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
             Effect::Quit => "Quit",
         })
@@ -1210,4 +1211,34 @@ fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
     let effects = press(&mut app, 'u');
     assert!(app.model.rule(&target).is_some());
     settle(&mut app, &mut runtime, effects);
+}
+
+#[test]
+fn coverage_and_mutation_are_measured_in_the_background() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, 'C');
+    assert_eq!(app.screen, Screen::Vetting);
+    assert!(
+        kinds(&effects).contains(&"Coverage"),
+        "{:?}",
+        kinds(&effects)
+    );
+    assert!(app.coverage.running);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.coverage.running);
+    let coverage = app.coverage.coverage.as_ref().expect("a coverage report");
+    assert_eq!(coverage.totals.rules, 17);
+    assert!(coverage.untouched.is_empty());
+    let mutation = app.coverage.mutation.as_ref().expect("a mutation report");
+    assert!(mutation.killed > 0 && mutation.evaluated >= mutation.killed);
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("mutation score"),
+        "{:?}",
+        app.status.message
+    );
 }

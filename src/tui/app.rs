@@ -210,6 +210,15 @@ pub struct LintState {
     pub cursor: ListCursor,
 }
 
+/// Rule coverage and mutation score, computed in the background.
+#[derive(Debug, Clone, Default)]
+pub struct CoverageState {
+    pub generation: u64,
+    pub running: bool,
+    pub coverage: Option<crate::core::testgen::coverage::CoverageReport>,
+    pub mutation: Option<crate::core::testgen::mutation::MutationReport>,
+}
+
 pub struct App {
     pub project_dir: PathBuf,
     pub model: PolicyModel,
@@ -248,6 +257,7 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub verify: VerifyPane,
     pub lint: LintState,
+    pub coverage: CoverageState,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -304,6 +314,7 @@ impl App {
             overlay: None,
             verify: VerifyPane::default(),
             lint: LintState::default(),
+            coverage: CoverageState::default(),
             status: Status::default(),
             keymap,
             theme,

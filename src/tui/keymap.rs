@@ -31,6 +31,7 @@ pub enum Action {
     PrevFailing,
     Approve,
     Lint,
+    Coverage,
     ApplyFix,
     Filter,
     Search,
@@ -43,7 +44,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 34] = [
+const ACTION_NAMES: [(&str, Action); 35] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -68,6 +69,7 @@ const ACTION_NAMES: [(&str, Action); 34] = [
     ("prev_failing", Action::PrevFailing),
     ("approve", Action::Approve),
     ("lint", Action::Lint),
+    ("coverage", Action::Coverage),
     ("apply_fix", Action::ApplyFix),
     ("filter", Action::Filter),
     ("search", Action::Search),

@@ -15,6 +15,8 @@ pub struct Areas {
     pub detail: Rect,
     /// Verify screen: the premise and claim inputs.
     pub inputs: Rect,
+    /// Vetting screen: rule coverage and mutation score.
+    pub coverage: Rect,
 }
 
 pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
@@ -47,7 +49,20 @@ pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
             areas.list = right[0];
             areas.detail = right[1];
         }
-        Screen::Variables | Screen::Tests | Screen::Vetting => {
+        Screen::Vetting => {
+            let columns = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
+                .split(body);
+            areas.list = columns[0];
+            let right = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
+                .split(columns[1]);
+            areas.detail = right[0];
+            areas.coverage = right[1];
+        }
+        Screen::Variables | Screen::Tests => {
             let columns = Layout::default()
                 .direction(Direction::Horizontal)
                 .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])

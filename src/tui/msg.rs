@@ -32,6 +32,12 @@ pub enum Msg {
     IoFailed {
         error: String,
     },
+    /// The coverage and mutation results of run `generation`.
+    CoverageDone {
+        generation: u64,
+        coverage: Box<crate::core::testgen::coverage::CoverageReport>,
+        mutation: Box<crate::core::testgen::mutation::MutationReport>,
+    },
     /// Progress or a result of lint run `generation`.
     Lint {
         generation: u64,
@@ -75,6 +81,12 @@ pub enum Effect {
     Lint {
         generation: u64,
         model: Box<CompiledModel>,
+    },
+    /// Measure rule coverage and the mutation score (on a solver of its own).
+    Coverage {
+        generation: u64,
+        model: Box<CompiledModel>,
+        tests: Vec<LogicTest>,
     },
     SaveThemeChoice(String),
     Quit,

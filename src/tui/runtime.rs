@@ -20,6 +20,9 @@ struct LintRun {
     events: Receiver<crate::core::solve::lint_checks::LintEvent>,
 }
 
+/// The most mutants a workbench coverage run evaluates (spread over the model).
+const MAX_MUTANTS: usize = 200;
+
 enum Pending {
     Test {
         generation: u64,
@@ -41,6 +44,8 @@ pub struct Runtime {
     replies: Receiver<SolverReply>,
     pending: HashMap<Ticket, Pending>,
     lint: Option<LintRun>,
+    coverage: Option<Receiver<Msg>>,
+    timeout: Duration,
 }
 
 impl Runtime {
@@ -54,6 +59,8 @@ impl Runtime {
             replies,
             pending: HashMap::new(),
             lint: None,
+            coverage: None,
+            timeout,
         }
     }
 
@@ -147,6 +154,36 @@ impl Runtime {
                 });
                 Vec::new()
             }
+            Effect::Coverage {
+                generation,
+                model,
+                tests,
+            } => {
+                // A solver of its own, so questions and test runs stay responsive meanwhile.
+                let (done, result) = mpsc::channel();
+                let timeout = self.timeout;
+                std::thread::spawn(move || {
+                    let worker = SolverWorker::spawn(timeout);
+                    if worker.load((*model).clone()).is_err() {
+                        return;
+                    }
+                    let coverage =
+                        crate::core::testgen::coverage::rule_coverage(&worker, &model, &tests);
+                    let all = crate::core::testgen::mutation::mutants(&model);
+                    let generated = all.len();
+                    let chosen = crate::core::testgen::mutation::spread(all, MAX_MUTANTS);
+                    let mutation = crate::core::testgen::mutation::mutation_score(
+                        &worker, &model, &tests, chosen, generated,
+                    );
+                    let _ = done.send(Msg::CoverageDone {
+                        generation,
+                        coverage: Box::new(coverage),
+                        mutation: Box::new(mutation),
+                    });
+                });
+                self.coverage = Some(result);
+                Vec::new()
+            }
             Effect::Quit => Vec::new(),
         }
     }
@@ -167,6 +204,22 @@ impl Runtime {
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
         let mut messages = Vec::new();
+        if let Some(result) = &self.coverage {
+            match result.try_recv() {
+                Ok(message) => {
+                    messages.push(message);
+                    self.coverage = None;
+                }
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    messages.push(Msg::IoFailed {
+                        error: "coverage could not run: the model did not load into the solver"
+                            .into(),
+                    });
+                    self.coverage = None;
+                }
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+        }
         if let Some(run) = &self.lint {
             let mut finished = false;
             while let Ok(event) = run.events.try_recv() {
@@ -234,6 +287,6 @@ impl Runtime {
     }
 
     pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty() || self.lint.is_some()
+        !self.pending.is_empty() || self.lint.is_some() || self.coverage.is_some()
     }
 }

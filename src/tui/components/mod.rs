@@ -39,6 +39,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Screen::Vetting => {
             vetting::render_list(app, frame, layout.list);
             vetting::render_detail(app, frame, layout.detail);
+            vetting::render_coverage(app, frame, layout.coverage);
         }
     }
     status::render(app, frame, layout.status);

@@ -133,3 +133,81 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         inner,
     );
 }
+
+pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
+    let title = if app.coverage.running {
+        "Coverage · measuring…".to_string()
+    } else {
+        "Coverage · C to measure".to_string()
+    };
+    let block = pane(app, title, false);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let width = inner.width as usize;
+    let (Some(coverage), Some(mutation)) = (&app.coverage.coverage, &app.coverage.mutation) else {
+        frame.render_widget(Paragraph::new("Press C: which rules the tests exercise (with the condition true and false), and how many rule mutants the tests catch.").wrap(Wrap { trim: true }).style(app.theme.dim()), inner);
+        return;
+    };
+    let totals = &coverage.totals;
+    let percent = |value: f64| format!("{value:.0}%");
+    let score = mutation.score.map(percent).unwrap_or_else(|| "n/a".into());
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("Rules covered both ways ", app.theme.dim()),
+            Span::styled(
+                format!(
+                    "{}/{} ({})",
+                    totals.covered,
+                    totals.rules,
+                    percent(totals.covered_percent)
+                ),
+                app.theme.text(),
+            ),
+        ]),
+        Line::from(vec![
+            Span::styled("Mutation score ", app.theme.dim()),
+            Span::styled(
+                format!(
+                    "{score} · {} killed, {} survived ({} equivalent), {} undecided",
+                    mutation.killed, mutation.survived, mutation.equivalent, mutation.undecided
+                ),
+                app.theme.text(),
+            ),
+        ]),
+    ];
+    if !coverage.untouched.is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled("No test touches ", app.theme.uncovered()),
+            Span::styled(coverage.untouched.join(", "), app.theme.text()),
+        ]));
+    }
+    let half: Vec<String> = coverage
+        .rules
+        .iter()
+        .filter(|r| r.touched && !r.covered())
+        .map(|r| r.id.clone())
+        .collect();
+    if !half.is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled("Condition not tested both ways ", app.theme.pending()),
+            Span::styled(half.join(", "), app.theme.text()),
+        ]));
+    }
+    let survivors: Vec<_> = mutation.survivors().filter(|r| !r.equivalent).collect();
+    if !survivors.is_empty() {
+        lines.push(Line::styled(
+            "Surviving mutants: where the tests are weak",
+            app.theme.dim(),
+        ));
+        for survivor in survivors {
+            lines.push(Line::styled(
+                fit(
+                    &format!("  {} {}", survivor.mutant.rule, survivor.mutant.description),
+                    width,
+                ),
+                app.theme.text(),
+            ));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).scroll((0, 0)), inner);
+}

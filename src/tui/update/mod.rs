@@ -48,6 +48,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Lint { generation, event } => vetting::lint_event(app, generation, event),
+        Msg::CoverageDone {
+            generation,
+            coverage,
+            mutation,
+        } => vetting::coverage_done(app, generation, *coverage, *mutation),
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()
@@ -104,6 +109,10 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             return vetting::start_lint(app);
         }
         Action::ApplyFix => return vetting::apply_fix(app),
+        Action::Coverage => {
+            navigation::show_screen(app, Screen::Vetting);
+            return vetting::start_coverage(app);
+        }
         Action::NextPane => navigation::cycle_pane(app, 1),
         Action::PrevPane => navigation::cycle_pane(app, -1),
         Action::Down => navigation::move_selection(app, 1),

@@ -33,9 +33,7 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
         }
         LintEvent::Found(diagnostic) => {
             app.lint.diagnostics.push(*diagnostic);
-            app.lint
-                .diagnostics
-                .sort_by_key(|d| (d.severity, d.code));
+            app.lint.diagnostics.sort_by_key(|d| (d.severity, d.code));
         }
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
@@ -90,4 +88,40 @@ pub fn apply_fix(app: &mut App) -> Vec<Effect> {
         finish_declaration_edit(app, format!("fixed: {} (u to undo)", fix.description), true);
     effects.extend(start_lint(app));
     effects
+}
+
+/// Starts measuring coverage and the mutation score, replacing an older run.
+pub fn start_coverage(app: &mut App) -> Vec<Effect> {
+    app.coverage.generation += 1;
+    app.coverage.running = true;
+    app.status.job = Some("measuring coverage and mutation score".into());
+    vec![Effect::Coverage {
+        generation: app.coverage.generation,
+        model: Box::new(app.compiled.clone()),
+        tests: app.tests.tests.clone(),
+    }]
+}
+
+pub fn coverage_done(
+    app: &mut App,
+    generation: u64,
+    coverage: crate::core::testgen::coverage::CoverageReport,
+    mutation: crate::core::testgen::mutation::MutationReport,
+) -> Vec<Effect> {
+    if generation != app.coverage.generation {
+        return Vec::new();
+    }
+    app.coverage.running = false;
+    app.status.job = None;
+    let score = mutation
+        .score
+        .map(|s| format!("{:.0}%", s * 100.0))
+        .unwrap_or_else(|| "n/a".into());
+    app.status.message = Some(format!(
+        "coverage {:.0}% of rules both ways; mutation score {score}, {} survivors",
+        coverage.totals.covered_percent, mutation.survived
+    ));
+    app.coverage.coverage = Some(coverage);
+    app.coverage.mutation = Some(mutation);
+    Vec::new()
 }
