@@ -10,10 +10,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
-use precept::core::model::{
-    LogicTest, PolicyModel, Project, ReviewStatus, Rule, Settings, TestSuite, Variable,
-};
-use precept::core::solve::FindingKind;
+use precept::core::model::{Project, Settings};
 use precept::tui::app::{App, Overlay, Screen};
 use precept::tui::editor::{EditTarget, Editor};
 use precept::tui::keymap::Keymap;
@@ -25,84 +22,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::{Duration, Instant};
 
-const SECTIONS: usize = 20;
-const RULES_PER_SECTION: usize = 75;
-const TESTS_PER_SECTION: usize = 50;
-
-/// One section: a chain of derived amounts guarded by a few conditions.
-fn synthetic() -> (PolicyModel, TestSuite) {
-    let mut model = PolicyModel {
-        title: "Synthetic workbench model".into(),
-        ..PolicyModel::default()
-    };
-    let mut tests = TestSuite::default();
-    for s in 0..SECTIONS {
-        let flag = |k: usize| format!("s{s}_eligible{k}");
-        let amount = |k: usize| format!("s{s}_amount{k}");
-        for k in 0..5 {
-            model.variables.push(Variable {
-                name: flag(k),
-                sort: "Bool".into(),
-                description: format!("Whether condition {k} of section {s} holds"),
-            });
-        }
-        for k in 0..RULES_PER_SECTION {
-            model.variables.push(Variable {
-                name: amount(k),
-                sort: "Real".into(),
-                description: format!("Amount {k} of section {s} in dollars"),
-            });
-        }
-        for k in 0..RULES_PER_SECTION {
-            let expression = if k == 0 {
-                format!("(=> {} (>= {} 100.0))", flag(0), amount(0))
-            } else {
-                format!(
-                    "(=> {} (>= {} (+ {} {}.0)))",
-                    flag(k % 5),
-                    amount(k),
-                    amount(k - 1),
-                    k % 7
-                )
-            };
-            model.rules.push(Rule {
-                id: format!("R{}", s * RULES_PER_SECTION + k + 1),
-                expression,
-                source_span: None,
-                review: ReviewStatus::Unreviewed,
-                note: String::new(),
-            });
-        }
-        for t in 0..TESTS_PER_SECTION {
-            let k = 1 + t % (RULES_PER_SECTION - 1);
-            let (premise, claim, expected) = match t % 3 {
-                0 => (
-                    format!("(and {} {} {})", flag(0), flag(k % 5), flag((k - 1) % 5)),
-                    format!("(>= {} 100.0)", amount(k)),
-                    FindingKind::Satisfiable,
-                ),
-                1 => (
-                    format!("(and {} (< {} 0.0))", flag(0), amount(0)),
-                    format!("(> {} 1.0)", amount(k)),
-                    FindingKind::Impossible,
-                ),
-                _ => (
-                    format!("(and {} (= {} 5.0))", flag(k % 5), amount(k - 1)),
-                    format!("(< {} 5.0)", amount(k)),
-                    FindingKind::Invalid,
-                ),
-            };
-            tests.tests.push(LogicTest::new(
-                format!("T{}", s * TESTS_PER_SECTION + t + 1),
-                format!("section {s} question {t}"),
-                premise,
-                claim,
-                expected,
-            ));
-        }
-    }
-    (model, tests)
-}
+#[path = "support/synthetic.rs"]
+mod synthetic;
+use synthetic::{RULES_PER_SECTION, SECTIONS, synthetic};
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))

@@ -128,30 +128,45 @@ impl Linter<'_> {
     fn run(&mut self) {
         let total_rules = self.model.rules.len();
         self.session.solver.push();
-        self.groups();
+        let groups = self.groups();
         let all: Vec<usize> = (0..total_rules).collect();
         let consistent = self.inconsistency(&all);
-        if consistent && !self.stopped() {
-            self.per_rule_checks();
-            self.forced_and_unreachable();
-            self.overlaps();
-            self.gaps();
-        }
         self.session.solver.pop(1);
+        if !consistent {
+            return;
+        }
+        // Each group is checked in a solver holding only its rules: no
+        // check can involve another group, and small solvers are fast.
+        for group in &groups {
+            if self.stopped() {
+                return;
+            }
+            let scratch = self.session.scratch_solver(group);
+            let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+            self.per_rule_checks(group);
+            self.forced_and_unreachable(group);
+            self.overlaps(group);
+            self.gaps(group);
+            self.session.solver = whole_model;
+        }
     }
 
     /// L208: islands of rules that share no variables.
-    fn groups(&mut self) {
+    fn groups(&mut self) -> Vec<Vec<usize>> {
         let mut seen = HashSet::new();
-        let mut groups: Vec<Vec<String>> = Vec::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
         for rule in 0..self.model.rules.len() {
             if seen.contains(&rule) {
                 continue;
             }
             let group = self.session.group_of(rule);
             seen.extend(group.iter().copied());
-            groups.push(group.iter().map(|&r| self.id(r)).collect());
+            members.push(group);
         }
+        let groups: Vec<Vec<String>> = members
+            .iter()
+            .map(|g| g.iter().map(|&r| self.id(r)).collect())
+            .collect();
         if groups.len() > 1 {
             let sizes: Vec<String> = groups
                 .iter()
@@ -173,6 +188,7 @@ impl Linter<'_> {
                 Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts),
             );
         }
+        members
     }
 
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -214,13 +230,13 @@ impl Linter<'_> {
     }
 
     /// L202 vacuous rules and L203 redundant rules.
-    fn per_rule_checks(&mut self) {
-        let total = self.model.rules.len();
-        for rule in 0..total {
+    fn per_rule_checks(&mut self, group: &[usize]) {
+        let total = group.len();
+        for (done, &rule) in group.iter().enumerate() {
             if self.stopped() {
                 return;
             }
-            self.progress(rule, total, "vacuous and redundant rules");
+            self.progress(done, total, "vacuous and redundant rules");
             let others: Vec<usize> = self
                 .session
                 .group_of(rule)
@@ -311,8 +327,18 @@ impl Linter<'_> {
     }
 
     /// L204 forced variables and L205 unreachable enum values.
-    fn forced_and_unreachable(&mut self) {
-        let variables: Vec<(String, Sort)> = self.model.variables.clone();
+    fn forced_and_unreachable(&mut self, group: &[usize]) {
+        let in_group: HashSet<&String> = group
+            .iter()
+            .flat_map(|&r| self.session.rules[r].variables.iter())
+            .collect();
+        let variables: Vec<(String, Sort)> = self
+            .model
+            .variables
+            .iter()
+            .filter(|(name, _)| in_group.contains(name))
+            .cloned()
+            .collect();
         let total = variables.len();
         for (done, (name, sort)) in variables.iter().enumerate() {
             if self.stopped() {
@@ -418,12 +444,10 @@ impl Linter<'_> {
 
     /// L206: two rules whose conditions can hold together (under the other
     /// rules) while their consequences contradict each other.
-    fn overlaps(&mut self) {
-        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>)> = self
-            .model
-            .rules
+    fn overlaps(&mut self, group: &[usize]) {
+        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>)> = group
             .iter()
-            .enumerate()
+            .map(|&i| (i, &self.model.rules[i]))
             .filter_map(|(i, r)| {
                 let (antecedent, consequent) = split_implication(&r.formula)?;
                 let outputs: BTreeSet<String> = consequent
@@ -513,10 +537,11 @@ impl Linter<'_> {
     /// L207: an output variable (it appears only in consequents) that no
     /// rule determines for some inputs: a witness where every rule that sets
     /// it is switched off by its condition.
-    fn gaps(&mut self) {
+    fn gaps(&mut self, group: &[usize]) {
         let mut in_conditions: HashSet<String> = HashSet::new();
         let mut setters: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
-        for (i, rule) in self.model.rules.iter().enumerate() {
+        for &i in group {
+            let rule = &self.model.rules[i];
             match split_implication(&rule.formula) {
                 Some((antecedent, consequent)) => {
                     in_conditions.extend(antecedent.symbols().into_iter().map(str::to_string));
