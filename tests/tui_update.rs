@@ -160,6 +160,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Verify { .. } => "Verify",
             Effect::Lint { .. } => "Lint",
             Effect::Coverage { .. } => "Coverage",
+            Effect::Generate { .. } => "Generate",
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
             Effect::Quit => "Quit",
         })
@@ -1240,5 +1241,66 @@ fn coverage_and_mutation_are_measured_in_the_background() {
             .contains("mutation score"),
         "{:?}",
         app.status.message
+    );
+}
+
+#[test]
+fn generated_tests_are_proposed_then_accepted_or_rejected() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let before = app.tests.tests.len();
+    let effects = ctrl(&mut app, 'g');
+    assert_eq!(kinds(&effects), ["Generate"]);
+    settle(&mut app, &mut runtime, effects);
+    let proposed: Vec<usize> = app
+        .tests
+        .tests
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.status == precept::core::model::TestStatus::Proposed)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!proposed.is_empty() && app.tests.tests.len() == before + proposed.len());
+    // Proposed tests do not count until reviewed.
+    assert_eq!(app.counts().0 + app.counts().1, before);
+    // Accept the first: a regression test expecting the proved finding.
+    press(&mut app, '3');
+    for _ in 0..proposed[0] {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'y');
+    settle(&mut app, &mut runtime, effects);
+    let accepted = &app.tests.tests[proposed[0]];
+    assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
+    assert_eq!(Some(accepted.expected), accepted.proved);
+    // Reject the second with another finding: it becomes a failing test.
+    press(&mut app, 'j');
+    press(&mut app, 'R');
+    assert!(matches!(app.overlay, Some(Overlay::RejectPrompt { .. })));
+    let proved = app.tests.tests[proposed[1]].proved.unwrap();
+    let other = if proved == FindingKind::Valid {
+        'i'
+    } else {
+        'v'
+    };
+    let effects = press(&mut app, other);
+    settle(&mut app, &mut runtime, effects);
+    let rejected = &app.tests.tests[proposed[1]];
+    assert_eq!(rejected.status, precept::core::model::TestStatus::Rejected);
+    assert_eq!(app.test_state(&rejected.id).passed(), Some(false));
+    // Saved with their states.
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
+    let statuses: Vec<&str> = saved["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["status"].as_str())
+        .collect();
+    assert!(
+        statuses.contains(&"accepted")
+            && statuses.contains(&"rejected")
+            && statuses.contains(&"proposed"),
+        "{statuses:?}"
     );
 }

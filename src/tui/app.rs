@@ -135,6 +135,10 @@ pub enum Overlay {
     },
     /// Choosing the expected finding for a verify question saved as a test.
     ExpectPrompt,
+    /// Choosing the finding the expert expected instead of a generated test's proved one.
+    RejectPrompt {
+        test_index: usize,
+    },
 }
 
 /// A text box with a filtered list below (palette and search).
@@ -210,6 +214,13 @@ pub struct LintState {
     pub cursor: ListCursor,
 }
 
+/// Test generation in the background.
+#[derive(Debug, Clone, Default)]
+pub struct GenerationState {
+    pub generation: u64,
+    pub running: bool,
+}
+
 /// Rule coverage and mutation score, computed in the background.
 #[derive(Debug, Clone, Default)]
 pub struct CoverageState {
@@ -258,6 +269,7 @@ pub struct App {
     pub verify: VerifyPane,
     pub lint: LintState,
     pub coverage: CoverageState,
+    pub generating: GenerationState,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -315,6 +327,7 @@ impl App {
             verify: VerifyPane::default(),
             lint: LintState::default(),
             coverage: CoverageState::default(),
+            generating: GenerationState::default(),
             status: Status::default(),
             keymap,
             theme,

@@ -32,6 +32,9 @@ pub enum Action {
     Approve,
     Lint,
     Coverage,
+    Generate,
+    Accept,
+    Reject,
     ApplyFix,
     Filter,
     Search,
@@ -44,7 +47,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 35] = [
+const ACTION_NAMES: [(&str, Action); 38] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -70,6 +73,9 @@ const ACTION_NAMES: [(&str, Action); 35] = [
     ("approve", Action::Approve),
     ("lint", Action::Lint),
     ("coverage", Action::Coverage),
+    ("generate", Action::Generate),
+    ("accept", Action::Accept),
+    ("reject", Action::Reject),
     ("apply_fix", Action::ApplyFix),
     ("filter", Action::Filter),
     ("search", Action::Search),

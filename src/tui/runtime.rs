@@ -45,6 +45,8 @@ pub struct Runtime {
     pending: HashMap<Ticket, Pending>,
     lint: Option<LintRun>,
     coverage: Option<Receiver<Msg>>,
+    /// Other background jobs (test generation), each answering once.
+    background: Vec<Receiver<Msg>>,
     timeout: Duration,
 }
 
@@ -60,6 +62,7 @@ impl Runtime {
             pending: HashMap::new(),
             lint: None,
             coverage: None,
+            background: Vec::new(),
             timeout,
         }
     }
@@ -184,6 +187,28 @@ impl Runtime {
                 self.coverage = Some(result);
                 Vec::new()
             }
+            Effect::Generate {
+                generation,
+                model,
+                max,
+            } => {
+                let (done, result) = mpsc::channel();
+                let timeout = self.timeout;
+                std::thread::spawn(move || {
+                    let worker = SolverWorker::spawn(timeout);
+                    if worker.load((*model).clone()).is_err() {
+                        return;
+                    }
+                    let generated =
+                        crate::core::testgen::generate::generate(&worker, &model, max, 0);
+                    let _ = done.send(Msg::TestsGenerated {
+                        generation,
+                        generated,
+                    });
+                });
+                self.background.push(result);
+                Vec::new()
+            }
             Effect::Quit => Vec::new(),
         }
     }
@@ -204,6 +229,20 @@ impl Runtime {
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
         let mut messages = Vec::new();
+        self.background.retain(|job| match job.try_recv() {
+            Ok(message) => {
+                messages.push(message);
+                false
+            }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                messages.push(Msg::IoFailed {
+                    error: "a background job stopped: the model did not load into the solver"
+                        .into(),
+                });
+                false
+            }
+            Err(mpsc::TryRecvError::Empty) => true,
+        });
         if let Some(result) = &self.coverage {
             match result.try_recv() {
                 Ok(message) => {
@@ -287,6 +326,9 @@ impl Runtime {
     }
 
     pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty() || self.lint.is_some() || self.coverage.is_some()
+        !self.pending.is_empty()
+            || self.lint.is_some()
+            || self.coverage.is_some()
+            || !self.background.is_empty()
     }
 }

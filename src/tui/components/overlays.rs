@@ -158,6 +158,31 @@ pub fn render(app: &App, frame: &mut Frame) {
                 .collect();
             frame.render_widget(Paragraph::new(lines), inner);
         }
+        Overlay::RejectPrompt { test_index } => {
+            let area = overlay(size, 60, 5);
+            frame.render_widget(Clear, area);
+            let proved = app
+                .tests
+                .tests
+                .get(*test_index)
+                .and_then(|t| t.proved)
+                .map(|k| k.name())
+                .unwrap_or("?");
+            let block = pane(
+                app,
+                format!("Reject: the solver proved {proved}; you expected…"),
+                true,
+            );
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            frame.render_widget(
+                Paragraph::new(
+                    "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · other: cancel",
+                )
+                .style(app.theme.text()),
+                inner,
+            );
+        }
         Overlay::ExpectPrompt => {
             let area = overlay(size, 60, 4);
             frame.render_widget(Clear, area);

@@ -4,6 +4,7 @@
 use super::document::wrap;
 use super::finding::{finding_style, lines as finding_lines};
 use super::list::{ListView, fit, pane, render_rows};
+use crate::core::model::TestStatus;
 use crate::tui::app::{App, Pane, TestState};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -51,12 +52,25 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
                 .find(|f| f.test_id == test.id)
                 .map(|f| if f.now_passes { "↑" } else { "↓" })
                 .unwrap_or(" ");
-            Line::from(vec![
+            let mut spans = vec![
                 Span::styled(mark.to_string(), style),
                 Span::styled(flip, app.theme.emphasis()),
                 Span::styled(format!("{:<4} ", test.id), app.theme.accent()),
-                Span::styled(fit(test.label(), width), app.theme.text()),
-            ])
+            ];
+            let (origin, origin_style) = match test.status {
+                TestStatus::Manual => ("", app.theme.dim()),
+                TestStatus::Proposed => ("proposed ", app.theme.pending()),
+                TestStatus::Accepted => ("accepted ", app.theme.dim()),
+                TestStatus::Rejected => ("rejected ", app.theme.fail()),
+            };
+            if !origin.is_empty() {
+                spans.push(Span::styled(origin, origin_style));
+            }
+            spans.push(Span::styled(
+                fit(test.label(), width.saturating_sub(origin.len())),
+                app.theme.text(),
+            ));
+            Line::from(spans)
         },
     );
 }
@@ -149,6 +163,24 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                     ));
                 }
             }
+        }
+    }
+    if let Some(proved) = test.proved {
+        let status = match test.status {
+            TestStatus::Proposed => "proposed (y accepts, R rejects)",
+            TestStatus::Accepted => "accepted",
+            TestStatus::Rejected => "rejected by the expert",
+            TestStatus::Manual => "written by hand",
+        };
+        lines.push(Line::styled(
+            format!("Generated · {status} · the solver proved {proved}"),
+            app.theme.dim(),
+        ));
+        if !test.rationale.is_empty() {
+            lines.push(Line::styled(
+                format!("  why: {}", test.rationale),
+                app.theme.dim(),
+            ));
         }
     }
     if !test.note.is_empty() {

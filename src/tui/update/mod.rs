@@ -48,6 +48,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Lint { generation, event } => vetting::lint_event(app, generation, event),
+        Msg::TestsGenerated {
+            generation,
+            generated,
+        } => vetting::tests_generated(app, generation, generated),
         Msg::CoverageDone {
             generation,
             coverage,
@@ -109,6 +113,17 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             return vetting::start_lint(app);
         }
         Action::ApplyFix => return vetting::apply_fix(app),
+        Action::Generate => return vetting::start_generation(app),
+        Action::Accept => {
+            if app.screen == Screen::Tests {
+                return vetting::accept_selected(app);
+            }
+        }
+        Action::Reject => {
+            if app.screen == Screen::Tests {
+                vetting::ask_rejection(app);
+            }
+        }
         Action::Coverage => {
             navigation::show_screen(app, Screen::Vetting);
             return vetting::start_coverage(app);

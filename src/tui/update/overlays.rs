@@ -170,6 +170,20 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 return super::runs::save_verify_as_test(app, expected);
             }
         }
+        Overlay::RejectPrompt { test_index } => {
+            let index = *test_index;
+            let expected = match key.code {
+                KeyCode::Char('v') => Some(FindingKind::Valid),
+                KeyCode::Char('i') => Some(FindingKind::Invalid),
+                KeyCode::Char('s') => Some(FindingKind::Satisfiable),
+                KeyCode::Char('m') => Some(FindingKind::Impossible),
+                _ => None,
+            };
+            app.overlay = None;
+            if let Some(expected) = expected {
+                return super::vetting::reject_with(app, index, expected);
+            }
+        }
         Overlay::Filter(input) => match key.code {
             KeyCode::Esc => {
                 app.variable_filter.clear();

@@ -125,3 +125,130 @@ pub fn coverage_done(
     app.coverage.mutation = Some(mutation);
     Vec::new()
 }
+
+/// The most tests one generation run proposes.
+pub const GENERATED_PER_RUN: usize = 50;
+
+/// ctrl-g: generate tests on a solver of their own.
+pub fn start_generation(app: &mut App) -> Vec<Effect> {
+    app.generating.generation += 1;
+    app.generating.running = true;
+    app.status.job = Some("generating tests".into());
+    vec![Effect::Generate {
+        generation: app.generating.generation,
+        model: Box::new(app.compiled.clone()),
+        max: GENERATED_PER_RUN,
+    }]
+}
+
+/// Adds the generated tests as proposed (skipping questions already in the
+/// suite), saves them and runs them.
+pub fn tests_generated(
+    app: &mut App,
+    generation: u64,
+    generated: Vec<crate::core::testgen::generate::GeneratedTest>,
+) -> Vec<Effect> {
+    if generation != app.generating.generation {
+        return Vec::new();
+    }
+    app.generating.running = false;
+    app.status.job = None;
+    let before = app.snapshot();
+    let mut added = Vec::new();
+    for test in &generated {
+        let known = app
+            .tests
+            .tests
+            .iter()
+            .any(|t| t.premise == test.premise && t.claim == test.claim);
+        if known {
+            continue;
+        }
+        let id = app.tests.fresh_id();
+        app.tests
+            .tests
+            .push(crate::core::testgen::generate::to_proposed(
+                test,
+                id.clone(),
+            ));
+        app.results
+            .insert(id.clone(), crate::tui::app::TestState::NotRun);
+        added.push(id);
+    }
+    if added.is_empty() {
+        app.status.message =
+            Some("no new tests: every generated question is already in the suite".into());
+        return Vec::new();
+    }
+    app.history
+        .record(format!("propose {} generated tests", added.len()), before);
+    app.status.message = Some(format!(
+        "proposed {} generated tests: y accepts, R rejects",
+        added.len()
+    ));
+    super::navigation::rescroll(app);
+    let run = super::runs::start_run(app, &added, false, true);
+    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+}
+
+/// y: the expert agrees with a generated test's proved finding.
+pub fn accept_selected(app: &mut App) -> Vec<Effect> {
+    let index = app.test_cursor.selected;
+    let Some(test) = app.tests.tests.get(index) else {
+        return Vec::new();
+    };
+    if test.proved.is_none() {
+        app.status.message = Some(format!(
+            "{} was written by hand; accept applies to generated tests",
+            test.id
+        ));
+        return Vec::new();
+    }
+    let before = app.snapshot();
+    let test = &mut app.tests.tests[index];
+    crate::core::testgen::generate::accept(test);
+    let id = test.id.clone();
+    app.history.record(format!("accept {id}"), before);
+    app.status.message = Some(format!("{id} accepted: it is now a regression test"));
+    let run = super::runs::start_run(app, std::slice::from_ref(&id), false, true);
+    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+}
+
+/// R: the expert expected another finding; the prompt asks which.
+pub fn ask_rejection(app: &mut App) {
+    let index = app.test_cursor.selected;
+    match app.tests.tests.get(index) {
+        Some(test) if test.proved.is_some() => {
+            app.overlay = Some(crate::tui::app::Overlay::RejectPrompt { test_index: index })
+        }
+        Some(test) => {
+            app.status.message = Some(format!(
+                "{} was written by hand; edit its expected finding with e",
+                test.id
+            ))
+        }
+        None => {}
+    }
+}
+
+pub fn reject_with(
+    app: &mut App,
+    index: usize,
+    expected: crate::core::solve::FindingKind,
+) -> Vec<Effect> {
+    let before = app.snapshot();
+    let Some(test) = app.tests.tests.get_mut(index) else {
+        return Vec::new();
+    };
+    if let Err(error) = crate::core::testgen::generate::reject(test, expected) {
+        app.status.last_error = Some(error);
+        return Vec::new();
+    }
+    let id = test.id.clone();
+    app.history.record(format!("reject {id}"), before);
+    app.status.message = Some(format!(
+        "{id} rejected: expecting {expected}, it fails until the rules are repaired"
+    ));
+    let run = super::runs::start_run(app, std::slice::from_ref(&id), false, true);
+    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+}
