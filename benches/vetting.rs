@@ -74,6 +74,15 @@ fn main() {
 
     worker.load(compiled.clone()).expect("load");
     let start = Instant::now();
+    let generated = precept::core::testgen::generate::generate(&worker, &compiled, 200, 0);
+    let elapsed = start.elapsed();
+    println!(
+        "generation: {} tests with proved findings in {:.1} s ({:.1} tests a second)",
+        generated.len(),
+        elapsed.as_secs_f64(),
+        generated.len() as f64 / elapsed.as_secs_f64()
+    );
+    let start = Instant::now();
     let report = coverage::rule_coverage(&worker, &compiled, &tests.tests);
     println!(
         "coverage: {:.0}% of {} rules covered both ways in {:.1} s",
