@@ -56,9 +56,17 @@ pub fn run(args: &TestArgs) -> Outcome {
         for outcome in &outcomes {
             print!("{}", outcome_text(outcome, &compiled));
         }
-        let proposed = project.tests.tests.iter().filter(|t| !t.status.counts()).count();
+        let proposed = project
+            .tests
+            .tests
+            .iter()
+            .filter(|t| !t.status.counts())
+            .count();
         if proposed > 0 {
-            println!("({proposed} generated tests are proposed and wait for review: precept review {} --list)", args.dir.display());
+            println!(
+                "({proposed} generated tests are proposed and wait for review: precept review {} --list)",
+                args.dir.display()
+            );
         }
         println!("{passed} passed, {failed} failed");
     }

@@ -23,7 +23,11 @@ impl Glossary {
             _ => self.phrase(expr),
         };
         // Capitalize the first letter, even behind an opening bracket.
-        match text.char_indices().find(|(_, c)| !matches!(c, '(' | ' ')).filter(|(_, c)| c.is_alphabetic()) {
+        match text
+            .char_indices()
+            .find(|(_, c)| !matches!(c, '(' | ' '))
+            .filter(|(_, c)| c.is_alphabetic())
+        {
             Some((at, first)) => format!(
                 "{}{}{}.",
                 &text[..at],

@@ -54,7 +54,30 @@ pub struct SolverSession {
     /// Whether the rules alone are satisfiable; `Some(None)` when the solver
     /// could not say in time (then every question uses every rule).
     consistency: Option<Option<bool>>,
+    /// Warm solvers per cone (the rule indices they hold), reused across
+    /// questions until the rules change.
+    cone_solvers: HashMap<Vec<usize>, ConeSolver>,
+    questions_asked: u64,
 }
+
+/// A solver holding one cone's rules, with what past questions taught.
+pub(super) struct ConeSolver {
+    solver: Solver,
+    /// Questions asked so far (each leaves a few retired guards behind).
+    questions: usize,
+    /// Int variables whose prefer-zero guard the rules alone refute.
+    refuted: std::collections::HashSet<String>,
+    /// When it was last used (a counter), for eviction.
+    last_used: u64,
+    /// Prefer-zero guards already asserted in this solver, by variable.
+    preferences: HashMap<String, Bool>,
+}
+
+/// A cone solver is rebuilt after this many questions, dropping their guards.
+const QUESTIONS_PER_CONE_SOLVER: usize = 400;
+/// At most this many cone solvers are kept (the least recently used goes):
+/// each holds its cone's rules, so on a large model they cost memory.
+const MAX_CONE_SOLVERS: usize = 6;
 
 impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
@@ -71,6 +94,8 @@ impl SolverSession {
             timeout_ms,
             cones: None,
             consistency: None,
+            cone_solvers: HashMap::new(),
+            questions_asked: 0,
         };
         session.set_timeout(timeout_ms);
         for rule in &model.rules {
@@ -117,6 +142,85 @@ impl SolverSession {
     fn forget_derived(&mut self) {
         self.cones = None;
         self.consistency = None;
+        self.cone_solvers.clear();
+    }
+
+    /// The warm solver of a cone (made on first use), to be handed back with
+    /// `return_cone_solver`.
+    pub(super) fn take_cone_solver(&mut self, rules: &[usize]) -> Solver {
+        self.questions_asked += 1;
+        let now = self.questions_asked;
+        match self.cone_solvers.get_mut(rules) {
+            Some(cone) if cone.questions < QUESTIONS_PER_CONE_SOLVER => {
+                cone.questions += 1;
+                cone.last_used = now;
+                std::mem::replace(&mut cone.solver, Solver::new())
+            }
+            _ => {
+                let refuted = self
+                    .cone_solvers
+                    .remove(rules)
+                    .map(|c| c.refuted)
+                    .unwrap_or_default();
+                if self.cone_solvers.len() >= MAX_CONE_SOLVERS
+                    && let Some(oldest) = self
+                        .cone_solvers
+                        .iter()
+                        .min_by_key(|(_, c)| c.last_used)
+                        .map(|(k, _)| k.clone())
+                {
+                    self.cone_solvers.remove(&oldest);
+                }
+                self.cone_solvers.insert(
+                    rules.to_vec(),
+                    ConeSolver {
+                        solver: Solver::new(),
+                        questions: 1,
+                        refuted,
+                        last_used: now,
+                        preferences: HashMap::new(),
+                    },
+                );
+                self.scratch_solver(rules)
+            }
+        }
+    }
+
+    pub(super) fn return_cone_solver(&mut self, rules: &[usize], solver: Solver) {
+        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+            cone.solver = solver;
+        }
+    }
+
+    pub(super) fn refuted_preferences(&self, rules: &[usize]) -> std::collections::HashSet<String> {
+        self.cone_solvers
+            .get(rules)
+            .map(|c| c.refuted.clone())
+            .unwrap_or_default()
+    }
+
+    /// The prefer-zero guard of `name` in the cone's solver (which must be
+    /// the current solver), asserted on first use and then reused.
+    pub(super) fn preference_guard(&mut self, rules: &[usize], name: &str, formula: &Bool) -> Bool {
+        if let Some(literal) = self
+            .cone_solvers
+            .get(rules)
+            .and_then(|c| c.preferences.get(name))
+        {
+            return literal.clone();
+        }
+        let literal = Bool::fresh_const("prefer_zero");
+        self.solver.assert(literal.implies(formula));
+        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+            cone.preferences.insert(name.to_string(), literal.clone());
+        }
+        literal
+    }
+
+    pub(super) fn remember_refuted(&mut self, rules: &[usize], names: &[String]) {
+        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+            cone.refuted.extend(names.iter().cloned());
+        }
     }
 
     /// Replaces (or adds, or with `None` removes) one rule: asserts the new
@@ -130,7 +234,12 @@ impl SolverSession {
         if let Some(index) = self.rules.iter().position(|r| r.id == id) {
             self.rules.remove(index);
             self.retired += 1;
-            self.literal_owner = self.rules.iter().enumerate().map(|(i, r)| (r.literal.to_string(), i)).collect();
+            self.literal_owner = self
+                .rules
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.literal.to_string(), i))
+                .collect();
             self.forget_derived();
         }
         if let Some(formula) = formula {
@@ -286,7 +395,8 @@ impl SolverSession {
         names
     }
 
-    /// Whether the rules alone are satisfiable (cached until the next edit).
+    /// Whether the rules alone are satisfiable (cached until the next edit;
+    /// an undecided answer is not cached, so the next question tries again).
     pub(super) fn consistency(
         &mut self,
         interruption: &dyn Interruption,
@@ -295,18 +405,19 @@ impl SolverSession {
             return Ok(known);
         }
         let all: Vec<usize> = (0..self.rules.len()).collect();
-        let known = match self.bounded_check(&self.literals(&all), interruption) {
-            SatResult::Sat => Some(true),
-            SatResult::Unsat => Some(false),
+        // Half the request's deadline: the question itself needs the rest.
+        let budget = Duration::from_millis(self.timeout_ms / 2);
+        match self.check_within(&self.literals(&all), budget, interruption) {
+            SatResult::Sat => self.consistency = Some(Some(true)),
+            SatResult::Unsat => self.consistency = Some(Some(false)),
             SatResult::Unknown => {
                 if let Some(reason) = interruption.reason() {
                     return Err(reason);
                 }
-                None
+                return Ok(None);
             }
-        };
-        self.consistency = Some(known);
-        Ok(known)
+        }
+        Ok(self.consistency.flatten())
     }
 
     /// The rules in the same group as `rule` (itself included).

@@ -1,42 +1,45 @@
 //! The findings algorithm (DESIGN.md, "Findings"): IMPOSSIBLE, VALID,
 //! INVALID or SATISFIABLE with minimal rule sets and scenarios, logic
 //! warnings, and TOO_COMPLEX when the solver gives up.
+//!
+//! A question is decided in a solver that holds only the rules it can depend
+//! on (its cone: the rule groups its variables touch), kept warm across
+//! questions; the guards of past questions stay behind, never assumed again.
 
 use super::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use super::session::{Interruption, SolverSession};
 use crate::core::smt::{Expr, ExprKind};
 use std::collections::HashSet;
-use z3::SatResult;
 use z3::ast::Bool;
+use z3::{SatResult, Solver};
 
 /// At most this many Int variables get a prefer-zero guard per request.
 const MAX_PREFERENCES: usize = 64;
 /// At most this many extra checks are spent honouring preferences.
-const PREFERENCE_ROUNDS: usize = 4;
+const PREFERENCE_ROUNDS: usize = 3;
+/// A scenario lists at most about this many variables: those of the question
+/// first, then those of the rules nearest to it.
+const SCENARIO_VARIABLES: usize = 120;
 
 /// The rules and variables a question involves, and what is known about
 /// the policy's consistency.
 struct Scope {
     rules: Vec<usize>,
-    /// None: every variable (the policy's consistency is unknown or false).
+    /// The variables a scenario shows; None: every variable.
     variables: Option<HashSet<String>>,
     consistency: Option<bool>,
 }
 
-/// The premise and claim, each guarded both ways.
+/// The premise and claim, each guarded.
 struct Guards {
     premise_holds: Bool,
-    premise_fails: Bool,
     claim_holds: Bool,
     claim_fails: Bool,
 }
 
 impl SolverSession {
     /// Computes the finding for premise P and claim C (both elaborated Bool
-    /// formulas). The question is decided in a scratch solver holding only
-    /// the rules it can depend on (all of them when the policy's consistency
-    /// is unknown): the encoded rules are shared, the scratch is cheap, and a
-    /// question about one section of a long policy stays fast.
+    /// formulas).
     pub fn verify(
         &mut self,
         premise: &Expr,
@@ -44,10 +47,12 @@ impl SolverSession {
         interruption: &dyn Interruption,
     ) -> Finding {
         let result = self.scoped(premise, claim, interruption).and_then(|scope| {
-            let scratch = self.scratch_solver(&scope.rules);
-            let whole_model = std::mem::replace(&mut self.solver, scratch);
-            let result = self.verify_inside(premise, claim, &scope, interruption);
-            self.solver = whole_model;
+            let warnings = self.logic_warnings(premise, claim, interruption)?;
+            let cone = self.take_cone_solver(&scope.rules);
+            let whole_model = std::mem::replace(&mut self.solver, cone);
+            let result = self.verify_inside(premise, claim, &scope, warnings, interruption);
+            let cone = std::mem::replace(&mut self.solver, whole_model);
+            self.return_cone_solver(&scope.rules, cone);
             result
         });
         result.unwrap_or_else(|reason| {
@@ -69,6 +74,14 @@ impl SolverSession {
         interruption: &dyn Interruption,
     ) -> Result<Scope, String> {
         let consistency = self.consistency(interruption)?;
+        let mut question: Vec<&str> = premise
+            .symbols()
+            .into_iter()
+            .chain(claim.symbols())
+            .filter(|s| self.vocabulary.is_variable(s))
+            .collect();
+        question.sort_unstable();
+        question.dedup();
         if consistency != Some(true) {
             return Ok(Scope {
                 rules: (0..self.rules.len()).collect(),
@@ -76,18 +89,8 @@ impl SolverSession {
                 consistency,
             });
         }
-        let mut question: Vec<&str> = premise
-            .symbols()
-            .into_iter()
-            .chain(claim.symbols())
-            .filter(|s| self.vocabulary.is_variable(s))
-            .collect();
-        question.dedup();
         let rules = self.rules_touching(&question);
-        let mut variables: HashSet<String> = question.iter().map(|s| s.to_string()).collect();
-        for &r in &rules {
-            variables.extend(self.rules[r].variables.iter().cloned());
-        }
+        let variables = self.nearest_variables(&question, &rules);
         Ok(Scope {
             rules,
             variables: Some(variables),
@@ -95,30 +98,55 @@ impl SolverSession {
         })
     }
 
+    /// The question's variables, then those of the rules that mention them,
+    /// and so on outwards through the cone, up to `SCENARIO_VARIABLES`.
+    fn nearest_variables(&self, question: &[&str], cone: &[usize]) -> HashSet<String> {
+        let mut chosen: HashSet<String> = question.iter().map(|s| s.to_string()).collect();
+        let mut frontier: Vec<String> = chosen.iter().cloned().collect();
+        let mut unused: Vec<usize> = cone.to_vec();
+        while !frontier.is_empty() && chosen.len() < SCENARIO_VARIABLES {
+            let mut next = Vec::new();
+            unused.retain(|&r| {
+                let rule = &self.rules[r].variables;
+                if !rule.iter().any(|v| frontier.contains(v)) {
+                    return true;
+                }
+                for variable in rule {
+                    if chosen.len() < SCENARIO_VARIABLES && chosen.insert(variable.clone()) {
+                        next.push(variable.clone());
+                    }
+                }
+                false
+            });
+            frontier = next;
+        }
+        chosen
+    }
+
     fn verify_inside(
         &mut self,
         premise: &Expr,
         claim: &Expr,
         scope: &Scope,
+        warnings: Vec<LogicWarning>,
         interruption: &dyn Interruption,
     ) -> Result<Finding, String> {
-        let p = self.vocabulary.formula(premise)?;
-        let c = self.vocabulary.formula(claim)?;
-        let guards = Guards {
-            premise_holds: self.guard("premise", &p),
-            premise_fails: self.guard("not_premise", &p.not()),
-            claim_holds: self.guard("claim", &c),
-            claim_fails: self.guard("not_claim", &c.not()),
-        };
         let mut finding = Finding::new(
             FindingKind::Satisfiable,
             &premise.to_string(),
             &claim.to_string(),
         );
-        finding.warnings = self.logic_warnings(premise, &guards, interruption)?;
+        finding.warnings = warnings;
         if scope.consistency == Some(false) {
             return self.inconsistent_policy(finding, interruption);
         }
+        let p = self.vocabulary.formula(premise)?;
+        let c = self.vocabulary.formula(claim)?;
+        let guards = Guards {
+            premise_holds: self.guard("premise", &p),
+            claim_holds: self.guard("claim", &c),
+            claim_fails: self.guard("not_claim", &c.not()),
+        };
         let rules = self.literals(&scope.rules);
         let with = |extra: &[&Bool]| -> Vec<Bool> {
             let mut all = rules.clone();
@@ -126,11 +154,27 @@ impl SolverSession {
             all
         };
         let variables = scope.variables.as_ref();
-        let preferences = self.zero_preferences(variables);
+        let preferences = self.zero_preferences(variables, &scope.rules);
 
-        // 1. M ∧ P
-        match self.check(&with(&[&guards.premise_holds])) {
-            SatResult::Unsat => {
+        // M ∧ P ∧ ¬C and M ∧ P ∧ C; M ∧ P is unsatisfiable exactly when both are.
+        let claim_false = with(&[&guards.premise_holds, &guards.claim_fails]);
+        let (claims_false, claim_false_core) =
+            match self.check_preferring(&claim_false, &preferences, &scope.rules, interruption)? {
+                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+                Err(core) => (None, core),
+            };
+        let claim_true = with(&[&guards.premise_holds, &guards.claim_holds]);
+        let (claims_true, claim_true_core) =
+            match self.check_preferring(&claim_true, &preferences, &scope.rules, interruption)? {
+                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+                Err(core) => (None, core),
+            };
+        match (&claims_true, &claims_false) {
+            (None, None) => {
+                // IMPOSSIBLE: the core of M ∧ P itself.
+                if self.check(&with(&[&guards.premise_holds])) != SatResult::Unsat {
+                    return Err(self.unknown_reason(interruption));
+                }
                 let (minimal, proved) = self.minimize(
                     self.core_rules(),
                     std::slice::from_ref(&guards.premise_holds),
@@ -142,53 +186,90 @@ impl SolverSession {
                 finding.policy_inconsistent = scope.consistency.map(|consistent| !consistent);
                 return Ok(finding);
             }
-            SatResult::Unknown => return Err(self.unknown_reason(interruption)),
-            SatResult::Sat => {}
-        }
-        // 2. M ∧ P ∧ ¬C
-        let claims_false = match self.check(&with(&[&guards.premise_holds, &guards.claim_fails])) {
-            SatResult::Unsat => {
+            (Some(_), None) => {
                 let (minimal, proved) = self.minimize(
-                    self.core_rules(),
+                    claim_false_core,
                     &[guards.premise_holds.clone(), guards.claim_fails.clone()],
                     interruption,
                 )?;
                 finding.kind = FindingKind::Valid;
                 finding.supporting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
-                None
             }
-            SatResult::Sat => Some(self.preferred_scenario(
-                &with(&[&guards.premise_holds, &guards.claim_fails]),
-                &preferences,
-                variables,
-            )?),
-            SatResult::Unknown => return Err(self.unknown_reason(interruption)),
-        };
-        // 3. M ∧ P ∧ C
-        let claims_true = match self.check(&with(&[&guards.premise_holds, &guards.claim_holds])) {
-            SatResult::Unsat => {
+            (None, Some(_)) => {
                 let (minimal, proved) = self.minimize(
-                    self.core_rules(),
+                    claim_true_core,
                     &[guards.premise_holds.clone(), guards.claim_holds.clone()],
                     interruption,
                 )?;
                 finding.kind = FindingKind::Invalid;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
-                None
             }
-            SatResult::Sat => Some(self.preferred_scenario(
-                &with(&[&guards.premise_holds, &guards.claim_holds]),
-                &preferences,
-                variables,
-            )?),
-            SatResult::Unknown => return Err(self.unknown_reason(interruption)),
-        };
-        // Once M ∧ P is satisfiable, VALID and INVALID exclude each other.
+            (Some(_), Some(_)) => {}
+        }
         finding.claims_true_scenario = claims_true;
         finding.claims_false_scenario = claims_false;
         Ok(finding)
+    }
+
+    /// A check that also asks for the preferences: `Ok(())` when satisfiable
+    /// (the model honours as many preferences as a few rounds allow),
+    /// `Err(core rules)` when unsatisfiable without them. Preferences the
+    /// rules alone refute are remembered for this cone and not offered again.
+    #[allow(clippy::type_complexity)]
+    fn check_preferring(
+        &mut self,
+        assumptions: &[Bool],
+        preferences: &[(String, Bool)],
+        cone: &[usize],
+        interruption: &dyn Interruption,
+    ) -> Result<Result<(), Vec<usize>>, String> {
+        let refuted = self.refuted_preferences(cone);
+        let mut active: Vec<&(String, Bool)> = preferences
+            .iter()
+            .filter(|(name, _)| !refuted.contains(name))
+            .collect();
+        for _ in 0..PREFERENCE_ROUNDS {
+            if active.is_empty() {
+                break;
+            }
+            let mut all = assumptions.to_vec();
+            all.extend(active.iter().map(|(_, literal)| literal.clone()));
+            match self.check(&all) {
+                SatResult::Sat => return Ok(Ok(())),
+                SatResult::Unknown => return Err(self.unknown_reason(interruption)),
+                SatResult::Unsat => {
+                    let core: HashSet<String> = self
+                        .solver
+                        .get_unsat_core()
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect();
+                    let blamed: Vec<String> = active
+                        .iter()
+                        .filter(|(_, l)| core.contains(&l.to_string()))
+                        .map(|(name, _)| name.clone())
+                        .collect();
+                    if blamed.is_empty() {
+                        // Unsatisfiable whatever the preferences: that is the answer.
+                        return Ok(Err(self.core_rules()));
+                    }
+                    let question_involved = assumptions[assumptions.len().saturating_sub(2)..]
+                        .iter()
+                        .any(|g| core.contains(&g.to_string()));
+                    if !question_involved {
+                        self.remember_refuted(cone, &blamed);
+                    }
+                    active.retain(|(name, _)| !blamed.contains(name));
+                }
+            }
+        }
+        match self.check(assumptions) {
+            SatResult::Sat => Ok(Ok(())),
+            SatResult::Unsat => Ok(Err(self.core_rules())),
+            SatResult::Unknown => Err(self.unknown_reason(interruption)),
+        }
     }
 
     /// The rules contradict each other: every question is IMPOSSIBLE, with a
@@ -210,27 +291,38 @@ impl SolverSession {
         Ok(finding)
     }
 
-    /// Premise or claim always true or always false on their own (no rules).
+    /// Premise or claim always true or always false on their own: decided in
+    /// a small solver holding nothing but them.
     fn logic_warnings(
         &self,
         premise: &Expr,
-        guards: &Guards,
+        claim: &Expr,
         interruption: &dyn Interruption,
     ) -> Result<Vec<LogicWarning>, String> {
+        let p = self.vocabulary.formula(premise)?;
+        let c = self.vocabulary.formula(claim)?;
+        let alone = Solver::new();
         // An empty premise (`true`) is the usual way to ask about the policy alone.
         let premise_is_literal_true = matches!(premise.kind, ExprKind::Bool(true));
         let checks = [
-            (&guards.premise_fails, LogicWarning::PremiseAlwaysTrue),
-            (&guards.premise_holds, LogicWarning::PremiseAlwaysFalse),
-            (&guards.claim_fails, LogicWarning::ClaimAlwaysTrue),
-            (&guards.claim_holds, LogicWarning::ClaimAlwaysFalse),
+            (p.not(), LogicWarning::PremiseAlwaysTrue),
+            (p, LogicWarning::PremiseAlwaysFalse),
+            (c.not(), LogicWarning::ClaimAlwaysTrue),
+            (c, LogicWarning::ClaimAlwaysFalse),
         ];
         let mut warnings = Vec::new();
-        for (literal, warning) in checks {
+        for (formula, warning) in checks {
             if warning == LogicWarning::PremiseAlwaysTrue && premise_is_literal_true {
                 continue;
             }
-            match self.bounded_check(std::slice::from_ref(literal), interruption) {
+            let literal = Bool::fresh_const("alone");
+            alone.assert(literal.implies(&formula));
+            let budget = super::session::AUXILIARY_CHECK_BUDGET;
+            interruption.limit_checks(Some(budget));
+            interruption.start_check();
+            let result = alone.check_assumptions(std::slice::from_ref(&literal));
+            interruption.limit_checks(None);
+            match result {
                 SatResult::Unsat => warnings.push(warning),
                 SatResult::Sat => {}
                 SatResult::Unknown => {
@@ -246,56 +338,26 @@ impl SolverSession {
     /// Guards that ask each Int variable in scope (a count: units, days,
     /// people) to be zero. Scenarios honour them where the rules allow, so a
     /// scenario shows what *must* happen rather than arbitrary solver choices.
-    fn zero_preferences(&self, scope: Option<&HashSet<String>>) -> Vec<Bool> {
-        self.vocabulary
-            .int_variables()
-            .filter(|(name, _)| scope.is_none_or(|s| s.contains(*name)))
-            .take(MAX_PREFERENCES)
-            .map(|(_, variable)| self.guard("prefer_zero", &variable.eq(z3::ast::Int::from_i64(0))))
-            .collect()
-    }
-
-    /// A scenario for the satisfiable `assumptions` that keeps as many
-    /// preferences as it can: preferences in an unsat core are dropped and
-    /// the check repeated, a few rounds at most.
-    fn preferred_scenario(
-        &self,
-        assumptions: &[Bool],
-        preferences: &[Bool],
+    fn zero_preferences(
+        &mut self,
         scope: Option<&HashSet<String>>,
-    ) -> Result<Scenario, String> {
-        let mut active: Vec<Bool> = preferences.to_vec();
-        for _ in 0..PREFERENCE_ROUNDS {
-            if active.is_empty() {
-                break;
-            }
-            let mut all = assumptions.to_vec();
-            all.extend(active.iter().cloned());
-            match self.check(&all) {
-                SatResult::Sat => return self.model_scenario(scope),
-                SatResult::Unsat => {
-                    let core: HashSet<String> = self
-                        .solver
-                        .get_unsat_core()
-                        .iter()
-                        .map(|l| l.to_string())
-                        .collect();
-                    let before = active.len();
-                    active.retain(|l| !core.contains(&l.to_string()));
-                    if active.len() == before {
-                        break;
-                    }
-                }
-                SatResult::Unknown => break,
-            }
-        }
-        match self.check(assumptions) {
-            SatResult::Sat => self.model_scenario(scope),
-            _ => Err(self
-                .solver
-                .get_reason_unknown()
-                .unwrap_or_else(|| "the solver could not decide".into())),
-        }
+        cone: &[usize],
+    ) -> Vec<(String, Bool)> {
+        let refuted = self.refuted_preferences(cone);
+        let wanted: Vec<(String, Bool)> = self
+            .vocabulary
+            .int_variables()
+            .filter(|(name, _)| scope.is_none_or(|s| s.contains(*name)) && !refuted.contains(*name))
+            .take(MAX_PREFERENCES)
+            .map(|(name, variable)| (name.to_string(), variable.eq(z3::ast::Int::from_i64(0))))
+            .collect();
+        wanted
+            .into_iter()
+            .map(|(name, formula)| {
+                let literal = self.preference_guard(cone, &name, &formula);
+                (name, literal)
+            })
+            .collect()
     }
 
     pub(super) fn model_scenario(
