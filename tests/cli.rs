@@ -5,18 +5,7 @@
 mod support;
 
 use std::fs;
-use support::{precept, sample, stderr, stdout};
-
-fn copy_sample(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(sample(name)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
-}
+use support::{copy_sample, precept, sample, stderr, stdout};
 
 const PARK: &str = "park-admission";
 

@@ -5,22 +5,11 @@ mod support;
 
 use precept::core::model::{Project, ProjectError};
 use std::fs;
-use support::sample;
-
-fn scratch_copy(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(sample(name)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
-}
+use support::copy_sample;
 
 #[test]
 fn saving_an_unchanged_project_changes_nothing_but_layout_once() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let project = Project::load(dir.path()).unwrap();
     project.save_all().unwrap();
     let first = fs::read_to_string(dir.path().join("model.json")).unwrap();
@@ -32,7 +21,7 @@ fn saving_an_unchanged_project_changes_nothing_but_layout_once() {
 
 #[test]
 fn a_one_rule_edit_is_a_one_hunk_diff() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let mut project = Project::load(dir.path()).unwrap();
     project.save_model().unwrap();
     let before = fs::read_to_string(dir.path().join("model.json")).unwrap();
@@ -66,7 +55,7 @@ fn a_one_rule_edit_is_a_one_hunk_diff() {
 
 #[test]
 fn malformed_json_names_file_line_and_field() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let path = dir.path().join("model.json");
     let text = fs::read_to_string(&path).unwrap();
     // A number where the rule id (a string) belongs.
@@ -98,7 +87,7 @@ fn malformed_json_names_file_line_and_field() {
 
 #[test]
 fn truncated_json_is_an_error_not_a_reset() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let path = dir.path().join("tests.json");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, &text[..text.len() / 2]).unwrap();
@@ -109,7 +98,7 @@ fn truncated_json_is_an_error_not_a_reset() {
 
 #[test]
 fn a_rule_that_does_not_parse_is_located_in_model_json() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let path = dir.path().join("model.json");
     let text = fs::read_to_string(&path).unwrap();
     let broken = text.replacen(
@@ -132,7 +121,7 @@ fn a_rule_that_does_not_parse_is_located_in_model_json() {
 
 #[test]
 fn unknown_fields_and_future_versions_are_refused() {
-    let dir = scratch_copy("park-admission");
+    let dir = copy_sample("park-admission");
     let path = dir.path().join("model.json");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(

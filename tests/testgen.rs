@@ -12,9 +12,8 @@ use precept::core::testgen::generate::{
     CandidateKind, GeneratedTest, accept, candidates, generate, reject, to_proposed,
 };
 use std::collections::{BTreeSet, HashSet};
-use std::fs;
 use std::time::{Duration, Instant};
-use support::{formula, precept, sample, stderr, stdout};
+use support::{copy_sample, formula, precept, sample, stderr, stdout};
 
 const SAMPLES: [&str; 3] = ["airline-refunds", "benefit-eligibility", "park-admission"];
 
@@ -31,17 +30,6 @@ fn fresh_worker(model: &CompiledModel) -> SolverWorker {
 fn generated(model: &CompiledModel, max: usize, seed: u64) -> Vec<GeneratedTest> {
     let worker = fresh_worker(model);
     generate(&worker, model, max, seed)
-}
-
-fn copy_sample(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(sample(name)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
 }
 
 fn suite(dir: &std::path::Path) -> TestSuite {

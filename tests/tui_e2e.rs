@@ -10,23 +10,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use support::sample;
+use support::{copy_sample, sample};
 
 const BIN: &str = env!("CARGO_BIN_EXE_precept");
 const WAIT: Duration = Duration::from_secs(10);
 const R16: &str = "(= totalExpense (* 1.1 (+ cashPayment creditCost)))";
 const R16_TAXED_MORE: &str = "(= totalExpense (* 1.2 (+ cashPayment creditCost)))";
-
-fn copy_sample(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(sample(name)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
-}
 
 fn quote(path: &Path) -> String {
     let text = path.to_str().unwrap();

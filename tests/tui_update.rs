@@ -20,23 +20,12 @@ use precept::tui::update::update;
 use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use support::sample;
+use support::copy_sample;
 
 const R16: &str = "(= totalExpense (* 1.1 (+ cashPayment creditCost)))";
 const R16_TAXED_MORE: &str = "(= totalExpense (* 1.2 (+ cashPayment creditCost)))";
 
 // ---------------------------------------------------------------- helpers
-
-fn copy_sample(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(sample(name)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
-}
 
 fn open_app(dir: &Path) -> App {
     App::new(
@@ -1162,13 +1151,7 @@ fn a_new_rule_kept_as_a_draft_can_be_reopened() {
 
 #[test]
 fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(support::sample("airline-refunds")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let dir = copy_sample("airline-refunds");
     let project = Project::load_unchecked(dir.path()).unwrap();
     let mut app = App::new(
         project,

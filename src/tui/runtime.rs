@@ -44,8 +44,7 @@ pub struct Runtime {
     replies: Receiver<SolverReply>,
     pending: HashMap<Ticket, Pending>,
     lint: Option<LintRun>,
-    coverage: Option<Receiver<Msg>>,
-    /// Other background jobs (test generation), each answering once.
+    /// Background jobs (coverage, test generation), each answering once.
     background: Vec<Receiver<Msg>>,
     timeout: Duration,
 }
@@ -61,7 +60,6 @@ impl Runtime {
             replies,
             pending: HashMap::new(),
             lint: None,
-            coverage: None,
             background: Vec::new(),
             timeout,
         }
@@ -162,29 +160,21 @@ impl Runtime {
                 model,
                 tests,
             } => {
-                // A solver of its own, so questions and test runs stay responsive meanwhile.
-                let (done, result) = mpsc::channel();
-                let timeout = self.timeout;
-                std::thread::spawn(move || {
-                    let worker = SolverWorker::spawn(timeout);
-                    if worker.load((*model).clone()).is_err() {
-                        return;
-                    }
+                self.in_background(model, move |worker, model| {
                     let coverage =
-                        crate::core::testgen::coverage::rule_coverage(&worker, &model, &tests);
-                    let all = crate::core::testgen::mutation::mutants(&model);
+                        crate::core::testgen::coverage::rule_coverage(worker, model, &tests);
+                    let all = crate::core::testgen::mutation::mutants(model);
                     let generated = all.len();
                     let chosen = crate::core::testgen::mutation::spread(all, MAX_MUTANTS);
                     let mutation = crate::core::testgen::mutation::mutation_score(
-                        &worker, &model, &tests, chosen, generated,
+                        worker, model, &tests, chosen, generated,
                     );
-                    let _ = done.send(Msg::CoverageDone {
+                    Msg::CoverageDone {
                         generation,
                         coverage: Box::new(coverage),
                         mutation: Box::new(mutation),
-                    });
+                    }
                 });
-                self.coverage = Some(result);
                 Vec::new()
             }
             Effect::Generate {
@@ -192,21 +182,10 @@ impl Runtime {
                 model,
                 max,
             } => {
-                let (done, result) = mpsc::channel();
-                let timeout = self.timeout;
-                std::thread::spawn(move || {
-                    let worker = SolverWorker::spawn(timeout);
-                    if worker.load((*model).clone()).is_err() {
-                        return;
-                    }
-                    let generated =
-                        crate::core::testgen::generate::generate(&worker, &model, max, 0);
-                    let _ = done.send(Msg::TestsGenerated {
-                        generation,
-                        generated,
-                    });
+                self.in_background(model, move |worker, model| Msg::TestsGenerated {
+                    generation,
+                    generated: crate::core::testgen::generate::generate(worker, model, max, 0),
                 });
-                self.background.push(result);
                 Vec::new()
             }
             Effect::Quit => Vec::new(),
@@ -226,6 +205,24 @@ impl Runtime {
         }
     }
 
+    /// Runs `job` on a thread with a solver of its own (so questions and test
+    /// runs stay responsive meanwhile); its message arrives through `poll`.
+    fn in_background(
+        &mut self,
+        model: Box<crate::core::model::CompiledModel>,
+        job: impl FnOnce(&SolverWorker, &crate::core::model::CompiledModel) -> Msg + Send + 'static,
+    ) {
+        let (done, result) = mpsc::channel();
+        let timeout = self.timeout;
+        std::thread::spawn(move || {
+            let worker = SolverWorker::spawn(timeout);
+            if worker.load((*model).clone()).is_ok() {
+                let _ = done.send(job(&worker, &model));
+            }
+        });
+        self.background.push(result);
+    }
+
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
         let mut messages = Vec::new();
@@ -243,22 +240,6 @@ impl Runtime {
             }
             Err(mpsc::TryRecvError::Empty) => true,
         });
-        if let Some(result) = &self.coverage {
-            match result.try_recv() {
-                Ok(message) => {
-                    messages.push(message);
-                    self.coverage = None;
-                }
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    messages.push(Msg::IoFailed {
-                        error: "coverage could not run: the model did not load into the solver"
-                            .into(),
-                    });
-                    self.coverage = None;
-                }
-                Err(mpsc::TryRecvError::Empty) => {}
-            }
-        }
         if let Some(run) = &self.lint {
             let mut finished = false;
             while let Ok(event) = run.events.try_recv() {
@@ -326,9 +307,6 @@ impl Runtime {
     }
 
     pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty()
-            || self.lint.is_some()
-            || self.coverage.is_some()
-            || !self.background.is_empty()
+        !self.pending.is_empty() || self.lint.is_some() || !self.background.is_empty()
     }
 }

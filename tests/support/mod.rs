@@ -17,6 +17,18 @@ pub fn sample(name: &str) -> PathBuf {
     repo().join("samples").join(name)
 }
 
+/// A scratch copy of a sample project, so a test can edit it.
+pub fn copy_sample(name: &str) -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(sample(name)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    scratch
+}
+
 /// The shared corpus beside the checkout (CI clones main with shared/ beside it).
 pub fn shared_data(part: &str) -> PathBuf {
     let dir = repo().join("..").join("shared").join("data").join(part);
