@@ -5,6 +5,7 @@ pub mod export;
 pub mod formalize;
 pub mod graph;
 pub mod lint;
+pub mod llm;
 pub mod model;
 pub mod smt;
 pub mod solve;

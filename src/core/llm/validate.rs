@@ -1,0 +1,101 @@
+//! A small JSON Schema checker: enough of the vocabulary for our reply
+//! schemas (`type`, `properties`, `required`, `items`, `enum`,
+//! `additionalProperties: false`). Servers may ignore the schema they were
+//! given, so every reply goes through here before anyone uses it.
+
+use serde_json::Value;
+
+/// Checks `value` against `schema`. The top level must be an object. The
+/// error names the first offending place as a JSON pointer-like path.
+pub fn validate_reply(value: &Value, schema: &Value) -> Result<(), String> {
+    if !value.is_object() {
+        return Err(format!(
+            "the reply is {} where an object was expected",
+            type_name(value)
+        ));
+    }
+    validate(value, schema, "$")
+}
+
+/// Checks `value` against `schema` at `path` (used in messages).
+pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+    let Some(schema) = schema.as_object() else {
+        // `true` or a non-object schema accepts anything.
+        return Ok(());
+    };
+    if let Some(expected) = schema.get("type") {
+        let allowed: Vec<&str> = match expected {
+            Value::String(name) => vec![name.as_str()],
+            Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if !allowed.is_empty() && !allowed.iter().any(|name| has_type(value, name)) {
+            return Err(format!(
+                "{path}: expected {}, found {}",
+                allowed.join(" or "),
+                type_name(value)
+            ));
+        }
+    }
+    if let Some(Value::Array(options)) = schema.get("enum")
+        && !options.contains(value)
+    {
+        return Err(format!("{path}: {value} is not one of the allowed values"));
+    }
+    if let Value::Object(fields) = value {
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !fields.contains_key(name) {
+                    return Err(format!("{path}: missing required property '{name}'"));
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for (name, field) in fields {
+            match properties.and_then(|p| p.get(name)) {
+                Some(sub) => validate(field, sub, &format!("{path}.{name}"))?,
+                None => {
+                    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                        return Err(format!("{path}: unexpected property '{name}'"));
+                    }
+                }
+            }
+        }
+    }
+    if let (Value::Array(elements), Some(items)) = (value, schema.get("items")) {
+        for (index, element) in elements.iter().enumerate() {
+            validate(element, items, &format!("{path}[{index}]"))?;
+        }
+    }
+    Ok(())
+}
+
+fn has_type(value: &Value, name: &str) -> bool {
+    match name {
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "number" => value.is_number(),
+        "integer" => {
+            value.is_i64()
+                || value.is_u64()
+                || value
+                    .as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.is_finite())
+        }
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        _ => true,
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
