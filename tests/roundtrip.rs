@@ -6,6 +6,16 @@ use num_rational::BigRational;
 use precept::core::smt::{Expr, ExprKind, Op, parse_expr};
 use proptest::prelude::*;
 
+/// Reserved words and operator names cannot name variables (the vocabulary
+/// refuses them), quoted or not.
+fn is_nameable(name: &str) -> bool {
+    ![
+        "true", "false", "as", "let", "par", "match", "forall", "exists",
+    ]
+    .contains(&name)
+        && Op::from_symbol(name).is_none()
+}
+
 fn leaf() -> impl Strategy<Value = Expr> {
     prop_oneof![
         any::<bool>().prop_map(|b| Expr::new(ExprKind::Bool(b))),
@@ -21,7 +31,9 @@ fn leaf() -> impl Strategy<Value = Expr> {
             .contains(&name.as_str())
                 && Op::from_symbol(name).is_none())
             .prop_map(|name| Expr::new(ExprKind::Symbol(name))),
-        "[a-z ]{1,6}".prop_map(|name| Expr::new(ExprKind::Symbol(name))),
+        "[a-z ]{1,6}"
+            .prop_filter("reserved", |name: &String| is_nameable(name))
+            .prop_map(|name| Expr::new(ExprKind::Symbol(name))),
     ]
 }
 
