@@ -77,12 +77,7 @@ impl Server {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
                 let (s, a, m) = (s.clone(), a.clone(), m.clone());
-                thread::spawn(move || {
-                    let now = a.fetch_add(1, Ordering::SeqCst) + 1;
-                    m.fetch_max(now, Ordering::SeqCst);
-                    serve(stream, &s);
-                    a.fetch_sub(1, Ordering::SeqCst);
-                });
+                thread::spawn(move || serve(stream, &s, &a, &m));
             }
         });
         Server {
@@ -112,7 +107,10 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, state: &Mutex<State>) {
+/// Serves one connection. `active` counts requests being answered: from the
+/// moment a whole request is read until its reply starts (so a connection the
+/// client has finished with never counts).
+fn serve(stream: TcpStream, state: &Mutex<State>, active: &AtomicUsize, max_active: &AtomicUsize) {
     state.lock().unwrap().connections += 1;
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
     let mut line = String::new();
@@ -160,14 +158,19 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
                 body: "no scripted response".into(),
             })
     };
-    perform(stream, action);
+    let now = active.fetch_add(1, Ordering::SeqCst) + 1;
+    max_active.fetch_max(now, Ordering::SeqCst);
+    perform(stream, action, active);
 }
 
-fn perform(mut stream: TcpStream, action: Action) {
+fn perform(mut stream: TcpStream, action: Action, active: &AtomicUsize) {
+    if !matches!(action, Action::Delay(..)) {
+        active.fetch_sub(1, Ordering::SeqCst);
+    }
     match action {
         Action::Delay(wait, then) => {
             thread::sleep(wait);
-            perform(stream, *then);
+            perform(stream, *then, active);
         }
         Action::Respond {
             status,
@@ -620,6 +623,12 @@ async fn concurrency_limit_is_honoured() {
     let max = server.max_active.load(Ordering::SeqCst);
     assert!(max <= 2, "max concurrent connections {max}");
     assert_eq!(max, 2, "the two permits were used in parallel");
+    // The server counts a connection closed only after it has written the
+    // reply the client already read; give its threads a moment.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while server.active.load(Ordering::SeqCst) != 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert_eq!(server.active.load(Ordering::SeqCst), 0);
 }
 
