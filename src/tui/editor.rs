@@ -181,6 +181,25 @@ fn is_name(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
 }
 
+/// A form field holding a Bool formula, checked against the model; errors
+/// point into the form.
+fn formula_field<'a>(
+    text: &'a str,
+    key: &str,
+    compiled: &CompiledModel,
+) -> Result<&'a str, EditorError> {
+    let (line, column, value) = field(text, key)?;
+    compiled.check_formula(value).map_err(|e| {
+        smt_error_at(
+            line,
+            column,
+            e.position,
+            format!("expected {}, found {}", e.expected, e.found),
+        )
+    })?;
+    Ok(value)
+}
+
 /// Checks editor text for `target`; on success says what it means.
 pub fn validate(
     target: &EditTarget,
@@ -303,24 +322,8 @@ pub fn validate(
         }
         EditTarget::Test { .. } => {
             let (_, _, name) = field(text, "name")?;
-            let (line, column, premise) = field(text, "premise")?;
-            compiled.check_formula(premise).map_err(|e| {
-                smt_error_at(
-                    line,
-                    column,
-                    e.position,
-                    format!("expected {}, found {}", e.expected, e.found),
-                )
-            })?;
-            let (line, column, claim) = field(text, "claim")?;
-            compiled.check_formula(claim).map_err(|e| {
-                smt_error_at(
-                    line,
-                    column,
-                    e.position,
-                    format!("expected {}, found {}", e.expected, e.found),
-                )
-            })?;
+            let premise = formula_field(text, "premise", compiled)?;
+            let claim = formula_field(text, "claim", compiled)?;
             let (line, column, expected) = field(text, "expected")?;
             let expected =
                 crate::core::solve::FindingKind::parse(expected).ok_or_else(|| EditorError {
