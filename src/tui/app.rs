@@ -238,6 +238,8 @@ pub struct App {
     pub spans: Vec<DocSpan>,
     /// Rule ids per document span (kept in step with the model).
     pub span_rules: BTreeMap<usize, Vec<String>>,
+    /// Each compiled rule's English sentence (search reads it on every frame).
+    pub rule_english: HashMap<String, String>,
     pub compiled: CompiledModel,
     pub graph: RuleGraph,
     pub drafts: Drafts,
@@ -303,6 +305,7 @@ impl App {
             document: project.document,
             spans,
             span_rules: BTreeMap::new(),
+            rule_english: HashMap::new(),
             compiled,
             graph,
             drafts,
@@ -340,7 +343,7 @@ impl App {
         for test in &app.tests.tests {
             app.results.insert(test.id.clone(), TestState::NotRun);
         }
-        app.span_rules = app.rules_by_span();
+        app.refresh_derived();
         app
     }
 
@@ -349,7 +352,19 @@ impl App {
     pub fn recompile(&mut self) {
         self.compiled = compile(&self.model);
         self.graph = build_graph(&self.compiled);
+        self.refresh_derived();
+    }
+
+    /// What is derived from the model and kept with it: rules per span and
+    /// each rule's English.
+    fn refresh_derived(&mut self) {
         self.span_rules = self.rules_by_span();
+        self.rule_english = self
+            .compiled
+            .rules
+            .iter()
+            .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
+            .collect();
     }
 
     pub fn snapshot(&self) -> Snapshot {

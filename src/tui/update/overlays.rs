@@ -69,9 +69,9 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
     let mut hits = Vec::new();
     for (i, rule) in app.model.rules.iter().enumerate() {
         let english = app
-            .compiled
-            .rule(&rule.id)
-            .map(|r| app.compiled.glossary.sentence(&r.written))
+            .rule_english
+            .get(&rule.id)
+            .map(String::as_str)
             .unwrap_or_default();
         if matches(
             query,
