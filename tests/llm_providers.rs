@@ -3,11 +3,9 @@
 //! connections, validation, the cache and its modes, key handling,
 //! configuration and the concurrency limit. Never touches the internet.
 
-use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,193 +17,15 @@ use precept::core::llm::{
 };
 use serde_json::{Value, json};
 
-// ---------------------------------------------------------------------------
-// The scripted server.
+mod support;
 
-#[derive(Clone)]
-enum Action {
-    Respond {
-        status: u16,
-        headers: Vec<(String, String)>,
-        body: String,
-    },
-    /// Waits, then responds.
-    Delay(Duration, Box<Action>),
-    /// Sends the status line, headers and half the promised body, then
-    /// closes the connection.
-    DropMidResponse,
-}
-
-fn ok(body: Value) -> Action {
-    Action::Respond {
-        status: 200,
-        headers: vec![],
-        body: body.to_string(),
-    }
-}
-
-#[derive(Debug, Clone)]
-struct Recorded {
-    path: String,
-    headers: HashMap<String, String>,
-    body: Value,
-}
-
-#[derive(Default)]
-struct State {
-    scripts: HashMap<String, VecDeque<Action>>,
-    requests: Vec<Recorded>,
-    connections: usize,
-}
-
-struct Server {
-    url: String,
-    state: Arc<Mutex<State>>,
-    active: Arc<AtomicUsize>,
-    max_active: Arc<AtomicUsize>,
-}
-
-impl Server {
-    fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let url = format!("http://{}", listener.local_addr().expect("addr"));
-        let state = Arc::new(Mutex::new(State::default()));
-        let active = Arc::new(AtomicUsize::new(0));
-        let max_active = Arc::new(AtomicUsize::new(0));
-        let (s, a, m) = (state.clone(), active.clone(), max_active.clone());
-        thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                let (s, a, m) = (s.clone(), a.clone(), m.clone());
-                thread::spawn(move || serve(stream, &s, &a, &m));
-            }
-        });
-        Server {
-            url,
-            state,
-            active,
-            max_active,
-        }
-    }
-
-    fn script(&self, path: &str, actions: Vec<Action>) {
-        self.state
-            .lock()
-            .unwrap()
-            .scripts
-            .entry(path.to_string())
-            .or_default()
-            .extend(actions);
-    }
-
-    fn requests(&self) -> Vec<Recorded> {
-        self.state.lock().unwrap().requests.clone()
-    }
-
-    fn connections(&self) -> usize {
-        self.state.lock().unwrap().connections
-    }
-}
-
-/// Serves one connection. `active` counts requests being answered: from the
-/// moment a whole request is read until its reply starts (so a connection the
-/// client has finished with never counts).
-fn serve(stream: TcpStream, state: &Mutex<State>, active: &AtomicUsize, max_active: &AtomicUsize) {
-    state.lock().unwrap().connections += 1;
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-        return;
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-    let mut headers = HashMap::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).unwrap_or(0) == 0 {
-            return;
-        }
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            headers.insert(name.trim().to_ascii_lowercase(), value.trim().to_string());
-        }
-    }
-    let length: usize = headers
-        .get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    if reader.read_exact(&mut body).is_err() {
-        return;
-    }
-    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let action = {
-        let mut state = state.lock().unwrap();
-        state.requests.push(Recorded {
-            path: path.clone(),
-            headers,
-            body,
-        });
-        state
-            .scripts
-            .get_mut(&path)
-            .and_then(VecDeque::pop_front)
-            .unwrap_or(Action::Respond {
-                status: 404,
-                headers: vec![],
-                body: "no scripted response".into(),
-            })
-    };
-    let now = active.fetch_add(1, Ordering::SeqCst) + 1;
-    max_active.fetch_max(now, Ordering::SeqCst);
-    perform(stream, action, active);
-}
-
-fn perform(mut stream: TcpStream, action: Action, active: &AtomicUsize) {
-    if !matches!(action, Action::Delay(..)) {
-        active.fetch_sub(1, Ordering::SeqCst);
-    }
-    match action {
-        Action::Delay(wait, then) => {
-            thread::sleep(wait);
-            perform(stream, *then, active);
-        }
-        Action::Respond {
-            status,
-            headers,
-            body,
-        } => {
-            let mut head = format!(
-                "HTTP/1.1 {status} Scripted\r\nContent-Type: application/json\r\n\
-                 Content-Length: {}\r\nConnection: close\r\n",
-                body.len()
-            );
-            for (name, value) in headers {
-                head.push_str(&format!("{name}: {value}\r\n"));
-            }
-            head.push_str("\r\n");
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(body.as_bytes());
-            let _ = stream.flush();
-        }
-        Action::DropMidResponse => {
-            let _ = stream.write_all(
-                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
-                  Content-Length: 400\r\nConnection: close\r\n\r\n{\"choices\": [",
-            );
-            let _ = stream.flush();
-            let _ = stream.shutdown(std::net::Shutdown::Both);
-        }
-    }
-}
+use support::llm_server::{
+    ANTHROPIC_PATH, Action, OPENAI_PATH, Server, anthropic_tool_reply, ok, openai_reply,
+};
 
 // ---------------------------------------------------------------------------
 // Helpers.
 
-const OPENAI_PATH: &str = "/v1/chat/completions";
-const ANTHROPIC_PATH: &str = "/v1/messages";
 const SECRET: &str = "sk-test-SECRET-0123456789abcd";
 
 fn schema() -> Value {
@@ -232,22 +52,8 @@ fn request(prompt: &str) -> LlmRequest {
     }
 }
 
-fn openai_reply(content: &str) -> Action {
-    ok(json!({
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}]
-    }))
-}
-
 fn anthropic_reply(input: Value) -> Action {
-    ok(json!({
-        "type": "message",
-        "stop_reason": "tool_use",
-        "content": [
-            {"type": "text", "text": "Here you go."},
-            {"type": "tool_use", "id": "toolu_1", "name": "facts", "input": input}
-        ]
-    }))
+    anthropic_tool_reply("facts", input)
 }
 
 fn profile(server: &Server, protocol: Protocol) -> Profile {
@@ -620,16 +426,16 @@ async fn concurrency_limit_is_honoured() {
     for task in tasks {
         task.await.unwrap().expect("reply");
     }
-    let max = server.max_active.load(Ordering::SeqCst);
+    let max = server.max_concurrent();
     assert!(max <= 2, "max concurrent connections {max}");
     assert_eq!(max, 2, "the two permits were used in parallel");
     // The server counts a connection closed only after it has written the
     // reply the client already read; give its threads a moment.
     let deadline = std::time::Instant::now() + Duration::from_secs(2);
-    while server.active.load(Ordering::SeqCst) != 0 && std::time::Instant::now() < deadline {
+    while server.active() != 0 && std::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    assert_eq!(server.active.load(Ordering::SeqCst), 0);
+    assert_eq!(server.active(), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

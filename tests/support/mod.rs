@@ -86,3 +86,4 @@ pub fn z3_binary() -> PathBuf {
     );
     path
 }
+pub mod llm_server;
