@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod config;
+pub mod prompts;
 pub mod protocol;
 pub mod validate;
 

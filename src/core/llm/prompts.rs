@@ -1,0 +1,101 @@
+//! The prompts, kept as versioned Markdown files in `prompts/` and compiled
+//! into the binary. A file holds a `<!-- system -->` part and a
+//! `<!-- user -->` part; `{{name}}` placeholders are filled by [`render`].
+//! A new wording gets a new file (`*.v2.md`), so the cache (keyed by the
+//! whole prompt) and recorded replays stay tied to the wording they saw.
+
+/// The fragment's grammar with examples, shared by every prompt that asks
+/// for logic.
+pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v1.md");
+
+/// Formalize one document span into a policy unit.
+pub const FORMALIZE_SPAN: PromptFile = PromptFile {
+    name: "formalize_span.v1",
+    text: include_str!("../../../prompts/formalize_span.v1.md"),
+};
+
+/// The follow-up message of the refinement loop: the errors of the last
+/// answer and a request for a corrected one.
+pub const FORMALIZE_REPAIR: PromptFile = PromptFile {
+    name: "formalize_repair.v1",
+    text: include_str!("../../../prompts/formalize_repair.v1.md"),
+};
+
+/// A prompt file compiled into the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptFile {
+    /// The file's stem, with its version: `formalize_span.v1`.
+    pub name: &'static str,
+    pub text: &'static str,
+}
+
+const SYSTEM_MARK: &str = "<!-- system -->";
+const USER_MARK: &str = "<!-- user -->";
+
+impl PromptFile {
+    /// The system part (empty when the file has no `<!-- system -->` mark).
+    pub fn system(&self) -> &'static str {
+        match (self.text.find(SYSTEM_MARK), self.text.find(USER_MARK)) {
+            (Some(s), Some(u)) if s < u => self.text[s + SYSTEM_MARK.len()..u].trim(),
+            (Some(s), None) => self.text[s + SYSTEM_MARK.len()..].trim(),
+            _ => "",
+        }
+    }
+
+    /// The user part (the whole file when it has no marks).
+    pub fn user(&self) -> &'static str {
+        match (self.text.find(SYSTEM_MARK), self.text.find(USER_MARK)) {
+            (_, Some(u)) => self.text[u + USER_MARK.len()..].trim(),
+            (Some(_), None) => "",
+            (None, None) => self.text.trim(),
+        }
+    }
+}
+
+/// Fills `{{name}}` placeholders in one pass: a value is never scanned for
+/// placeholders itself, so document text that happens to contain `{{…}}`
+/// stays as written. A placeholder without a value is left as it is.
+pub fn render(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 256);
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let key = after[..close].trim();
+        match values.iter().find(|(k, _)| *k == key) {
+            Some((_, value)) => out.push_str(value),
+            None => out.push_str(&rest[open..open + 2 + close + 2]),
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_fills_placeholders_once_and_keeps_unknown_ones() {
+        let text = render(
+            "span {{ id }}: {{text}} {{missing}}",
+            &[("id", "S1"), ("text", "pay {{id}} now")],
+        );
+        assert_eq!(text, "span S1: pay {{id}} now {{missing}}");
+    }
+
+    #[test]
+    fn prompt_files_split_into_system_and_user_parts() {
+        assert!(FORMALIZE_SPAN.system().contains("{{grammar}}"));
+        assert!(FORMALIZE_SPAN.user().contains("{{span_text}}"));
+        assert!(!FORMALIZE_SPAN.user().contains("<!--"));
+        assert_eq!(FORMALIZE_REPAIR.system(), "");
+        assert!(FORMALIZE_REPAIR.user().contains("{{errors}}"));
+        assert!(FRAGMENT_GRAMMAR.contains("(=> t1 t2)"));
+    }
+}
