@@ -6,6 +6,7 @@ pub mod export;
 pub mod gen_tests;
 pub mod import;
 pub mod lint;
+pub mod llm_setup;
 pub mod render;
 pub mod review;
 pub mod show;

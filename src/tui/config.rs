@@ -23,12 +23,7 @@ pub struct UserConfig {
     pub problems: Vec<String>,
 }
 
-pub fn config_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("PRECEPT_CONFIG_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    directories::ProjectDirs::from("", "", "precept").map(|d| d.config_dir().to_path_buf())
-}
+pub use crate::core::llm::config::user_config_dir as config_dir;
 
 fn read_optional(path: &Path, problems: &mut Vec<String>) -> Option<String> {
     if !path.exists() {

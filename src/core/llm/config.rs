@@ -323,6 +323,15 @@ fn load_file_profile(path: &Path, wanted: Option<&str>) -> Result<Option<Profile
 }
 
 /// Reads a variable from the process environment.
+/// The user's config folder (`llm.toml`, keymap, theme): `PRECEPT_CONFIG_DIR`
+/// if set, else the platform's (`~/.config/precept` on Linux).
+pub fn user_config_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PRECEPT_CONFIG_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "precept").map(|d| d.config_dir().to_path_buf())
+}
+
 pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
