@@ -3,9 +3,9 @@
 //! connections, validation, the cache and its modes, key handling,
 //! configuration and the concurrency limit. Never touches the internet.
 
-use std::path::Path;
 use std::collections::HashMap;
 use std::net::TcpListener;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -187,13 +187,30 @@ fn malformed_reply_is_rejected_then_a_good_one_is_accepted_and_cached() {
         }
         other => panic!("expected InvalidReply, got {other:?}"),
     }
-    assert!(
-        files_in(cache.path()).is_empty(),
-        "an invalid reply is never cached"
-    );
+    // The rejection is recorded (for replay) but never served as an answer.
+    let recorded = files_in(cache.path());
+    assert_eq!(recorded.len(), 1);
+    assert!(recorded[0].contains("\"rejected\""), "{}", recorded[0]);
+    let replay = client_with(&server, Mode::Replay, cache.path());
+    assert!(matches!(
+        complete_blocking(&replay, &request("q")),
+        Err(LlmError::InvalidReply { .. })
+    ));
+    // Live asks again, and the good reply replaces the rejection.
     let reply = complete_blocking(&client, &request("q")).expect("second reply");
     assert_eq!(reply.json["score"], 2);
-    assert_eq!(files_in(cache.path()).len(), 1);
+    assert_eq!(server.requests().len(), 2);
+    let recorded = files_in(cache.path());
+    assert_eq!(recorded.len(), 1);
+    assert!(!recorded[0].contains("\"rejected\""));
+    assert_eq!(
+        complete_blocking(&replay, &request("q")).unwrap().json["score"],
+        2
+    );
+}
+
+fn client_with(server: &Server, mode: Mode, cache: &Path) -> LlmClient {
+    client(server, Protocol::OpenAi, mode, Some(cache))
 }
 
 #[test]

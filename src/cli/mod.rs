@@ -3,6 +3,7 @@
 
 pub mod coverage;
 pub mod export;
+pub mod formalize;
 pub mod gen_tests;
 pub mod import;
 pub mod lint;
@@ -33,6 +34,8 @@ pub enum Command {
     Open(OpenArgs),
     /// Turn an SMT-LIB file (declarations and assertions) into a policy project
     Import(import::ImportArgs),
+    /// Formalize a policy document into a new project, span by span with an LLM
+    Formalize(formalize::FormalizeArgs),
     /// Check a claim under a premise against a project's model
     Verify(verify::VerifyArgs),
     /// Run a project's logic tests
@@ -76,6 +79,7 @@ pub fn run(command: Command) -> ExitCode {
     let outcome = match command {
         Command::Open(args) => return open(&args.dir),
         Command::Import(args) => import::run(&args),
+        Command::Formalize(args) => formalize::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Show(args) => show::run(&args),

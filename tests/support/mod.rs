@@ -40,6 +40,11 @@ pub fn shared_data(part: &str) -> PathBuf {
     dir
 }
 
+/// The built binary as a command, to add arguments and environment to.
+pub fn precept_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_precept"))
+}
+
 pub fn precept(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_precept"))
         .args(args)

@@ -1,8 +1,15 @@
-//! From document to model: spans of the source document (and, later, the
-//! LLM-driven formalization of each span).
+//! From document to model: spans of the source document, the LLM-driven
+//! formalization of each span into a policy unit (with its refinement loop),
+//! and the composition of the units into one model (embed, cluster, unify,
+//! rename, dedupe) with provenance.
 
 pub mod cluster;
+pub mod compose;
 pub mod embed;
+pub mod pipeline;
+pub mod record;
+pub mod span_job;
 pub mod spans;
+pub mod unit;
 
 pub use spans::{DocSpan, SpanKind, split_spans};

@@ -49,6 +49,10 @@ pub struct CacheEntry {
     pub json: Value,
     /// The raw HTTP response body it came from.
     pub raw: String,
+    /// Set when the reply was rejected (then `json` is null): replay gives
+    /// the same rejection, so a recorded run's repair rounds replay too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
 }
 
 pub fn entry_path(dir: &Path, key: &str) -> PathBuf {

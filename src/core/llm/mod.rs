@@ -215,7 +215,7 @@ impl fmt::Debug for LlmClient {
 }
 
 /// The outcome of one HTTP attempt, before retry decisions.
-enum Attempt {
+pub(crate) enum Attempt {
     Done(String),
     Retry {
         error: LlmError,
@@ -225,16 +225,7 @@ enum Attempt {
 
 impl LlmClient {
     pub fn new(profile: Profile, options: ClientOptions) -> Result<LlmClient, LlmError> {
-        // reqwest is built without a default crypto provider (no aws-lc);
-        // install ring once per process. An error means one is already set.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let mut builder = reqwest::Client::builder().connect_timeout(profile.timeout);
-        if !options.use_env_proxy {
-            builder = builder.no_proxy();
-        }
-        let http = builder
-            .build()
-            .map_err(|e| LlmError::Internal(format!("cannot build the HTTP client: {e}")))?;
+        let http = http_client(&profile, options.use_env_proxy)?;
         let permits = Arc::new(Semaphore::new(profile.concurrency.max(1)));
         Ok(LlmClient {
             profile,
@@ -272,10 +263,21 @@ impl LlmClient {
         }
         let key = cache::cache_key(&self.profile, request);
         let cache_dir = self.options.cache_dir.as_deref();
-        if self.options.mode != Mode::Record
-            && let Some(dir) = cache_dir
-            && let Some(entry) = cache::load(dir, &key)?
+        let cached = match (self.options.mode, cache_dir) {
+            (Mode::Record, _) | (_, None) => None,
+            (_, Some(dir)) => cache::load(dir, &key)?,
+        };
+        if let Some(entry) = &cached
+            && let Some(reason) = &entry.rejected
+            && self.options.mode == Mode::Replay
         {
+            return Err(LlmError::InvalidReply {
+                reason: reason.clone(),
+                raw_snippet: snippet(&entry.raw),
+            });
+        }
+        // A recorded rejection is asked again when live.
+        if let Some(entry) = cached.filter(|e| e.rejected.is_none()) {
             // Re-check: a hand-edited cache file is data like any other.
             validate::validate_reply(&entry.json, &request.schema).map_err(|reason| {
                 LlmError::InvalidReply {
@@ -302,8 +304,14 @@ impl LlmClient {
             result = self.fetch(request) => result?,
             _ = cancelled.wait_for(|c| *c) => return Err(LlmError::Cancelled),
         };
-        let json = protocol::parse_reply(self.profile.protocol, request, &raw)?;
-        if let Some(dir) = cache_dir {
+        let parsed = protocol::parse_reply(self.profile.protocol, request, &raw);
+        let rejected = match &parsed {
+            Err(LlmError::InvalidReply { reason, .. }) => Some(reason.clone()),
+            _ => None,
+        };
+        if let Some(dir) = cache_dir
+            && (parsed.is_ok() || rejected.is_some())
+        {
             cache::store(
                 dir,
                 &cache::CacheEntry {
@@ -312,11 +320,13 @@ impl LlmClient {
                     base_url: self.profile.base_url.clone(),
                     model: self.profile.model.clone(),
                     schema_name: request.schema_name.clone(),
-                    json: json.clone(),
+                    json: parsed.as_ref().cloned().unwrap_or(Value::Null),
                     raw: raw.clone(),
+                    rejected,
                 },
             )?;
         }
+        let json = parsed?;
         Ok(LlmReply {
             json,
             raw,
@@ -362,10 +372,7 @@ impl LlmClient {
                     if attempt >= retry.max_retries {
                         return Err(error);
                     }
-                    let backoff = retry.base_delay.saturating_mul(1 << attempt.min(16));
-                    let jitter = jitter(backoff / 2);
-                    let wait = wait.unwrap_or(backoff + jitter).min(retry.max_delay);
-                    tokio::time::sleep(wait).await;
+                    tokio::time::sleep(retry_wait(&retry, attempt, wait)).await;
                     attempt += 1;
                 }
             }
@@ -388,47 +395,87 @@ impl LlmClient {
                 .header("x-api-key", key.unwrap_or_default())
                 .header("anthropic-version", protocol::ANTHROPIC_VERSION),
         };
-        let timeout = self.profile.timeout;
-        let exchange = async {
-            let response = builder.send().await?;
-            let status = response.status().as_u16();
-            let retry_after = response
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs);
-            let text = response.text().await?;
-            Ok::<_, reqwest::Error>((status, retry_after, text))
-        };
-        let (status, retry_after, text) = match tokio::time::timeout(timeout, exchange).await {
-            Err(_) => return Err(LlmError::Timeout { after: timeout }),
-            Ok(Err(e)) => {
-                if e.is_timeout() {
-                    return Err(LlmError::Timeout { after: timeout });
-                }
-                return Ok(Attempt::Retry {
-                    error: LlmError::Connection(describe(&e)),
-                    wait: None,
-                });
+        exchange(builder, self.profile.timeout).await
+    }
+}
+
+/// The HTTP client for `profile`: reqwest on rustls with the ring provider
+/// (installed once per process), the profile's connect timeout, and the
+/// environment's proxy settings when `use_env_proxy`.
+pub(crate) fn http_client(
+    profile: &Profile,
+    use_env_proxy: bool,
+) -> Result<reqwest::Client, LlmError> {
+    // reqwest is built without a default crypto provider (no aws-lc);
+    // install ring once per process. An error means one is already set.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut builder = reqwest::Client::builder().connect_timeout(profile.timeout);
+    if !use_env_proxy {
+        builder = builder.no_proxy();
+    }
+    builder
+        .build()
+        .map_err(|e| LlmError::Internal(format!("cannot build the HTTP client: {e}")))
+}
+
+/// How long to wait before retry number `attempt + 1`: the server's
+/// Retry-After when it gave one, else exponential backoff with jitter;
+/// never longer than the policy's maximum.
+pub(crate) fn retry_wait(
+    retry: &RetryPolicy,
+    attempt: u32,
+    server_wait: Option<Duration>,
+) -> Duration {
+    let backoff = retry.base_delay.saturating_mul(1 << attempt.min(16));
+    let jitter = jitter(backoff / 2);
+    server_wait.unwrap_or(backoff + jitter).min(retry.max_delay)
+}
+
+/// Sends one prepared request within `timeout`. 429, 5xx and connection
+/// errors come back as `Attempt::Retry`; other failures as `Err`.
+pub(crate) async fn exchange(
+    builder: reqwest::RequestBuilder,
+    timeout: Duration,
+) -> Result<Attempt, LlmError> {
+    let exchange = async {
+        let response = builder.send().await?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let text = response.text().await?;
+        Ok::<_, reqwest::Error>((status, retry_after, text))
+    };
+    let (status, retry_after, text) = match tokio::time::timeout(timeout, exchange).await {
+        Err(_) => return Err(LlmError::Timeout { after: timeout }),
+        Ok(Err(e)) => {
+            if e.is_timeout() {
+                return Err(LlmError::Timeout { after: timeout });
             }
-            Ok(Ok(parts)) => parts,
-        };
-        if (200..300).contains(&status) {
-            return Ok(Attempt::Done(text));
+            return Ok(Attempt::Retry {
+                error: LlmError::Connection(describe(&e)),
+                wait: None,
+            });
         }
-        let error = LlmError::Http {
-            status,
-            body_snippet: snippet(&text),
-        };
-        if status == 429 || (500..600).contains(&status) {
-            Ok(Attempt::Retry {
-                error,
-                wait: retry_after,
-            })
-        } else {
-            Err(error)
-        }
+        Ok(Ok(parts)) => parts,
+    };
+    if (200..300).contains(&status) {
+        return Ok(Attempt::Done(text));
+    }
+    let error = LlmError::Http {
+        status,
+        body_snippet: snippet(&text),
+    };
+    if status == 429 || (500..600).contains(&status) {
+        Ok(Attempt::Retry {
+            error,
+            wait: retry_after,
+        })
+    } else {
+        Err(error)
     }
 }
 

@@ -1,0 +1,180 @@
+//! The formalization run: plan the spans of a document, formalize them
+//! concurrently (the client's concurrency limit applies), report progress as
+//! plain-data events, and keep going when single spans fail.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use tokio::task::JoinSet;
+
+use super::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
+use super::spans::{SpanKind, heading_paths, split_for_budget, split_spans};
+use super::unit::UnitProblem;
+use crate::core::llm::{LlmClient, LlmError};
+
+/// Spans longer than this many characters are cut at sentence ends.
+pub const DEFAULT_SPAN_BUDGET: usize = 3_000;
+
+/// Progress of a run, in the order things happen.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum FormalizeEvent {
+    /// The spans that will be formalized.
+    Planned {
+        spans: usize,
+    },
+    Started {
+        span: usize,
+    },
+    /// A repair round begins for `span`, because of `problems`.
+    Retrying {
+        span: usize,
+        round: u32,
+        problems: Vec<UnitProblem>,
+    },
+    Finished {
+        span: usize,
+        counts: SpanCounts,
+    },
+}
+
+/// What one span contributed (zero for a failed span).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct SpanCounts {
+    pub types: usize,
+    pub variables: usize,
+    pub rules: usize,
+    pub failed: bool,
+}
+
+impl SpanCounts {
+    pub fn of(outcome: &SpanOutcome) -> SpanCounts {
+        match outcome.unit() {
+            Some(unit) => SpanCounts {
+                types: unit.types.len(),
+                variables: unit.variables.len(),
+                rules: unit.rules.len(),
+                failed: false,
+            },
+            None => SpanCounts {
+                failed: true,
+                ..SpanCounts::default()
+            },
+        }
+    }
+}
+
+/// The spans of `document` worth asking about: every paragraph, list item
+/// and table row (headings only give context), cut to `budget` characters.
+pub fn plan_spans(document: &str, budget: usize) -> Vec<SpanTask> {
+    let spans = split_spans(document);
+    let paths = heading_paths(&spans);
+    let mut tasks = Vec::new();
+    for (span, path) in spans.iter().zip(paths) {
+        if matches!(span.kind, SpanKind::Heading(_)) || span.text.trim().is_empty() {
+            continue;
+        }
+        for piece in split_for_budget(std::slice::from_ref(span), document, budget) {
+            tasks.push(SpanTask {
+                id: format!("S{}", tasks.len() + 1),
+                start: piece.start,
+                end: piece.end,
+                heading_path: path.clone(),
+                text: piece.text,
+            });
+        }
+    }
+    tasks
+}
+
+/// Formalizes every task; results come back in task order. A missing
+/// configuration stops the run at the first span that meets it (every
+/// other span would fail the same way) and is returned as the error.
+pub async fn formalize_spans(
+    client: Arc<LlmClient>,
+    tasks: &[SpanTask],
+    settings: SpanSettings,
+    events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
+) -> Result<Vec<SpanOutcome>, LlmError> {
+    events(FormalizeEvent::Planned { spans: tasks.len() });
+    let mut jobs = JoinSet::new();
+    for (index, task) in tasks.iter().cloned().enumerate() {
+        let client = client.clone();
+        let events = events.clone();
+        jobs.spawn(async move {
+            events(FormalizeEvent::Started { span: index });
+            let on_retry = |round: u32, problems: &[UnitProblem]| {
+                events(FormalizeEvent::Retrying {
+                    span: index,
+                    round,
+                    problems: problems.to_vec(),
+                })
+            };
+            let outcome = formalize_span(&client, &task, settings, &on_retry).await;
+            if let Ok(outcome) = &outcome {
+                events(FormalizeEvent::Finished {
+                    span: index,
+                    counts: SpanCounts::of(outcome),
+                });
+            }
+            (index, outcome)
+        });
+    }
+    let mut outcomes: Vec<Option<SpanOutcome>> = vec![None; tasks.len()];
+    while let Some(joined) = jobs.join_next().await {
+        let (index, outcome) =
+            joined.map_err(|e| LlmError::Internal(format!("a span job stopped: {e}")))?;
+        match outcome {
+            Ok(outcome) => outcomes[index] = Some(outcome),
+            Err(error) => {
+                jobs.abort_all();
+                return Err(error);
+            }
+        }
+    }
+    Ok(outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(SpanOutcome::Cancelled))
+        .collect())
+}
+
+/// [`formalize_spans`] from synchronous code, on its own small runtime.
+pub fn formalize_spans_blocking(
+    client: Arc<LlmClient>,
+    tasks: &[SpanTask],
+    settings: SpanSettings,
+    events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
+) -> Result<Vec<SpanOutcome>, LlmError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("precept-formalize")
+        .enable_all()
+        .build()
+        .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))?;
+    runtime.block_on(formalize_spans(client, tasks, settings, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_give_context_and_are_not_formalized() {
+        let doc = "# Fees\n\nSeniors pay half.\n\n## Credits\n\n- At most 3 credits.\n";
+        let tasks = plan_spans(doc, DEFAULT_SPAN_BUDGET);
+        assert_eq!(tasks.len(), 2);
+        assert_eq!(tasks[0].id, "S1");
+        assert_eq!(tasks[0].heading_path, ["Fees"]);
+        assert_eq!(&doc[tasks[1].start..tasks[1].end], "- At most 3 credits.");
+        assert_eq!(tasks[1].heading_path, ["Fees", "Credits"]);
+    }
+
+    #[test]
+    fn long_spans_are_cut_into_several_tasks() {
+        let sentence = "A refund is due when the flight is cancelled by the carrier. ";
+        let doc = format!("# Refunds\n\n{}\n", sentence.repeat(10));
+        let tasks = plan_spans(&doc, 200);
+        assert!(tasks.len() >= 3, "{}", tasks.len());
+        assert!(tasks.iter().all(|t| t.text.chars().count() <= 200));
+    }
+}
