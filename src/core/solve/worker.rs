@@ -5,6 +5,7 @@
 //! request can be cancelled the same way.
 
 use super::finding::Finding;
+use super::formulas::{FormulaQuery, Satisfiability};
 use super::lint_checks::LintEvent;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::CompiledModel;
@@ -24,6 +25,14 @@ pub type Ticket = u64;
 pub struct SolverReply {
     pub ticket: Ticket,
     pub finding: Finding,
+    pub elapsed: Duration,
+}
+
+/// The answer to one formula-checking request: a result per query, in order.
+#[derive(Debug, Clone)]
+pub struct FormulaReply {
+    pub ticket: Ticket,
+    pub results: Vec<Satisfiability>,
     pub elapsed: Duration,
 }
 
@@ -51,6 +60,11 @@ enum Job {
         premise: Expr,
         claim: Expr,
         reply: Sender<SolverReply>,
+    },
+    Formulas {
+        ticket: Ticket,
+        queries: Vec<FormulaQuery>,
+        reply: Sender<FormulaReply>,
     },
 }
 
@@ -247,6 +261,34 @@ impl SolverWorker {
         }
     }
 
+    /// Queues the satisfiability of stand-alone formulas over the loaded
+    /// model's vocabulary, without its rules (see `formulas.rs`); the whole
+    /// batch shares one request deadline.
+    pub fn submit_formulas(
+        &self,
+        queries: Vec<FormulaQuery>,
+        reply: Sender<FormulaReply>,
+    ) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(Job::Formulas {
+            ticket,
+            queries,
+            reply,
+        });
+        ticket
+    }
+
+    /// Decides the formulas and waits for the results.
+    pub fn check_formulas(&self, queries: Vec<FormulaQuery>) -> Vec<Satisfiability> {
+        let count = queries.len();
+        let (reply, answer) = mpsc::channel();
+        self.submit_formulas(queries, reply);
+        match answer.recv() {
+            Ok(reply) => reply.results,
+            Err(_) => vec![Satisfiability::Unknown("the solver thread stopped".into()); count],
+        }
+    }
+
     /// Cancels a request: a running one is interrupted, a queued one is
     /// answered TOO_COMPLEX ("cancelled") without being run.
     pub fn cancel(&self, ticket: Ticket) {
@@ -428,7 +470,59 @@ fn handle_job(
                 elapsed: started.elapsed(),
             });
         }
+        Job::Formulas {
+            ticket,
+            queries,
+            reply,
+        } => {
+            let started = Instant::now();
+            let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_formulas(watch, session.as_ref(), ticket, &queries, *timeout)
+            }));
+            let results = checked.unwrap_or_else(|_| {
+                *session = None;
+                watch.lock().running = None;
+                let reason = "the solver failed internally; reload the model";
+                vec![Satisfiability::Unknown(reason.into()); queries.len()]
+            });
+            let _ = reply.send(FormulaReply {
+                ticket,
+                results,
+                elapsed: started.elapsed(),
+            });
+        }
     }
+}
+
+fn run_formulas(
+    watch: &Watch,
+    session: Option<&SolverSession>,
+    ticket: Ticket,
+    queries: &[FormulaQuery],
+    timeout: Duration,
+) -> Vec<Satisfiability> {
+    let unknown = |reason: &str| vec![Satisfiability::Unknown(reason.to_string()); queries.len()];
+    let Some(session) = session else {
+        return unknown("no model is loaded");
+    };
+    {
+        let mut state = watch.lock();
+        if state.cancelled.remove(&ticket) {
+            return unknown("cancelled");
+        }
+        state.running = Some(Running {
+            ticket,
+            deadline: Instant::now() + timeout,
+            timeout,
+            stop_reason: None,
+            check_budget: None,
+            check_deadline: None,
+        });
+    }
+    watch.wake.notify_all();
+    let results = session.check_formulas(queries, &WatchedRequest { watch });
+    watch.lock().running = None;
+    results
 }
 
 fn run_verify(
