@@ -21,6 +21,20 @@ pub const FORMALIZE_REPAIR: PromptFile = PromptFile {
     text: include_str!("../../../prompts/formalize_repair.v1.md"),
 };
 
+/// Translate a question and answer (or a statement) into premise–claim
+/// pairs over a model's vocabulary (the answer verifier).
+pub const TRANSLATE_ANSWER: PromptFile = PromptFile {
+    name: "translate_answer.v1",
+    text: include_str!("../../../prompts/translate_answer.v1.md"),
+};
+
+/// The one repair round of a translation: the parse and type errors of the
+/// last answer, with their positions, and a request for a corrected one.
+pub const TRANSLATE_REPAIR: PromptFile = PromptFile {
+    name: "translate_repair.v1",
+    text: include_str!("../../../prompts/translate_repair.v1.md"),
+};
+
 /// A prompt file compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PromptFile {
@@ -97,5 +111,15 @@ mod tests {
         assert_eq!(FORMALIZE_REPAIR.system(), "");
         assert!(FORMALIZE_REPAIR.user().contains("{{errors}}"));
         assert!(FRAGMENT_GRAMMAR.contains("(=> t1 t2)"));
+        assert!(TRANSLATE_ANSWER.system().contains("{{grammar}}"));
+        for placeholder in ["{{types}}", "{{variables}}", "{{question}}", "{{answer}}"] {
+            assert!(
+                TRANSLATE_ANSWER.user().contains(placeholder),
+                "{placeholder}"
+            );
+        }
+        assert_eq!(TRANSLATE_REPAIR.system(), "");
+        assert!(TRANSLATE_REPAIR.user().contains("{{errors}}"));
+        assert!(TRANSLATE_REPAIR.user().contains("{{previous}}"));
     }
 }
