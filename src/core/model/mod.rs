@@ -15,4 +15,4 @@ pub use policy::{
 };
 pub use project::{Project, ProjectError};
 pub use settings::Settings;
-pub use tests::{LogicTest, TestStatus, TestSuite};
+pub use tests::{LogicTest, NlTest, TestStatus, TestSuite};

@@ -9,6 +9,9 @@ pub struct TestSuite {
     pub schema_version: u32,
     #[serde(default)]
     pub tests: Vec<LogicTest>,
+    /// Natural-language tests, run through the answer verifier.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nl_tests: Vec<NlTest>,
 }
 
 impl Default for TestSuite {
@@ -16,6 +19,35 @@ impl Default for TestSuite {
         TestSuite {
             schema_version: super::SCHEMA_VERSION,
             tests: Vec::new(),
+            nl_tests: Vec::new(),
+        }
+    }
+}
+
+/// A natural-language test: a question and answer (or, with an empty
+/// question, a plain statement) and the finding the expert expects from
+/// the answer verifier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NlTest {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub question: String,
+    pub answer: String,
+    pub expected: FindingKind,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl NlTest {
+    /// The name if it has one, otherwise the id.
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() {
+            &self.id
+        } else {
+            &self.name
         }
     }
 }
@@ -102,6 +134,17 @@ impl LogicTest {
 }
 
 impl TestSuite {
+    /// A natural-language test id not yet in use, of the form `NL<n>`.
+    pub fn fresh_nl_id(&self) -> String {
+        let highest = self
+            .nl_tests
+            .iter()
+            .filter_map(|t| t.id.strip_prefix("NL")?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
+        format!("NL{}", highest + 1)
+    }
+
     /// A test id not yet in use, of the form `T<n>`.
     pub fn fresh_id(&self) -> String {
         let highest = self
