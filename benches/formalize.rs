@@ -105,13 +105,9 @@ fn span_run() -> (Duration, usize) {
     assert_eq!(tasks.len(), SPANS);
     let client = Arc::new(client(&server));
     let started = Instant::now();
-    let outcomes = formalize_spans_blocking(
-        client,
-        &tasks,
-        SpanSettings::default(),
-        Arc::new(|_| {}),
-    )
-    .expect("run");
+    let outcomes =
+        formalize_spans_blocking(client, &tasks, SpanSettings::default(), Arc::new(|_| {}))
+            .expect("run");
     let elapsed = started.elapsed();
     let formalized = outcomes.iter().filter(|o| o.unit().is_some()).count();
     (elapsed, formalized)
@@ -120,13 +116,33 @@ fn span_run() -> (Duration, usize) {
 /// 400 units of 5 variables: many shared concepts under varying names.
 fn composition_input() -> (String, Vec<SpanTask>, Vec<SpanOutcome>) {
     let concepts = [
-        ("refundAmount", "Real", "the amount refunded to the passenger in dollars"),
-        ("ticketPrice", "Real", "the price paid for the ticket in dollars"),
-        ("isCancelled", "Bool", "whether the carrier cancelled the flight"),
+        (
+            "refundAmount",
+            "Real",
+            "the amount refunded to the passenger in dollars",
+        ),
+        (
+            "ticketPrice",
+            "Real",
+            "the price paid for the ticket in dollars",
+        ),
+        (
+            "isCancelled",
+            "Bool",
+            "whether the carrier cancelled the flight",
+        ),
         ("delayHours", "Int", "how many hours the flight was delayed"),
         ("bagCount", "Int", "the number of checked bags"),
-        ("isMember", "Bool", "whether the passenger is a loyalty member"),
-        ("voucherValue", "Real", "the value of the travel voucher in dollars"),
+        (
+            "isMember",
+            "Bool",
+            "whether the passenger is a loyalty member",
+        ),
+        (
+            "voucherValue",
+            "Real",
+            "the value of the travel voucher in dollars",
+        ),
     ];
     let mut tasks = Vec::new();
     let mut outcomes = Vec::new();
@@ -137,7 +153,10 @@ fn composition_input() -> (String, Vec<SpanTask>, Vec<SpanOutcome>) {
             let (name, sort, description) = concepts[(u + k) % concepts.len()];
             // Every third unit words the concept its own way.
             let (name, description) = if u % 3 == 0 {
-                (format!("{name}Unit{u}"), format!("{description} (clause {u})"))
+                (
+                    format!("{name}Unit{u}"),
+                    format!("{description} (clause {u})"),
+                )
             } else {
                 (name.to_string(), description.to_string())
             };
@@ -209,8 +228,8 @@ fn main() {
     let mut result = None;
     for _ in 0..3 {
         let started = Instant::now();
-        let composed = compose(&document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65)
-            .expect("compose");
+        let composed =
+            compose(&document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).expect("compose");
         times.push(started.elapsed().as_secs_f64());
         result = Some(composed);
     }

@@ -4,10 +4,13 @@
 //! rename, dedupe) with provenance.
 
 pub mod cluster;
+pub mod cluster_edit;
 pub mod compose;
 pub mod embed;
 pub mod pipeline;
 pub mod record;
+pub mod repair;
+pub mod repair_preview;
 pub mod span_job;
 pub mod spans;
 pub mod unit;

@@ -35,6 +35,13 @@ pub const TRANSLATE_REPAIR: PromptFile = PromptFile {
     text: include_str!("../../../prompts/translate_repair.v1.md"),
 };
 
+/// Repair from feedback: edits that address what the expert says is wrong
+/// with the selected rules.
+pub const REPAIR_FEEDBACK: PromptFile = PromptFile {
+    name: "repair_feedback.v1",
+    text: include_str!("../../../prompts/repair_feedback.v1.md"),
+};
+
 /// A prompt file compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PromptFile {

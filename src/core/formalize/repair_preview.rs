@@ -1,0 +1,83 @@
+//! What an edit would do to the test suite before the expert accepts it:
+//! the tests whose pass/fail (or finding) would change, each decided by the
+//! solver on the edited model.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::repair::ModelEdit;
+use crate::core::model::{LogicTest, PolicyModel, compile};
+use crate::core::solve::{FindingKind, SolverWorker};
+use crate::core::test_runner::{TestOutcome, run_tests};
+
+/// A test whose result an edit would change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestFlip {
+    pub test_id: String,
+    pub label: String,
+    pub expected: FindingKind,
+    pub before: Option<FindingKind>,
+    pub after: Option<FindingKind>,
+    pub passed_before: bool,
+    pub passes_after: bool,
+}
+
+/// The suite's outcomes on `model` (tests waiting for review left out).
+pub fn suite_outcomes(
+    model: &PolicyModel,
+    tests: &[LogicTest],
+    timeout: Duration,
+) -> Result<Vec<TestOutcome>, String> {
+    let compiled = compile(model);
+    if let Some(issue) = compiled.issues.first() {
+        return Err(format!("the model does not check: {issue}"));
+    }
+    let counted: Vec<LogicTest> = tests
+        .iter()
+        .filter(|t| t.status.counts())
+        .cloned()
+        .collect();
+    let worker = SolverWorker::spawn(timeout);
+    worker.load(compiled.clone())?;
+    Ok(run_tests(&worker, &compiled, &counted))
+}
+
+/// The flips of applying `edits` (in order) to `model`, against `baseline`
+/// (the suite's outcomes on `model`).
+pub fn preview_flips(
+    model: &PolicyModel,
+    tests: &[LogicTest],
+    baseline: &[TestOutcome],
+    edits: &[&ModelEdit],
+    timeout: Duration,
+) -> Result<Vec<TestFlip>, String> {
+    let mut edited = model.clone();
+    for edit in edits {
+        edit.apply(&mut edited);
+    }
+    let after = suite_outcomes(&edited, tests, timeout)?;
+    let mut flips = Vec::new();
+    for outcome in after {
+        let Some(before) = baseline.iter().find(|b| b.id == outcome.id) else {
+            continue;
+        };
+        if before.passed != outcome.passed || before.actual() != outcome.actual() {
+            let label = if outcome.name.is_empty() {
+                outcome.id.clone()
+            } else {
+                outcome.name.clone()
+            };
+            flips.push(TestFlip {
+                test_id: outcome.id.clone(),
+                label,
+                expected: outcome.expected,
+                before: before.actual(),
+                after: outcome.actual(),
+                passed_before: before.passed,
+                passes_after: outcome.passed,
+            });
+        }
+    }
+    Ok(flips)
+}
