@@ -11,3 +11,4 @@ pub mod smt;
 pub mod solve;
 pub mod test_runner;
 pub mod testgen;
+pub mod verify;
