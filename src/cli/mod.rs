@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand. Exit codes: 0 ok, 1 a failing
 //! test or check, 2 bad input or usage.
 
+pub mod check_answer;
 pub mod coverage;
 pub mod export;
 pub mod formalize;
@@ -38,6 +39,8 @@ pub enum Command {
     Formalize(formalize::FormalizeArgs),
     /// Check a claim under a premise against a project's model
     Verify(verify::VerifyArgs),
+    /// Check a natural-language answer against a project's model (LLM translation ×k, then the solver)
+    CheckAnswer(check_answer::CheckAnswerArgs),
     /// Run a project's logic tests
     Test(test::TestArgs),
     /// Print a project's model
@@ -81,6 +84,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Formalize(args) => formalize::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::CheckAnswer(args) => check_answer::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),
