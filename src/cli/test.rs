@@ -1,12 +1,25 @@
-//! `precept test DIR [--json] [--junit FILE]`
+//! `precept test DIR [--json] [--junit FILE]`: the logic tests, then the
+//! natural-language tests through the answer verifier (k = 3, threshold
+//! 3/3, translations cached in `.cache/translations/`).
 
+use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json, render, start_solver};
 use crate::core::model::project::write_atomic;
+use crate::core::model::{CompiledModel, NlTest, Project};
+use crate::core::solve::SolverWorker;
 use crate::core::test_runner::{TestOutcome, run_tests};
+use crate::core::verify::{
+    AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
+    run_nl_tests, samples_of,
+};
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Translations per natural-language test.
+const NL_TEST_TRANSLATIONS: usize = 3;
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
@@ -24,6 +37,70 @@ pub struct TestArgs {
     /// The solver deadline per test in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Skip the natural-language tests (they need an LLM, or --replay with recorded replies)
+    #[arg(long)]
+    pub skip_nl: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+fn selected(filter: &Option<String>, id: &str, name: &str) -> bool {
+    filter
+        .as_ref()
+        .is_none_or(|f| id.contains(f.as_str()) || name.contains(f.as_str()))
+}
+
+/// Runs the natural-language tests; when no LLM client can be made, each
+/// test is reported as not run, with the reason.
+fn run_nl(
+    args: &TestArgs,
+    project: &Project,
+    compiled: &CompiledModel,
+    worker: &SolverWorker,
+    tests: &[NlTest],
+) -> Vec<NlTestOutcome> {
+    if tests.is_empty() {
+        return Vec::new();
+    }
+    let cache = project.cache_dir();
+    let client = match llm_client(&args.llm, cache.join("llm")) {
+        Ok(client) => Arc::new(client),
+        Err(failure) => {
+            let reason = match failure {
+                Failure::Input(message) => message,
+                Failure::Check => "the LLM client could not be made".into(),
+            };
+            return tests
+                .iter()
+                .map(|test| NlTestOutcome {
+                    id: test.id.clone(),
+                    name: test.name.clone(),
+                    expected: test.expected,
+                    actual: None,
+                    passed: false,
+                    fault: None,
+                    error: Some(format!(
+                        "not run: {reason} (or skip natural-language tests with --skip-nl)"
+                    )),
+                    report: None,
+                })
+                .collect();
+        }
+    };
+    let verifier = AnswerVerifier::new(
+        &project.model,
+        compiled,
+        samples_of(client, NL_TEST_TRANSLATIONS),
+        VerifyOptions::default(),
+    )
+    .with_cache(TranslationCache::in_project_cache(&cache));
+    run_nl_tests(
+        &verifier,
+        worker,
+        tests,
+        &mut |_, _| {},
+        &VerifyCancel::new(),
+    )
 }
 
 pub fn run(args: &TestArgs) -> Outcome {
@@ -33,28 +110,45 @@ pub fn run(args: &TestArgs) -> Outcome {
         .tests
         .iter()
         .filter(|t| t.status.counts())
-        .filter(|t| {
-            args.filter
-                .as_ref()
-                .is_none_or(|f| t.id.contains(f.as_str()) || t.name.contains(f.as_str()))
-        })
+        .filter(|t| selected(&args.filter, &t.id, &t.name))
         .cloned()
         .collect();
+    let nl_tests: Vec<NlTest> = if args.skip_nl {
+        Vec::new()
+    } else {
+        project
+            .tests
+            .nl_tests
+            .iter()
+            .filter(|t| selected(&args.filter, &t.id, &t.name))
+            .cloned()
+            .collect()
+    };
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
     let outcomes = run_tests(&worker, &compiled, &tests);
-    let passed = outcomes.iter().filter(|o| o.passed).count();
-    let failed = outcomes.len() - passed;
+    let nl_outcomes = run_nl(args, &project, &compiled, &worker, &nl_tests);
+    let passed = outcomes.iter().filter(|o| o.passed).count()
+        + nl_outcomes.iter().filter(|o| o.passed).count();
+    let failed = outcomes.len() + nl_outcomes.len() - passed;
     if let Some(path) = &args.junit {
         write_atomic(
             path,
-            junit_xml(&project.dir.display().to_string(), &outcomes).as_bytes(),
+            junit_xml(&project.dir.display().to_string(), &outcomes, &nl_outcomes).as_bytes(),
         )?;
     }
     if args.json {
-        print_json(&json!({ "passed": passed, "failed": failed, "results": outcomes }))?;
+        let mut summary = json!({ "passed": passed, "failed": failed, "results": outcomes });
+        if !nl_outcomes.is_empty() {
+            summary["nl_results"] =
+                serde_json::to_value(&nl_outcomes).map_err(|e| Failure::Input(e.to_string()))?;
+        }
+        print_json(&summary)?;
     } else {
         for outcome in &outcomes {
             print!("{}", outcome_text(outcome, &compiled));
+        }
+        for outcome in &nl_outcomes {
+            print!("{}", nl_outcome_text(outcome));
         }
         let proposed = project
             .tests
@@ -107,15 +201,63 @@ fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel
     out
 }
 
-fn junit_xml(suite: &str, outcomes: &[TestOutcome]) -> String {
-    let failures = outcomes.iter().filter(|o| !o.passed).count();
+fn nl_outcome_text(outcome: &NlTestOutcome) -> String {
+    let label = if outcome.name.is_empty() {
+        outcome.id.clone()
+    } else {
+        format!("{} {}", outcome.id, outcome.name)
+    };
+    let mut out = String::new();
+    match (&outcome.actual, &outcome.error) {
+        (Some(actual), _) if outcome.passed => {
+            let _ = writeln!(out, "PASS {label}: {actual}");
+        }
+        (Some(actual), _) => {
+            let _ = writeln!(
+                out,
+                "FAIL {label}: expected {}, got {actual}",
+                outcome.expected
+            );
+            if let Some(fault) = &outcome.fault {
+                let _ = writeln!(out, "     {}", fault_text(fault));
+            }
+            if let Some(report) = &outcome.report {
+                for line in report.feedback.lines() {
+                    let _ = writeln!(out, "     {line}");
+                }
+            }
+        }
+        (None, error) => {
+            let _ = writeln!(
+                out,
+                "FAIL {label}: {}",
+                error.as_deref().unwrap_or("did not run")
+            );
+        }
+    }
+    out
+}
+
+fn fault_text(fault: &Fault) -> String {
+    match fault {
+        Fault::Translation { explanation } => {
+            format!("the translation is at fault: {explanation}")
+        }
+        Fault::Rules { explanation, .. } => format!("the rules are at fault: {explanation}"),
+        Fault::Solver { explanation } => format!("the solver is at fault: {explanation}"),
+    }
+}
+
+fn junit_xml(suite: &str, outcomes: &[TestOutcome], nl_outcomes: &[NlTestOutcome]) -> String {
+    let failures = outcomes.iter().filter(|o| !o.passed).count()
+        + nl_outcomes.iter().filter(|o| !o.passed).count();
     let total: f64 = outcomes.iter().map(|o| o.elapsed.as_secs_f64()).sum();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         xml,
         "<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{total:.3}\">",
         escape(suite),
-        outcomes.len()
+        outcomes.len() + nl_outcomes.len()
     );
     for outcome in outcomes {
         let name = if outcome.name.is_empty() {
@@ -136,6 +278,40 @@ fn junit_xml(suite: &str, outcomes: &[TestOutcome]) -> String {
             let message = match (&outcome.finding, &outcome.error) {
                 (Some(f), _) => format!("expected {}, got {}", outcome.expected, f.kind),
                 (None, e) => e.clone().unwrap_or_default(),
+            };
+            let _ = writeln!(
+                xml,
+                ">\n    <failure message=\"{}\"/>\n  </testcase>",
+                escape(&message)
+            );
+        }
+    }
+    for outcome in nl_outcomes {
+        let name = if outcome.name.is_empty() {
+            outcome.id.clone()
+        } else {
+            format!("{}: {}", outcome.id, outcome.name)
+        };
+        let _ = write!(
+            xml,
+            "  <testcase classname=\"{}\" name=\"{}\"",
+            escape(suite),
+            escape(&name)
+        );
+        if outcome.passed {
+            xml.push_str("/>\n");
+        } else {
+            let message = match (&outcome.actual, &outcome.error) {
+                (Some(actual), _) => format!(
+                    "expected {}, got {actual}{}",
+                    outcome.expected,
+                    outcome
+                        .fault
+                        .as_ref()
+                        .map(|f| format!("; {}", fault_text(f)))
+                        .unwrap_or_default()
+                ),
+                (None, error) => error.clone().unwrap_or_default(),
             };
             let _ = writeln!(
                 xml,
