@@ -268,7 +268,7 @@ fn the_tab_bar_marks_the_current_screen_and_shows_the_title() {
     let buffer = bench.buffer();
     let tabs = text(&buffer, Rect::new(0, 0, 120, 1));
     assert!(
-        tabs.starts_with(" 1 Rules    2 Variables    3 Tests    4 Verify"),
+        tabs.starts_with(" 1 Rules   2 Variables   3 Tests   4 Verify   5 Vetting   6 Formalize"),
         "{tabs:?}"
     );
     assert!(

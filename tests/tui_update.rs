@@ -151,6 +151,11 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Coverage { .. } => "Coverage",
             Effect::Generate { .. } => "Generate",
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
+            Effect::Formalize { .. } => "Formalize",
+            Effect::CancelFormalize => "CancelFormalize",
+            Effect::SaveRecord(_) => "SaveRecord",
+            Effect::ProposeRepair { .. } => "ProposeRepair",
+            Effect::PreviewRepair { .. } => "PreviewRepair",
             Effect::Quit => "Quit",
         })
         .collect()

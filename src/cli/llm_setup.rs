@@ -2,8 +2,8 @@
 //! and the client they build from them.
 
 use super::Failure;
-use crate::core::llm::config::{self, ProfileSource};
-use crate::core::llm::{ClientOptions, LlmClient, Mode, resolve_profile};
+use crate::core::llm::config::ProfileSource;
+use crate::core::llm::{LlmClient, Mode, configured_client};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -35,26 +35,14 @@ impl LlmArgs {
 /// profile the replies were recorded with (the cache key includes its
 /// server and model) but never its key or its server.
 pub fn llm_client(args: &LlmArgs, cache_dir: PathBuf) -> Result<LlmClient, Failure> {
-    let config_dir = config::user_config_dir().unwrap_or_else(|| PathBuf::from("."));
-    let resolved = match resolve_profile(
-        &config_dir,
-        args.profile.as_deref(),
-        &config::process_env,
-        &config::probe_tcp,
-    ) {
-        Ok(resolved) => resolved,
-        Err(error) => return Err(Failure::Input(error.to_string())),
-    };
-    if resolved.source == ProfileSource::DetectedOllama {
+    let (client, source) = configured_client(args.profile.as_deref(), args.mode(), cache_dir)
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    if source == ProfileSource::DetectedOllama {
         eprintln!(
             "precept: no LLM profile is configured; using the local Ollama at {} with model {}",
-            resolved.profile.base_url, resolved.profile.model
+            client.profile().base_url,
+            client.profile().model
         );
     }
-    let options = ClientOptions {
-        mode: args.mode(),
-        cache_dir: Some(cache_dir),
-        ..ClientOptions::default()
-    };
-    LlmClient::new(resolved.profile, options).map_err(|e| Failure::Input(e.to_string()))
+    Ok(client)
 }

@@ -23,15 +23,17 @@ pub enum Screen {
     Tests,
     Verify,
     Vetting,
+    Formalize,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 5] = [
+    pub const ALL: [Screen; 6] = [
         Screen::Rules,
         Screen::Variables,
         Screen::Tests,
         Screen::Verify,
         Screen::Vetting,
+        Screen::Formalize,
     ];
 
     pub fn title(self) -> &'static str {
@@ -41,6 +43,7 @@ impl Screen {
             Screen::Tests => "Tests",
             Screen::Verify => "Verify",
             Screen::Vetting => "Vetting",
+            Screen::Formalize => "Formalize",
         }
     }
 }
@@ -60,6 +63,10 @@ pub enum Pane {
     VerifyResult,
     /// The lint diagnostics of the vetting screen.
     Diagnostics,
+    /// The formalize screen's spans.
+    FormalizeSpans,
+    /// The formalize screen's clusters of unit variables.
+    Clusters,
 }
 
 /// A list selection with its scroll offset (kept by `update`, which knows
@@ -139,6 +146,10 @@ pub enum Overlay {
     RejectPrompt {
         test_index: usize,
     },
+    /// Repair from feedback: the expert's words, then the proposed edits.
+    Repair(Box<super::assist::RepairState>),
+    /// A one-line name prompt (rename or merge a cluster's variable).
+    Name(super::assist::NamePrompt),
 }
 
 /// A text box with a filtered list below (palette and search).
@@ -235,6 +246,8 @@ pub struct App {
     pub model: PolicyModel,
     pub tests: TestSuite,
     pub document: Option<String>,
+    /// The document's file name in the project (from `precept.json`).
+    pub document_name: Option<String>,
     pub spans: Vec<DocSpan>,
     /// Rule ids per document span (kept in step with the model).
     pub span_rules: BTreeMap<usize, Vec<String>>,
@@ -272,6 +285,10 @@ pub struct App {
     pub lint: LintState,
     pub coverage: CoverageState,
     pub generating: GenerationState,
+    pub formalization: super::assist::FormalizeState,
+    /// Rules marked with space, for a repair from feedback about several rules.
+    pub marked_rules: std::collections::BTreeSet<String>,
+    pub repair_ticket: u64,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -303,6 +320,7 @@ impl App {
             model: project.model,
             tests: project.tests,
             document: project.document,
+            document_name: project.settings.document.clone(),
             spans,
             span_rules: BTreeMap::new(),
             rule_english: HashMap::new(),
@@ -331,6 +349,9 @@ impl App {
             lint: LintState::default(),
             coverage: CoverageState::default(),
             generating: GenerationState::default(),
+            formalization: super::assist::FormalizeState::default(),
+            marked_rules: std::collections::BTreeSet::new(),
+            repair_ticket: 0,
             status: Status::default(),
             keymap,
             theme,

@@ -12,6 +12,12 @@ pub enum Action {
     ScreenTests,
     ScreenVerify,
     ScreenVetting,
+    ScreenFormalize,
+    Formalize,
+    Feedback,
+    Mark,
+    Merge,
+    Split,
     NextPane,
     PrevPane,
     Down,
@@ -47,12 +53,18 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 38] = [
+const ACTION_NAMES: [(&str, Action); 44] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
     ("screen_verify", Action::ScreenVerify),
     ("screen_vetting", Action::ScreenVetting),
+    ("screen_formalize", Action::ScreenFormalize),
+    ("formalize", Action::Formalize),
+    ("feedback", Action::Feedback),
+    ("mark", Action::Mark),
+    ("merge", Action::Merge),
+    ("split", Action::Split),
     ("next_pane", Action::NextPane),
     ("prev_pane", Action::PrevPane),
     ("down", Action::Down),
@@ -220,7 +232,8 @@ impl Keymap {
     }
 }
 
-const NAMED_KEYS: [&str; 14] = [
+const NAMED_KEYS: [&str; 15] = [
+    "space",
     "enter",
     "esc",
     "tab",
@@ -252,6 +265,7 @@ fn is_valid_key(key: &str) -> bool {
 /// The name of a key press in keymap notation.
 pub fn key_name(key: &KeyEvent) -> Option<String> {
     let base = match key.code {
+        KeyCode::Char(' ') => "space".into(),
         KeyCode::Char(c) => c.to_string(),
         KeyCode::Enter => "enter".into(),
         KeyCode::Esc => "esc".into(),

@@ -17,6 +17,8 @@ pub struct Areas {
     pub inputs: Rect,
     /// Vetting screen: rule coverage and mutation score.
     pub coverage: Rect,
+    /// Formalize screen: the clusters of unit variables.
+    pub clusters: Rect,
 }
 
 pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
@@ -61,6 +63,19 @@ pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
                 .split(columns[1]);
             areas.detail = right[0];
             areas.coverage = right[1];
+        }
+        Screen::Formalize => {
+            let columns = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .split(body);
+            areas.list = columns[0];
+            let right = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(60), Constraint::Percentage(40)])
+                .split(columns[1]);
+            areas.clusters = right[0];
+            areas.detail = right[1];
         }
         Screen::Variables | Screen::Tests => {
             let columns = Layout::default()

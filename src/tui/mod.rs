@@ -2,12 +2,14 @@
 //! effects (The Elm Architecture); solver work runs off the UI thread.
 
 pub mod app;
+pub mod assist;
 pub mod components;
 pub mod config;
 pub mod editor;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
+pub mod llm_jobs;
 pub mod msg;
 pub mod runtime;
 pub mod theme;
@@ -76,6 +78,11 @@ pub fn run(dir: &Path) -> ExitCode {
     let mut app = App::new(project, drafts, config.keymap, config.theme, size);
     if let Some(problem) = config.problems.first() {
         app.status.last_error = Some(problem.clone());
+    }
+    // A broken record is reported, never overwritten behind the expert's back.
+    match crate::core::formalize::record::FormalizationRecord::load(dir) {
+        Ok(record) => app.formalization.record = record,
+        Err(error) => app.status.last_error = Some(error.to_string()),
     }
     let mut runtime = Runtime::new(app.project_dir.clone(), config.dir, timeout);
     let result = event_loop(&mut terminal, &mut app, &mut runtime);

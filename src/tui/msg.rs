@@ -48,6 +48,34 @@ pub enum Msg {
         generation: u64,
         event: crate::core::solve::lint_checks::LintEvent,
     },
+    /// Progress of formalization run `generation`.
+    Formalize {
+        generation: u64,
+        event: crate::core::formalize::pipeline::FormalizeEvent,
+    },
+    /// The composed model of formalization run `generation`, or why there is none.
+    FormalizeDone {
+        generation: u64,
+        result: Result<Box<Formalized>, String>,
+    },
+    /// The checked edits the LLM proposes for repair `ticket`.
+    RepairProposed {
+        ticket: u64,
+        result: Result<crate::core::formalize::repair::RepairProposal, String>,
+    },
+    /// The tests edit `index` of repair `ticket` would flip.
+    RepairPreviewed {
+        ticket: u64,
+        index: usize,
+        flips: Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>,
+    },
+}
+
+/// A finished formalization: the model and its record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Formalized {
+    pub model: PolicyModel,
+    pub record: crate::core::formalize::record::FormalizationRecord,
 }
 
 /// A test to run, already checked against the model.
@@ -100,5 +128,29 @@ pub enum Effect {
         max: usize,
     },
     SaveThemeChoice(String),
+    /// Formalize the project's document (run `generation`, replacing an older one).
+    Formalize {
+        generation: u64,
+        document: String,
+        document_name: String,
+    },
+    /// Stop the running formalization.
+    CancelFormalize,
+    /// Write `formalization.json`.
+    SaveRecord(Box<crate::core::formalize::record::FormalizationRecord>),
+    /// Ask the LLM for edits addressing `feedback` on `rules`.
+    ProposeRepair {
+        ticket: u64,
+        model: Box<PolicyModel>,
+        rules: Vec<String>,
+        feedback: String,
+    },
+    /// Work out which tests each edit would flip (one message per edit).
+    PreviewRepair {
+        ticket: u64,
+        model: Box<PolicyModel>,
+        tests: Vec<LogicTest>,
+        edits: Vec<crate::core::formalize::repair::ModelEdit>,
+    },
     Quit,
 }

@@ -46,6 +46,10 @@ pub struct Runtime {
     lint: Option<LintRun>,
     /// Background jobs (coverage, test generation), each answering once.
     background: Vec<Receiver<Msg>>,
+    /// Jobs that answer several times (LLM work), read until they hang up.
+    streams: Vec<Receiver<Msg>>,
+    /// Stops the running formalization.
+    formalize_cancel: Option<crate::core::llm::CancelToken>,
     timeout: Duration,
 }
 
@@ -61,6 +65,8 @@ impl Runtime {
             pending: HashMap::new(),
             lint: None,
             background: Vec::new(),
+            streams: Vec::new(),
+            formalize_cancel: None,
             timeout,
         }
     }
@@ -188,7 +194,69 @@ impl Runtime {
                 });
                 Vec::new()
             }
-            Effect::Quit => Vec::new(),
+            Effect::Formalize {
+                generation,
+                document,
+                document_name,
+            } => {
+                if let Some(old) = self.formalize_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = super::llm_jobs::start_formalize(
+                    &self.project_dir,
+                    generation,
+                    document,
+                    document_name,
+                );
+                self.formalize_cancel = cancel;
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelFormalize => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+            Effect::SaveRecord(record) => io(record
+                .save(&self.project_dir)
+                .map_err(|e| format!("formalization record not saved: {e}"))),
+            Effect::ProposeRepair {
+                ticket,
+                model,
+                rules,
+                feedback,
+            } => {
+                self.streams.push(super::llm_jobs::start_repair(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    rules,
+                    feedback,
+                ));
+                Vec::new()
+            }
+            Effect::PreviewRepair {
+                ticket,
+                model,
+                tests,
+                edits,
+            } => {
+                self.streams.push(super::llm_jobs::start_preview(
+                    ticket,
+                    *model,
+                    tests,
+                    edits,
+                    self.timeout,
+                ));
+                Vec::new()
+            }
+            Effect::Quit => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
         }
     }
 
@@ -239,6 +307,15 @@ impl Runtime {
                 false
             }
             Err(mpsc::TryRecvError::Empty) => true,
+        });
+        self.streams.retain(|stream| {
+            loop {
+                match stream.try_recv() {
+                    Ok(message) => messages.push(message),
+                    Err(mpsc::TryRecvError::Empty) => break true,
+                    Err(mpsc::TryRecvError::Disconnected) => break false,
+                }
+            }
         });
         if let Some(run) = &self.lint {
             let mut finished = false;

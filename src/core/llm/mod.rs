@@ -531,3 +531,27 @@ pub fn complete_blocking(client: &LlmClient, request: &LlmRequest) -> Result<Llm
     };
     runtime.block_on(client.complete(request))
 }
+
+/// A client for the user's configured profile (`llm.toml` in the user's
+/// config folder, the environment, or a local Ollama that answers), caching
+/// in `cache_dir`. Says where the profile came from.
+pub fn configured_client(
+    profile: Option<&str>,
+    mode: Mode,
+    cache_dir: PathBuf,
+) -> Result<(LlmClient, ProfileSource), LlmError> {
+    let config_dir = config::user_config_dir().unwrap_or_else(|| PathBuf::from("."));
+    let resolved = resolve_profile(
+        &config_dir,
+        profile,
+        &config::process_env,
+        &config::probe_tcp,
+    )?;
+    let options = ClientOptions {
+        mode,
+        cache_dir: Some(cache_dir),
+        ..ClientOptions::default()
+    };
+    let client = LlmClient::new(resolved.profile, options)?;
+    Ok((client, resolved.source))
+}

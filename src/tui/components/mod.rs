@@ -2,8 +2,10 @@
 
 pub mod document;
 mod finding;
+mod formalize;
 mod list;
 mod overlays;
+mod repair;
 mod rules;
 mod status;
 mod tests;
@@ -41,6 +43,11 @@ pub fn render(app: &App, frame: &mut Frame) {
             vetting::render_detail(app, frame, layout.detail);
             vetting::render_coverage(app, frame, layout.coverage);
         }
+        Screen::Formalize => {
+            formalize::render_spans(app, frame, layout.list);
+            formalize::render_clusters(app, frame, layout.clusters);
+            formalize::render_detail(app, frame, layout.detail);
+        }
     }
     status::render(app, frame, layout.status);
     overlays::render(app, frame);
@@ -56,7 +63,7 @@ fn render_tabs(app: &App, frame: &mut Frame, area: ratatui::layout::Rect) {
             app.theme.dim()
         };
         spans.push(Span::styled(text, style));
-        spans.push(Span::raw("  "));
+        spans.push(Span::raw(" "));
     }
     let title = if app.model.title.is_empty() {
         app.project_dir.display().to_string()

@@ -183,6 +183,8 @@ pub fn render(app: &App, frame: &mut Frame) {
                 inner,
             );
         }
+        Overlay::Repair(state) => super::repair::render_repair(app, frame, state),
+        Overlay::Name(prompt) => super::repair::render_name(app, frame, prompt),
         Overlay::ExpectPrompt => {
             let area = overlay(size, 60, 4);
             frame.render_widget(Clear, area);

@@ -34,8 +34,13 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         .iter()
         .filter(|r| r.review == ReviewStatus::Approved)
         .count();
+    let marked = if app.marked_rules.is_empty() {
+        String::new()
+    } else {
+        format!(" · {} marked (w)", app.marked_rules.len())
+    };
     let title = format!(
-        "Rules {}/{} · {approved} approved",
+        "Rules {}/{} · {approved} approved{marked}",
         (app.rule_cursor.selected + 1).min(app.model.rules.len()),
         app.model.rules.len()
     );
@@ -55,7 +60,14 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
             let (symbol, style) = mark(app, &rule.id, rule.review);
             Line::from(vec![
                 Span::styled(format!("{symbol} "), style),
-                Span::styled(format!("{:<5}", rule.id), app.theme.accent()),
+                Span::styled(
+                    format!("{:<5}", rule.id),
+                    if app.marked_rules.contains(&rule.id) {
+                        app.theme.emphasis()
+                    } else {
+                        app.theme.accent()
+                    },
+                ),
                 Span::styled(fit(&rule.expression, width), app.theme.text()),
             ])
         },

@@ -57,6 +57,9 @@ pub fn open_editor(app: &mut App) {
             app.status.message =
                 Some("press enter to go to the rule, x to apply the suggested fix".into())
         }
+        Pane::FormalizeSpans | Pane::Clusters => {
+            app.status.message = Some("e on a cluster renames its variable".into())
+        }
     }
 }
 
@@ -81,7 +84,7 @@ pub fn open_new(app: &mut App) {
         ),
         Screen::Tests => open(app, EditTarget::Test { index: None }, &test_form(None)),
         Screen::Verify => app.focus = Pane::VerifyInput,
-        Screen::Vetting => {}
+        Screen::Vetting | Screen::Formalize => {}
     }
 }
 
@@ -419,7 +422,11 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             app.status.message = Some(format!("deleted test {} (u to undo)", test.id));
             vec![Effect::SaveTests(Box::new(app.tests.clone()))]
         }
-        Pane::VerifyInput | Pane::VerifyResult | Pane::Diagnostics => Vec::new(),
+        Pane::VerifyInput
+        | Pane::VerifyResult
+        | Pane::Diagnostics
+        | Pane::FormalizeSpans
+        | Pane::Clusters => Vec::new(),
     }
 }
 

@@ -2,8 +2,10 @@
 //! does no I/O; what must happen outside comes back as effects.
 
 mod edits;
+mod formalize;
 mod navigation;
 pub(crate) mod overlays;
+mod repair;
 mod runs;
 mod vetting;
 
@@ -57,6 +59,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             coverage,
             mutation,
         } => vetting::coverage_done(app, generation, *coverage, *mutation),
+        Msg::Formalize { generation, event } => formalize::event(app, generation, event),
+        Msg::FormalizeDone { generation, result } => formalize::done(app, generation, result),
+        Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
+        Msg::RepairPreviewed {
+            ticket,
+            index,
+            flips,
+        } => repair::previewed(app, ticket, index, flips),
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()
@@ -108,6 +118,16 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 return vetting::start_lint(app);
             }
         }
+        Action::ScreenFormalize => navigation::show_screen(app, Screen::Formalize),
+        Action::Formalize => return formalize::start(app),
+        Action::Feedback => repair::open(app),
+        Action::Mark => repair::toggle_mark(app),
+        Action::Merge => formalize::open_merge(app),
+        Action::Split => {
+            if app.screen == Screen::Formalize {
+                return formalize::split(app);
+            }
+        }
         Action::Lint => {
             navigation::show_screen(app, Screen::Vetting);
             return vetting::start_lint(app);
@@ -137,6 +157,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Top => navigation::move_selection(app, isize::MIN / 2),
         Action::Bottom => navigation::move_selection(app, isize::MAX / 2),
         Action::Open => return navigation::open(app),
+        Action::Edit if app.focus == Pane::Clusters => formalize::open_rename(app),
         Action::Edit => edits::open_editor(app),
         Action::Add => edits::open_new(app),
         Action::Delete => return edits::delete_selected(app),
@@ -169,6 +190,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             return vec![Effect::SaveThemeChoice(next.to_string())];
         }
         Action::Quit | Action::ForceQuit => return quit(app),
+        Action::Close if app.screen == Screen::Formalize => return formalize::cancel(app),
         Action::Apply | Action::Close => {}
     }
     Vec::new()

@@ -16,6 +16,7 @@ pub fn show_screen(app: &mut App, screen: Screen) {
         Screen::Tests => Pane::Tests,
         Screen::Verify => Pane::VerifyInput,
         Screen::Vetting => Pane::Diagnostics,
+        Screen::Formalize => Pane::FormalizeSpans,
     };
     rescroll(app);
 }
@@ -27,6 +28,7 @@ fn panes(screen: Screen) -> &'static [Pane] {
         Screen::Tests => &[Pane::Tests, Pane::Evidence],
         Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
         Screen::Vetting => &[Pane::Diagnostics],
+        Screen::Formalize => &[Pane::FormalizeSpans, Pane::Clusters],
     }
 }
 
@@ -34,6 +36,15 @@ pub fn cycle_pane(app: &mut App, step: isize) {
     let panes = panes(app.screen);
     let at = panes.iter().position(|p| *p == app.focus).unwrap_or(0) as isize;
     app.focus = panes[(at + step).rem_euclid(panes.len() as isize) as usize];
+}
+
+/// Rows of the formalize screen's span list: the running spans, else the record's.
+pub fn formalize_span_count(app: &App) -> usize {
+    match (&app.formalization.run, &app.formalization.record) {
+        (Some(run), _) => run.progress.len(),
+        (None, Some(record)) => record.spans.len(),
+        (None, None) => 0,
+    }
 }
 
 fn evidence_len(app: &App) -> usize {
@@ -57,6 +68,14 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::Tests => (app.tests.tests.len(), inner_height(layout.list)),
         Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
         Pane::Diagnostics => (app.lint.diagnostics.len(), inner_height(layout.list)),
+        Pane::FormalizeSpans => (formalize_span_count(app), inner_height(layout.list)),
+        Pane::Clusters => (
+            app.formalization
+                .record
+                .as_ref()
+                .map_or(0, |r| crate::tui::assist::cluster_rows(&r.clusters).len()),
+            inner_height(layout.clusters),
+        ),
         Pane::VerifyInput | Pane::VerifyResult => (0, 1),
     }
 }
@@ -83,6 +102,8 @@ pub fn move_selection(app: &mut App, delta: isize) {
         }
         Pane::Evidence => app.evidence_cursor.step(delta, len, height),
         Pane::Diagnostics => app.lint.cursor.step(delta, len, height),
+        Pane::FormalizeSpans => app.formalization.span_cursor.step(delta, len, height),
+        Pane::Clusters => app.formalization.cluster_cursor.step(delta, len, height),
         Pane::VerifyInput | Pane::VerifyResult => {}
     }
 }
@@ -245,7 +266,21 @@ pub fn open(app: &mut App) -> Vec<Effect> {
                 None => app.status.message = Some("this diagnostic names no rule".into()),
             }
         }
-        Pane::VerifyInput => {}
+        Pane::FormalizeSpans => {
+            let rule = app.formalization.record.as_ref().and_then(|record| {
+                let span = record.spans.get(app.formalization.span_cursor.selected)?;
+                record
+                    .rules
+                    .iter()
+                    .find(|o| o.sources.iter().any(|s| s.span == span.task.id))
+                    .map(|o| o.rule.clone())
+            });
+            match rule {
+                Some(id) => jump_to_rule(app, &id),
+                None => app.status.message = Some("no rule came from this span".into()),
+            }
+        }
+        Pane::VerifyInput | Pane::Clusters => {}
     }
     Vec::new()
 }
@@ -296,8 +331,12 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
             Screen::Variables => Pane::Variables,
             Screen::Tests => Pane::Tests,
             Screen::Vetting => Pane::Diagnostics,
+            Screen::Formalize => Pane::FormalizeSpans,
             Screen::Verify => return None,
         });
+    }
+    if contains(layout.clusters, column, row) && app.screen == Screen::Formalize {
+        return Some(Pane::Clusters);
     }
     if contains(layout.inputs, column, row) {
         return Some(Pane::VerifyInput);

@@ -198,6 +198,8 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 super::navigation::rescroll(app);
             }
         },
+        Overlay::Repair(_) => return super::repair::key(app, key),
+        Overlay::Name(_) => return super::formalize::name_prompt_key(app, key),
         Overlay::Palette(_) | Overlay::Search(_) => {
             let is_palette = matches!(app.overlay, Some(Overlay::Palette(_)));
             return picker_key(app, key, is_palette);

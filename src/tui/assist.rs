@@ -1,0 +1,137 @@
+//! State of the LLM-assisted work in the workbench: a formalization run and
+//! its record (spans, clusters), and a repair from feedback in progress.
+
+use super::app::ListCursor;
+use crate::core::formalize::compose::ClusterRecord;
+use crate::core::formalize::pipeline::SpanCounts;
+use crate::core::formalize::record::FormalizationRecord;
+use crate::core::formalize::repair::RepairProposal;
+use crate::core::formalize::repair_preview::TestFlip;
+use ratatui_textarea::TextArea;
+
+/// Where one span of a running formalization stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpanProgress {
+    Waiting,
+    /// Asked; `round` > 1 while repairing.
+    Asking {
+        round: u32,
+    },
+    Done(SpanCounts),
+}
+
+/// A formalization running in the background.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormalizeRun {
+    pub generation: u64,
+    /// Span ids and the first words of each span.
+    pub spans: Vec<(String, String)>,
+    pub progress: Vec<SpanProgress>,
+}
+
+impl FormalizeRun {
+    /// (finished, failed, variables, rules) so far.
+    pub fn totals(&self) -> (usize, usize, usize, usize) {
+        let mut totals = (0, 0, 0, 0);
+        for p in &self.progress {
+            if let SpanProgress::Done(counts) = p {
+                totals.0 += 1;
+                totals.1 += usize::from(counts.failed);
+                totals.2 += counts.variables;
+                totals.3 += counts.rules;
+            }
+        }
+        totals
+    }
+}
+
+/// The formalize screen.
+#[derive(Debug, Clone, Default)]
+pub struct FormalizeState {
+    /// `formalization.json`, when the project has one.
+    pub record: Option<FormalizationRecord>,
+    pub run: Option<FormalizeRun>,
+    pub generation: u64,
+    pub span_cursor: ListCursor,
+    pub cluster_cursor: ListCursor,
+    /// Set by a first `F` on a model that has rules; a second `F` replaces them.
+    pub confirm_replace: bool,
+}
+
+/// One row of the clusters list: a cluster, or one of its unit variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClusterRow {
+    Cluster(usize),
+    Member(usize, usize),
+}
+
+/// The rows of the clusters list: each cluster, then its members when it
+/// has more than one.
+pub fn cluster_rows(clusters: &[ClusterRecord]) -> Vec<ClusterRow> {
+    let mut rows = Vec::new();
+    for (i, cluster) in clusters.iter().enumerate() {
+        rows.push(ClusterRow::Cluster(i));
+        if cluster.members.len() > 1 {
+            rows.extend((0..cluster.members.len()).map(|m| ClusterRow::Member(i, m)));
+        }
+    }
+    rows
+}
+
+/// A repair from feedback, from the expert's words to the decisions.
+pub struct RepairState {
+    /// The rules the feedback is about.
+    pub rules: Vec<String>,
+    pub feedback: TextArea<'static>,
+    pub ticket: u64,
+    pub stage: RepairStage,
+}
+
+pub enum RepairStage {
+    Writing,
+    Asking,
+    Proposed(Box<Proposed>),
+    Failed(String),
+}
+
+/// The LLM's checked edits, their effect on the tests, and the expert's
+/// decision on each.
+pub struct Proposed {
+    pub proposal: RepairProposal,
+    /// Per edit: the flips (None while the solver works on them).
+    pub flips: Vec<Option<Result<Vec<TestFlip>, String>>>,
+    pub decisions: Vec<Option<bool>>,
+    pub cursor: usize,
+}
+
+/// A one-line text prompt over the screen (rename, merge target).
+pub struct NamePrompt {
+    pub purpose: NamePurpose,
+    pub input: TextArea<'static>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NamePurpose {
+    /// Rename the cluster's variable.
+    Rename { variable: String },
+    /// Merge this variable into the one typed.
+    MergeInto { variable: String },
+}
+
+impl NamePrompt {
+    pub fn new(purpose: NamePurpose, placeholder: &str, initial: &str) -> NamePrompt {
+        let mut input = TextArea::from([initial.to_string()]);
+        input.set_placeholder_text(placeholder);
+        input.move_cursor(ratatui_textarea::CursorMove::End);
+        NamePrompt {
+            purpose,
+            input,
+            error: None,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.input.lines().join("").trim().to_string()
+    }
+}

@@ -1,0 +1,259 @@
+//! The formalize screen: per-span progress (or the record's outcomes), the
+//! clusters of unit variables behind each model variable, and the selected
+//! item's detail with the review progress.
+
+use super::list::{ListView, fit, pane, render_rows};
+use crate::core::formalize::span_job::SpanOutcome;
+use crate::core::model::ReviewStatus;
+use crate::tui::app::{App, Pane};
+use crate::tui::assist::{ClusterRow, SpanProgress, cluster_rows};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::FormalizeSpans;
+    let width = area.width.saturating_sub(2) as usize;
+    if let Some(run) = &app.formalization.run {
+        let (finished, failed, variables, rules) = run.totals();
+        let title = format!(
+            "Formalizing {finished}/{} · {failed} failed · {variables} variables · {rules} rules · esc stops",
+            run.progress.len()
+        );
+        let view = ListView {
+            cursor: app.formalization.span_cursor,
+            len: run.progress.len(),
+            focused,
+        };
+        render_rows(app, frame, area, pane(app, title, focused), view, |i| {
+            let (id, text) = run.spans.get(i).cloned().unwrap_or_default();
+            let (mark, style, state) = match &run.progress[i] {
+                SpanProgress::Waiting => ("·", app.theme.dim(), "waiting".to_string()),
+                SpanProgress::Asking { round: 1 } => {
+                    ("…", app.theme.pending(), "asking".to_string())
+                }
+                SpanProgress::Asking { round } => {
+                    ("↻", app.theme.pending(), format!("repair round {round}"))
+                }
+                SpanProgress::Done(c) if c.failed => ("✗", app.theme.fail(), "failed".to_string()),
+                SpanProgress::Done(c) => (
+                    "✓",
+                    app.theme.pass(),
+                    format!("{}v {}r", c.variables, c.rules),
+                ),
+            };
+            Line::from(vec![
+                Span::styled(format!("{mark} "), style),
+                Span::styled(format!("{id:<4} {state:<16} "), style),
+                Span::styled(fit(&text, width.saturating_sub(24)), app.theme.dim()),
+            ])
+        });
+        return;
+    }
+    let Some(record) = &app.formalization.record else {
+        let text = if app.document.is_some() {
+            "Not formalized by Precept yet. Press F to formalize the document span by span \
+             with the configured LLM (llm.toml, PRECEPT_LLM_* or a local Ollama)."
+        } else {
+            "This project has no document to formalize."
+        };
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(pane(
+                app,
+                "Spans".into(),
+                focused,
+            )),
+            area,
+        );
+        return;
+    };
+    let title = format!(
+        "Spans · {} formalized, {} failed · F reformalizes",
+        record.spans.len() - record.failed_spans(),
+        record.failed_spans()
+    );
+    let view = ListView {
+        cursor: app.formalization.span_cursor,
+        len: record.spans.len(),
+        focused,
+    };
+    render_rows(app, frame, area, pane(app, title, focused), view, |i| {
+        let span = &record.spans[i];
+        let (mark, style, state) = match &span.outcome {
+            SpanOutcome::Formalized { unit, rounds } => (
+                "✓",
+                app.theme.pass(),
+                format!(
+                    "{}v {}r{}",
+                    unit.variables.len(),
+                    unit.rules.len(),
+                    if *rounds > 1 {
+                        format!(" ({rounds} rounds)")
+                    } else {
+                        String::new()
+                    }
+                ),
+            ),
+            SpanOutcome::Rejected { rounds, .. } => {
+                ("✗", app.theme.fail(), format!("rejected ×{rounds}"))
+            }
+            SpanOutcome::Error { .. } => ("✗", app.theme.fail(), "error".into()),
+            SpanOutcome::Cancelled => ("·", app.theme.dim(), "cancelled".into()),
+        };
+        Line::from(vec![
+            Span::styled(format!("{mark} "), style),
+            Span::styled(format!("{:<4} {state:<16} ", span.task.id), style),
+            Span::styled(
+                fit(&span.task.text, width.saturating_sub(24)),
+                app.theme.dim(),
+            ),
+        ])
+    });
+}
+
+pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::Clusters;
+    let Some(record) = &app.formalization.record else {
+        frame.render_widget(
+            Paragraph::new("").block(pane(app, "Clusters".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let rows = cluster_rows(&record.clusters);
+    let unified = record
+        .clusters
+        .iter()
+        .filter(|c| c.members.len() > 1)
+        .count();
+    let title = format!(
+        "Clusters · {} variables, {unified} unified · m merge · s split · e rename",
+        record.clusters.len()
+    );
+    let width = area.width.saturating_sub(2) as usize;
+    let view = ListView {
+        cursor: app.formalization.cluster_cursor,
+        len: rows.len(),
+        focused,
+    };
+    render_rows(
+        app,
+        frame,
+        area,
+        pane(app, title, focused),
+        view,
+        |i| match rows[i] {
+            ClusterRow::Cluster(c) => {
+                let cluster = &record.clusters[c];
+                let missing = app.model.variable(&cluster.name).is_none();
+                let style = if missing {
+                    app.theme.dim()
+                } else {
+                    app.theme.text()
+                };
+                Line::from(vec![
+                    Span::styled(format!("{}: {}", cluster.name, cluster.sort), style),
+                    Span::styled(
+                        fit(
+                            &format!(
+                                "  {}{}",
+                                cluster.description,
+                                if missing {
+                                    " (no longer in the model)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                            width.saturating_sub(cluster.name.len() + cluster.sort.len() + 2),
+                        ),
+                        app.theme.dim(),
+                    ),
+                ])
+            }
+            ClusterRow::Member(c, m) => {
+                let member = &record.clusters[c].members[m];
+                Line::from(vec![
+                    Span::styled(
+                        format!("   {} {} ", member.span, member.name),
+                        app.theme.accent(),
+                    ),
+                    Span::styled(
+                        fit(&member.description, width.saturating_sub(12)),
+                        app.theme.dim(),
+                    ),
+                ])
+            }
+        },
+    );
+}
+
+pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
+    let total = app.model.rules.len();
+    let reviewed = app
+        .model
+        .rules
+        .iter()
+        .filter(|r| r.review != ReviewStatus::Unreviewed)
+        .count();
+    let mut lines = vec![Line::styled(
+        format!(
+            "Review: {reviewed} of {total} rules reviewed ({}%) · A on a rule marks it",
+            (reviewed * 100).checked_div(total).unwrap_or(0)
+        ),
+        app.theme.accent(),
+    )];
+    if let Some(record) = &app.formalization.record {
+        lines.push(Line::styled(
+            format!(
+                "{} · {} ({}) · {} · threshold {:.2}",
+                record.document,
+                record.llm_model,
+                record.llm_profile,
+                record.embedder,
+                record.threshold
+            ),
+            app.theme.dim(),
+        ));
+        if app.focus == Pane::FormalizeSpans
+            && app.formalization.run.is_none()
+            && let Some(span) = record.spans.get(app.formalization.span_cursor.selected)
+        {
+            if !span.task.heading_path.is_empty() {
+                lines.push(Line::styled(
+                    span.task.heading_path.join(" › "),
+                    app.theme.dim(),
+                ));
+            }
+            lines.push(Line::raw(span.task.text.clone()));
+            match &span.outcome {
+                SpanOutcome::Formalized { unit, .. } => {
+                    for rule in &unit.rules {
+                        lines.push(Line::styled(
+                            format!("  {}", rule.expression),
+                            app.theme.pass(),
+                        ));
+                    }
+                }
+                SpanOutcome::Rejected { problems, .. } => {
+                    for problem in problems {
+                        lines.push(Line::styled(format!("  {problem}"), app.theme.error()));
+                    }
+                }
+                SpanOutcome::Error { message, .. } => {
+                    lines.push(Line::styled(format!("  {message}"), app.theme.error()))
+                }
+                SpanOutcome::Cancelled => {}
+            }
+        }
+        for note in record.notes.iter().take(3) {
+            lines.push(Line::styled(format!("note: {note}"), app.theme.dim()));
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(pane(app, "Detail".into(), false)),
+        area,
+    );
+}

@@ -1,0 +1,174 @@
+//! The workbench's LLM jobs, each on a thread of its own that reports back
+//! as messages on a channel: formalizing the document (progress events,
+//! then the composed model), proposing a repair, and previewing its flips.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+use super::msg::{Formalized, Msg};
+use crate::core::formalize::cluster::DEFAULT_THRESHOLD;
+use crate::core::formalize::compose::compose;
+use crate::core::formalize::embed::{Embedder, LexicalEmbedder};
+use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, formalize_spans_blocking, plan_spans};
+use crate::core::formalize::record::{FormalizationRecord, SpanRecord};
+use crate::core::formalize::repair::{ModelEdit, propose_repair};
+use crate::core::formalize::repair_preview::{preview_flips, suite_outcomes};
+use crate::core::formalize::span_job::SpanSettings;
+use crate::core::llm::prompts::FORMALIZE_SPAN;
+use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
+use crate::core::model::{LogicTest, PolicyModel, SCHEMA_VERSION, compile};
+
+fn client(project_dir: &Path) -> Result<LlmClient, String> {
+    let cache = project_dir
+        .join(crate::core::model::project::CACHE_DIR)
+        .join("llm");
+    configured_client(None, Mode::Live, cache)
+        .map(|(client, _)| client)
+        .map_err(|e| e.to_string())
+}
+
+/// Starts formalizing `document`; returns the message channel and the
+/// token that cancels it (None when no LLM is configured: the error is
+/// already on the channel).
+pub fn start_formalize(
+    project_dir: &Path,
+    generation: u64,
+    document: String,
+    document_name: String,
+) -> (Receiver<Msg>, Option<CancelToken>) {
+    let (send, receive) = mpsc::channel();
+    let client = match client(project_dir) {
+        Ok(client) => client,
+        Err(error) => {
+            let _ = send.send(Msg::FormalizeDone {
+                generation,
+                result: Err(error),
+            });
+            return (receive, None);
+        }
+    };
+    let cancel = client.cancel_token();
+    std::thread::spawn(move || {
+        let result = formalize(client, generation, &document, document_name, &send);
+        let _ = send.send(Msg::FormalizeDone {
+            generation,
+            result: result.map(Box::new),
+        });
+    });
+    (receive, Some(cancel))
+}
+
+fn formalize(
+    client: LlmClient,
+    generation: u64,
+    document: &str,
+    document_name: String,
+    send: &Sender<Msg>,
+) -> Result<Formalized, String> {
+    let tasks = plan_spans(document, DEFAULT_SPAN_BUDGET);
+    if tasks.is_empty() {
+        return Err("the document has no paragraphs, list items or table rows".into());
+    }
+    let events = send.clone();
+    let progress = Arc::new(move |event| {
+        let _ = events.send(Msg::Formalize { generation, event });
+    });
+    let client = Arc::new(client);
+    let outcomes =
+        formalize_spans_blocking(client.clone(), &tasks, SpanSettings::default(), progress)
+            .map_err(|e| e.to_string())?;
+    if client.cancel_token().is_cancelled() {
+        return Err("formalization cancelled; the model is unchanged".into());
+    }
+    if outcomes.iter().all(|o| o.unit().is_none()) {
+        return Err("no span could be formalized; see the spans for why".into());
+    }
+    let embedder = LexicalEmbedder::new();
+    let composition = compose(document, &tasks, &outcomes, &embedder, DEFAULT_THRESHOLD)?;
+    if let Some(issue) = compile(&composition.model).issues.first() {
+        return Err(format!("the composed model does not check: {issue}"));
+    }
+    let record = FormalizationRecord {
+        schema_version: SCHEMA_VERSION,
+        document: document_name,
+        llm_profile: client.profile().name.clone(),
+        llm_model: client.profile().model.clone(),
+        prompt: FORMALIZE_SPAN.name.into(),
+        embedder: embedder.name().to_string(),
+        threshold: DEFAULT_THRESHOLD,
+        spans: tasks
+            .into_iter()
+            .zip(outcomes)
+            .map(|(task, outcome)| SpanRecord { task, outcome })
+            .collect(),
+        clusters: composition.clusters,
+        rules: composition.origins,
+        notes: composition.notes,
+    };
+    Ok(Formalized {
+        model: composition.model,
+        record,
+    })
+}
+
+/// Asks for a repair; one message answers.
+pub fn start_repair(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    rules: Vec<String>,
+    feedback: String,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let result = client(&project_dir).and_then(|client| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())?;
+            runtime
+                .block_on(propose_repair(&client, &model, &rules, &feedback))
+                .map_err(|e| e.to_string())
+        });
+        let _ = send.send(Msg::RepairProposed { ticket, result });
+    });
+    receive
+}
+
+/// Works out each edit's flips (edits in order, each on top of the earlier
+/// ones); one message per edit.
+pub fn start_preview(
+    ticket: u64,
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edits: Vec<ModelEdit>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let baseline = suite_outcomes(&model, &tests, timeout);
+        for index in 0..edits.len() {
+            let flips = match &baseline {
+                Ok(baseline) => {
+                    let chosen: Vec<&ModelEdit> = edits[..=index].iter().collect();
+                    preview_flips(&model, &tests, baseline, &chosen, timeout)
+                }
+                Err(error) => Err(error.clone()),
+            };
+            if send
+                .send(Msg::RepairPreviewed {
+                    ticket,
+                    index,
+                    flips,
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    receive
+}
