@@ -384,6 +384,9 @@ impl Runtime {
     }
 
     pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty() || self.lint.is_some() || !self.background.is_empty()
+        !self.pending.is_empty()
+            || self.lint.is_some()
+            || !self.background.is_empty()
+            || !self.streams.is_empty()
     }
 }

@@ -1,0 +1,520 @@
+//! The workbench's formalization, cluster corrections and repair from
+//! feedback, through `update` alone: keys and job messages in, effects out.
+//! The jobs' messages are built here from the scripted park replies, so the
+//! flow is checked without a network (tests/tui_e2e_llm.rs runs the real
+//! binary against the scripted server).
+
+mod support;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use precept::core::formalize::compose::compose;
+use precept::core::formalize::embed::LexicalEmbedder;
+use precept::core::formalize::pipeline::{FormalizeEvent, SpanCounts, plan_spans};
+use precept::core::formalize::record::{FormalizationRecord, SpanRecord};
+use precept::core::formalize::repair::{ModelEdit, ProposedEdit, RepairProposal};
+use precept::core::formalize::repair_preview::TestFlip;
+use precept::core::formalize::span_job::SpanOutcome;
+use precept::core::formalize::unit::unit_from_json;
+use precept::core::model::drafts::Drafts;
+use precept::core::model::{Project, ReviewStatus};
+use precept::core::solve::FindingKind;
+use precept::tui::app::{App, Overlay, Pane, Screen};
+use precept::tui::assist::{ClusterRow, RepairStage, SpanProgress, cluster_rows};
+use precept::tui::keymap::Keymap;
+use precept::tui::msg::{Effect, Formalized, Msg};
+use precept::tui::theme::Theme;
+use precept::tui::update::update;
+use serde_json::Value;
+
+fn open_park() -> (tempfile::TempDir, App) {
+    let dir = support::copy_sample("park-admission");
+    let app = App::new(
+        Project::load_unchecked(dir.path()).unwrap(),
+        Drafts::load(dir.path()).unwrap(),
+        Keymap::default(),
+        Theme::built_in("dark").unwrap(),
+        (100, 30),
+    );
+    (dir, app)
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn press(app: &mut App, c: char) -> Vec<Effect> {
+    key(app, KeyCode::Char(c))
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, c);
+    }
+}
+
+fn names(effects: &[Effect]) -> Vec<&'static str> {
+    effects
+        .iter()
+        .map(|e| match e {
+            Effect::SaveModel(_) => "SaveModel",
+            Effect::SaveTests(_) => "SaveTests",
+            Effect::LoadSolver(_) => "LoadSolver",
+            Effect::RunTests { .. } => "RunTests",
+            Effect::Formalize { .. } => "Formalize",
+            Effect::CancelFormalize => "CancelFormalize",
+            Effect::SaveRecord(_) => "SaveRecord",
+            Effect::ProposeRepair { .. } => "ProposeRepair",
+            Effect::PreviewRepair { .. } => "PreviewRepair",
+            _ => "other",
+        })
+        .collect()
+}
+
+/// What a formalization of the park document returns, composed from the
+/// scripted replies of tests/data/formalize (the hostile last span fails).
+fn park_formalized(app: &App) -> Formalized {
+    let document = app.document.clone().unwrap();
+    let tasks = plan_spans(&document, 3_000);
+    let replies: Value = serde_json::from_str(
+        &std::fs::read_to_string(support::repo().join("tests/data/formalize/park-replies.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let outcomes: Vec<SpanOutcome> = tasks
+        .iter()
+        .map(|t| match replies.get(&t.id).and_then(|r| r.get("reply")) {
+            Some(unit) => SpanOutcome::Formalized {
+                unit: unit_from_json(unit).unwrap(),
+                rounds: 1,
+            },
+            None => SpanOutcome::Error {
+                message: "no reply".into(),
+                rounds: 1,
+            },
+        })
+        .collect();
+    let composition = compose(&document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).unwrap();
+    Formalized {
+        model: composition.model,
+        record: FormalizationRecord {
+            schema_version: 1,
+            document: "policy.md".into(),
+            llm_profile: "test".into(),
+            llm_model: "scripted".into(),
+            prompt: "formalize_span.v1".into(),
+            embedder: "lexical".into(),
+            threshold: 0.65,
+            spans: tasks
+                .into_iter()
+                .zip(outcomes)
+                .map(|(task, outcome)| SpanRecord { task, outcome })
+                .collect(),
+            clusters: composition.clusters,
+            rules: composition.origins,
+            notes: composition.notes,
+        },
+    }
+}
+
+fn start_formalizing(app: &mut App) -> u64 {
+    press(app, '6');
+    assert_eq!(app.screen, Screen::Formalize);
+    // The park model has rules: the first F asks, the second starts.
+    assert!(press(app, 'F').is_empty());
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("press F again"),
+        "{:?}",
+        app.status.message
+    );
+    let effects = press(app, 'F');
+    let Some(Effect::Formalize {
+        generation,
+        document,
+        document_name,
+    }) = effects.first()
+    else {
+        panic!("expected a Formalize effect, got {:?}", names(&effects));
+    };
+    assert!(document.contains("Riverside Nature Park"));
+    assert_eq!(document_name, "policy.md");
+    *generation
+}
+
+#[test]
+fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
+    let (_dir, mut app) = open_park();
+    let original = app.model.clone();
+    let generation = start_formalizing(&mut app);
+    let run = app.formalization.run.as_ref().unwrap();
+    assert_eq!(run.progress.len(), 12, "the park document has 12 spans");
+
+    update(
+        &mut app,
+        Msg::Formalize {
+            generation,
+            event: FormalizeEvent::Started { span: 0 },
+        },
+    );
+    update(
+        &mut app,
+        Msg::Formalize {
+            generation,
+            event: FormalizeEvent::Retrying {
+                span: 1,
+                round: 2,
+                problems: vec![],
+            },
+        },
+    );
+    let counts = SpanCounts {
+        types: 0,
+        variables: 2,
+        rules: 1,
+        failed: false,
+    };
+    update(
+        &mut app,
+        Msg::Formalize {
+            generation,
+            event: FormalizeEvent::Finished { span: 0, counts },
+        },
+    );
+    let run = app.formalization.run.as_ref().unwrap();
+    assert_eq!(run.progress[0], SpanProgress::Done(counts));
+    assert_eq!(run.progress[1], SpanProgress::Asking { round: 2 });
+    assert!(
+        app.status
+            .job
+            .as_deref()
+            .unwrap()
+            .contains("1/12 spans done")
+    );
+
+    // A result of an older run is dropped.
+    let formalized = park_formalized(&app);
+    assert!(
+        update(
+            &mut app,
+            Msg::FormalizeDone {
+                generation: generation - 1,
+                result: Ok(Box::new(formalized.clone())),
+            },
+        )
+        .is_empty()
+    );
+    let effects = update(
+        &mut app,
+        Msg::FormalizeDone {
+            generation,
+            result: Ok(Box::new(formalized.clone())),
+        },
+    );
+    assert_eq!(
+        names(&effects),
+        ["SaveModel", "LoadSolver", "RunTests", "SaveRecord"]
+    );
+    assert!(app.formalization.run.is_none());
+    assert_eq!(app.model.rules, formalized.model.rules);
+    assert_eq!(app.model.title, original.title, "the title is kept");
+    assert!(
+        app.model
+            .rules
+            .iter()
+            .all(|r| r.review == ReviewStatus::Unreviewed)
+    );
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("formalized 12 of 12 spans")
+    );
+
+    press(&mut app, 'u');
+    assert_eq!(app.model, original, "undo brings the old model back");
+}
+
+#[test]
+fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
+    let (_dir, mut app) = open_park();
+    let original = app.model.clone();
+    let generation = start_formalizing(&mut app);
+    assert_eq!(names(&key(&mut app, KeyCode::Esc)), ["CancelFormalize"]);
+    assert!(app.formalization.run.is_none());
+    let formalized = park_formalized(&app);
+    assert!(
+        update(
+            &mut app,
+            Msg::FormalizeDone {
+                generation,
+                result: Ok(Box::new(formalized)),
+            },
+        )
+        .is_empty()
+    );
+    assert_eq!(app.model, original);
+}
+
+#[test]
+fn a_failed_formalization_reports_why_and_changes_nothing() {
+    let (_dir, mut app) = open_park();
+    let original = app.model.clone();
+    let generation = start_formalizing(&mut app);
+    let effects = update(
+        &mut app,
+        Msg::FormalizeDone {
+            generation,
+            result: Err("LLM not configured: create llm.toml".into()),
+        },
+    );
+    assert!(effects.is_empty());
+    assert!(
+        app.status
+            .last_error
+            .as_deref()
+            .unwrap()
+            .contains("llm.toml")
+    );
+    assert_eq!(app.model, original);
+}
+
+/// The app after adopting the park formalization, on the clusters pane.
+fn formalized_app() -> (tempfile::TempDir, App) {
+    let (dir, mut app) = open_park();
+    let generation = start_formalizing(&mut app);
+    let formalized = park_formalized(&app);
+    update(
+        &mut app,
+        Msg::FormalizeDone {
+            generation,
+            result: Ok(Box::new(formalized)),
+        },
+    );
+    press(&mut app, '\t');
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Clusters);
+    (dir, app)
+}
+
+fn select_cluster_row(app: &mut App, wanted: impl Fn(&App, ClusterRow) -> bool) {
+    let rows = cluster_rows(&app.formalization.record.as_ref().unwrap().clusters);
+    let index = rows.iter().position(|r| wanted(app, *r)).expect("the row");
+    for _ in 0..index {
+        press(app, 'j');
+    }
+    assert_eq!(app.formalization.cluster_cursor.selected, index);
+}
+
+#[test]
+fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
+    let (_dir, mut app) = formalized_app();
+    // Rename standardFee (the first cluster).
+    press(&mut app, 'e');
+    assert!(matches!(app.overlay, Some(Overlay::Name(_))));
+    for _ in 0.."standardFee".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "baseFee");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(names(&effects).contains(&"SaveRecord"));
+    assert!(app.model.variable("baseFee").is_some());
+    assert!(app.model.rules[0].expression.contains("baseFee"));
+    assert_eq!(
+        app.formalization.record.as_ref().unwrap().clusters[0].name,
+        "baseFee"
+    );
+
+    // Merging a Real into a Bool is refused in the prompt, with the reason.
+    app.formalization.cluster_cursor = Default::default();
+    press(&mut app, 'm');
+    type_text(&mut app, "isLowSeason");
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    let Some(Overlay::Name(prompt)) = &app.overlay else {
+        panic!("the prompt stays open");
+    };
+    assert!(
+        prompt
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("never changes a type")
+    );
+    key(&mut app, KeyCode::Esc);
+
+    // Split S3's standardFee off the cluster: S3's rule uses the new variable.
+    app.formalization.cluster_cursor = Default::default();
+    select_cluster_row(&mut app, |app, row| match row {
+        ClusterRow::Member(c, m) => {
+            let record = app.formalization.record.as_ref().unwrap();
+            record.clusters[c].name == "baseFee" && record.clusters[c].members[m].span == "S3"
+        }
+        _ => false,
+    });
+    let before_split = app.model.clone();
+    let effects = press(&mut app, 's');
+    assert!(
+        names(&effects).contains(&"SaveModel"),
+        "{:?}",
+        names(&effects)
+    );
+    let new_variable = app
+        .model
+        .variables
+        .iter()
+        .find(|v| v.name.starts_with("standardFee") || v.name.starts_with("baseFee_"))
+        .map(|v| v.name.clone())
+        .expect("a new variable");
+    let r3 = app.model.rule("R3").unwrap();
+    assert!(r3.expression.contains(&new_variable), "{}", r3.expression);
+    press(&mut app, 'u');
+    assert_eq!(app.model, before_split);
+}
+
+fn select_rule(app: &mut App, id: &str) {
+    press(app, '1');
+    press(app, 'g');
+    let index = app.model.rules.iter().position(|r| r.id == id).unwrap();
+    for _ in 0..index {
+        press(app, 'j');
+    }
+    assert_eq!(app.selected_rule().unwrap().id, id);
+}
+
+#[test]
+fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
+    let (_dir, mut app) = open_park();
+    select_rule(&mut app, "R6");
+    press(&mut app, ' ');
+    select_rule(&mut app, "R7");
+    press(&mut app, ' ');
+    assert_eq!(app.marked_rules.len(), 2);
+    press(&mut app, 'w');
+    type_text(&mut app, "Children pay half; adults pay full.");
+    let effects = key(&mut app, KeyCode::Enter);
+    let Some(Effect::ProposeRepair {
+        ticket,
+        rules,
+        feedback,
+        ..
+    }) = effects.first()
+    else {
+        panic!("expected ProposeRepair, got {:?}", names(&effects));
+    };
+    assert_eq!(rules, &["R6", "R7"]);
+    assert_eq!(feedback, "Children pay half; adults pay full.");
+    let ticket = *ticket;
+
+    let edit = ModelEdit::ReplaceRule {
+        rule_id: "R6".into(),
+        expression: "(=> (= ageClass CHILD) (= discountRate 0.45))".into(),
+    };
+    let second = ModelEdit::DescribeVariable {
+        name: "discountRate".into(),
+        description: "the discount as a fraction of the seasonal fee".into(),
+    };
+    let proposed = |edit: &ModelEdit| ProposedEdit {
+        edit: edit.clone(),
+        reason: "because".into(),
+        before: String::new(),
+        after: String::new(),
+        before_english: String::new(),
+        after_english: String::new(),
+    };
+    let effects = update(
+        &mut app,
+        Msg::RepairProposed {
+            ticket,
+            result: Ok(RepairProposal {
+                edits: vec![proposed(&edit), proposed(&second)],
+                refused: vec![],
+            }),
+        },
+    );
+    assert_eq!(names(&effects), ["PreviewRepair"]);
+    let flip = TestFlip {
+        test_id: "T17".into(),
+        label: "A child in the low season owes $28.75".into(),
+        expected: FindingKind::Valid,
+        before: Some(FindingKind::Valid),
+        after: Some(FindingKind::Invalid),
+        passed_before: true,
+        passes_after: false,
+    };
+    update(
+        &mut app,
+        Msg::RepairPreviewed {
+            ticket,
+            index: 0,
+            flips: Ok(vec![flip.clone()]),
+        },
+    );
+    let Some(Overlay::Repair(state)) = &app.overlay else {
+        panic!("the repair overlay is open");
+    };
+    let RepairStage::Proposed(proposed_state) = &state.stage else {
+        panic!("edits are proposed");
+    };
+    assert_eq!(proposed_state.flips[0], Some(Ok(vec![flip])));
+
+    // Reject the first, accept the second.
+    press(&mut app, 'n');
+    assert!(
+        press(&mut app, 'y').is_empty(),
+        "a decided edit stays decided"
+    );
+    press(&mut app, 'j');
+    let original = app.model.clone();
+    let effects = press(&mut app, 'y');
+    assert!(names(&effects).contains(&"SaveModel"));
+    assert_eq!(
+        app.model.rule("R6"),
+        original.rule("R6"),
+        "the rejected edit is not applied"
+    );
+    assert_eq!(
+        app.model.variable("discountRate").unwrap().description,
+        "the discount as a fraction of the seasonal fee"
+    );
+    key(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    press(&mut app, 'u');
+    assert_eq!(app.model, original);
+}
+
+#[test]
+fn a_stale_or_failed_repair_reply_is_handled() {
+    let (_dir, mut app) = open_park();
+    select_rule(&mut app, "R1");
+    press(&mut app, 'w');
+    type_text(&mut app, "The base fee is $55.");
+    let effects = key(&mut app, KeyCode::Enter);
+    let Some(Effect::ProposeRepair { ticket, .. }) = effects.first() else {
+        panic!("expected ProposeRepair");
+    };
+    let ticket = *ticket;
+    assert!(
+        update(
+            &mut app,
+            Msg::RepairProposed {
+                ticket: ticket + 7,
+                result: Err("old".into()),
+            },
+        )
+        .is_empty()
+    );
+    update(
+        &mut app,
+        Msg::RepairProposed {
+            ticket,
+            result: Err("the LLM server did not answer within 120s".into()),
+        },
+    );
+    let Some(Overlay::Repair(state)) = &app.overlay else {
+        panic!("the overlay stays open to show the error");
+    };
+    assert!(matches!(&state.stage, RepairStage::Failed(e) if e.contains("did not answer")));
+}
