@@ -42,6 +42,24 @@ pub struct NlTest {
 }
 
 impl NlTest {
+    /// A natural-language test for a question and answer (an empty question
+    /// makes the answer a plain statement).
+    pub fn new(
+        id: impl Into<String>,
+        question: impl Into<String>,
+        answer: impl Into<String>,
+        expected: FindingKind,
+    ) -> NlTest {
+        NlTest {
+            id: id.into(),
+            name: String::new(),
+            question: question.into(),
+            answer: answer.into(),
+            expected,
+            note: String::new(),
+        }
+    }
+
     /// The name if it has one, otherwise the id.
     pub fn label(&self) -> &str {
         if self.name.is_empty() {

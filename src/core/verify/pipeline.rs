@@ -659,3 +659,19 @@ fn whole_answer_untranslated(
             .collect(),
     }]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crosses_threads<T: Send + Sync>() {}
+
+    #[test]
+    fn a_verification_can_run_on_a_background_thread() {
+        crosses_threads::<AnswerVerifier>();
+        crosses_threads::<VerifyCancel>();
+        crosses_threads::<VerifyEvent>();
+        crosses_threads::<AnswerReport>();
+        crosses_threads::<VerifyError>();
+    }
+}

@@ -4,10 +4,16 @@
 //! for the one repair round, and never reaches the solver.
 
 use super::vocabulary::TranslationVocabulary;
-use crate::core::smt::{Expr, SmtError};
+use crate::core::smt::{Expr, SmtError, Span};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
+
+/// Longest premise or claim read from a reply, in characters.
+pub const MAX_FORMULA_CHARS: usize = 4_000;
+/// Deepest nesting of brackets read from a reply (the reader, checker and
+/// solver encoding recurse, so a hostile reply must not nest without end).
+pub const MAX_FORMULA_DEPTH: usize = 64;
 
 /// The schema name sent with the request.
 pub const SCHEMA_NAME: &str = "premise_claim_pairs";
@@ -130,6 +136,41 @@ pub struct CheckedReply {
     pub errors: Vec<PairError>,
 }
 
+/// Refuses a formula too long or too deeply nested to read safely.
+fn within_limits(text: &str) -> Result<(), SmtError> {
+    let whole = Span::new(0, text.len());
+    let chars = text.chars().count();
+    if chars > MAX_FORMULA_CHARS {
+        return Err(SmtError::new(
+            text,
+            whole,
+            format!("a formula of {chars} characters"),
+            format!("at most {MAX_FORMULA_CHARS} characters"),
+        ));
+    }
+    let (mut depth, mut deepest, mut quoted) = (0usize, 0usize, false);
+    for c in text.chars() {
+        match c {
+            '|' => quoted = !quoted,
+            '(' if !quoted => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' if !quoted => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_FORMULA_DEPTH {
+        return Err(SmtError::new(
+            text,
+            whole,
+            format!("brackets nested {deepest} levels deep"),
+            format!("at most {MAX_FORMULA_DEPTH} levels of nesting"),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a reply and checks every pair against the vocabulary. Fails only
 /// when the JSON does not have the schema's shape.
 pub fn check_reply(
@@ -141,16 +182,20 @@ pub fn check_reply(
     let mut pairs = Vec::new();
     let mut errors = Vec::new();
     for (index, pair) in written.pairs.iter().enumerate() {
-        let premise = vocabulary.check(&pair.premise).map_err(|error| PairError {
-            pair: index,
-            field: PairField::Premise,
-            error,
-        });
-        let claim = vocabulary.check(&pair.claim).map_err(|error| PairError {
-            pair: index,
-            field: PairField::Claim,
-            error,
-        });
+        let premise = within_limits(&pair.premise)
+            .and_then(|()| vocabulary.check(&pair.premise))
+            .map_err(|error| PairError {
+                pair: index,
+                field: PairField::Premise,
+                error,
+            });
+        let claim = within_limits(&pair.claim)
+            .and_then(|()| vocabulary.check(&pair.claim))
+            .map_err(|error| PairError {
+                pair: index,
+                field: PairField::Claim,
+                error,
+            });
         match (premise, claim) {
             (Ok((premise, premise_formula)), Ok((claim, claim_formula))) => {
                 pairs.push(CheckedPair {
@@ -207,6 +252,26 @@ mod tests {
             vec![
                 "pairs[1].claim: 1:21: expected a declared variable or enum value, found the unknown name 'canPark'",
                 "pairs[2].premise: 1:1: expected a Bool formula, found a term of sort Int",
+            ]
+        );
+    }
+
+    #[test]
+    fn formulas_too_long_or_too_deep_are_refused_before_reading() {
+        let deep = format!("{}true{}", "(not ".repeat(500), ")".repeat(500));
+        let long = format!("(and {})", "isLowSeason ".repeat(500));
+        let reply = json!({"pairs": [
+            {"premise": deep, "claim": "true", "source": "x"},
+            {"premise": "true", "claim": long, "source": "x"}
+        ], "untranslated": []});
+        let checked = check_reply(&reply, &vocabulary()).expect("shape");
+        assert!(checked.pairs.is_empty());
+        let errors: Vec<String> = checked.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            vec![
+                "pairs[0].premise: 1:1: expected at most 64 levels of nesting, found brackets nested 500 levels deep",
+                "pairs[1].claim: 1:1: expected at most 4000 characters, found a formula of 6006 characters",
             ]
         );
     }

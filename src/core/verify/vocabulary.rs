@@ -21,8 +21,6 @@ pub struct TranslationVocabulary {
     symbols: HashMap<String, String>,
     /// Fingerprint of the whole vocabulary.
     whole: String,
-    /// Variable names in declaration order with their sorts.
-    variables: Vec<(String, Sort)>,
 }
 
 impl TranslationVocabulary {
@@ -100,7 +98,6 @@ impl TranslationVocabulary {
             checker: compiled.vocabulary.clone(),
             symbols,
             whole: hex(&whole.finalize()),
-            variables: compiled.variables.clone(),
         }
     }
 
@@ -139,16 +136,6 @@ impl TranslationVocabulary {
     /// A fingerprint of every declaration and description.
     pub fn fingerprint(&self) -> &str {
         &self.whole
-    }
-
-    /// Whether `name` is a declared variable.
-    pub fn is_variable(&self, name: &str) -> bool {
-        self.checker.variable_sort(name).is_some()
-    }
-
-    /// The variables in declaration order with their sorts.
-    pub fn variables(&self) -> &[(String, Sort)] {
-        &self.variables
     }
 }
 
