@@ -153,6 +153,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
             Effect::Formalize { .. } => "Formalize",
             Effect::CancelFormalize => "CancelFormalize",
+            Effect::CheckAnswer { .. } => "CheckAnswer",
             Effect::SaveRecord(_) => "SaveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",

@@ -182,8 +182,57 @@ pub struct Status {
     pub last_error: Option<String>,
 }
 
+/// What the verify screen asks: a premise and claim in logic, or a
+/// question and answer in words (checked through the answer verifier).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerifyMode {
+    #[default]
+    Logic,
+    Answer,
+}
+
+/// A question and answer being checked, and what came back.
+pub struct AnswerPane {
+    pub question: TextArea<'static>,
+    pub answer: TextArea<'static>,
+    /// 0: question, 1: answer.
+    pub field: usize,
+    pub ticket: u64,
+    pub running: bool,
+    /// The translations asked for, and those arrived so far.
+    pub asked: usize,
+    pub translations: Vec<crate::core::verify::Translation>,
+    /// Solving `n` distinct pairs, once every translation is in.
+    pub solving: Option<usize>,
+    pub report: Option<Box<crate::core::verify::AnswerReport>>,
+    pub error: Option<String>,
+}
+
+impl Default for AnswerPane {
+    fn default() -> Self {
+        let mut question = TextArea::default();
+        question.set_placeholder_text("the question (may stay empty for a plain statement)");
+        let mut answer = TextArea::default();
+        answer.set_placeholder_text("the answer to check against the policy");
+        AnswerPane {
+            question,
+            answer,
+            field: 1,
+            ticket: 0,
+            running: false,
+            asked: 0,
+            translations: Vec::new(),
+            solving: None,
+            report: None,
+            error: None,
+        }
+    }
+}
+
 /// The verify screen.
 pub struct VerifyPane {
+    pub mode: VerifyMode,
+    pub qa: AnswerPane,
     pub premise: TextArea<'static>,
     pub claim: TextArea<'static>,
     /// 0: premise, 1: claim.
@@ -201,6 +250,8 @@ impl Default for VerifyPane {
         let mut claim = TextArea::default();
         claim.set_placeholder_text("claim, e.g. isEntryAllowed");
         VerifyPane {
+            mode: VerifyMode::Logic,
+            qa: AnswerPane::default(),
             premise,
             claim,
             field: 0,

@@ -18,6 +18,7 @@ pub enum Action {
     Mark,
     Merge,
     Split,
+    AnswerMode,
     NextPane,
     PrevPane,
     Down,
@@ -53,7 +54,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 44] = [
+const ACTION_NAMES: [(&str, Action); 45] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -65,6 +66,7 @@ const ACTION_NAMES: [(&str, Action); 44] = [
     ("mark", Action::Mark),
     ("merge", Action::Merge),
     ("split", Action::Split),
+    ("answer_mode", Action::AnswerMode),
     ("next_pane", Action::NextPane),
     ("prev_pane", Action::PrevPane),
     ("down", Action::Down),

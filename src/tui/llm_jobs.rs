@@ -1,6 +1,8 @@
 //! The workbench's LLM jobs, each on a thread of its own that reports back
 //! as messages on a channel: formalizing the document (progress events,
-//! then the composed model), proposing a repair, and previewing its flips.
+//! then the composed model), proposing a repair, previewing its flips, and
+//! checking a question and answer (translations as they arrive, then the
+//! report).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,7 +20,14 @@ use crate::core::formalize::repair_preview::{preview_flips, suite_outcomes};
 use crate::core::formalize::span_job::SpanSettings;
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
-use crate::core::model::{LogicTest, PolicyModel, SCHEMA_VERSION, compile};
+use crate::core::model::{CompiledModel, LogicTest, PolicyModel, SCHEMA_VERSION, compile};
+use crate::core::solve::SolverWorker;
+use crate::core::verify::{
+    AnswerInput, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions, samples_of,
+};
+
+/// Redundant translations per answer check (ARC's default k).
+const ANSWER_TRANSLATIONS: usize = 3;
 
 fn client(project_dir: &Path) -> Result<LlmClient, String> {
     let cache = project_dir
@@ -171,4 +180,44 @@ pub fn start_preview(
         }
     });
     receive
+}
+
+/// Checks a question and answer with k = 3 samples of the configured
+/// profile: progress messages as translations arrive, then the report.
+pub fn start_check_answer(
+    project_dir: &Path,
+    ticket: u64,
+    input: AnswerInput,
+    model: PolicyModel,
+    compiled: CompiledModel,
+    timeout: Duration,
+) -> (Receiver<Msg>, VerifyCancel) {
+    let (send, receive) = mpsc::channel();
+    let cancel = VerifyCancel::new();
+    let stop = cancel.clone();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let result = client(&project_dir).and_then(|client| {
+            let cache_dir = project_dir.join(crate::core::model::project::CACHE_DIR);
+            let verifier = AnswerVerifier::new(
+                &model,
+                &compiled,
+                samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
+                VerifyOptions::default(),
+            )
+            .with_cache(TranslationCache::in_project_cache(&cache_dir));
+            let worker = SolverWorker::spawn(timeout);
+            worker.load(compiled.clone())?;
+            let events = send.clone();
+            let mut on_event = move |event| {
+                let _ = events.send(Msg::AnswerProgress { ticket, event });
+            };
+            verifier
+                .verify(&worker, &input, &mut on_event, &stop)
+                .map(Box::new)
+                .map_err(|e| e.to_string())
+        });
+        let _ = send.send(Msg::AnswerChecked { ticket, result });
+    });
+    (receive, cancel)
 }

@@ -63,6 +63,16 @@ pub enum Msg {
         ticket: u64,
         result: Result<crate::core::formalize::repair::RepairProposal, String>,
     },
+    /// Progress of answer check `ticket` (translations arriving).
+    AnswerProgress {
+        ticket: u64,
+        event: crate::core::verify::VerifyEvent,
+    },
+    /// The report of answer check `ticket`, or why there is none.
+    AnswerChecked {
+        ticket: u64,
+        result: Result<Box<crate::core::verify::AnswerReport>, String>,
+    },
     /// The tests edit `index` of repair `ticket` would flip.
     RepairPreviewed {
         ticket: u64,
@@ -136,6 +146,14 @@ pub enum Effect {
     },
     /// Stop the running formalization.
     CancelFormalize,
+    /// Check a question and answer against the model (k translations).
+    CheckAnswer {
+        ticket: u64,
+        question: String,
+        answer: String,
+        model: Box<PolicyModel>,
+        compiled: Box<CompiledModel>,
+    },
     /// Write `formalization.json`.
     SaveRecord(Box<crate::core::formalize::record::FormalizationRecord>),
     /// Ask the LLM for edits addressing `feedback` on `rules`.

@@ -50,6 +50,8 @@ pub struct Runtime {
     streams: Vec<Receiver<Msg>>,
     /// Stops the running formalization.
     formalize_cancel: Option<crate::core::llm::CancelToken>,
+    /// Stops the running answer check (a newer one replaces it).
+    answer_cancel: Option<crate::core::verify::VerifyCancel>,
     timeout: Duration,
 }
 
@@ -67,6 +69,7 @@ impl Runtime {
             background: Vec::new(),
             streams: Vec::new(),
             formalize_cancel: None,
+            answer_cancel: None,
             timeout,
         }
     }
@@ -212,6 +215,28 @@ impl Runtime {
                 self.streams.push(messages);
                 Vec::new()
             }
+            Effect::CheckAnswer {
+                ticket,
+                question,
+                answer,
+                model,
+                compiled,
+            } => {
+                if let Some(old) = self.answer_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = super::llm_jobs::start_check_answer(
+                    &self.project_dir,
+                    ticket,
+                    crate::core::verify::AnswerInput::new(question, answer),
+                    *model,
+                    *compiled,
+                    self.timeout,
+                );
+                self.answer_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
             Effect::CancelFormalize => {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();
@@ -253,6 +278,9 @@ impl Runtime {
             }
             Effect::Quit => {
                 if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                if let Some(cancel) = self.answer_cancel.take() {
                     cancel.cancel();
                 }
                 Vec::new()

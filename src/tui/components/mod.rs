@@ -1,5 +1,6 @@
 //! Drawing. `render` reads the app and draws; it changes nothing.
 
+mod answer;
 pub mod document;
 mod finding;
 mod formalize;
@@ -37,7 +38,14 @@ pub fn render(app: &App, frame: &mut Frame) {
             tests::render_list(app, frame, layout.list);
             tests::render_detail(app, frame, layout.detail);
         }
-        Screen::Verify => verify::render(app, frame, layout.inputs, layout.detail),
+        Screen::Verify => match app.verify.mode {
+            super::app::VerifyMode::Logic => {
+                verify::render(app, frame, layout.inputs, layout.detail)
+            }
+            super::app::VerifyMode::Answer => {
+                answer::render(app, frame, layout.inputs, layout.detail)
+            }
+        },
         Screen::Vetting => {
             vetting::render_list(app, frame, layout.list);
             vetting::render_detail(app, frame, layout.detail);

@@ -186,12 +186,22 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::Repair(state) => super::repair::render_repair(app, frame, state),
         Overlay::Name(prompt) => super::repair::render_name(app, frame, prompt),
         Overlay::ExpectPrompt => {
-            let area = overlay(size, 60, 4);
+            let area = overlay(size, 70, 5);
             frame.render_widget(Clear, area);
             let block = pane(app, "Save as a test expecting…".into(), true);
             let inner = block.inner(area);
             frame.render_widget(block, area);
-            frame.render_widget(Paragraph::new("v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · c TOO_COMPLEX · other: cancel").style(app.theme.text()), inner);
+            let choices = if app.verify.mode == crate::tui::app::VerifyMode::Answer {
+                "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · c TOO_COMPLEX · a TRANSLATION_AMBIGUOUS · n NO_TRANSLATIONS · other: cancel"
+            } else {
+                "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · c TOO_COMPLEX · other: cancel"
+            };
+            frame.render_widget(
+                Paragraph::new(choices)
+                    .wrap(ratatui::widgets::Wrap { trim: true })
+                    .style(app.theme.text()),
+                inner,
+            );
         }
     }
 }

@@ -13,7 +13,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
     let typing = app.focus == Pane::VerifyInput;
     let block = pane(
         app,
-        "Ask · enter: verify · tab: switch field · ctrl-s: save as test · esc: leave".into(),
+        "Ask · enter verify · tab field · ctrl-s save as test · ctrl-t Q&A · esc leave".into(),
         typing,
     );
     let inner = block.inner(inputs);

@@ -1,6 +1,7 @@
 //! `update(&mut App, Msg) -> Vec<Effect>`: the only place state changes. It
 //! does no I/O; what must happen outside comes back as effects.
 
+mod answer;
 mod edits;
 mod formalize;
 mod navigation;
@@ -62,6 +63,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Formalize { generation, event } => formalize::event(app, generation, event),
         Msg::FormalizeDone { generation, result } => formalize::done(app, generation, result),
         Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
+        Msg::AnswerProgress { ticket, event } => answer::progress(app, ticket, event),
+        Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
         Msg::RepairPreviewed {
             ticket,
             index,
@@ -92,8 +95,17 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             if app.overlay.is_some() {
                 return overlays::key(app, key);
             }
+            if app.screen == Screen::Verify
+                && app.keymap.action_for(&key) == Some(Action::AnswerMode)
+            {
+                answer::toggle_mode(app);
+                return Vec::new();
+            }
             if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
-                return runs::verify_input_key(app, key);
+                return match app.verify.mode {
+                    super::app::VerifyMode::Logic => runs::verify_input_key(app, key),
+                    super::app::VerifyMode::Answer => answer::input_key(app, key),
+                };
             }
             match app.keymap.action_for(&key) {
                 Some(action) => act(app, action),
@@ -119,6 +131,10 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::ScreenFormalize => navigation::show_screen(app, Screen::Formalize),
+        Action::AnswerMode => {
+            navigation::show_screen(app, Screen::Verify);
+            answer::toggle_mode(app);
+        }
         Action::Formalize => return formalize::start(app),
         Action::Feedback => repair::open(app),
         Action::Mark => repair::toggle_mark(app),

@@ -157,17 +157,24 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => app.overlay = None,
         },
         Overlay::ExpectPrompt => {
+            let answer_mode = app.verify.mode == crate::tui::app::VerifyMode::Answer;
             let expected = match key.code {
                 KeyCode::Char('v') => Some(FindingKind::Valid),
                 KeyCode::Char('i') => Some(FindingKind::Invalid),
                 KeyCode::Char('s') => Some(FindingKind::Satisfiable),
                 KeyCode::Char('m') => Some(FindingKind::Impossible),
                 KeyCode::Char('c') => Some(FindingKind::TooComplex),
+                KeyCode::Char('a') if answer_mode => Some(FindingKind::TranslationAmbiguous),
+                KeyCode::Char('n') if answer_mode => Some(FindingKind::NoTranslations),
                 _ => None,
             };
             app.overlay = None;
             if let Some(expected) = expected {
-                return super::runs::save_verify_as_test(app, expected);
+                return if answer_mode {
+                    super::answer::save_as_nl_test(app, expected)
+                } else {
+                    super::runs::save_verify_as_test(app, expected)
+                };
             }
         }
         Overlay::RejectPrompt { test_index } => {
