@@ -11,6 +11,7 @@ pub mod cache;
 pub mod config;
 pub mod prompts;
 pub mod protocol;
+pub mod retry_after;
 pub mod validate;
 
 use std::fmt;
@@ -444,8 +445,7 @@ pub(crate) async fn exchange(
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+            .and_then(|v| retry_after::retry_after(v, std::time::SystemTime::now()));
         let text = response.text().await?;
         Ok::<_, reqwest::Error>((status, retry_after, text))
     };
