@@ -13,7 +13,7 @@ use precept::core::model::drafts::Drafts;
 use precept::core::model::project::read_json;
 use precept::core::model::{Project, TestSuite};
 use precept::core::solve::FindingKind;
-use precept::tui::app::{App, Overlay, VerifyMode};
+use precept::tui::app::{App, Overlay, Pane, VerifyMode};
 use precept::tui::keymap::Keymap;
 use precept::tui::msg::{Effect, Msg};
 use precept::tui::runtime::Runtime;
@@ -140,4 +140,41 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     assert_eq!(saved.answer, "No, you cannot visit the park.");
     assert!(saved.question.starts_with("I am a senior"));
     assert_eq!(suite.tests.len(), 18, "the logic tests are untouched");
+
+    // The tests screen runs it through the verifier; its translations come
+    // from the cache, so no new request reaches the server.
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('3'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(app.focus, Pane::NlTests);
+    let mut effects = key(&mut app, KeyCode::Char('r'), KeyModifiers::NONE);
+    assert!(matches!(effects.first(), Some(Effect::RunNlTests { .. })));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while app.nl.running || !effects.is_empty() {
+        assert!(Instant::now() < deadline, "the answer tests did not finish");
+        let mut messages = Vec::new();
+        for effect in effects.drain(..) {
+            messages.extend(runtime.execute(effect));
+        }
+        messages.extend(runtime.poll());
+        for message in messages {
+            effects.extend(update(&mut app, message));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let outcome = app.nl.outcomes.get(&saved.id).expect("an outcome");
+    assert!(outcome.passed, "{outcome:?}");
+    assert_eq!(
+        server.requests().len(),
+        3,
+        "translations came from the cache"
+    );
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("natural-language tests: 1 passed, 0 failed")
+    );
 }

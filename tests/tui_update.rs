@@ -154,6 +154,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Formalize { .. } => "Formalize",
             Effect::CancelFormalize => "CancelFormalize",
             Effect::CheckAnswer { .. } => "CheckAnswer",
+            Effect::RunNlTests { .. } => "RunNlTests",
             Effect::SaveRecord(_) => "SaveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",

@@ -67,6 +67,8 @@ pub enum Pane {
     FormalizeSpans,
     /// The formalize screen's clusters of unit variables.
     Clusters,
+    /// The tests screen's natural-language tests.
+    NlTests,
 }
 
 /// A list selection with its scroll offset (kept by `update`, which knows
@@ -337,6 +339,7 @@ pub struct App {
     pub coverage: CoverageState,
     pub generating: GenerationState,
     pub formalization: super::assist::FormalizeState,
+    pub nl: super::assist::NlTestsState,
     /// Rules marked with space, for a repair from feedback about several rules.
     pub marked_rules: std::collections::BTreeSet<String>,
     pub repair_ticket: u64,
@@ -401,6 +404,7 @@ impl App {
             coverage: CoverageState::default(),
             generating: GenerationState::default(),
             formalization: super::assist::FormalizeState::default(),
+            nl: super::assist::NlTestsState::default(),
             marked_rules: std::collections::BTreeSet::new(),
             repair_ticket: 0,
             status: Status::default(),

@@ -135,3 +135,18 @@ impl NamePrompt {
         self.input.lines().join("").trim().to_string()
     }
 }
+
+/// The natural-language tests on the tests screen: their last outcomes
+/// (through the answer verifier) and the run in progress.
+#[derive(Debug, Clone, Default)]
+pub struct NlTestsState {
+    pub outcomes: std::collections::HashMap<String, crate::core::verify::NlTestOutcome>,
+    pub ticket: u64,
+    pub running: bool,
+    /// Tests finished and asked for in the current run.
+    pub done: usize,
+    pub total: usize,
+    pub cursor: ListCursor,
+    /// The model the outcomes were computed on (a later edit makes them stale).
+    pub ran_on: Option<crate::core::model::PolicyModel>,
+}

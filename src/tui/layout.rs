@@ -19,6 +19,8 @@ pub struct Areas {
     pub coverage: Rect,
     /// Formalize screen: the clusters of unit variables.
     pub clusters: Rect,
+    /// Tests screen: the natural-language tests.
+    pub nl_tests: Rect,
 }
 
 pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
@@ -77,12 +79,25 @@ pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
             areas.clusters = right[0];
             areas.detail = right[1];
         }
-        Screen::Variables | Screen::Tests => {
+        Screen::Variables => {
             let columns = Layout::default()
                 .direction(Direction::Horizontal)
                 .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
                 .split(body);
             areas.list = columns[0];
+            areas.detail = columns[1];
+        }
+        Screen::Tests => {
+            let columns = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(40), Constraint::Percentage(60)])
+                .split(body);
+            let left = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(70), Constraint::Percentage(30)])
+                .split(columns[0]);
+            areas.list = left[0];
+            areas.nl_tests = left[1];
             areas.detail = columns[1];
         }
         Screen::Verify => {

@@ -20,10 +20,12 @@ use crate::core::formalize::repair_preview::{preview_flips, suite_outcomes};
 use crate::core::formalize::span_job::SpanSettings;
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
-use crate::core::model::{CompiledModel, LogicTest, PolicyModel, SCHEMA_VERSION, compile};
+use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel, SCHEMA_VERSION, compile};
 use crate::core::solve::SolverWorker;
+use crate::core::verify::nl_tests::judge;
 use crate::core::verify::{
-    AnswerInput, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions, samples_of,
+    AnswerInput, AnswerVerifier, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
+    samples_of,
 };
 
 /// Redundant translations per answer check (ARC's default k).
@@ -220,4 +222,74 @@ pub fn start_check_answer(
         let _ = send.send(Msg::AnswerChecked { ticket, result });
     });
     (receive, cancel)
+}
+
+/// Runs natural-language tests one after the other with k = 3 samples of
+/// the configured profile; a message per test, then one at the end.
+pub fn start_nl_tests(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    compiled: CompiledModel,
+    tests: Vec<NlTest>,
+    timeout: Duration,
+) -> (Receiver<Msg>, VerifyCancel) {
+    let (send, receive) = mpsc::channel();
+    let cancel = VerifyCancel::new();
+    let stop = cancel.clone();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let setup = client(&project_dir).and_then(|client| {
+            let cache_dir = project_dir.join(crate::core::model::project::CACHE_DIR);
+            let verifier = AnswerVerifier::new(
+                &model,
+                &compiled,
+                samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
+                VerifyOptions::default(),
+            )
+            .with_cache(TranslationCache::in_project_cache(&cache_dir));
+            let worker = SolverWorker::spawn(timeout);
+            worker.load(compiled.clone())?;
+            Ok((verifier, worker))
+        });
+        for test in &tests {
+            if stop.is_cancelled() {
+                break;
+            }
+            let outcome = match &setup {
+                Ok((verifier, worker)) => {
+                    let input = AnswerInput::new(&test.question, &test.answer);
+                    match verifier.verify(worker, &input, &mut |_| {}, &stop) {
+                        Ok(report) => judge(test, report, verifier.options().threshold),
+                        Err(error) => not_run(test, error.to_string()),
+                    }
+                }
+                Err(error) => not_run(test, error.clone()),
+            };
+            if send
+                .send(Msg::NlTestDone {
+                    ticket,
+                    outcome: Box::new(outcome),
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+        let _ = send.send(Msg::NlTestsFinished { ticket });
+    });
+    (receive, cancel)
+}
+
+fn not_run(test: &NlTest, error: String) -> NlTestOutcome {
+    NlTestOutcome {
+        id: test.id.clone(),
+        name: test.name.clone(),
+        expected: test.expected,
+        actual: None,
+        passed: false,
+        fault: None,
+        error: Some(error),
+        report: None,
+    }
 }

@@ -73,6 +73,15 @@ pub enum Msg {
         ticket: u64,
         result: Result<Box<crate::core::verify::AnswerReport>, String>,
     },
+    /// One natural-language test of run `ticket` finished.
+    NlTestDone {
+        ticket: u64,
+        outcome: Box<crate::core::verify::NlTestOutcome>,
+    },
+    /// Run `ticket` of the natural-language tests is over.
+    NlTestsFinished {
+        ticket: u64,
+    },
     /// The tests edit `index` of repair `ticket` would flip.
     RepairPreviewed {
         ticket: u64,
@@ -146,6 +155,13 @@ pub enum Effect {
     },
     /// Stop the running formalization.
     CancelFormalize,
+    /// Run the natural-language tests through the answer verifier.
+    RunNlTests {
+        ticket: u64,
+        model: Box<PolicyModel>,
+        compiled: Box<CompiledModel>,
+        tests: Vec<crate::core::model::NlTest>,
+    },
     /// Check a question and answer against the model (k translations).
     CheckAnswer {
         ticket: u64,

@@ -52,6 +52,8 @@ pub struct Runtime {
     formalize_cancel: Option<crate::core::llm::CancelToken>,
     /// Stops the running answer check (a newer one replaces it).
     answer_cancel: Option<crate::core::verify::VerifyCancel>,
+    /// Stops the running natural-language tests (a newer run replaces them).
+    nl_cancel: Option<crate::core::verify::VerifyCancel>,
     timeout: Duration,
 }
 
@@ -70,6 +72,7 @@ impl Runtime {
             streams: Vec::new(),
             formalize_cancel: None,
             answer_cancel: None,
+            nl_cancel: None,
             timeout,
         }
     }
@@ -237,6 +240,27 @@ impl Runtime {
                 self.streams.push(messages);
                 Vec::new()
             }
+            Effect::RunNlTests {
+                ticket,
+                model,
+                compiled,
+                tests,
+            } => {
+                if let Some(old) = self.nl_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = super::llm_jobs::start_nl_tests(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    *compiled,
+                    tests,
+                    self.timeout,
+                );
+                self.nl_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
             Effect::CancelFormalize => {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();
@@ -280,7 +304,10 @@ impl Runtime {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();
                 }
-                if let Some(cancel) = self.answer_cancel.take() {
+                for cancel in [self.answer_cancel.take(), self.nl_cancel.take()]
+                    .into_iter()
+                    .flatten()
+                {
                     cancel.cancel();
                 }
                 Vec::new()

@@ -5,6 +5,7 @@ pub mod document;
 mod finding;
 mod formalize;
 mod list;
+mod nl_tests;
 mod overlays;
 mod repair;
 mod rules;
@@ -36,7 +37,12 @@ pub fn render(app: &App, frame: &mut Frame) {
         }
         Screen::Tests => {
             tests::render_list(app, frame, layout.list);
-            tests::render_detail(app, frame, layout.detail);
+            nl_tests::render_list(app, frame, layout.nl_tests);
+            if app.focus == super::app::Pane::NlTests {
+                nl_tests::render_detail(app, frame, layout.detail);
+            } else {
+                tests::render_detail(app, frame, layout.detail);
+            }
         }
         Screen::Verify => match app.verify.mode {
             super::app::VerifyMode::Logic => {

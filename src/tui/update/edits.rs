@@ -60,6 +60,12 @@ pub fn open_editor(app: &mut App) {
         Pane::FormalizeSpans | Pane::Clusters => {
             app.status.message = Some("e on a cluster renames its variable".into())
         }
+        Pane::NlTests => {
+            app.status.message = Some(
+                "a natural-language test is made on the verify screen (ctrl-t, then ctrl-s);                  d deletes this one"
+                    .into(),
+            )
+        }
     }
 }
 
@@ -426,7 +432,8 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
         | Pane::VerifyResult
         | Pane::Diagnostics
         | Pane::FormalizeSpans
-        | Pane::Clusters => Vec::new(),
+        | Pane::Clusters
+        | Pane::NlTests => Vec::new(),
     }
 }
 

@@ -5,11 +5,13 @@ mod answer;
 mod edits;
 mod formalize;
 mod navigation;
+mod nl_tests;
 pub(crate) mod overlays;
 mod repair;
 mod runs;
 mod vetting;
 
+pub use nl_tests::counts as nl_test_counts;
 pub use runs::start_full_run;
 
 use super::app::{App, Overlay, Pane, Screen};
@@ -37,7 +39,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::TestFinished {
             generation,
             outcome,
-        } => runs::test_finished(app, generation, *outcome),
+        } => {
+            let mut effects = runs::test_finished(app, generation, *outcome);
+            if app.pending == 0 && generation == app.generation {
+                effects.extend(nl_tests::rerun_if_stale(app));
+            }
+            effects
+        }
         Msg::ConsistencyChecked {
             generation,
             consistent,
@@ -65,6 +73,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
         Msg::AnswerProgress { ticket, event } => answer::progress(app, ticket, event),
         Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
+        Msg::NlTestDone { ticket, outcome } => nl_tests::test_done(app, ticket, *outcome),
+        Msg::NlTestsFinished { ticket } => nl_tests::finished(app, ticket),
         Msg::RepairPreviewed {
             ticket,
             index,
@@ -176,9 +186,11 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Edit if app.focus == Pane::Clusters => formalize::open_rename(app),
         Action::Edit => edits::open_editor(app),
         Action::Add => edits::open_new(app),
+        Action::Delete if app.focus == Pane::NlTests => return nl_tests::delete_selected(app),
         Action::Delete => return edits::delete_selected(app),
         Action::Undo => return edits::undo(app),
         Action::Redo => return edits::redo(app),
+        Action::Rerun if app.focus == Pane::NlTests => return nl_tests::start(app),
         Action::Rerun => return vec![start_full_run(app)],
         Action::NextFailing => navigation::next_failing(app, 1),
         Action::PrevFailing => navigation::next_failing(app, -1),

@@ -25,7 +25,7 @@ fn panes(screen: Screen) -> &'static [Pane] {
     match screen {
         Screen::Rules => &[Pane::Document, Pane::Rules],
         Screen::Variables => &[Pane::Variables],
-        Screen::Tests => &[Pane::Tests, Pane::Evidence],
+        Screen::Tests => &[Pane::Tests, Pane::Evidence, Pane::NlTests],
         Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
         Screen::Vetting => &[Pane::Diagnostics],
         Screen::Formalize => &[Pane::FormalizeSpans, Pane::Clusters],
@@ -69,6 +69,7 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
         Pane::Diagnostics => (app.lint.diagnostics.len(), inner_height(layout.list)),
         Pane::FormalizeSpans => (formalize_span_count(app), inner_height(layout.list)),
+        Pane::NlTests => (app.tests.nl_tests.len(), inner_height(layout.nl_tests)),
         Pane::Clusters => (
             app.formalization
                 .record
@@ -103,6 +104,7 @@ pub fn move_selection(app: &mut App, delta: isize) {
         Pane::Evidence => app.evidence_cursor.step(delta, len, height),
         Pane::Diagnostics => app.lint.cursor.step(delta, len, height),
         Pane::FormalizeSpans => app.formalization.span_cursor.step(delta, len, height),
+        Pane::NlTests => app.nl.cursor.step(delta, len, height),
         Pane::Clusters => app.formalization.cluster_cursor.step(delta, len, height),
         Pane::VerifyInput | Pane::VerifyResult => {}
     }
@@ -280,7 +282,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
                 None => app.status.message = Some("no rule came from this span".into()),
             }
         }
-        Pane::VerifyInput | Pane::Clusters => {}
+        Pane::VerifyInput | Pane::Clusters | Pane::NlTests => {}
     }
     Vec::new()
 }
@@ -337,6 +339,9 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
     }
     if contains(layout.clusters, column, row) && app.screen == Screen::Formalize {
         return Some(Pane::Clusters);
+    }
+    if contains(layout.nl_tests, column, row) && app.screen == Screen::Tests {
+        return Some(Pane::NlTests);
     }
     if contains(layout.inputs, column, row) {
         return Some(Pane::VerifyInput);
