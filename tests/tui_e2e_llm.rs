@@ -454,14 +454,10 @@ fn repair_from_feedback_shows_the_diff_and_flips_and_is_undoable() {
     session.wait_for(&["17 passed, 1 failed"]);
 }
 
-/// Product bug (src/tui/update/repair.rs): esc while the LLM is being asked
-/// closes the overlay, and `proposed` then drops the reply without clearing
-/// `status.job`, so the status line spins on "asking the LLM for a repair"
-/// forever and never shows the test counts again (the same holds for
-/// "working out which tests the edits flip" when esc comes before the
-/// preview is done).
+/// Esc while the LLM is being asked closes the overlay; the reply that
+/// arrives later is dropped, and the status line must not keep spinning on
+/// "asking the LLM for a repair" (it shows the test counts again).
 #[test]
-#[ignore = "product bug: the repair spinner stays after esc while asking"]
 fn closing_the_repair_overlay_while_asking_leaves_no_spinner() {
     let (dir, server) = broken_park_and_server();
     server.set_latency(Duration::from_millis(500));

@@ -239,6 +239,22 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
 }
 
 #[test]
+fn the_replace_confirmation_holds_for_the_next_key_only() {
+    let (_dir, mut app) = open_park();
+    press(&mut app, '6');
+    assert!(press(&mut app, 'F').is_empty());
+    press(&mut app, 'j');
+    assert!(
+        press(&mut app, 'F').is_empty(),
+        "after another key, F asks again"
+    );
+    assert!(matches!(
+        press(&mut app, 'F').first(),
+        Some(Effect::Formalize { .. })
+    ));
+}
+
+#[test]
 fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
     let (_dir, mut app) = open_park();
     let original = app.model.clone();

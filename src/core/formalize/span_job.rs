@@ -118,11 +118,20 @@ pub fn span_request(
     }
 }
 
-fn repair_text(problems: &[UnitProblem], previous: &str) -> String {
+/// The follow-up of round `round` (2, 3, …). The round number makes each
+/// round's request distinct, so a cached bad answer is not replayed as the
+/// next round's answer.
+fn repair_text(problems: &[UnitProblem], previous: &str, round: u32, rounds: u32) -> String {
     let errors: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
+    let (round, rounds) = (round.to_string(), rounds.to_string());
     render(
         FORMALIZE_REPAIR.user(),
-        &[("errors", &errors.join("\n")), ("previous", previous)],
+        &[
+            ("errors", &errors.join("\n")),
+            ("previous", previous),
+            ("round", &round),
+            ("rounds", &rounds),
+        ],
     )
 }
 
@@ -155,7 +164,12 @@ pub async fn formalize_span(
                         field: "reply".into(),
                         message,
                     }];
-                    feedback = repair_text(&problems, &crate::core::llm::snippet(&reply.raw));
+                    feedback = repair_text(
+                        &problems,
+                        &crate::core::llm::snippet(&reply.raw),
+                        round + 1,
+                        max_rounds,
+                    );
                     continue;
                 }
             },
@@ -167,7 +181,7 @@ pub async fn formalize_span(
                     field: "reply".into(),
                     message: reason,
                 }];
-                feedback = repair_text(&problems, &raw_snippet);
+                feedback = repair_text(&problems, &raw_snippet, round + 1, max_rounds);
                 continue;
             }
             Err(LlmError::Cancelled) => return Ok(SpanOutcome::Cancelled),
@@ -186,7 +200,7 @@ pub async fn formalize_span(
                 rounds: round,
             });
         }
-        feedback = repair_text(&problems, &previous);
+        feedback = repair_text(&problems, &previous, round + 1, max_rounds);
         declared = Some(unit);
     }
     Ok(SpanOutcome::Rejected {

@@ -17,8 +17,8 @@ pub const FORMALIZE_SPAN: PromptFile = PromptFile {
 /// The follow-up message of the refinement loop: the errors of the last
 /// answer and a request for a corrected one.
 pub const FORMALIZE_REPAIR: PromptFile = PromptFile {
-    name: "formalize_repair.v1",
-    text: include_str!("../../../prompts/formalize_repair.v1.md"),
+    name: "formalize_repair.v2",
+    text: include_str!("../../../prompts/formalize_repair.v2.md"),
 };
 
 /// Translate a question and answer (or a statement) into premise–claim

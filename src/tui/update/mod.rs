@@ -129,6 +129,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
     app.status.message = None;
     app.status.last_error = None;
+    // "Press F again to replace the rules" holds for the very next key only.
+    if action != Action::Formalize {
+        app.formalization.confirm_replace = false;
+    }
     match action {
         Action::ScreenRules => navigation::show_screen(app, Screen::Rules),
         Action::ScreenVariables => navigation::show_screen(app, Screen::Variables),

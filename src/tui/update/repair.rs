@@ -61,6 +61,16 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     if key.code == KeyCode::Esc {
+        // Whatever the overlay was waiting for is dropped when it arrives,
+        // so its progress must not stay in the status line.
+        let waiting = match &state.stage {
+            RepairStage::Asking => true,
+            RepairStage::Proposed(proposed) => proposed.flips.iter().any(Option::is_none),
+            RepairStage::Writing | RepairStage::Failed(_) => false,
+        };
+        if waiting {
+            app.status.job = None;
+        }
         app.overlay = None;
         return Vec::new();
     }
