@@ -149,8 +149,17 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     let (_dir, mut app) = open_park();
     let original = app.model.clone();
     let generation = start_formalizing(&mut app);
+    let spans = plan_spans(app.document.as_deref().unwrap(), 3_000);
+    update(
+        &mut app,
+        Msg::Formalize {
+            generation,
+            event: FormalizeEvent::Planned { spans },
+        },
+    );
     let run = app.formalization.run.as_ref().unwrap();
     assert_eq!(run.progress.len(), 12, "the park document has 12 spans");
+    assert_eq!(run.spans[0].0, "S1");
 
     update(
         &mut app,

@@ -4,16 +4,14 @@
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome};
 use crate::core::formalize::cluster::DEFAULT_THRESHOLD;
-use crate::core::formalize::compose::compose;
-use crate::core::formalize::embed::{Embedder, LexicalEmbedder};
-use crate::core::formalize::pipeline::{
-    DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_spans_blocking, plan_spans,
+use crate::core::formalize::document_run::{
+    FormalizeSettings, FormalizedDocument, formalize_document,
 };
-use crate::core::formalize::record::{FormalizationRecord, SpanRecord};
-use crate::core::formalize::span_job::{SpanOutcome, SpanSettings, SpanTask};
-use crate::core::llm::prompts::FORMALIZE_SPAN;
+use crate::core::formalize::embed::LexicalEmbedder;
+use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
+use crate::core::formalize::span_job::SpanSettings;
 use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
-use crate::core::model::{Project, SCHEMA_VERSION, Settings, TestSuite, compile};
+use crate::core::model::{Project, Settings, TestSuite};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,76 +53,42 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             args.threshold
         )));
     }
-    let tasks = plan_spans(&document, args.span_budget.max(200));
-    if tasks.is_empty() {
-        return Err(Failure::Input(format!(
-            "{}: no paragraphs, list items or table rows to formalize",
-            args.document.display()
-        )));
-    }
     let cache = args
         .cache
         .clone()
         .unwrap_or_else(|| args.out.join(CACHE_DIR).join("llm"));
     let client = Arc::new(llm_client(&args.llm, cache)?);
-    let settings = SpanSettings {
-        max_rounds: args.max_rounds.max(1),
-        ..SpanSettings::default()
+    let settings = FormalizeSettings {
+        span_budget: args.span_budget,
+        span: SpanSettings {
+            max_rounds: args.max_rounds.max(1),
+            ..SpanSettings::default()
+        },
+        threshold: args.threshold,
     };
-    let progress = progress_printer(tasks.clone());
-    let outcomes = formalize_spans_blocking(client.clone(), &tasks, settings, progress)
-        .map_err(|e| Failure::Input(e.to_string()))?;
-    let failed = outcomes.iter().filter(|o| o.unit().is_none()).count();
-    if failed == outcomes.len() {
-        return Err(Failure::Input(format!(
-            "{}: no span could be formalized (first problem: {})",
-            args.document.display(),
-            first_problem(&outcomes)
-        )));
-    }
-    let embedder = LexicalEmbedder::new();
-    let mut composition =
-        compose(&document, &tasks, &outcomes, &embedder, args.threshold).map_err(Failure::Input)?;
-    let issues = compile(&composition.model).issues;
-    if let Some(issue) = issues.first() {
-        return Err(Failure::Input(format!(
-            "the composed model does not check ({issue}); nothing was written"
-        )));
-    }
     let doc_name = document_name(&args.document);
-    composition.model.title = args
+    let FormalizedDocument { mut model, record } = formalize_document(
+        client,
+        &document,
+        &doc_name,
+        &settings,
+        &LexicalEmbedder::new(),
+        progress_printer(),
+    )
+    .map_err(|e| Failure::Input(format!("{}: {e}", args.document.display())))?;
+    model.title = args
         .document
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let settings = Settings {
+    let failed = record.failed_spans();
+    let (types, variables, rules) = (model.types.len(), model.variables.len(), model.rules.len());
+    let project_settings = Settings {
         document: Some(doc_name.clone()),
         ..Settings::default()
     };
-    let (types, variables, rules) = (
-        composition.model.types.len(),
-        composition.model.variables.len(),
-        composition.model.rules.len(),
-    );
-    let project = Project::create(&args.out, composition.model, TestSuite::default(), settings)?;
+    let project = Project::create(&args.out, model, TestSuite::default(), project_settings)?;
     write_atomic(&project.dir.join(&doc_name), document.as_bytes())?;
-    let record = FormalizationRecord {
-        schema_version: SCHEMA_VERSION,
-        document: doc_name,
-        llm_profile: client.profile().name.clone(),
-        llm_model: client.profile().model.clone(),
-        prompt: FORMALIZE_SPAN.name.into(),
-        embedder: embedder.name().to_string(),
-        threshold: args.threshold,
-        spans: tasks
-            .into_iter()
-            .zip(outcomes)
-            .map(|(task, outcome)| SpanRecord { task, outcome })
-            .collect(),
-        clusters: composition.clusters,
-        rules: composition.origins,
-        notes: composition.notes,
-    };
     record.save(&project.dir)?;
     for note in &record.notes {
         println!("note: {note}");
@@ -155,45 +119,43 @@ fn document_name(path: &Path) -> String {
         .unwrap_or_else(|| "policy.md".into())
 }
 
-fn first_problem(outcomes: &[SpanOutcome]) -> String {
-    for outcome in outcomes {
-        match outcome {
-            SpanOutcome::Rejected { problems, .. } if !problems.is_empty() => {
-                return problems[0].to_string();
-            }
-            SpanOutcome::Error { message, .. } => return message.clone(),
-            _ => {}
-        }
-    }
-    "cancelled".into()
-}
-
 /// Prints one line per finished span, and each repair round, to stderr.
-fn progress_printer(tasks: Vec<SpanTask>) -> Arc<dyn Fn(FormalizeEvent) + Send + Sync> {
-    let total = tasks.len();
+fn progress_printer() -> Arc<dyn Fn(FormalizeEvent) + Send + Sync> {
+    let ids = std::sync::Mutex::new(Vec::<String>::new());
     let done = std::sync::atomic::AtomicUsize::new(0);
-    Arc::new(move |event| match event {
-        FormalizeEvent::Planned { spans } => eprintln!("formalizing {spans} spans"),
-        FormalizeEvent::Started { .. } => {}
-        FormalizeEvent::Retrying {
-            span,
-            round,
-            problems,
-        } => eprintln!(
-            "  {} round {round}: {} problem(s), first: {}",
-            tasks[span].id,
-            problems.len(),
-            problems.first().map(|p| p.to_string()).unwrap_or_default()
-        ),
-        FormalizeEvent::Finished { span, counts } => {
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-            if counts.failed {
-                eprintln!("[{n}/{total}] {} failed", tasks[span].id);
-            } else {
-                eprintln!(
-                    "[{n}/{total}] {}: {} types, {} variables, {} rules",
-                    tasks[span].id, counts.types, counts.variables, counts.rules
-                );
+    Arc::new(move |event| {
+        let mut ids = ids.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let id = |ids: &[String], span: usize| ids.get(span).cloned().unwrap_or_default();
+        match event {
+            FormalizeEvent::Planned { spans } => {
+                eprintln!("formalizing {} spans", spans.len());
+                *ids = spans.into_iter().map(|t| t.id).collect();
+            }
+            FormalizeEvent::Started { .. } => {}
+            FormalizeEvent::Retrying {
+                span,
+                round,
+                problems,
+            } => eprintln!(
+                "  {} round {round}: {} problem(s), first: {}",
+                id(&ids, span),
+                problems.len(),
+                problems.first().map(|p| p.to_string()).unwrap_or_default()
+            ),
+            FormalizeEvent::Finished { span, counts } => {
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                let total = ids.len();
+                if counts.failed {
+                    eprintln!("[{n}/{total}] {} failed", id(&ids, span));
+                } else {
+                    eprintln!(
+                        "[{n}/{total}] {}: {} types, {} variables, {} rules",
+                        id(&ids, span),
+                        counts.types,
+                        counts.variables,
+                        counts.rules
+                    );
+                }
             }
         }
     })

@@ -10,17 +10,12 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
 use super::msg::{Formalized, Msg};
-use crate::core::formalize::cluster::DEFAULT_THRESHOLD;
-use crate::core::formalize::compose::compose;
-use crate::core::formalize::embed::{Embedder, LexicalEmbedder};
-use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, formalize_spans_blocking, plan_spans};
-use crate::core::formalize::record::{FormalizationRecord, SpanRecord};
+use crate::core::formalize::document_run::{FormalizeSettings, formalize_document};
+use crate::core::formalize::embed::LexicalEmbedder;
 use crate::core::formalize::repair::{ModelEdit, propose_repair};
 use crate::core::formalize::repair_preview::{preview_flips, suite_outcomes};
-use crate::core::formalize::span_job::SpanSettings;
-use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
-use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel, SCHEMA_VERSION, compile};
+use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
 use crate::core::solve::SolverWorker;
 use crate::core::verify::nl_tests::judge;
 use crate::core::verify::{
@@ -78,49 +73,22 @@ fn formalize(
     document_name: String,
     send: &Sender<Msg>,
 ) -> Result<Formalized, String> {
-    let tasks = plan_spans(document, DEFAULT_SPAN_BUDGET);
-    if tasks.is_empty() {
-        return Err("the document has no paragraphs, list items or table rows".into());
-    }
     let events = send.clone();
     let progress = Arc::new(move |event| {
         let _ = events.send(Msg::Formalize { generation, event });
     });
-    let client = Arc::new(client);
-    let outcomes =
-        formalize_spans_blocking(client.clone(), &tasks, SpanSettings::default(), progress)
-            .map_err(|e| e.to_string())?;
-    if client.cancel_token().is_cancelled() {
-        return Err("formalization cancelled; the model is unchanged".into());
-    }
-    if outcomes.iter().all(|o| o.unit().is_none()) {
-        return Err("no span could be formalized; see the spans for why".into());
-    }
-    let embedder = LexicalEmbedder::new();
-    let composition = compose(document, &tasks, &outcomes, &embedder, DEFAULT_THRESHOLD)?;
-    if let Some(issue) = compile(&composition.model).issues.first() {
-        return Err(format!("the composed model does not check: {issue}"));
-    }
-    let record = FormalizationRecord {
-        schema_version: SCHEMA_VERSION,
-        document: document_name,
-        llm_profile: client.profile().name.clone(),
-        llm_model: client.profile().model.clone(),
-        prompt: FORMALIZE_SPAN.name.into(),
-        embedder: embedder.name().to_string(),
-        threshold: DEFAULT_THRESHOLD,
-        spans: tasks
-            .into_iter()
-            .zip(outcomes)
-            .map(|(task, outcome)| SpanRecord { task, outcome })
-            .collect(),
-        clusters: composition.clusters,
-        rules: composition.origins,
-        notes: composition.notes,
-    };
+    let formalized = formalize_document(
+        Arc::new(client),
+        document,
+        &document_name,
+        &FormalizeSettings::default(),
+        &LexicalEmbedder::new(),
+        progress,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(Formalized {
-        model: composition.model,
-        record,
+        model: formalized.model,
+        record: formalized.record,
     })
 }
 

@@ -19,9 +19,9 @@ pub const DEFAULT_SPAN_BUDGET: usize = 3_000;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum FormalizeEvent {
-    /// The spans that will be formalized.
+    /// The spans that will be formalized, in order (events name them by index).
     Planned {
-        spans: usize,
+        spans: Vec<SpanTask>,
     },
     Started {
         span: usize,
@@ -96,7 +96,9 @@ pub async fn formalize_spans(
     settings: SpanSettings,
     events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
 ) -> Result<Vec<SpanOutcome>, LlmError> {
-    events(FormalizeEvent::Planned { spans: tasks.len() });
+    events(FormalizeEvent::Planned {
+        spans: tasks.to_vec(),
+    });
     let mut jobs = JoinSet::new();
     for (index, task) in tasks.iter().cloned().enumerate() {
         let client = client.clone();

@@ -42,18 +42,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         spans: Vec::new(),
         progress: Vec::new(),
     });
-    let tasks = crate::core::formalize::pipeline::plan_spans(
-        &document,
-        crate::core::formalize::pipeline::DEFAULT_SPAN_BUDGET,
-    );
-    if let Some(run) = app.formalization.run.as_mut() {
-        run.spans = tasks
-            .iter()
-            .map(|t| (t.id.clone(), t.text.chars().take(60).collect()))
-            .collect();
-        run.progress = vec![SpanProgress::Waiting; tasks.len()];
-    }
-    app.status.job = Some(format!("formalizing {} spans", tasks.len()));
+    app.status.job = Some("formalizing: splitting the document".into());
     let document_name = app
         .document_name
         .clone()
@@ -87,7 +76,11 @@ pub fn event(app: &mut App, generation: u64, event: FormalizeEvent) -> Vec<Effec
     };
     match event {
         FormalizeEvent::Planned { spans } => {
-            run.progress.resize(spans, SpanProgress::Waiting);
+            run.progress = vec![SpanProgress::Waiting; spans.len()];
+            run.spans = spans
+                .into_iter()
+                .map(|t| (t.id, t.text.chars().take(60).collect()))
+                .collect();
         }
         FormalizeEvent::Started { span } => {
             if let Some(p) = run.progress.get_mut(span) {

@@ -1,0 +1,122 @@
+//! A whole formalization, as the command line and the workbench run it:
+//! plan the spans, formalize them concurrently, compose the units, check
+//! the composed model, and keep the record of how it was made.
+
+use std::sync::Arc;
+
+use super::compose::compose;
+use super::embed::Embedder;
+use super::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_spans_blocking, plan_spans};
+use super::record::{FormalizationRecord, SpanRecord};
+use super::span_job::{SpanOutcome, SpanSettings};
+use crate::core::llm::prompts::FORMALIZE_SPAN;
+use crate::core::llm::{LlmClient, LlmError};
+use crate::core::model::{PolicyModel, SCHEMA_VERSION, compile};
+
+/// How a document is formalized.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FormalizeSettings {
+    /// Spans longer than this many characters are cut at sentence ends.
+    pub span_budget: usize,
+    pub span: SpanSettings,
+    /// Cosine similarity at which variables of different spans unify.
+    pub threshold: f32,
+}
+
+impl Default for FormalizeSettings {
+    fn default() -> Self {
+        FormalizeSettings {
+            span_budget: DEFAULT_SPAN_BUDGET,
+            span: SpanSettings::default(),
+            threshold: super::cluster::DEFAULT_THRESHOLD,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FormalizeError {
+    #[error("the document has no paragraphs, list items or table rows to formalize")]
+    NothingToFormalize,
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+    #[error("the formalization was cancelled; nothing changed")]
+    Cancelled,
+    #[error("no span could be formalized (first problem: {first_problem})")]
+    NoSpanFormalized { first_problem: String },
+    #[error("composing the units: {0}")]
+    Composition(String),
+    #[error("the composed model does not check ({0}); nothing was kept")]
+    ModelDoesNotCheck(String),
+}
+
+/// The composed model and its record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormalizedDocument {
+    pub model: PolicyModel,
+    pub record: FormalizationRecord,
+}
+
+/// Formalizes `document` (named `document_name` in the project) from
+/// synchronous code. Spans that fail are in the record; the model holds
+/// what the others contributed.
+pub fn formalize_document(
+    client: Arc<LlmClient>,
+    document: &str,
+    document_name: &str,
+    settings: &FormalizeSettings,
+    embedder: &dyn Embedder,
+    events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
+) -> Result<FormalizedDocument, FormalizeError> {
+    let tasks = plan_spans(document, settings.span_budget.max(200));
+    if tasks.is_empty() {
+        return Err(FormalizeError::NothingToFormalize);
+    }
+    let outcomes = formalize_spans_blocking(client.clone(), &tasks, settings.span, events)?;
+    if client.cancel_token().is_cancelled() {
+        return Err(FormalizeError::Cancelled);
+    }
+    if outcomes.iter().all(|o| o.unit().is_none()) {
+        return Err(FormalizeError::NoSpanFormalized {
+            first_problem: first_problem(&outcomes),
+        });
+    }
+    let composition = compose(document, &tasks, &outcomes, embedder, settings.threshold)
+        .map_err(FormalizeError::Composition)?;
+    if let Some(issue) = compile(&composition.model).issues.first() {
+        return Err(FormalizeError::ModelDoesNotCheck(issue.to_string()));
+    }
+    let record = FormalizationRecord {
+        schema_version: SCHEMA_VERSION,
+        document: document_name.to_string(),
+        llm_profile: client.profile().name.clone(),
+        llm_model: client.profile().model.clone(),
+        prompt: FORMALIZE_SPAN.name.into(),
+        embedder: embedder.name().to_string(),
+        threshold: settings.threshold,
+        spans: tasks
+            .into_iter()
+            .zip(outcomes)
+            .map(|(task, outcome)| SpanRecord { task, outcome })
+            .collect(),
+        clusters: composition.clusters,
+        rules: composition.origins,
+        notes: composition.notes,
+    };
+    Ok(FormalizedDocument {
+        model: composition.model,
+        record,
+    })
+}
+
+fn first_problem(outcomes: &[SpanOutcome]) -> String {
+    for outcome in outcomes {
+        match outcome {
+            SpanOutcome::Rejected { problems, .. } if !problems.is_empty() => {
+                return problems[0].to_string();
+            }
+            SpanOutcome::Error { message, .. } => return message.clone(),
+            _ => {}
+        }
+    }
+    "cancelled".into()
+}
