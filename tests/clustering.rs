@@ -1,7 +1,8 @@
 //! Variable clustering and unification (ARC §3.1.1): a labelled set of
-//! same-meaning / different-meaning variable pairs evaluated with the offline
-//! lexical embedder, plus the structural guarantees of `cluster_variables`
-//! and `unify`.
+//! same-meaning / different-meaning variable pairs
+//! (`tests/data/variable_pairs.json`, also read by `benches/embedders.rs`)
+//! evaluated with the offline lexical embedder, plus the structural
+//! guarantees of `cluster_variables` and `unify`.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -11,195 +12,69 @@ use precept::core::formalize::cluster::{
 };
 use precept::core::formalize::embed::{Embedder, LexicalEmbedder, cosine, variable_text};
 
-/// (name, sort, description) of one variable.
-type Var = (&'static str, &'static str, &'static str);
+#[path = "support/variable_pairs.rs"]
+mod variable_pairs;
 
-/// Labelled pairs: `true` = the two variables mean the same thing and should
-/// be unified. Written by hand from the sample models (fees, discounts,
-/// refunds, eligibility, ages, income) and ConditionalQA topics (benefits,
-/// loans, visas, taxes, pay and leave), including hard cases: paraphrases
-/// with different words, shared words with different meaning, and the same
-/// concept with a different sort.
-#[rustfmt::skip]
-const PAIRS: &[(Var, Var, bool)] = &[
-    // ---- same meaning, lexically close ----
-    (("applicantAge", "Int", "Applicant's age in completed years"), ("ageOfApplicant", "Int", "The age of the applicant in years"), true),
-    (("householdIncome", "Real", "Annual household income in dollars"), ("annualHouseholdIncome", "Real", "Total yearly income of the household in dollars"), true),
-    (("refundAmount", "Real", "Refund in dollars paid to the passenger"), ("passengerRefund", "Real", "Amount of the refund paid to the passenger"), true),
-    (("adminFee", "Real", "Administration fee in dollars for the ticket's fare type"), ("administrationFee", "Real", "The administration fee charged for the fare type"), true),
-    (("isRefundEligible", "Bool", "Whether the passenger is entitled to a refund of the fare"), ("refundEligible", "Bool", "Whether the passenger is eligible for a refund"), true),
-    (("delayHours", "Real", "Delay of the flight in hours"), ("flightDelayHours", "Real", "How many hours the flight was delayed"), true),
-    (("numChildren", "Int", "Number of children under 16 in the household"), ("childrenCount", "Int", "Count of children under 16 living in the household"), true),
-    (("savings", "Real", "Household savings in dollars"), ("householdSavings", "Real", "Total savings of the household in dollars"), true),
-    (("incomeLimit", "Real", "Income limit in dollars for the household"), ("householdIncomeLimit", "Real", "Maximum household income allowed, in dollars"), true),
-    (("discountRate", "Real", "Discount rate granted on the admission fee, as a fraction"), ("admissionDiscountRate", "Real", "Fraction of the admission fee given as a discount"), true),
-    (("processingFee", "Real", "Discount processing fee in dollars"), ("discountProcessingFee", "Real", "Fee in dollars for processing a discount"), true),
-    (("isLowSeason", "Bool", "Whether the visit falls in the low season"), ("lowSeason", "Bool", "Whether the visit date is in the low season"), true),
-    (("requestDay", "Int", "Day number of the refund request"), ("refundRequestDay", "Int", "Day on which the refund was requested"), true),
-    (("departureDay", "Int", "Day number of the departure day"), ("flightDepartureDay", "Int", "Day the flight departs"), true),
-    (("fareAmount", "Real", "Fare in dollars paid for the ticket"), ("ticketFare", "Real", "Price of the ticket fare in dollars"), true),
-    (("hasDisabilityBenefit", "Bool", "Whether a household member receives a disability benefit"), ("receivesDisabilityBenefit", "Bool", "Whether someone in the household gets disability benefits"), true),
-    (("grantAmount", "Real", "Grant in dollars paid to the household"), ("householdGrant", "Real", "Amount of grant paid to the household"), true),
-    (("householdSize", "Int", "Number of household members counting the applicant"), ("householdMembers", "Int", "How many members the household has, including the applicant"), true),
-    (("isEligible", "Bool", "Whether the household is eligible for the grant"), ("grantEligible", "Bool", "Whether the household qualifies for the grant"), true),
-    (("weeklyEarnings", "Real", "Average weekly earnings of the employee in pounds"), ("averageWeeklyEarnings", "Real", "The employee's average earnings per week"), true),
-    (("loanAmount", "Real", "Amount of the Master's Loan in pounds"), ("mastersLoanAmount", "Real", "Total Master's loan borrowed in pounds"), true),
-    (("visaExpiryDay", "Int", "Day number on which the visa expires"), ("visaExpiry", "Int", "Day the applicant's visa expires"), true),
-    (("isUkResident", "Bool", "Whether the applicant lives in the UK"), ("livesInUk", "Bool", "Whether the person is resident in the UK"), true),
-    (("statePensionAge", "Int", "State Pension age of the claimant in years"), ("pensionAge", "Int", "The claimant's State Pension age"), true),
-    (("weeksOfService", "Int", "Continuous employment with the employer in weeks"), ("continuousEmploymentWeeks", "Int", "Weeks of continuous employment with the same employer"), true),
-    (("corporationTaxRate", "Real", "Corporation Tax rate applied to profits"), ("taxRate", "Real", "Rate of Corporation Tax on the company's profits"), true),
-    (("vatThreshold", "Real", "VAT registration threshold in pounds"), ("vatRegistrationThreshold", "Real", "Turnover threshold in pounds for VAT registration"), true),
-    (("taxableTurnover", "Real", "VAT taxable turnover over the last 12 months"), ("vatTaxableTurnover", "Real", "Taxable turnover for VAT in the last 12 months"), true),
-    (("isClaimingHousingBenefit", "Bool", "Whether the person claims Housing Benefit"), ("receivesHousingBenefit", "Bool", "Whether the claimant gets Housing Benefit"), true),
-    (("rentAmount", "Real", "Weekly rent paid by the tenant"), ("weeklyRent", "Real", "Rent in pounds the tenant pays each week"), true),
-    (("funeralCost", "Real", "Cost of the funeral in pounds"), ("funeralExpenses", "Real", "Funeral expenses in pounds"), true),
-    (("isPartnerDeceased", "Bool", "Whether the claimant's husband, wife or civil partner has died"), ("partnerDied", "Bool", "Whether the claimant's partner died"), true),
-    (("maternityPayWeeks", "Int", "Number of weeks Statutory Maternity Pay is paid"), ("smpWeeks", "Int", "Weeks of statutory maternity pay"), true),
-    (("giftAidAmount", "Real", "Gift Aid claimed on donations in pounds"), ("giftAidClaimed", "Real", "Amount of Gift Aid the charity claims"), true),
-    (("directorLoanBalance", "Real", "Balance owed by the director on the director's loan account"), ("directorsLoanBalance", "Real", "Outstanding balance of the director's loan"), true),
-    (("inheritedPropertyValue", "Real", "Value of the property inherited"), ("valueOfInheritedProperty", "Real", "Market value of the inherited property"), true),
-    (("visitorAge", "Int", "The visitor's age in years"), ("ageOfVisitor", "Int", "Age of the visitor"), true),
-    (("totalPayment", "Real", "Total in dollars paid to the passenger"), ("totalPaidToPassenger", "Real", "Total payment in dollars to the passenger"), true),
-    (("deathDay", "Int", "Day number of the death"), ("dayOfDeath", "Int", "Day on which the death occurred"), true),
-    (("isEntryAllowed", "Bool", "Whether the visitor may enter the park"), ("parkEntryAllowed", "Bool", "Whether the visitor is allowed to enter the park"), true),
-    (("fareType", "FareType", "The fare type of the ticket"), ("ticketFareType", "FareType", "Fare type the ticket was sold as"), true),
-    (("tenure", "Tenure", "The applicant's housing tenure"), ("housingTenure", "Tenure", "Housing tenure of the applicant"), true),
-    (("capitalAllowance", "Real", "Capital allowances claimed on business assets"), ("capitalAllowancesClaimed", "Real", "Amount of capital allowances claimed for business assets"), true),
-    (("carersAllowanceWeekly", "Real", "Weekly amount of Carer's Allowance"), ("weeklyCarersAllowance", "Real", "Carer's Allowance paid per week"), true),
-    // ---- same meaning, paraphrased with different words (hard) ----
-    (("isSenior", "Bool", "Whether the visitor is 65 or older"), ("visitorIsElderly", "Bool", "Whether the guest is a senior citizen"), true),
-    (("didPassengerTravel", "Bool", "Whether the passenger travelled on the flight"), ("flewOnFlight", "Bool", "Whether the traveller actually flew"), true),
-    (("cashPayment", "Real", "Cash in dollars paid towards the admission fee"), ("paidInCash", "Real", "Money handed over in cash for entry"), true),
-    (("isMarried", "Bool", "Whether the applicant is married"), ("hasSpouse", "Bool", "Whether the claimant has a husband or wife"), true),
-    (("isSelfEmployed", "Bool", "Whether the worker is self-employed"), ("runsOwnBusiness", "Bool", "Whether the person works for themselves"), true),
-    (("hasCriminalRecord", "Bool", "Whether the applicant has criminal convictions"), ("convicted", "Bool", "Whether the person was convicted of an offence"), true),
-    (("monthlySalary", "Real", "Gross monthly salary"), ("payPerMonth", "Real", "Gross pay received each month"), true),
-    (("isStudent", "Bool", "Whether the applicant is in full-time education"), ("fullTimeEducation", "Bool", "Whether the person studies full time"), true),
-    (("dependantsCount", "Int", "Number of dependants the claimant supports"), ("numDependents", "Int", "How many dependents rely on the claimant"), true),
-    (("residenceStartDay", "Int", "Day number of the start of the applicant's unbroken residence in the county"), ("movedInDay", "Int", "Day the applicant began living in the county"), true),
-    // ---- different meaning, shared words (hard) ----
-    (("refundAmount", "Real", "Amount refunded to the passenger"), ("refundFee", "Real", "Fee charged for processing a refund"), false),
-    (("adminFee", "Real", "Administration fee in dollars for the ticket's fare type"), ("adminFeeCharged", "Real", "Administration fee in dollars deducted from the refund"), false),
-    (("baseFee", "Real", "Standard admission fee in dollars"), ("finalAdmissionFee", "Real", "Admission fee in dollars the visitor owes, including the processing fee, before tax"), false),
-    (("seasonalFee", "Real", "Admission fee in dollars after the seasonal adjustment, before discounts"), ("discountedFee", "Real", "Admission fee in dollars after the discount, before the processing fee"), false),
-    (("bookingDay", "Int", "Day number of the booking day"), ("departureDay", "Int", "Day number of the departure day"), false),
-    (("requestDay", "Int", "Day number of the refund request"), ("restrictionDay", "Int", "Day number on which the government restriction was issued"), false),
-    (("incomeLimit", "Real", "Income limit in dollars for the household"), ("savingsLimit", "Real", "Savings limit in dollars for the household"), false),
-    (("householdIncome", "Real", "Annual household income in dollars"), ("incomeReduction", "Real", "Income reduction in dollars"), false),
-    (("childSupplement", "Real", "Child supplement in dollars"), ("pensionSupplement", "Real", "Pension-age supplement in dollars"), false),
-    (("disabilitySupplement", "Real", "Disability supplement in dollars"), ("hasDisabilityBenefit", "Real", "Disability benefit in dollars received by the household"), false),
-    (("fullAmount", "Real", "Full amount in dollars before the income reduction"), ("grantAmount", "Real", "Grant in dollars paid to the household after the income reduction"), false),
-    (("creditUnits", "Int", "Number of 5-credit units the visitor uses"), ("customerCredits", "Int", "Number of park credits used"), false),
-    (("creditCost", "Real", "Price in dollars the visitor pays for the credits used"), ("cashPayment", "Real", "Cash in dollars the visitor pays"), false),
-    (("totalExpense", "Real", "Visitor's total expense in dollars, including tax"), ("totalAdmissionFund", "Real", "Funds in dollars the visitor has available"), false),
-    (("applicantAge", "Int", "Applicant's age in completed years"), ("partnerAge", "Int", "Age of the applicant's partner in completed years"), false),
-    (("childAge", "Int", "Age of the youngest child in years"), ("minimumChildAge", "Int", "Minimum age in years a child must reach to qualify"), false),
-    (("loanAmount", "Real", "Amount of the Master's Loan in pounds"), ("loanRepayment", "Real", "Monthly repayment of the Master's Loan in pounds"), false),
-    (("directorLoanBalance", "Real", "Balance owed by the director on the director's loan account"), ("directorLoanInterest", "Real", "Interest charged on the director's loan"), false),
-    (("visaExpiryDay", "Int", "Day number on which the visa expires"), ("visaApplicationDay", "Int", "Day number on which the visa application was made"), false),
-    (("maternityPay", "Real", "Weekly Statutory Maternity Pay in pounds"), ("paternityPay", "Real", "Weekly Statutory Paternity Pay in pounds"), false),
-    (("maternityLeaveWeeks", "Int", "Weeks of maternity leave taken"), ("maternityPayWeeks", "Int", "Weeks of maternity pay received"), false),
-    (("taxableIncome", "Real", "Income subject to income tax"), ("taxFreeAllowance", "Real", "Income not subject to income tax (personal allowance)"), false),
-    (("vatThreshold", "Real", "VAT registration threshold in pounds"), ("vatDeregistrationThreshold", "Real", "VAT deregistration threshold in pounds"), false),
-    (("employeeNotice", "Int", "Weeks of notice the employee must give"), ("employerNotice", "Int", "Weeks of notice the employer must give"), false),
-    (("statePensionWeekly", "Real", "Weekly State Pension paid"), ("pensionCreditWeekly", "Real", "Weekly Pension Credit paid"), false),
-    (("isEligible", "Bool", "Whether the household is eligible for the grant"), ("isRefundEligible", "Bool", "Whether the passenger is eligible for a refund"), false),
-    (("housingBenefit", "Real", "Housing Benefit paid per week"), ("housingCosts", "Real", "Housing costs paid per week"), false),
-    (("funeralCost", "Real", "Cost of the funeral in pounds"), ("funeralPayment", "Real", "Funeral Expenses Payment awarded in pounds"), false),
-    (("propertyValue", "Real", "Value of the property before the new road"), ("propertyValueLoss", "Real", "Loss in value of the property caused by the new road"), false),
-    (("rentAmount", "Real", "Weekly rent paid by the tenant"), ("rentDeposit", "Real", "Tenancy deposit paid by the tenant"), false),
-    (("inheritanceTax", "Real", "Inheritance Tax due on the estate"), ("capitalGainsTax", "Real", "Capital Gains Tax due on selling inherited shares"), false),
-    (("isLowSeason", "Bool", "Whether the visit falls in the low season"), ("isHighSeason", "Bool", "Whether the visit falls in the high season"), false),
-    // ---- different meaning, unrelated ----
-    (("householdIncome", "Real", "Annual household income in dollars"), ("delayHours", "Real", "Delay of the flight in hours"), false),
-    (("isSenior", "Bool", "Whether the visitor is 65 or older"), ("didFlightOperate", "Bool", "Whether the flight operated"), false),
-    (("numChildren", "Int", "Number of children under 16 in the household"), ("weeksOfService", "Int", "Continuous employment with the employer in weeks"), false),
-    (("vatThreshold", "Real", "VAT registration threshold in pounds"), ("funeralCost", "Real", "Cost of the funeral in pounds"), false),
-    (("hasCriminalRecord", "Bool", "Whether the applicant has criminal convictions"), ("isLowSeason", "Bool", "Whether the visit falls in the low season"), false),
-    // ---- same concept, different sort (never unified) ----
-    (("applicantAge", "Int", "Applicant's age in completed years"), ("applicantAge", "Real", "Applicant's age in years"), false),
-    (("isSenior", "Bool", "Whether the visitor is a senior"), ("ageClass", "AgeClass", "The visitor's age class (child, adult, senior)"), false),
-    (("delayHours", "Real", "Delay of the flight in hours"), ("delayHours", "Int", "Delay of the flight in whole hours"), false),
-    (("isEligible", "Bool", "Whether the household is eligible for the grant"), ("eligibility", "EligibilityStatus", "The household's eligibility status for the grant"), false),
-    (("fareType", "FareType", "The fare type of the ticket"), ("fareType", "String", "The fare type of the ticket"), false),
-    (("savings", "Real", "Household savings in dollars"), ("savings", "Int", "Household savings in whole dollars"), false),
-];
+use variable_pairs::{LabelledPair, Scored, labelled_pairs, quality};
 
-/// Embeds every variable of the labelled set in one batch (so the tf-idf is
-/// fitted on the whole set, as it would be on all candidates of a document)
-/// and returns (predicted-same?, label) per pair at `threshold`, using the
-/// same predicate as a clustering edge: equal sorts and cosine ≥ threshold.
-fn pair_similarities() -> Vec<(f32, bool, bool)> {
+/// Embeds every variable of the labelled set (`tests/data/variable_pairs.json`)
+/// in one batch (so the tf-idf is fitted on the whole set, as it would be on
+/// all candidates of a document) and scores each pair.
+fn pair_similarities(pairs: &[LabelledPair]) -> Vec<Scored> {
     let mut texts = Vec::new();
-    for ((na, _, da), (nb, _, db), _) in PAIRS {
-        texts.push(variable_text(na, da));
-        texts.push(variable_text(nb, db));
+    for pair in pairs {
+        texts.push(variable_text(&pair.a.name, &pair.a.description));
+        texts.push(variable_text(&pair.b.name, &pair.b.description));
     }
     let emb = LexicalEmbedder::new().embed(&texts).unwrap();
-    PAIRS
+    pairs
         .iter()
         .enumerate()
-        .map(|(k, ((_, sa, _), (_, sb, _), same))| {
-            (cosine(&emb[2 * k], &emb[2 * k + 1]), sa == sb, *same)
+        .map(|(k, pair)| Scored {
+            similarity: cosine(&emb[2 * k], &emb[2 * k + 1]),
+            same_sort: pair.a.sort == pair.b.sort,
+            label: pair.same,
         })
         .collect()
 }
 
-fn precision_recall(sims: &[(f32, bool, bool)], threshold: f32) -> (f64, f64, usize, usize, usize) {
-    let (mut tp, mut fp, mut fne) = (0usize, 0usize, 0usize);
-    for &(s, same_sort, label) in sims {
-        let pred = same_sort && s >= threshold;
-        match (pred, label) {
-            (true, true) => tp += 1,
-            (true, false) => fp += 1,
-            (false, true) => fne += 1,
-            _ => {}
-        }
-    }
-    let p = if tp + fp == 0 {
-        1.0
-    } else {
-        tp as f64 / (tp + fp) as f64
-    };
-    let r = if tp + fne == 0 {
-        1.0
-    } else {
-        tp as f64 / (tp + fne) as f64
-    };
-    (p, r, tp, fp, fne)
-}
-
 #[test]
 fn labelled_pairs_precision_recall() {
-    let sims = pair_similarities();
-    let positives = PAIRS.iter().filter(|p| p.2).count();
+    let pairs = labelled_pairs();
+    assert!(pairs.len() >= 90, "only {} labelled pairs", pairs.len());
+    let sims = pair_similarities(&pairs);
+    let positives = pairs.iter().filter(|p| p.same).count();
     println!(
         "labelled pairs: {} ({} same-meaning, {} different)",
-        PAIRS.len(),
+        pairs.len(),
         positives,
-        PAIRS.len() - positives
+        pairs.len() - positives
     );
     for t in [0.40f32, 0.50, 0.55, 0.60, DEFAULT_THRESHOLD, 0.70, 0.75] {
-        let (p, r, tp, fp, fne) = precision_recall(&sims, t);
+        let q = quality(&sims, t);
         let marker = if t == DEFAULT_THRESHOLD {
             " (default)"
         } else {
             ""
         };
         println!(
-            "threshold {t:.2}{marker}: precision {p:.3} recall {r:.3} (tp {tp}, fp {fp}, fn {fne})"
+            "threshold {t:.2}{marker}: precision {:.3} recall {:.3} (tp {}, fp {}, fn {})",
+            q.precision, q.recall, q.true_positives, q.false_positives, q.false_negatives
         );
     }
     // Errors at the default threshold, for inspection.
-    for (((na, sa, _), (nb, sb, _), label), (s, same_sort, _)) in PAIRS.iter().zip(&sims) {
-        let pred = *same_sort && *s >= DEFAULT_THRESHOLD;
-        if pred != *label {
+    for (pair, s) in pairs.iter().zip(&sims) {
+        let pred = s.predicted(DEFAULT_THRESHOLD);
+        if pred != pair.same {
             let kind = if pred { "FP" } else { "FN" };
-            println!("  {kind} {s:.3} {na}:{sa} ~ {nb}:{sb}");
+            println!(
+                "  {kind} {:.3} {}:{} ~ {}:{}",
+                s.similarity, pair.a.name, pair.a.sort, pair.b.name, pair.b.sort
+            );
         }
     }
-    let (p, r, ..) = precision_recall(&sims, DEFAULT_THRESHOLD);
+    let q = quality(&sims, DEFAULT_THRESHOLD);
+    let (p, r) = (q.precision, q.recall);
     assert!(p >= 0.8, "precision {p:.3} < 0.8 at the default threshold");
     assert!(r >= 0.5, "recall {r:.3} < 0.5 at the default threshold");
 }
@@ -358,9 +233,10 @@ fn unify_and_rename_apart() {
 /// Candidates spread over units from the labelled set.
 fn sample_candidates() -> Vec<VariableCandidate> {
     let mut cands = Vec::new();
-    for (k, (a, b, _)) in PAIRS.iter().enumerate() {
-        cands.push(cand(2 * k % 7, a.0, a.1, a.2));
-        cands.push(cand((2 * k + 1) % 7, b.0, b.1, b.2));
+    for (k, pair) in labelled_pairs().iter().enumerate() {
+        let (a, b) = (&pair.a, &pair.b);
+        cands.push(cand(2 * k % 7, &a.name, &a.sort, &a.description));
+        cands.push(cand((2 * k + 1) % 7, &b.name, &b.sort, &b.description));
     }
     cands
 }
@@ -463,15 +339,23 @@ fn canonical_name_choice() {
 fn timing_2000_variables() {
     // 2,000 synthetic variables over 200 units, built from the labelled
     // vocabulary with unit-specific qualifiers (measured, not asserted).
-    let base: Vec<Var> = PAIRS.iter().flat_map(|(a, b, _)| [*a, *b]).collect();
+    let base: Vec<variable_pairs::Var> = labelled_pairs()
+        .into_iter()
+        .flat_map(|pair| [pair.a, pair.b])
+        .collect();
     let qualifiers = [
         "", "current", "previous", "claimed", "annual", "weekly", "net", "gross",
     ];
     let mut cands = Vec::with_capacity(2000);
     for i in 0..2000 {
-        let (n, s, d) = base[i % base.len()];
+        let var = &base[i % base.len()];
         let q = qualifiers[(i / base.len()) % qualifiers.len()];
-        cands.push(cand(i % 200, n, s, &format!("{d} {q}")));
+        cands.push(cand(
+            i % 200,
+            &var.name,
+            &var.sort,
+            &format!("{} {q}", var.description),
+        ));
     }
     let texts: Vec<String> = cands
         .iter()

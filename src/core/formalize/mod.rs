@@ -8,6 +8,9 @@ pub mod cluster_edit;
 pub mod compose;
 pub mod document_run;
 pub mod embed;
+#[cfg(feature = "minilm")]
+pub mod embed_minilm;
+pub mod embed_remote;
 pub mod pipeline;
 pub mod record;
 pub mod repair;
