@@ -1,13 +1,12 @@
 //! `precept formalize DOC --out DIR`: a first policy model from a document,
 //! span by span with an LLM, then composed (clustered, unified, deduped).
 
+use super::embedder_choice::{EmbedderKind, embedder};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome};
-use crate::core::formalize::cluster::DEFAULT_THRESHOLD;
 use crate::core::formalize::document_run::{
     FormalizeSettings, FormalizedDocument, formalize_document,
 };
-use crate::core::formalize::embed::LexicalEmbedder;
 use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
 use crate::core::formalize::span_job::SpanSettings;
 use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
@@ -24,8 +23,15 @@ pub struct FormalizeArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Cosine similarity at which two variables of different spans are unified
-    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
-    pub threshold: f32,
+    /// (default: 0.65 lexical, 0.80 minilm and openai)
+    #[arg(long)]
+    pub threshold: Option<f32>,
+    /// What embeds the variables for clustering
+    #[arg(long, value_enum, default_value_t = EmbedderKind::Lexical)]
+    pub embedder: EmbedderKind,
+    /// The embedding model of the LLM server, with --embedder openai
+    #[arg(long, default_value = "text-embedding-3-small")]
+    pub embedding_model: String,
     /// Rounds per span, the first included, before a span is reported as failed
     #[arg(long, default_value_t = 3)]
     pub max_rounds: u32,
@@ -47,10 +53,11 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             args.out.display()
         )));
     }
-    if !(0.0..=1.0).contains(&args.threshold) {
+    if let Some(threshold) = args.threshold
+        && !(0.0..=1.0).contains(&threshold)
+    {
         return Err(Failure::Input(format!(
-            "--threshold {}: expected a cosine similarity between 0 and 1",
-            args.threshold
+            "--threshold {threshold}: expected a cosine similarity between 0 and 1"
         )));
     }
     let cache = args
@@ -58,13 +65,20 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         .clone()
         .unwrap_or_else(|| args.out.join(CACHE_DIR).join("llm"));
     let client = Arc::new(llm_client(&args.llm, cache)?);
+    let (embedder, threshold) = embedder(
+        args.embedder,
+        args.threshold,
+        &args.embedding_model,
+        &client,
+        &args.out.join(CACHE_DIR),
+    )?;
     let settings = FormalizeSettings {
         span_budget: args.span_budget,
         span: SpanSettings {
             max_rounds: args.max_rounds.max(1),
             ..SpanSettings::default()
         },
-        threshold: args.threshold,
+        threshold,
     };
     let doc_name = document_name(&args.document);
     let FormalizedDocument { mut model, record } = formalize_document(
@@ -72,7 +86,7 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         &document,
         &doc_name,
         &settings,
-        &LexicalEmbedder::new(),
+        embedder.as_ref(),
         progress_printer(),
     )
     .map_err(|e| Failure::Input(format!("{}: {e}", args.document.display())))?;

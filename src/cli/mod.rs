@@ -3,6 +3,7 @@
 
 pub mod check_answer;
 pub mod coverage;
+pub mod embedder_choice;
 pub mod export;
 pub mod formalize;
 pub mod gen_tests;
