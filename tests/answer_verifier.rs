@@ -6,8 +6,7 @@
 
 mod support;
 
-use precept::core::llm::config::{Profile, Protocol};
-use precept::core::llm::{ClientOptions, LlmClient, Mode, RetryPolicy};
+use precept::core::llm::LlmClient;
 use precept::core::model::{CompiledModel, NlTest, Project};
 use precept::core::solve::{FindingKind, SolverWorker, Value};
 use precept::core::verify::confidence::DissentReason;
@@ -20,7 +19,7 @@ use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-use support::llm_server::{Action, Recorded, Server, openai_json};
+use support::llm_server::{Action, Recorded, Server, openai_json, scripted_client};
 use support::{copy_sample, stderr, stdout};
 
 const PARK_QUESTION: &str = "I am a senior and want to visit the park in the low season, and I \
@@ -39,21 +38,7 @@ const UNVETTED_R7: &str =
 const REPAIR_MARK: &str = "Your previous translation could not be used";
 
 fn client(server: &Server, cache: &Path) -> Arc<LlmClient> {
-    let mut profile = Profile::new("scripted", Protocol::OpenAi, &server.url, "scripted-model");
-    profile.api_key_env = None;
-    profile.timeout = Duration::from_secs(10);
-    let options = ClientOptions {
-        mode: Mode::Live,
-        cache_dir: Some(cache.join("llm")),
-        retry: RetryPolicy {
-            max_retries: 1,
-            base_delay: Duration::from_millis(10),
-            max_delay: Duration::from_millis(50),
-        },
-        env: Arc::new(|_: &str| None),
-        use_env_proxy: false,
-    };
-    Arc::new(LlmClient::new(profile, options).expect("client"))
+    Arc::new(scripted_client(server, Some(&cache.join("llm"))))
 }
 
 /// A translator reply with `pairs` (premise, claim) and untranslated quotes.

@@ -5,32 +5,17 @@
 
 mod support;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use precept::core::formalize::repair::propose_repair;
 use precept::core::formalize::repair_preview::{preview_flips, suite_outcomes};
-use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
+use precept::core::llm::LlmClient;
 use precept::core::model::{Project, ReviewStatus};
 use serde_json::{Value, json};
-use support::llm_server::{OPENAI_PATH, Server, openai_json};
+use support::llm_server::{OPENAI_PATH, Server, openai_json, scripted_client};
 
 fn client(server: &Server) -> LlmClient {
-    let mut profile = Profile::new("test", Protocol::OpenAi, &server.url, "scripted");
-    profile.api_key_env = None;
-    profile.timeout = Duration::from_secs(5);
-    let options = ClientOptions {
-        mode: Mode::Live,
-        cache_dir: None,
-        retry: RetryPolicy {
-            max_retries: 1,
-            base_delay: Duration::from_millis(10),
-            max_delay: Duration::from_millis(50),
-        },
-        env: Arc::new(|_: &str| None),
-        use_env_proxy: false,
-    };
-    LlmClient::new(profile, options).unwrap()
+    scripted_client(server, None)
 }
 
 fn edit(kind: &str, rule_id: &str, expression: &str, reason: &str) -> Value {

@@ -8,8 +8,9 @@ mod support;
 use precept::core::model::PolicyModel;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::tmux::Tmux;
 use support::{copy_sample, sample};
 
 const BIN: &str = env!("CARGO_BIN_EXE_precept");
@@ -23,13 +24,18 @@ fn quote(path: &Path) -> String {
     format!("'{text}'")
 }
 
-/// A tmux server of its own running the workbench in a 100×30 pane. Dropping
-/// it kills the server (and so the workbench, if it still runs).
+/// The workbench in a 100×30 pane of a tmux server of its own, with its own
+/// config folder (kept as long as the session).
 struct Session {
-    socket: String,
-    /// The server's socket file, removed with the server.
-    socket_path: Option<PathBuf>,
-    config: tempfile::TempDir,
+    tmux: Tmux,
+    _config: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Session {
+    type Target = Tmux;
+    fn deref(&self) -> &Tmux {
+        &self.tmux
+    }
 }
 
 impl Session {
@@ -37,14 +43,10 @@ impl Session {
     /// precept itself (for kill -9); otherwise the pane prints
     /// "EXITED <code>" when precept ends and stays open.
     fn open(name: &str, dir: &Path, exec: bool) -> Session {
-        let mut session = Session {
-            socket: format!("precept-e2e-{}-{name}", std::process::id()),
-            socket_path: None,
-            config: tempfile::tempdir().unwrap(),
-        };
+        let config = tempfile::tempdir().unwrap();
         let run = format!(
             "env PRECEPT_CONFIG_DIR={} {} open {}",
-            quote(session.config.path()),
+            quote(config.path()),
             quote(Path::new(BIN)),
             quote(dir)
         );
@@ -53,99 +55,9 @@ impl Session {
         } else {
             format!("{run}; echo \"EXITED $?\"; exec sleep 60")
         };
-        let out = session.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "s",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &command,
-        ]);
-        assert!(out.status.success(), "tmux: {}", support::stderr(&out));
-        let path = support::stdout(&session.tmux(&["display", "-p", "#{socket_path}"]));
-        session.socket_path = Some(PathBuf::from(path.trim())).filter(|p| p.is_absolute());
-        // Esc must reach the app at once, not wait for an escape sequence.
-        session.tmux(&["set", "-g", "escape-time", "0"]);
-        session
-    }
-
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .output()
-            .expect("tmux runs")
-    }
-
-    /// Sends keys in tmux notation ("e", "C-s", "Escape").
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "s"];
-        args.extend_from_slice(keys);
-        let out = self.tmux(&args);
-        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
-    }
-
-    /// Types text literally.
-    fn type_text(&self, text: &str) {
-        let out = self.tmux(&["send-keys", "-t", "s", "-l", text]);
-        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
-    }
-
-    fn screen(&self) -> String {
-        support::stdout(&self.tmux(&["capture-pane", "-p", "-t", "s"]))
-    }
-
-    /// Waits until the screen shows every one of `needles`; returns it.
-    fn wait_for(&self, needles: &[&str]) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let screen = self.screen();
-            if needles.iter().all(|n| screen.contains(n)) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited {WAIT:?} for {needles:?}; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Waits until the screen no longer shows `needle`.
-    fn wait_gone(&self, needle: &str) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let screen = self.screen();
-            if !screen.contains(needle) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited {WAIT:?} for {needle:?} to go; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn pane_pid(&self) -> u32 {
-        let out = self.tmux(&["display", "-p", "-t", "s", "#{pane_pid}"]);
-        support::stdout(&out).trim().parse().expect("a pane pid")
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
-        if let Some(path) = &self.socket_path {
-            let _ = fs::remove_file(path);
+        Session {
+            tmux: Tmux::start(&format!("e2e-{name}"), &command, (100, 30), WAIT),
+            _config: config,
         }
     }
 }

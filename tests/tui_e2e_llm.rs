@@ -10,11 +10,11 @@ mod support;
 
 use serde_json::{Value, json};
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use support::copy_sample;
 use support::llm_server::{OPENAI_PATH, Recorded, Server, openai_json};
+use support::tmux::Tmux;
 
 const BIN: &str = env!("CARGO_BIN_EXE_precept");
 const WAIT: Duration = Duration::from_secs(15);
@@ -29,112 +29,36 @@ fn quote(text: &str) -> String {
     format!("'{text}'")
 }
 
-/// A tmux server of its own running the workbench on `dir` in a 120×40
-/// pane, with the LLM profile pointing at `llm_url`. Dropping it kills the
-/// server (and so the workbench).
+/// The workbench on `dir` in a 120×40 pane of a tmux server of its own,
+/// with the LLM profile pointing at `llm_url` and a config folder of its own.
 struct Session {
-    socket: String,
-    socket_path: Option<PathBuf>,
+    tmux: Tmux,
     _config: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Session {
+    type Target = Tmux;
+    fn deref(&self) -> &Tmux {
+        &self.tmux
+    }
 }
 
 impl Session {
     fn open(name: &str, dir: &Path, llm_url: &str) -> Session {
         let config = tempfile::tempdir().unwrap();
-        let mut session = Session {
-            socket: format!("precept-e2e-llm-{}-{name}", std::process::id()),
-            socket_path: None,
-            _config: config,
-        };
         let command = format!(
             "env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY PRECEPT_CONFIG_DIR={} \
              PRECEPT_LLM_BASE_URL={} PRECEPT_LLM_MODEL=scripted PRECEPT_LLM_PROTOCOL=openai \
              PRECEPT_LLM_API_KEY_ENV= NO_PROXY=127.0.0.1 {} open {}; \
              echo \"EXITED $?\"; exec sleep 60",
-            quote(session._config.path().to_str().unwrap()),
+            quote(config.path().to_str().unwrap()),
             quote(llm_url),
             quote(BIN),
             quote(dir.to_str().unwrap()),
         );
-        let out = session.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "s",
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &command,
-        ]);
-        assert!(out.status.success(), "tmux: {}", support::stderr(&out));
-        let path = support::stdout(&session.tmux(&["display", "-p", "#{socket_path}"]));
-        session.socket_path = Some(PathBuf::from(path.trim())).filter(|p| p.is_absolute());
-        // Esc must reach the app at once, not wait for an escape sequence.
-        session.tmux(&["set", "-g", "escape-time", "0"]);
-        session
-    }
-
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .output()
-            .expect("tmux runs")
-    }
-
-    /// Sends keys in tmux notation ("j", "Enter", "Escape").
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "s"];
-        args.extend_from_slice(keys);
-        let out = self.tmux(&args);
-        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
-    }
-
-    /// Types text literally.
-    fn type_text(&self, text: &str) {
-        let out = self.tmux(&["send-keys", "-t", "s", "-l", text]);
-        assert!(out.status.success(), "send-keys: {}", support::stderr(&out));
-    }
-
-    fn screen(&self) -> String {
-        support::stdout(&self.tmux(&["capture-pane", "-p", "-t", "s"]))
-    }
-
-    /// Waits until `done(screen)` holds; returns that screen.
-    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let screen = self.screen();
-            if done(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited {WAIT:?} for {what}; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(40));
-        }
-    }
-
-    /// Waits until the screen shows every one of `needles`; returns it.
-    fn wait_for(&self, needles: &[&str]) -> String {
-        self.wait_until(&format!("{needles:?}"), |screen| {
-            needles.iter().all(|n| screen.contains(n))
-        })
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
-        if let Some(path) = &self.socket_path {
-            let _ = fs::remove_file(path);
+        Session {
+            tmux: Tmux::start(&format!("e2e-llm-{name}"), &command, (120, 40), WAIT),
+            _config: config,
         }
     }
 }

@@ -72,17 +72,13 @@ fn run_nl(
             };
             return tests
                 .iter()
-                .map(|test| NlTestOutcome {
-                    id: test.id.clone(),
-                    name: test.name.clone(),
-                    expected: test.expected,
-                    actual: None,
-                    passed: false,
-                    fault: None,
-                    error: Some(format!(
-                        "not run: {reason} (or skip natural-language tests with --skip-nl)"
-                    )),
-                    report: None,
+                .map(|test| {
+                    NlTestOutcome::not_run(
+                        test,
+                        format!(
+                            "not run: {reason} (or skip natural-language tests with --skip-nl)"
+                        ),
+                    )
                 })
                 .collect();
         }

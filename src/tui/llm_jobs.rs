@@ -152,6 +152,28 @@ pub fn start_preview(
     receive
 }
 
+/// An answer verifier with k = 3 samples of the configured profile and the
+/// project's translation cache, and a solver with `compiled` loaded.
+fn verifier(
+    project_dir: &Path,
+    model: &PolicyModel,
+    compiled: &CompiledModel,
+    timeout: Duration,
+) -> Result<(AnswerVerifier, SolverWorker), String> {
+    let client = client(project_dir)?;
+    let cache_dir = project_dir.join(crate::core::model::project::CACHE_DIR);
+    let verifier = AnswerVerifier::new(
+        model,
+        compiled,
+        samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
+        VerifyOptions::default(),
+    )
+    .with_cache(TranslationCache::in_project_cache(&cache_dir));
+    let worker = SolverWorker::spawn(timeout);
+    worker.load(compiled.clone())?;
+    Ok((verifier, worker))
+}
+
 /// Checks a question and answer with k = 3 samples of the configured
 /// profile: progress messages as translations arrive, then the report.
 pub fn start_check_answer(
@@ -167,26 +189,17 @@ pub fn start_check_answer(
     let stop = cancel.clone();
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
-        let result = client(&project_dir).and_then(|client| {
-            let cache_dir = project_dir.join(crate::core::model::project::CACHE_DIR);
-            let verifier = AnswerVerifier::new(
-                &model,
-                &compiled,
-                samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
-                VerifyOptions::default(),
-            )
-            .with_cache(TranslationCache::in_project_cache(&cache_dir));
-            let worker = SolverWorker::spawn(timeout);
-            worker.load(compiled.clone())?;
-            let events = send.clone();
-            let mut on_event = move |event| {
-                let _ = events.send(Msg::AnswerProgress { ticket, event });
-            };
-            verifier
-                .verify(&worker, &input, &mut on_event, &stop)
-                .map(Box::new)
-                .map_err(|e| e.to_string())
-        });
+        let result =
+            verifier(&project_dir, &model, &compiled, timeout).and_then(|(verifier, worker)| {
+                let events = send.clone();
+                let mut on_event = move |event| {
+                    let _ = events.send(Msg::AnswerProgress { ticket, event });
+                };
+                verifier
+                    .verify(&worker, &input, &mut on_event, &stop)
+                    .map(Box::new)
+                    .map_err(|e| e.to_string())
+            });
         let _ = send.send(Msg::AnswerChecked { ticket, result });
     });
     (receive, cancel)
@@ -207,19 +220,7 @@ pub fn start_nl_tests(
     let stop = cancel.clone();
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
-        let setup = client(&project_dir).and_then(|client| {
-            let cache_dir = project_dir.join(crate::core::model::project::CACHE_DIR);
-            let verifier = AnswerVerifier::new(
-                &model,
-                &compiled,
-                samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
-                VerifyOptions::default(),
-            )
-            .with_cache(TranslationCache::in_project_cache(&cache_dir));
-            let worker = SolverWorker::spawn(timeout);
-            worker.load(compiled.clone())?;
-            Ok((verifier, worker))
-        });
+        let setup = verifier(&project_dir, &model, &compiled, timeout);
         for test in &tests {
             if stop.is_cancelled() {
                 break;
@@ -229,10 +230,10 @@ pub fn start_nl_tests(
                     let input = AnswerInput::new(&test.question, &test.answer);
                     match verifier.verify(worker, &input, &mut |_| {}, &stop) {
                         Ok(report) => judge(test, report, verifier.options().threshold),
-                        Err(error) => not_run(test, error.to_string()),
+                        Err(error) => NlTestOutcome::not_run(test, error.to_string()),
                     }
                 }
-                Err(error) => not_run(test, error.clone()),
+                Err(error) => NlTestOutcome::not_run(test, error.clone()),
             };
             if send
                 .send(Msg::NlTestDone {
@@ -247,17 +248,4 @@ pub fn start_nl_tests(
         let _ = send.send(Msg::NlTestsFinished { ticket });
     });
     (receive, cancel)
-}
-
-fn not_run(test: &NlTest, error: String) -> NlTestOutcome {
-    NlTestOutcome {
-        id: test.id.clone(),
-        name: test.name.clone(),
-        expected: test.expected,
-        actual: None,
-        passed: false,
-        fault: None,
-        error: Some(error),
-        report: None,
-    }
 }

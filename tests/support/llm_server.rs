@@ -292,3 +292,27 @@ fn perform(mut stream: TcpStream, action: Action, active: &AtomicUsize) {
         }
     }
 }
+
+/// A client of `server` for tests: OpenAI protocol, no key, quick retries,
+/// no proxy, caching in `cache` when given.
+pub fn scripted_client(
+    server: &Server,
+    cache: Option<&std::path::Path>,
+) -> precept::core::llm::LlmClient {
+    use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
+    let mut profile = Profile::new("scripted", Protocol::OpenAi, &server.url, "scripted-model");
+    profile.api_key_env = None;
+    profile.timeout = Duration::from_secs(10);
+    let options = ClientOptions {
+        mode: Mode::Live,
+        cache_dir: cache.map(std::path::Path::to_path_buf),
+        retry: RetryPolicy {
+            max_retries: 1,
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_millis(50),
+        },
+        env: Arc::new(|_: &str| None),
+        use_env_proxy: false,
+    };
+    LlmClient::new(profile, options).expect("client")
+}

@@ -92,3 +92,4 @@ pub fn z3_binary() -> PathBuf {
     path
 }
 pub mod llm_server;
+pub mod tmux;

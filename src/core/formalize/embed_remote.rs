@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::embed::Embedder;
 use crate::core::llm::config::Protocol;
@@ -104,16 +103,12 @@ pub fn embeddings_endpoint(base_url: &str) -> String {
 /// The cache key of `text` embedded by `model` on the server at `base_url`:
 /// the hex SHA-256 of the three, length-prefixed.
 pub fn cache_key(base_url: &str, model: &str, text: &str) -> String {
-    let mut hasher = Sha256::new();
-    for part in ["embeddings", base_url.trim_end_matches('/'), model, text] {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part.as_bytes());
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::core::llm::cache::hash_parts(&[
+        "embeddings",
+        base_url.trim_end_matches('/'),
+        model,
+        text,
+    ])
 }
 
 /// The embeddings cache of a project whose cache folder is `project_cache`

@@ -15,9 +15,8 @@ use crate::core::model::project::write_atomic;
 /// The cache key of `request` sent with `profile`: the hex SHA-256 of the
 /// protocol, base URL, model, system text, prompt and schema.
 pub fn cache_key(profile: &Profile, request: &LlmRequest) -> String {
-    let mut hasher = Sha256::new();
     let schema = serde_json::to_string(&request.schema).unwrap_or_default();
-    for part in [
+    hash_parts(&[
         profile.protocol.as_str(),
         profile.base_url.trim_end_matches('/'),
         profile.model.as_str(),
@@ -25,8 +24,14 @@ pub fn cache_key(profile: &Profile, request: &LlmRequest) -> String {
         request.prompt.as_str(),
         request.schema_name.as_str(),
         schema.as_str(),
-    ] {
-        // Length-prefixed so that ("ab","c") and ("a","bc") differ.
+    ])
+}
+
+/// The hex SHA-256 of `parts`, each length-prefixed so that ("ab", "c")
+/// and ("a", "bc") differ.
+pub fn hash_parts(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }

@@ -61,6 +61,22 @@ pub struct NlTestOutcome {
     pub report: Option<AnswerReport>,
 }
 
+impl NlTestOutcome {
+    /// A test that could not run (no LLM, every translation failed, …).
+    pub fn not_run(test: &NlTest, error: String) -> NlTestOutcome {
+        NlTestOutcome {
+            id: test.id.clone(),
+            name: test.name.clone(),
+            expected: test.expected,
+            actual: None,
+            passed: false,
+            fault: None,
+            error: Some(error),
+            report: None,
+        }
+    }
+}
+
 /// Runs `tests` one after the other (each one's k translations run
 /// concurrently). `on_event` gets the index of the test with each event.
 pub fn run_nl_tests(
@@ -78,16 +94,7 @@ pub fn run_nl_tests(
             let mut forward = |event| on_event(index, event);
             match verifier.verify(worker, &input, &mut forward, cancel) {
                 Ok(report) => judge(test, report, verifier.options().threshold),
-                Err(error) => NlTestOutcome {
-                    id: test.id.clone(),
-                    name: test.name.clone(),
-                    expected: test.expected,
-                    actual: None,
-                    passed: false,
-                    fault: None,
-                    error: Some(error.to_string()),
-                    report: None,
-                },
+                Err(error) => NlTestOutcome::not_run(test, error.to_string()),
             }
         })
         .collect()
