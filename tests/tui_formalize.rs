@@ -7,14 +7,9 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::formalize::compose::compose;
-use precept::core::formalize::embed::LexicalEmbedder;
 use precept::core::formalize::pipeline::{FormalizeEvent, SpanCounts, plan_spans};
-use precept::core::formalize::record::{FormalizationRecord, SpanRecord};
 use precept::core::formalize::repair::{ModelEdit, ProposedEdit, RepairProposal};
 use precept::core::formalize::repair_preview::TestFlip;
-use precept::core::formalize::span_job::SpanOutcome;
-use precept::core::formalize::unit::unit_from_json;
 use precept::core::model::drafts::Drafts;
 use precept::core::model::{Project, ReviewStatus};
 use precept::core::solve::FindingKind;
@@ -24,7 +19,6 @@ use precept::tui::keymap::Keymap;
 use precept::tui::msg::{Effect, Formalized, Msg};
 use precept::tui::theme::Theme;
 use precept::tui::update::update;
-use serde_json::Value;
 
 fn open_park() -> (tempfile::TempDir, App) {
     let dir = support::copy_sample("park-admission");
@@ -71,49 +65,11 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
 }
 
 /// What a formalization of the park document returns, composed from the
-/// scripted replies of tests/data/formalize (the hostile last span fails).
+/// scripted replies of tests/data/formalize.
 fn park_formalized(app: &App) -> Formalized {
-    let document = app.document.clone().unwrap();
-    let tasks = plan_spans(&document, 3_000);
-    let replies: Value = serde_json::from_str(
-        &std::fs::read_to_string(support::repo().join("tests/data/formalize/park-replies.json"))
-            .unwrap(),
-    )
-    .unwrap();
-    let outcomes: Vec<SpanOutcome> = tasks
-        .iter()
-        .map(|t| match replies.get(&t.id).and_then(|r| r.get("reply")) {
-            Some(unit) => SpanOutcome::Formalized {
-                unit: unit_from_json(unit).unwrap(),
-                rounds: 1,
-            },
-            None => SpanOutcome::Error {
-                message: "no reply".into(),
-                rounds: 1,
-            },
-        })
-        .collect();
-    let composition = compose(&document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).unwrap();
-    Formalized {
-        model: composition.model,
-        record: FormalizationRecord {
-            schema_version: 1,
-            document: "policy.md".into(),
-            llm_profile: "test".into(),
-            llm_model: "scripted".into(),
-            prompt: "formalize_span.v1".into(),
-            embedder: "lexical".into(),
-            threshold: 0.65,
-            spans: tasks
-                .into_iter()
-                .zip(outcomes)
-                .map(|(task, outcome)| SpanRecord { task, outcome })
-                .collect(),
-            clusters: composition.clusters,
-            rules: composition.origins,
-            notes: composition.notes,
-        },
-    }
+    let (model, record) =
+        support::park_formalization::park_formalization(app.document.as_deref().unwrap());
+    Formalized { model, record }
 }
 
 fn start_formalizing(app: &mut App) -> u64 {

@@ -211,6 +211,24 @@ fn verify_screen_with_a_finding() {
 }
 
 #[test]
+fn formalize_screen_after_a_formalization() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        let document = bench.app.document.clone().unwrap();
+        let (_, record) = support::park_formalization::park_formalization(&document);
+        bench.app.formalization.record = Some(record);
+        bench.press('6');
+        let screen = bench.screen_text();
+        assert!(screen.contains("12 formalized, 0 failed"), "{screen}");
+        assert!(
+            screen.contains("Review: 17 of 17 rules reviewed"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(name("formalize", size), screen);
+    }
+}
+
+#[test]
 fn help_overlay() {
     for size in SIZES {
         let mut bench = Bench::open(size);

@@ -92,4 +92,5 @@ pub fn z3_binary() -> PathBuf {
     path
 }
 pub mod llm_server;
+pub mod park_formalization;
 pub mod tmux;

@@ -45,8 +45,8 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
             };
             Line::from(vec![
                 Span::styled(format!("{mark} "), style),
-                Span::styled(format!("{id:<4} {state:<16} "), style),
-                Span::styled(fit(&text, width.saturating_sub(24)), app.theme.dim()),
+                Span::styled(format!("{id:<4} {state:<12} "), style),
+                Span::styled(fit(&text, width.saturating_sub(20)), app.theme.dim()),
             ])
         });
         return;
@@ -103,9 +103,9 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
         };
         Line::from(vec![
             Span::styled(format!("{mark} "), style),
-            Span::styled(format!("{:<4} {state:<16} ", span.task.id), style),
+            Span::styled(format!("{:<4} {state:<12} ", span.task.id), style),
             Span::styled(
-                fit(&span.task.text, width.saturating_sub(24)),
+                fit(&span.task.text, width.saturating_sub(20)),
                 app.theme.dim(),
             ),
         ])
@@ -173,15 +173,11 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
             }
             ClusterRow::Member(c, m) => {
                 let member = &record.clusters[c].members[m];
+                let label = format!("   {} {} ", member.span, member.name);
+                let room = width.saturating_sub(label.chars().count());
                 Line::from(vec![
-                    Span::styled(
-                        format!("   {} {} ", member.span, member.name),
-                        app.theme.accent(),
-                    ),
-                    Span::styled(
-                        fit(&member.description, width.saturating_sub(12)),
-                        app.theme.dim(),
-                    ),
+                    Span::styled(label, app.theme.accent()),
+                    Span::styled(fit(&member.description, room), app.theme.dim()),
                 ])
             }
         },

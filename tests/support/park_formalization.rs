@@ -1,0 +1,55 @@
+//! The park document formalized from the scripted replies of
+//! tests/data/formalize (span by span, composed with the lexical embedder),
+//! for tests that need a formalization record without a server.
+#![allow(dead_code)]
+
+use precept::core::formalize::compose::compose;
+use precept::core::formalize::embed::LexicalEmbedder;
+use precept::core::formalize::pipeline::plan_spans;
+use precept::core::formalize::record::{FormalizationRecord, SpanRecord};
+use precept::core::formalize::span_job::SpanOutcome;
+use precept::core::formalize::unit::unit_from_json;
+use precept::core::model::PolicyModel;
+use serde_json::Value;
+
+/// The composed model and its record; spans without a scripted reply fail.
+pub fn park_formalization(document: &str) -> (PolicyModel, FormalizationRecord) {
+    let tasks = plan_spans(document, 3_000);
+    let replies: Value = serde_json::from_str(
+        &std::fs::read_to_string(super::repo().join("tests/data/formalize/park-replies.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let outcomes: Vec<SpanOutcome> = tasks
+        .iter()
+        .map(|t| match replies.get(&t.id).and_then(|r| r.get("reply")) {
+            Some(unit) => SpanOutcome::Formalized {
+                unit: unit_from_json(unit).unwrap(),
+                rounds: 1,
+            },
+            None => SpanOutcome::Error {
+                message: "no reply".into(),
+                rounds: 1,
+            },
+        })
+        .collect();
+    let composition = compose(document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).unwrap();
+    let record = FormalizationRecord {
+        schema_version: 1,
+        document: "policy.md".into(),
+        llm_profile: "test".into(),
+        llm_model: "scripted".into(),
+        prompt: "formalize_span.v1".into(),
+        embedder: "lexical".into(),
+        threshold: 0.65,
+        spans: tasks
+            .into_iter()
+            .zip(outcomes)
+            .map(|(task, outcome)| SpanRecord { task, outcome })
+            .collect(),
+        clusters: composition.clusters,
+        rules: composition.origins,
+        notes: composition.notes,
+    };
+    (composition.model, record)
+}
