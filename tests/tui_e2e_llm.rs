@@ -177,11 +177,12 @@ fn formalizing_from_the_workbench_shows_progress_and_is_one_undoable_edit() {
     session.wait_for(&["Not formalized by Precept yet"]);
     // An empty model: the first F starts at once.
     session.keys(&["F"]);
-    let running = session.wait_for(&["Formalizing ", "formalizing"]);
-    assert!(
-        running.contains("asking") || running.contains("waiting"),
-        "{running}"
-    );
+    // The spans appear once the document is split, each asking or waiting.
+    session.wait_until("spans asking or waiting", |screen| {
+        screen.contains("Formalizing ")
+            && screen.contains("formalizing")
+            && (screen.contains("asking") || screen.contains("waiting"))
+    });
 
     let done = session.wait_for(&["formalized 11 of 12 spans", "Clusters"]);
     assert!(done.contains("Spans · 11 formalized, 1 failed"), "{done}");

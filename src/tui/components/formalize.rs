@@ -16,6 +16,15 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::FormalizeSpans;
     let width = area.width.saturating_sub(2) as usize;
     if let Some(run) = &app.formalization.run {
+        if run.progress.is_empty() {
+            frame.render_widget(
+                Paragraph::new("splitting the document into spans…")
+                    .style(app.theme.pending())
+                    .block(pane(app, "Formalizing · esc stops".into(), focused)),
+                area,
+            );
+            return;
+        }
         let (finished, failed, variables, rules) = run.totals();
         let title = format!(
             "Formalizing {finished}/{} · {failed} failed · {variables} variables · {rules} rules · esc stops",
