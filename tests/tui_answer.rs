@@ -72,8 +72,7 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     key(&mut app, KeyCode::Char('4'), KeyModifiers::NONE);
     key(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
     assert_eq!(app.verify.mode, VerifyMode::Answer);
-    // The answer field has the keyboard first; tab goes to the question.
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    // The question field has the keyboard first; tab goes to the answer.
     type_text(
         &mut app,
         "I am a senior with $35.40. Can I visit in the low season?",

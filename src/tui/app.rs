@@ -219,7 +219,7 @@ impl Default for AnswerPane {
         AnswerPane {
             question,
             answer,
-            field: 1,
+            field: 0,
             ticket: 0,
             running: false,
             asked: 0,

@@ -56,6 +56,8 @@ pub struct FormalizeState {
     pub cluster_cursor: ListCursor,
     /// Set by a first `F` on a model that has rules; a second `F` replaces them.
     pub confirm_replace: bool,
+    /// Why the last formalization gave no model (shown in full on the screen).
+    pub error: Option<String>,
 }
 
 /// One row of the clusters list: a cluster, or one of its unit variables.

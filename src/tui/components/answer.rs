@@ -62,7 +62,12 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
 fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
     if let Some(error) = &qa.error {
-        lines.push(Line::styled(error.clone(), app.theme.error()));
+        // The how-to-configure text has several lines: keep them.
+        lines.extend(
+            error
+                .lines()
+                .map(|line| Line::styled(line.to_string(), app.theme.error())),
+        );
         return lines;
     }
     if qa.running {

@@ -61,6 +61,18 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
         return;
     }
     let Some(record) = &app.formalization.record else {
+        if let Some(error) = &app.formalization.error {
+            let mut text = format!("The last formalization failed:\n{error}");
+            text.push_str("\n\nF tries again.");
+            frame.render_widget(
+                Paragraph::new(text)
+                    .wrap(Wrap { trim: false })
+                    .style(app.theme.error())
+                    .block(pane(app, "Spans".into(), focused)),
+                area,
+            );
+            return;
+        }
         let text = if app.document.is_some() {
             "Not formalized by Precept yet. Press F to formalize the document span by span \
              with the configured LLM (llm.toml, PRECEPT_LLM_* or a local Ollama)."
@@ -201,13 +213,32 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         .iter()
         .filter(|r| r.review != ReviewStatus::Unreviewed)
         .count();
-    let mut lines = vec![Line::styled(
+    let mut lines = Vec::new();
+    // Without a record the spans pane shows the error; with one, here.
+    if let Some(error) = app
+        .formalization
+        .error
+        .as_ref()
+        .filter(|_| app.formalization.record.is_some())
+    {
+        lines.push(Line::styled(
+            "The last formalization failed:",
+            app.theme.error(),
+        ));
+        lines.extend(
+            error
+                .lines()
+                .map(|l| Line::styled(l.to_string(), app.theme.error())),
+        );
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(
         format!(
             "Review: {reviewed} of {total} rules reviewed ({}%) · A on a rule marks it",
             (reviewed * 100).checked_div(total).unwrap_or(0)
         ),
         app.theme.accent(),
-    )];
+    ));
     if let Some(record) = &app.formalization.record {
         lines.push(Line::styled(
             format!(

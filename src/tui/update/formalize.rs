@@ -35,6 +35,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     app.formalization.confirm_replace = false;
+    app.formalization.error = None;
     app.formalization.generation += 1;
     let generation = app.formalization.generation;
     app.formalization.run = Some(FormalizeRun {
@@ -118,7 +119,10 @@ pub fn done(
     app.status.job = None;
     match result {
         Err(error) => {
-            app.status.last_error = Some(format!("formalization: {error}"));
+            // The status line has one row; the screen shows all of it.
+            let first = error.lines().next().unwrap_or_default();
+            app.status.last_error = Some(format!("formalization: {first}"));
+            app.formalization.error = Some(error);
             Vec::new()
         }
         Ok(formalized) => {
