@@ -249,16 +249,24 @@ fn a_failed_formalization_reports_why_and_changes_nothing() {
         &mut app,
         Msg::FormalizeDone {
             generation,
-            result: Err("LLM not configured: create llm.toml".into()),
+            result: Err(
+                "LLM not configured: create llm.toml:\n\n[[profile]]\nname = \"local\"".into(),
+            ),
         },
     );
     assert!(effects.is_empty());
+    let status = app.status.last_error.as_deref().unwrap();
     assert!(
-        app.status
-            .last_error
+        status.contains("llm.toml") && !status.contains('\n'),
+        "{status}"
+    );
+    assert!(
+        app.formalization
+            .error
             .as_deref()
             .unwrap()
-            .contains("llm.toml")
+            .contains("[[profile]]"),
+        "the screen keeps the whole how-to"
     );
     assert_eq!(app.model, original);
 }
