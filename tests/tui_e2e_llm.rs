@@ -242,6 +242,11 @@ fn formalizing_from_the_workbench_shows_progress_and_is_one_undoable_edit() {
     let restored: Value = model_json(dir.path());
     let empty: Value = serde_json::from_str(&empty_model).unwrap();
     assert_eq!(restored["rules"], empty["rules"]);
+    // The record goes with the formalization it describes.
+    wait_on_disk("formalization.json to be removed", || {
+        !dir.path().join("formalization.json").exists()
+    });
+    session.wait_for(&["Not formalized by Precept yet"]);
     assert_eq!(restored["variables"], empty["variables"]);
 }
 

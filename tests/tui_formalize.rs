@@ -40,6 +40,13 @@ fn press(app: &mut App, c: char) -> Vec<Effect> {
     key(app, KeyCode::Char(c))
 }
 
+fn ctrl(app: &mut App, c: char) -> Vec<Effect> {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    )
+}
+
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         press(app, c);
@@ -57,6 +64,7 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Formalize { .. } => "Formalize",
             Effect::CancelFormalize => "CancelFormalize",
             Effect::SaveRecord(_) => "SaveRecord",
+            Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",
             _ => "other",
@@ -199,8 +207,23 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
             .contains("formalized 12 of 12 spans")
     );
 
-    press(&mut app, 'u');
+    let effects = press(&mut app, 'u');
     assert_eq!(app.model, original, "undo brings the old model back");
+    assert!(
+        app.formalization.record.is_none(),
+        "and the project had no record"
+    );
+    assert!(
+        names(&effects).contains(&"RemoveRecord"),
+        "{:?}",
+        names(&effects)
+    );
+    let effects = ctrl(&mut app, 'r');
+    assert!(
+        app.formalization.record.is_some(),
+        "redo brings the record back"
+    );
+    assert!(names(&effects).contains(&"SaveRecord"));
 }
 
 #[test]
@@ -344,6 +367,7 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
         _ => false,
     });
     let before_split = app.model.clone();
+    let clusters_before = app.formalization.record.as_ref().unwrap().clusters.clone();
     let effects = press(&mut app, 's');
     assert!(
         names(&effects).contains(&"SaveModel"),
@@ -361,6 +385,11 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
     assert!(r3.expression.contains(&new_variable), "{}", r3.expression);
     press(&mut app, 'u');
     assert_eq!(app.model, before_split);
+    assert_eq!(
+        app.formalization.record.as_ref().unwrap().clusters,
+        clusters_before,
+        "undo restores the clusters too"
+    );
 }
 
 fn select_rule(app: &mut App, id: &str) {

@@ -156,6 +156,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::CheckAnswer { .. } => "CheckAnswer",
             Effect::RunNlTests { .. } => "RunNlTests",
             Effect::SaveRecord(_) => "SaveRecord",
+            Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",
             Effect::Quit => "Quit",

@@ -447,6 +447,7 @@ impl App {
         Snapshot {
             model: self.model.clone(),
             tests: self.tests.clone(),
+            formalization: self.formalization.record.clone(),
         }
     }
 

@@ -172,6 +172,8 @@ pub enum Effect {
     },
     /// Write `formalization.json`.
     SaveRecord(Box<crate::core::formalize::record::FormalizationRecord>),
+    /// Remove `formalization.json` (undoing the formalization that made it).
+    RemoveRecord,
     /// Ask the LLM for edits addressing `feedback` on `rules`.
     ProposeRepair {
         ticket: u64,

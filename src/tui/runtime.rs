@@ -267,6 +267,17 @@ impl Runtime {
                 }
                 Vec::new()
             }
+            Effect::RemoveRecord => {
+                let path = self
+                    .project_dir
+                    .join(crate::core::formalize::record::RECORD_FILE);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => vec![Msg::IoFailed {
+                        error: format!("{}: not removed: {e}", path.display()),
+                    }],
+                    _ => Vec::new(),
+                }
+            }
             Effect::SaveRecord(record) => io(record
                 .save(&self.project_dir)
                 .map_err(|e| format!("formalization record not saved: {e}"))),

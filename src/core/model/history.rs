@@ -1,13 +1,16 @@
-//! Undo and redo over whole-project snapshots (model and tests). A snapshot
-//! of even a large model is a few hundred kilobytes, and whole snapshots make
-//! undo exact whatever the edit was.
+//! Undo and redo over whole-project snapshots (model, tests and the
+//! formalization record). A snapshot of even a large model is a few hundred
+//! kilobytes, and whole snapshots make undo exact whatever the edit was.
 
 use super::{PolicyModel, TestSuite};
+use crate::core::formalize::record::FormalizationRecord;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
     pub model: PolicyModel,
     pub tests: TestSuite,
+    /// `formalization.json` as it was (None: the project had none).
+    pub formalization: Option<FormalizationRecord>,
 }
 
 #[derive(Debug, Clone)]
@@ -68,6 +71,7 @@ mod tests {
 
     fn snapshot(title: &str) -> Snapshot {
         Snapshot {
+            formalization: None,
             model: PolicyModel {
                 title: title.into(),
                 ..PolicyModel::default()

@@ -496,6 +496,17 @@ fn restore(
 ) -> Vec<Effect> {
     app.model = snapshot.model;
     app.tests = snapshot.tests;
+    let record_effect = if snapshot.formalization == app.formalization.record {
+        None
+    } else {
+        app.formalization.cluster_cursor = Default::default();
+        app.formalization.span_cursor = Default::default();
+        app.formalization.record = snapshot.formalization;
+        Some(match &app.formalization.record {
+            Some(record) => Effect::SaveRecord(Box::new(record.clone())),
+            None => Effect::RemoveRecord,
+        })
+    };
     app.results
         .retain(|id, _| app.tests.tests.iter().any(|t| &t.id == id));
     app.recompile();
@@ -505,6 +516,7 @@ fn restore(
         Effect::SaveTests(Box::new(app.tests.clone())),
         Effect::LoadSolver(Box::new(app.compiled.clone())),
     ];
+    effects.extend(record_effect);
     effects.push(start_full_run(app));
     app.status.message = Some(format!("{verb}: {label}"));
     effects

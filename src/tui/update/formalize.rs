@@ -5,6 +5,7 @@
 
 use crate::core::formalize::cluster_edit;
 use crate::core::formalize::pipeline::FormalizeEvent;
+use crate::core::formalize::record::FormalizationRecord;
 use crate::core::model::PolicyModel;
 use crate::tui::app::{App, Overlay, Pane, Screen};
 use crate::tui::assist::{
@@ -140,11 +141,9 @@ pub fn done(
                 model.rules.len(),
                 model.variables.len()
             );
-            app.formalization.record = Some(record.clone());
             app.formalization.span_cursor = Default::default();
             app.formalization.cluster_cursor = Default::default();
-            let mut effects = replace_model(app, "formalize the document", model);
-            effects.push(Effect::SaveRecord(Box::new(record)));
+            let effects = replace_model_and_record(app, "formalize the document", model, record);
             app.status.message = Some(label);
             effects
         }
@@ -157,6 +156,27 @@ pub fn replace_model(app: &mut App, label: &str, model: PolicyModel) -> Vec<Effe
     let before = app.snapshot();
     app.model = model;
     app.history.record(label, before);
+    adopt(app)
+}
+
+/// Replaces the model and the formalization record as one undoable edit.
+fn replace_model_and_record(
+    app: &mut App,
+    label: &str,
+    model: PolicyModel,
+    record: FormalizationRecord,
+) -> Vec<Effect> {
+    let before = app.snapshot();
+    app.model = model;
+    app.formalization.record = Some(record.clone());
+    app.history.record(label, before);
+    let mut effects = adopt(app);
+    effects.push(Effect::SaveRecord(Box::new(record)));
+    effects
+}
+
+/// After the model was replaced: recompile, save, reload, rerun.
+fn adopt(app: &mut App) -> Vec<Effect> {
     app.recompile();
     super::navigation::rescroll(app);
     vec![
@@ -236,11 +256,9 @@ fn finish_cluster_edit(
     app: &mut App,
     label: &str,
     model: PolicyModel,
-    record: crate::core::formalize::record::FormalizationRecord,
+    record: FormalizationRecord,
 ) -> Vec<Effect> {
-    app.formalization.record = Some(record.clone());
-    let mut effects = replace_model(app, label, model);
-    effects.push(Effect::SaveRecord(Box::new(record)));
+    let effects = replace_model_and_record(app, label, model, record);
     app.status.message = Some(format!("{label} (u to undo)"));
     effects
 }
