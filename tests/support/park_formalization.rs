@@ -6,7 +6,7 @@
 use precept::core::formalize::compose::compose;
 use precept::core::formalize::embed::LexicalEmbedder;
 use precept::core::formalize::pipeline::plan_spans;
-use precept::core::formalize::record::{FormalizationRecord, SpanRecord};
+use precept::core::formalize::record::{FormalizationRecord, RunInfo};
 use precept::core::formalize::span_job::SpanOutcome;
 use precept::core::formalize::unit::unit_from_json;
 use precept::core::model::PolicyModel;
@@ -34,22 +34,16 @@ pub fn park_formalization(document: &str) -> (PolicyModel, FormalizationRecord) 
         })
         .collect();
     let composition = compose(document, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).unwrap();
-    let record = FormalizationRecord {
-        schema_version: 1,
-        document: "policy.md".into(),
-        llm_profile: "test".into(),
-        llm_model: "scripted".into(),
-        prompt: "formalize_span.v1".into(),
-        embedder: "lexical".into(),
+    let model = composition.model.clone();
+    let info = RunInfo {
+        document: "policy.md",
+        llm_profile: "test",
+        llm_model: "scripted",
+        embedder: "lexical",
         threshold: 0.65,
-        spans: tasks
-            .into_iter()
-            .zip(outcomes)
-            .map(|(task, outcome)| SpanRecord { task, outcome })
-            .collect(),
-        clusters: composition.clusters,
-        rules: composition.origins,
-        notes: composition.notes,
     };
-    (composition.model, record)
+    (
+        model,
+        FormalizationRecord::new(info, tasks, outcomes, composition),
+    )
 }

@@ -7,11 +7,10 @@ use std::sync::Arc;
 use super::compose::compose;
 use super::embed::Embedder;
 use super::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_spans_blocking, plan_spans};
-use super::record::{FormalizationRecord, SpanRecord};
+use super::record::{FormalizationRecord, RunInfo};
 use super::span_job::{SpanOutcome, SpanSettings};
-use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::llm::{LlmClient, LlmError};
-use crate::core::model::{PolicyModel, SCHEMA_VERSION, compile};
+use crate::core::model::{PolicyModel, compile};
 
 /// How a document is formalized.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,27 +84,16 @@ pub fn formalize_document(
     if let Some(issue) = compile(&composition.model).issues.first() {
         return Err(FormalizeError::ModelDoesNotCheck(issue.to_string()));
     }
-    let record = FormalizationRecord {
-        schema_version: SCHEMA_VERSION,
-        document: document_name.to_string(),
-        llm_profile: client.profile().name.clone(),
-        llm_model: client.profile().model.clone(),
-        prompt: FORMALIZE_SPAN.name.into(),
-        embedder: embedder.name().to_string(),
+    let model = composition.model.clone();
+    let info = RunInfo {
+        document: document_name,
+        llm_profile: &client.profile().name,
+        llm_model: &client.profile().model,
+        embedder: embedder.name(),
         threshold: settings.threshold,
-        spans: tasks
-            .into_iter()
-            .zip(outcomes)
-            .map(|(task, outcome)| SpanRecord { task, outcome })
-            .collect(),
-        clusters: composition.clusters,
-        rules: composition.origins,
-        notes: composition.notes,
     };
-    Ok(FormalizedDocument {
-        model: composition.model,
-        record,
-    })
+    let record = FormalizationRecord::new(info, tasks, outcomes, composition);
+    Ok(FormalizedDocument { model, record })
 }
 
 fn first_problem(outcomes: &[SpanOutcome]) -> String {

@@ -7,8 +7,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::compose::{ClusterRecord, RuleOrigin};
+use super::compose::{ClusterRecord, Composition, RuleOrigin};
 use super::span_job::{SpanOutcome, SpanTask};
+use crate::core::llm::prompts::FORMALIZE_SPAN;
+use crate::core::model::SCHEMA_VERSION;
 use crate::core::model::project::{ProjectError, read_json, write_json};
 
 pub const RECORD_FILE: &str = "formalization.json";
@@ -40,7 +42,44 @@ pub struct SpanRecord {
     pub outcome: SpanOutcome,
 }
 
+/// What a run was made with, for its record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunInfo<'a> {
+    pub document: &'a str,
+    pub llm_profile: &'a str,
+    pub llm_model: &'a str,
+    pub embedder: &'a str,
+    pub threshold: f32,
+}
+
 impl FormalizationRecord {
+    /// The record of a run: each task with its outcome, and the clusters,
+    /// provenance and notes of its composition.
+    pub fn new(
+        info: RunInfo,
+        tasks: Vec<SpanTask>,
+        outcomes: Vec<SpanOutcome>,
+        composition: Composition,
+    ) -> FormalizationRecord {
+        FormalizationRecord {
+            schema_version: SCHEMA_VERSION,
+            document: info.document.to_string(),
+            llm_profile: info.llm_profile.to_string(),
+            llm_model: info.llm_model.to_string(),
+            prompt: FORMALIZE_SPAN.name.into(),
+            embedder: info.embedder.to_string(),
+            threshold: info.threshold,
+            spans: tasks
+                .into_iter()
+                .zip(outcomes)
+                .map(|(task, outcome)| SpanRecord { task, outcome })
+                .collect(),
+            clusters: composition.clusters,
+            rules: composition.origins,
+            notes: composition.notes,
+        }
+    }
+
     pub fn load(dir: &Path) -> Result<Option<FormalizationRecord>, ProjectError> {
         let path = dir.join(RECORD_FILE);
         if !path.exists() {
