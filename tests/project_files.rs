@@ -86,6 +86,53 @@ fn malformed_json_names_file_line_and_field() {
 }
 
 #[test]
+fn answer_check_settings_are_read_and_checked() {
+    let dir = copy_sample("park-admission");
+    let path = dir.path().join("precept.json");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("answer_"), "defaults are not written");
+    let project = Project::load(dir.path()).unwrap();
+    assert_eq!(project.settings.answer_translations, 3);
+    assert_eq!(project.settings.answer_threshold, 1.0);
+
+    let with = text.replacen(
+        "\"solver_timeout_ms\": 5000",
+        "\"solver_timeout_ms\": 5000,\n  \"answer_translations\": 5,\n  \"answer_threshold\": 0.6",
+        1,
+    );
+    fs::write(&path, &with).unwrap();
+    let project = Project::load(dir.path()).unwrap();
+    assert_eq!(project.settings.answer_translations, 5);
+    assert_eq!(project.settings.answer_threshold, 0.6);
+
+    let zero = with.replacen(
+        "\"answer_translations\": 5",
+        "\"answer_translations\": 0",
+        1,
+    );
+    fs::write(&path, &zero).unwrap();
+    let error = Project::load(dir.path()).unwrap_err();
+    let line = zero
+        .lines()
+        .position(|l| l.contains("answer_translations"))
+        .unwrap()
+        + 1;
+    match &error {
+        ProjectError::Malformed {
+            line: l,
+            field,
+            message,
+            ..
+        } => {
+            assert_eq!((*l, field.as_str()), (line, "answer_translations"));
+            assert!(message.contains("between 1 and 16"), "{message}");
+        }
+        other => panic!("unexpected error {other:?}"),
+    }
+    assert!(error.to_string().contains("precept.json"), "{error}");
+}
+
+#[test]
 fn truncated_json_is_an_error_not_a_reset() {
     let dir = copy_sample("park-admission");
     let path = dir.path().join("tests.json");

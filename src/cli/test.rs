@@ -1,6 +1,7 @@
 //! `precept test DIR [--json] [--junit FILE]`: the logic tests, then the
-//! natural-language tests through the answer verifier (k = 3, threshold
-//! 3/3, translations cached in `.cache/translations/`).
+//! natural-language tests through the answer verifier (k and the threshold
+//! from `precept.json`, by default 3 and 3/3; translations cached in
+//! `.cache/translations/`).
 
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json, render, start_solver};
@@ -17,9 +18,6 @@ use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Translations per natural-language test.
-const NL_TEST_TRANSLATIONS: usize = 3;
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
@@ -86,8 +84,11 @@ fn run_nl(
     let verifier = AnswerVerifier::new(
         &project.model,
         compiled,
-        samples_of(client, NL_TEST_TRANSLATIONS),
-        VerifyOptions::default(),
+        samples_of(client, project.settings.answer_translations),
+        VerifyOptions {
+            threshold: project.settings.answer_threshold,
+            ..VerifyOptions::default()
+        },
     )
     .with_cache(TranslationCache::in_project_cache(&cache));
     run_nl_tests(

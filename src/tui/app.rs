@@ -301,6 +301,10 @@ pub struct App {
     pub document: Option<String>,
     /// The document's file name in the project (from `precept.json`).
     pub document_name: Option<String>,
+    /// Answer checks: redundant translations (k) and the confidence a pair
+    /// needs (from `precept.json`).
+    pub answer_translations: usize,
+    pub answer_threshold: f64,
     pub spans: Vec<DocSpan>,
     /// Rule ids per document span (kept in step with the model).
     pub span_rules: BTreeMap<usize, Vec<String>>,
@@ -375,6 +379,8 @@ impl App {
             tests: project.tests,
             document: project.document,
             document_name: project.settings.document.clone(),
+            answer_translations: project.settings.answer_translations,
+            answer_threshold: project.settings.answer_threshold,
             spans,
             span_rules: BTreeMap::new(),
             rule_english: HashMap::new(),

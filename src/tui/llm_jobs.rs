@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
-use super::msg::{Formalized, Msg};
+use super::msg::{Formalized, Msg, Redundancy};
 use crate::core::formalize::document_run::{FormalizeSettings, formalize_document};
 use crate::core::formalize::embed::LexicalEmbedder;
 use crate::core::formalize::repair::{ModelEdit, propose_repair};
@@ -22,9 +22,6 @@ use crate::core::verify::{
     AnswerInput, AnswerVerifier, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     samples_of,
 };
-
-/// Redundant translations per answer check (ARC's default k).
-const ANSWER_TRANSLATIONS: usize = 3;
 
 fn client(project_dir: &Path) -> Result<LlmClient, String> {
     let cache = project_dir
@@ -152,12 +149,13 @@ pub fn start_preview(
     receive
 }
 
-/// An answer verifier with k = 3 samples of the configured profile and the
+/// An answer verifier with k samples of the configured profile and the
 /// project's translation cache, and a solver with `compiled` loaded.
 fn verifier(
     project_dir: &Path,
     model: &PolicyModel,
     compiled: &CompiledModel,
+    redundancy: Redundancy,
     timeout: Duration,
 ) -> Result<(AnswerVerifier, SolverWorker), String> {
     let client = client(project_dir)?;
@@ -165,8 +163,11 @@ fn verifier(
     let verifier = AnswerVerifier::new(
         model,
         compiled,
-        samples_of(Arc::new(client), ANSWER_TRANSLATIONS),
-        VerifyOptions::default(),
+        samples_of(Arc::new(client), redundancy.translations),
+        VerifyOptions {
+            threshold: redundancy.threshold,
+            ..VerifyOptions::default()
+        },
     )
     .with_cache(TranslationCache::in_project_cache(&cache_dir));
     let worker = SolverWorker::spawn(timeout);
@@ -174,7 +175,7 @@ fn verifier(
     Ok((verifier, worker))
 }
 
-/// Checks a question and answer with k = 3 samples of the configured
+/// Checks a question and answer with k samples of the configured
 /// profile: progress messages as translations arrive, then the report.
 pub fn start_check_answer(
     project_dir: &Path,
@@ -182,6 +183,7 @@ pub fn start_check_answer(
     input: AnswerInput,
     model: PolicyModel,
     compiled: CompiledModel,
+    redundancy: Redundancy,
     timeout: Duration,
 ) -> (Receiver<Msg>, VerifyCancel) {
     let (send, receive) = mpsc::channel();
@@ -189,8 +191,8 @@ pub fn start_check_answer(
     let stop = cancel.clone();
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
-        let result =
-            verifier(&project_dir, &model, &compiled, timeout).and_then(|(verifier, worker)| {
+        let result = verifier(&project_dir, &model, &compiled, redundancy, timeout).and_then(
+            |(verifier, worker)| {
                 let events = send.clone();
                 let mut on_event = move |event| {
                     let _ = events.send(Msg::AnswerProgress { ticket, event });
@@ -199,13 +201,14 @@ pub fn start_check_answer(
                     .verify(&worker, &input, &mut on_event, &stop)
                     .map(Box::new)
                     .map_err(|e| e.to_string())
-            });
+            },
+        );
         let _ = send.send(Msg::AnswerChecked { ticket, result });
     });
     (receive, cancel)
 }
 
-/// Runs natural-language tests one after the other with k = 3 samples of
+/// Runs natural-language tests one after the other with k samples of
 /// the configured profile; a message per test, then one at the end.
 pub fn start_nl_tests(
     project_dir: &Path,
@@ -213,6 +216,7 @@ pub fn start_nl_tests(
     model: PolicyModel,
     compiled: CompiledModel,
     tests: Vec<NlTest>,
+    redundancy: Redundancy,
     timeout: Duration,
 ) -> (Receiver<Msg>, VerifyCancel) {
     let (send, receive) = mpsc::channel();
@@ -220,7 +224,7 @@ pub fn start_nl_tests(
     let stop = cancel.clone();
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
-        let setup = verifier(&project_dir, &model, &compiled, timeout);
+        let setup = verifier(&project_dir, &model, &compiled, redundancy, timeout);
         for test in &tests {
             if stop.is_cancelled() {
                 break;

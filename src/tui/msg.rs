@@ -90,6 +90,14 @@ pub enum Msg {
     },
 }
 
+/// How many translations an answer check asks for (k), and the share of
+/// them a pair needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Redundancy {
+    pub translations: usize,
+    pub threshold: f64,
+}
+
 /// A finished formalization: the model and its record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Formalized {
@@ -161,6 +169,7 @@ pub enum Effect {
         model: Box<PolicyModel>,
         compiled: Box<CompiledModel>,
         tests: Vec<crate::core::model::NlTest>,
+        redundancy: Redundancy,
     },
     /// Check a question and answer against the model (k translations).
     CheckAnswer {
@@ -169,6 +178,7 @@ pub enum Effect {
         answer: String,
         model: Box<PolicyModel>,
         compiled: Box<CompiledModel>,
+        redundancy: Redundancy,
     },
     /// Write `formalization.json`.
     SaveRecord(Box<crate::core::formalize::record::FormalizationRecord>),

@@ -224,6 +224,7 @@ impl Runtime {
                 answer,
                 model,
                 compiled,
+                redundancy,
             } => {
                 if let Some(old) = self.answer_cancel.take() {
                     old.cancel();
@@ -234,6 +235,7 @@ impl Runtime {
                     crate::core::verify::AnswerInput::new(question, answer),
                     *model,
                     *compiled,
+                    redundancy,
                     self.timeout,
                 );
                 self.answer_cancel = Some(cancel);
@@ -245,6 +247,7 @@ impl Runtime {
                 model,
                 compiled,
                 tests,
+                redundancy,
             } => {
                 if let Some(old) = self.nl_cancel.take() {
                     old.cancel();
@@ -255,6 +258,7 @@ impl Runtime {
                     *model,
                     *compiled,
                     tests,
+                    redundancy,
                     self.timeout,
                 );
                 self.nl_cancel = Some(cancel);

@@ -80,6 +80,20 @@ impl Project {
         } else {
             Settings::default()
         };
+        if let Some((field, message)) = settings.out_of_range() {
+            let text = fs::read_to_string(&settings_path).unwrap_or_default();
+            let line = text
+                .lines()
+                .position(|l| l.contains(&format!("\"{field}\"")))
+                .map_or(1, |i| i + 1);
+            return Err(ProjectError::Malformed {
+                path: settings_path,
+                line,
+                column: 1,
+                field: field.into(),
+                message,
+            });
+        }
         let model: PolicyModel = read_json(&dir.join(MODEL_FILE))?;
         check_version(&dir.join(MODEL_FILE), model.schema_version)?;
         let tests_path = dir.join(TESTS_FILE);

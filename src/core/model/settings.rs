@@ -14,6 +14,64 @@ pub struct Settings {
     pub document: Option<String>,
     #[serde(default = "default_timeout")]
     pub solver_timeout_ms: u64,
+    /// Redundant translations per answer check in the workbench and
+    /// `precept test` (ARC's k), 1 to 16.
+    #[serde(
+        default = "default_answer_translations",
+        skip_serializing_if = "is_default_translations"
+    )]
+    pub answer_translations: usize,
+    /// The confidence a translated pair needs, as a share of k (1.0 is k/k),
+    /// more than 0 and at most 1.
+    #[serde(
+        default = "default_answer_threshold",
+        skip_serializing_if = "is_default_threshold"
+    )]
+    pub answer_threshold: f64,
+}
+
+/// ARC's default number of redundant translations.
+pub const DEFAULT_ANSWER_TRANSLATIONS: usize = 3;
+
+fn default_answer_translations() -> usize {
+    DEFAULT_ANSWER_TRANSLATIONS
+}
+
+fn is_default_translations(k: &usize) -> bool {
+    *k == DEFAULT_ANSWER_TRANSLATIONS
+}
+
+fn default_answer_threshold() -> f64 {
+    1.0
+}
+
+fn is_default_threshold(threshold: &f64) -> bool {
+    *threshold == 1.0
+}
+
+impl Settings {
+    /// The first setting out of range: (field, what is expected).
+    pub fn out_of_range(&self) -> Option<(&'static str, String)> {
+        if !(1..=16).contains(&self.answer_translations) {
+            return Some((
+                "answer_translations",
+                format!("{} is not between 1 and 16", self.answer_translations),
+            ));
+        }
+        if !(self.answer_threshold > 0.0 && self.answer_threshold <= 1.0) {
+            return Some((
+                "answer_threshold",
+                format!(
+                    "{} is not a share of the translations (more than 0, at most 1)",
+                    self.answer_threshold
+                ),
+            ));
+        }
+        if self.solver_timeout_ms == 0 {
+            return Some(("solver_timeout_ms", "0 ms leaves the solver no time".into()));
+        }
+        None
+    }
 }
 
 fn default_timeout() -> u64 {
@@ -26,6 +84,8 @@ impl Default for Settings {
             schema_version: super::SCHEMA_VERSION,
             document: None,
             solver_timeout_ms: DEFAULT_SOLVER_TIMEOUT_MS,
+            answer_translations: DEFAULT_ANSWER_TRANSLATIONS,
+            answer_threshold: 1.0,
         }
     }
 }

@@ -15,8 +15,10 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
     let typing = app.focus == Pane::VerifyInput;
     let block = pane(
         app,
-        "Check an answer · enter check (k = 3) · tab field · ctrl-s save as test · ctrl-t logic"
-            .into(),
+        format!(
+            "Check an answer · enter check (k = {}) · tab field · ctrl-s save as test · ctrl-t logic",
+            app.answer_translations
+        ),
         typing,
     );
     let inner = block.inner(inputs);
@@ -89,8 +91,11 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
     }
     let Some(report) = &qa.report else {
         lines.push(Line::styled(
-            "Type a question and the chatbot's answer and press enter: the LLM translates it \
-             three times into the model's variables and the solver checks each claim.",
+            format!(
+                "Type a question and the chatbot's answer and press enter: the LLM translates it \
+                 {} times into the model's variables and the solver checks each claim.",
+                app.answer_translations
+            ),
             app.theme.dim(),
         ));
         return lines;

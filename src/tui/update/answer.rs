@@ -69,6 +69,10 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
         answer,
         model: Box::new(app.model.clone()),
         compiled: Box::new(app.compiled.clone()),
+        redundancy: crate::tui::msg::Redundancy {
+            translations: app.answer_translations,
+            threshold: app.answer_threshold,
+        },
     }]
 }
 

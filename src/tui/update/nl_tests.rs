@@ -31,6 +31,10 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         model: Box::new(app.model.clone()),
         compiled: Box::new(app.compiled.clone()),
         tests: app.tests.nl_tests.clone(),
+        redundancy: crate::tui::msg::Redundancy {
+            translations: app.answer_translations,
+            threshold: app.answer_threshold,
+        },
     }]
 }
 
