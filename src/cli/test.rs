@@ -168,12 +168,22 @@ pub fn run(args: &TestArgs) -> Outcome {
     }
 }
 
-fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel) -> String {
-    let label = if outcome.name.is_empty() {
-        outcome.id.clone()
+/// `T3 name` (or the id alone), as a result line names a test.
+fn test_label(id: &str, name: &str) -> String {
+    if name.is_empty() {
+        id.to_string()
     } else {
-        format!("{} {}", outcome.id, outcome.name)
-    };
+        format!("{id} {name}")
+    }
+}
+
+/// The line of a test that could not run.
+fn not_run_line(out: &mut String, label: &str, error: Option<&str>) {
+    let _ = writeln!(out, "FAIL {label}: {}", error.unwrap_or("did not run"));
+}
+
+fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel) -> String {
+    let label = test_label(&outcome.id, &outcome.name);
     let mut out = String::new();
     match (&outcome.finding, &outcome.error) {
         (Some(finding), _) if outcome.passed => {
@@ -187,23 +197,13 @@ fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel
             );
             out.push_str(&render::finding_text(finding, model, 5));
         }
-        (None, error) => {
-            let _ = writeln!(
-                out,
-                "FAIL {label}: {}",
-                error.as_deref().unwrap_or("did not run")
-            );
-        }
+        (None, error) => not_run_line(&mut out, &label, error.as_deref()),
     }
     out
 }
 
 fn nl_outcome_text(outcome: &NlTestOutcome) -> String {
-    let label = if outcome.name.is_empty() {
-        outcome.id.clone()
-    } else {
-        format!("{} {}", outcome.id, outcome.name)
-    };
+    let label = test_label(&outcome.id, &outcome.name);
     let mut out = String::new();
     match (&outcome.actual, &outcome.error) {
         (Some(actual), _) if outcome.passed => {
@@ -224,13 +224,7 @@ fn nl_outcome_text(outcome: &NlTestOutcome) -> String {
                 }
             }
         }
-        (None, error) => {
-            let _ = writeln!(
-                out,
-                "FAIL {label}: {}",
-                error.as_deref().unwrap_or("did not run")
-            );
-        }
+        (None, error) => not_run_line(&mut out, &label, error.as_deref()),
     }
     out
 }

@@ -4,43 +4,39 @@
 //! A new wording gets a new file (`*.v2.md`), so the cache (keyed by the
 //! whole prompt) and recorded replays stay tied to the wording they saw.
 
+/// A prompt file of `prompts/` by its versioned stem: the name and the file
+/// it is read from are one literal, so they cannot drift apart.
+macro_rules! prompt_file {
+    ($stem:literal) => {
+        PromptFile {
+            name: $stem,
+            text: include_str!(concat!("../../../prompts/", $stem, ".md")),
+        }
+    };
+}
+
 /// The fragment's grammar with examples, shared by every prompt that asks
 /// for logic.
 pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v1.md");
 
 /// Formalize one document span into a policy unit.
-pub const FORMALIZE_SPAN: PromptFile = PromptFile {
-    name: "formalize_span.v1",
-    text: include_str!("../../../prompts/formalize_span.v1.md"),
-};
+pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v1");
 
 /// The follow-up message of the refinement loop: the errors of the last
 /// answer and a request for a corrected one.
-pub const FORMALIZE_REPAIR: PromptFile = PromptFile {
-    name: "formalize_repair.v2",
-    text: include_str!("../../../prompts/formalize_repair.v2.md"),
-};
+pub const FORMALIZE_REPAIR: PromptFile = prompt_file!("formalize_repair.v2");
 
 /// Translate a question and answer (or a statement) into premise–claim
 /// pairs over a model's vocabulary (the answer verifier).
-pub const TRANSLATE_ANSWER: PromptFile = PromptFile {
-    name: "translate_answer.v1",
-    text: include_str!("../../../prompts/translate_answer.v1.md"),
-};
+pub const TRANSLATE_ANSWER: PromptFile = prompt_file!("translate_answer.v1");
 
 /// The one repair round of a translation: the parse and type errors of the
 /// last answer, with their positions, and a request for a corrected one.
-pub const TRANSLATE_REPAIR: PromptFile = PromptFile {
-    name: "translate_repair.v1",
-    text: include_str!("../../../prompts/translate_repair.v1.md"),
-};
+pub const TRANSLATE_REPAIR: PromptFile = prompt_file!("translate_repair.v1");
 
 /// Repair from feedback: edits that address what the expert says is wrong
 /// with the selected rules.
-pub const REPAIR_FEEDBACK: PromptFile = PromptFile {
-    name: "repair_feedback.v1",
-    text: include_str!("../../../prompts/repair_feedback.v1.md"),
-};
+pub const REPAIR_FEEDBACK: PromptFile = prompt_file!("repair_feedback.v1");
 
 /// A prompt file compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
