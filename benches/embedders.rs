@@ -34,6 +34,7 @@ fn score(
         .map(|(k, pair)| Scored {
             similarity: cosine(&vectors[2 * k], &vectors[2 * k + 1]),
             same_sort: pair.a.sort == pair.b.sort,
+            contrast: pair.contrast(),
             label: pair.same,
         })
         .collect();

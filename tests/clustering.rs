@@ -33,6 +33,7 @@ fn pair_similarities(pairs: &[LabelledPair]) -> Vec<Scored> {
         .map(|(k, pair)| Scored {
             similarity: cosine(&emb[2 * k], &emb[2 * k + 1]),
             same_sort: pair.a.sort == pair.b.sort,
+            contrast: pair.contrast(),
             label: pair.same,
         })
         .collect()
@@ -77,6 +78,61 @@ fn labelled_pairs_precision_recall() {
     let (p, r) = (q.precision, q.recall);
     assert!(p >= 0.8, "precision {p:.3} < 0.8 at the default threshold");
     assert!(r >= 0.5, "recall {r:.3} < 0.5 at the default threshold");
+}
+
+/// The pairs the first real-document runs merged although they differ in
+/// meaning (before/after, on site/on road, form letters, modality, places,
+/// qualifiers): never in one cluster, at any threshold.
+#[test]
+fn contrasting_pairs_never_cluster_at_any_threshold() {
+    let pairs: Vec<LabelledPair> = labelled_pairs()
+        .into_iter()
+        .filter(|p| p.group.contains("must never merge"))
+        .collect();
+    assert!(pairs.len() >= 12, "only {} contrast pairs", pairs.len());
+    for pair in &pairs {
+        assert!(
+            pair.contrast(),
+            "{} / {} not seen as a contrast",
+            pair.a.name,
+            pair.b.name
+        );
+        let cands = vec![
+            cand(0, &pair.a.name, &pair.a.sort, &pair.a.description),
+            cand(1, &pair.b.name, &pair.b.sort, &pair.b.description),
+        ];
+        let emb = embed_candidates(&cands);
+        for t in [-1.0f32, 0.0, 0.3, 0.5, DEFAULT_THRESHOLD, 0.9] {
+            let clusters = cluster_variables(&cands, &emb, t);
+            assert_eq!(
+                clusters.len(),
+                2,
+                "{} and {} merged at threshold {t}",
+                pair.a.name,
+                pair.b.name
+            );
+        }
+    }
+    // Nor through a chain: a neutral third variable similar to both does
+    // not glue the opposites together.
+    let cands = vec![
+        cand(
+            0,
+            "passedCarTestBefore1Feb2001",
+            "Bool",
+            "passed the car test before 1 February 2001",
+        ),
+        cand(1, "passedCarTest", "Bool", "passed the car test"),
+        cand(
+            2,
+            "passedCarTestOnOrAfter1Feb2001",
+            "Bool",
+            "passed the car test on or after 1 February 2001",
+        ),
+    ];
+    let emb = embed_candidates(&cands);
+    let clusters = cluster_variables(&cands, &emb, -1.0);
+    assert_ne!(cluster_of(&clusters, 0), cluster_of(&clusters, 2));
 }
 
 fn cand(unit: usize, name: &str, sort: &str, description: &str) -> VariableCandidate {

@@ -479,6 +479,7 @@ mod minilm {
             .map(|(k, pair)| Scored {
                 similarity: cosine(&v[2 * k], &v[2 * k + 1]),
                 same_sort: pair.a.sort == pair.b.sort,
+                contrast: pair.contrast(),
                 label: pair.same,
             })
             .collect();

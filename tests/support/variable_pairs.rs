@@ -38,6 +38,20 @@ struct PairsFile {
     pairs: Vec<LabelledPair>,
 }
 
+impl LabelledPair {
+    /// Whether the two names or descriptions differ in a contrast that
+    /// clustering never merges across (before/after, different numbers, …).
+    pub fn contrast(&self) -> bool {
+        fn side(v: &Var) -> precept::core::formalize::contrast::Named<'_> {
+            precept::core::formalize::contrast::Named {
+                name: &v.name,
+                description: &v.description,
+            }
+        }
+        precept::core::formalize::contrast::contrast(side(&self.a), side(&self.b)).is_some()
+    }
+}
+
 pub fn pairs_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/variable_pairs.json")
 }
@@ -58,14 +72,16 @@ pub fn labelled_pairs() -> Vec<LabelledPair> {
 pub struct Scored {
     pub similarity: f32,
     pub same_sort: bool,
+    /// The names or descriptions differ in a contrast (never merged).
+    pub contrast: bool,
     pub label: bool,
 }
 
 impl Scored {
-    /// The same predicate as a clustering edge: equal sorts and cosine at
-    /// least `threshold`.
+    /// The same predicate as a clustering edge: equal sorts, no contrast
+    /// and cosine at least `threshold`.
     pub fn predicted(&self, threshold: f32) -> bool {
-        self.same_sort && self.similarity >= threshold
+        self.same_sort && !self.contrast && self.similarity >= threshold
     }
 }
 

@@ -20,6 +20,11 @@
 //!    * their **average-linkage** similarity (mean cosine over all cross
 //!      pairs) is still at least the threshold.
 //!
+//! Two candidates whose names or descriptions differ in a contrast
+//! (before/after, site/road, different numbers, letters, dates, places or
+//! modality; see [`contrast`](super::contrast)) are never joined, neither
+//! by an edge nor through a chain, at any threshold.
+//!
 //! This is constrained average-linkage agglomeration restricted to the
 //! graph's edges. Plain connected components were rejected because
 //! single-linkage chains: `refundFee ~ refundAmount ~ refundTotal ~ ...` can
@@ -37,6 +42,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
+
+use super::contrast::{Named, contrast, name_key};
 
 /// Default cosine threshold for [`cluster_variables`] with the
 /// [`LexicalEmbedder`](super::embed::LexicalEmbedder) (default settings,
@@ -163,7 +170,9 @@ pub fn cluster_variables(
     for idx in by_sort.values() {
         for (a, &i) in idx.iter().enumerate() {
             for &j in &idx[a + 1..] {
-                if candidates[i].unit == candidates[j].unit {
+                if candidates[i].unit == candidates[j].unit
+                    || differ(&candidates[i], &candidates[j])
+                {
                     continue;
                 }
                 let s = sparse_dot(&sparse_vecs[i], &sparse_vecs[j]);
@@ -202,9 +211,13 @@ pub fn cluster_variables(
         .collect();
     let mut sums: Vec<Vec<f32>> = unit_vecs.clone();
     let mut sizes: Vec<usize> = vec![1; n];
+    let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
     for (i, j, _) in edges {
         let (ri, rj) = (uf.find(i), uf.find(j));
         if ri == rj || !units[ri].is_disjoint(&units[rj]) {
+            continue;
+        }
+        if any_contrast(candidates, &members[ri], &members[rj]) {
             continue;
         }
         let avg = dot(&sums[ri], &sums[rj]) / (sizes[ri] * sizes[rj]) as f32;
@@ -221,6 +234,8 @@ pub fn cluster_variables(
             *s += m;
         }
         sizes[root] += sizes[other];
+        let moved_members = std::mem::take(&mut members[other]);
+        members[root].extend(moved_members);
     }
 
     // 3. Components → clusters.
@@ -239,6 +254,28 @@ pub fn cluster_variables(
             .then_with(|| min_key(candidates, a).cmp(&min_key(candidates, b)))
     });
     clusters
+}
+
+/// Whether two candidates differ in meaning (see [`contrast`]).
+fn differ(a: &VariableCandidate, b: &VariableCandidate) -> bool {
+    contrast(
+        Named {
+            name: &a.name,
+            description: &a.description,
+        },
+        Named {
+            name: &b.name,
+            description: &b.description,
+        },
+    )
+    .is_some()
+}
+
+/// Whether any member of one group differs in meaning from any member of
+/// the other: such groups never merge, whatever their average similarity.
+fn any_contrast(candidates: &[VariableCandidate], a: &[usize], b: &[usize]) -> bool {
+    a.iter()
+        .any(|&i| b.iter().any(|&j| differ(&candidates[i], &candidates[j])))
 }
 
 fn min_key<'a>(
@@ -281,6 +318,43 @@ fn make_cluster(candidates: &[VariableCandidate], members: Vec<usize>) -> Cluste
         sort,
         description,
     }
+}
+
+/// Splits every cluster whose member names are not near-certain synonyms
+/// (the same words; see [`near_certain`](super::contrast::near_certain))
+/// into one cluster per group of same-word names, largest group first.
+/// Returns the clusters and, for each split, the pairs `(kept, other)` of
+/// resulting cluster indices that the similarity alone would have merged:
+/// those merges are for the expert to decide, never silent.
+pub fn split_uncertain(
+    candidates: &[VariableCandidate],
+    clusters: Vec<Cluster>,
+) -> (Vec<Cluster>, Vec<(usize, usize)>) {
+    let mut out = Vec::with_capacity(clusters.len());
+    let mut proposals = Vec::new();
+    for cluster in clusters {
+        let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+        for &m in &cluster.members {
+            let key = name_key(&candidates[m].name);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, members)) => members.push(m),
+                None => groups.push((key, vec![m])),
+            }
+        }
+        if groups.len() == 1 {
+            out.push(cluster);
+            continue;
+        }
+        groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.1[0].cmp(&b.1[0])));
+        let first = out.len();
+        for (_, members) in groups {
+            out.push(make_cluster(candidates, members));
+        }
+        for other in first + 1..out.len() {
+            proposals.push((first, other));
+        }
+    }
+    (out, proposals)
 }
 
 /// Final, pairwise distinct names of the clusters, in cluster order: the

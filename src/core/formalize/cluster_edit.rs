@@ -81,7 +81,11 @@ pub fn merge(
         record.clusters.retain(|c| c.name != from);
         if let Some(cluster) = record.clusters.iter_mut().find(|c| c.name == into) {
             cluster.members.extend(moved);
+            cluster.merged_because = Some(format!("'{from}' merged by the expert"));
         }
+        record
+            .merge_proposals
+            .retain(|p| p.keep != from && p.merge != from);
     }
     Ok(())
 }
@@ -157,6 +161,7 @@ pub fn split(
             sort: variable.sort,
             description: member.description.clone(),
             members: vec![member],
+            merged_because: None,
         },
     );
     Ok(new_name)
@@ -258,16 +263,19 @@ mod tests {
                     sort: "Real".into(),
                     description: String::new(),
                     members: vec![member("S1", "fee"), member("S2", "fee")],
+                    merged_because: None,
                 },
                 ClusterRecord {
                     name: "charge".into(),
                     sort: "Real".into(),
                     description: String::new(),
                     members: vec![member("S3", "charge")],
+                    merged_because: None,
                 },
             ],
             rules: vec![origin("R1", "S1"), origin("R2", "S2"), origin("R3", "S3")],
             notes: vec![],
+            merge_proposals: vec![],
         };
         (model, record)
     }

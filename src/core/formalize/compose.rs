@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::cluster::{VariableCandidate, cluster_names, cluster_variables};
-use super::embed::{Embedder, variable_text};
+use super::cluster::{VariableCandidate, cluster_names, cluster_variables, split_uncertain};
+use super::embed::{Embedder, cosine, variable_text};
 use super::span_job::{SpanOutcome, SpanTask};
 use super::unit::PolicyUnit;
 use crate::core::model::{
@@ -52,6 +52,23 @@ pub struct ClusterRecord {
     pub sort: String,
     pub description: String,
     pub members: Vec<ClusterMember>,
+    /// Why members with different names were merged without asking ("same
+    /// words: applicantAge, ageOfApplicant"); absent when they share a name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_because: Option<String>,
+}
+
+/// Two model variables that the similarity alone would have merged but whose
+/// names are not near-certain synonyms: a merge for the expert to decide
+/// (see `precept consolidate`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergeProposal {
+    /// The variable that would stay.
+    pub keep: String,
+    /// The variable that would be replaced by `keep` in every rule.
+    pub merge: String,
+    /// Mean cosine similarity between the two groups of unit variables.
+    pub similarity: f32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +88,8 @@ pub struct Composition {
     /// Decisions the expert should know about (merged types, renamed values,
     /// dropped duplicates).
     pub notes: Vec<String>,
+    /// Merges left to the expert.
+    pub merge_proposals: Vec<MergeProposal>,
 }
 
 /// Per unit: its type names and enum values mapped to the model's.
@@ -136,6 +155,7 @@ pub fn compose(
     let mut clusters = cluster_variables(&candidates, &embeddings, threshold);
     // Document order: by each cluster's first member.
     clusters.sort_by_key(|c| c.members.first().copied().unwrap_or(usize::MAX));
+    let (clusters, uncertain) = split_uncertain(&candidates, clusters);
     let taken: BTreeSet<String> = types
         .iter()
         .flat_map(|t| {
@@ -172,13 +192,29 @@ pub fn compose(
                 description: c.description.clone(),
             });
         }
+        let mut names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+        names.sort();
+        names.dedup();
         records.push(ClusterRecord {
             name: name.clone(),
             sort: cluster.sort.clone(),
             description: cluster.description.clone(),
             members,
+            merged_because: (names.len() > 1).then(|| format!("same words: {}", names.join(", "))),
         });
     }
+    let merge_proposals = uncertain
+        .into_iter()
+        .map(|(keep, merge)| MergeProposal {
+            keep: final_names[keep].clone(),
+            merge: final_names[merge].clone(),
+            similarity: mean_similarity(
+                &embeddings,
+                &clusters[keep].members,
+                &clusters[merge].members,
+            ),
+        })
+        .collect();
 
     // Rules: rewritten, printed canonically, duplicates dropped.
     let mut rules: Vec<Rule> = Vec::new();
@@ -234,7 +270,19 @@ pub fn compose(
         clusters: records,
         origins,
         notes,
+        merge_proposals,
     })
+}
+
+/// Mean cosine similarity over all cross pairs of two groups.
+fn mean_similarity(embeddings: &[Vec<f32>], a: &[usize], b: &[usize]) -> f32 {
+    let mut sum = 0.0;
+    for &i in a {
+        for &j in b {
+            sum += cosine(&embeddings[i], &embeddings[j]);
+        }
+    }
+    sum / (a.len() * b.len()).max(1) as f32
 }
 
 /// The model's types and each unit's name maps (see the module notes).

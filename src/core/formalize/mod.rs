@@ -6,6 +6,7 @@
 pub mod cluster;
 pub mod cluster_edit;
 pub mod compose;
+pub mod contrast;
 pub mod document_run;
 pub mod embed;
 #[cfg(feature = "minilm")]

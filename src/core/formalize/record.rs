@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::compose::{ClusterRecord, Composition, RuleOrigin};
+use super::compose::{ClusterRecord, Composition, MergeProposal, RuleOrigin};
 use super::span_job::{SpanOutcome, SpanTask};
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::model::SCHEMA_VERSION;
@@ -33,6 +33,10 @@ pub struct FormalizationRecord {
     pub rules: Vec<RuleOrigin>,
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Merges the similarity suggested but the names did not make certain:
+    /// left to the expert (`precept consolidate`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merge_proposals: Vec<MergeProposal>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,6 +81,7 @@ impl FormalizationRecord {
             clusters: composition.clusters,
             rules: composition.origins,
             notes: composition.notes,
+            merge_proposals: composition.merge_proposals,
         }
     }
 
