@@ -176,6 +176,7 @@ fn composition_input() -> (String, Vec<SpanTask>, Vec<SpanOutcome>) {
             end: 0,
             heading_path: vec![],
             text: String::new(),
+            context: Default::default(),
         });
         outcomes.push(SpanOutcome::Formalized { unit, rounds: 1 });
     }

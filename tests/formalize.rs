@@ -369,3 +369,64 @@ fn binary_and_missing_documents_are_refused_with_the_file_named() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("nope.md"));
     assert!(server.requests().is_empty());
 }
+
+/// Every span is asked with its context: the document's title, a list
+/// item's lead-in sentence (and the list's other items), a table row's
+/// header row.
+#[test]
+fn list_items_and_table_rows_are_asked_with_their_lead_in_and_header() {
+    let server = Server::start();
+    server.respond_with(|_| {
+        openai_json(&serde_json::json!({"types": [], "variables": [], "rules": []}))
+    });
+    let scratch = tempfile::tempdir().unwrap();
+    let document = support::repo().join("tests/data/bike-club/policy.md");
+    let out = scratch.path().join("bike");
+    let run = formalize(&server, &document, &out, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let prompts: Vec<String> = server
+        .requests()
+        .iter()
+        .filter(|r| r.path == OPENAI_PATH)
+        .map(Recorded::user_prompt)
+        .collect();
+    let prompt_of = |text: &str| {
+        prompts
+            .iter()
+            .find(|p| p.contains(&format!("\"\"\"\n{text}\n\"\"\"")))
+            .unwrap_or_else(|| panic!("no prompt for the span {text:?}"))
+    };
+    let cargo = prompt_of("cargo bike if they are 18 or over");
+    assert!(
+        cargo.contains("introduced by: \"After the safety course, a member can borrow a:\""),
+        "{cargo}"
+    );
+    assert!(
+        cargo.contains("- city bike if they are 14 or over"),
+        "{cargo}"
+    );
+    let row = prompt_of("cargo | 80");
+    assert!(row.contains("header row is: \"Bike | Deposit\""), "{row}");
+    let paragraph =
+        prompt_of("Anyone who holds a safety course certificate pays half the deposit.");
+    assert!(!paragraph.contains("introduced by"), "{paragraph}");
+    assert!(
+        prompts
+            .iter()
+            .all(|p| p.contains("Document: Riverside Bike Club: lending rules")),
+        "every span knows the document's title"
+    );
+    // The record keeps the context each span was asked with.
+    let record = json_file(&out.join("formalization.json"));
+    let with_lead_in = record["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["context"]["lead_in"].is_string())
+        .count();
+    assert_eq!(with_lead_in, 2);
+}

@@ -406,6 +406,7 @@ mod tests {
             end,
             heading_path: vec![],
             text: String::new(),
+            context: Default::default(),
         }
     }
 

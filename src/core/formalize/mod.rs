@@ -16,6 +16,7 @@ pub mod pipeline;
 pub mod record;
 pub mod repair;
 pub mod repair_preview;
+pub mod span_context;
 pub mod span_job;
 pub mod spans;
 pub mod unit;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio::task::JoinSet;
 
+use super::span_context::{document_title, span_context};
 use super::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
 use super::spans::{SpanKind, heading_paths, split_for_budget, split_spans};
 use super::unit::UnitProblem;
@@ -69,11 +70,13 @@ impl SpanCounts {
 pub fn plan_spans(document: &str, budget: usize) -> Vec<SpanTask> {
     let spans = split_spans(document);
     let paths = heading_paths(&spans);
+    let title = document_title(document, &spans);
     let mut tasks = Vec::new();
-    for (span, path) in spans.iter().zip(paths) {
+    for (index, (span, path)) in spans.iter().zip(paths).enumerate() {
         if matches!(span.kind, SpanKind::Heading(_)) || span.text.trim().is_empty() {
             continue;
         }
+        let context = span_context(&spans, index, title.as_deref());
         for piece in split_for_budget(std::slice::from_ref(span), document, budget) {
             tasks.push(SpanTask {
                 id: format!("S{}", tasks.len() + 1),
@@ -81,6 +84,7 @@ pub fn plan_spans(document: &str, budget: usize) -> Vec<SpanTask> {
                 end: piece.end,
                 heading_path: path.clone(),
                 text: piece.text,
+                context: context.clone(),
             });
         }
     }

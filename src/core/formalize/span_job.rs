@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::span_context::SpanContext;
 use super::unit::{
     PolicyUnit, UnitProblem, check_unit, declarations_text, unit_from_json, unit_schema,
 };
@@ -24,6 +25,9 @@ pub struct SpanTask {
     /// The enclosing headings, outermost first.
     pub heading_path: Vec<String>,
     pub text: String,
+    /// The title, a list item's lead-in, a table row's header.
+    #[serde(default, skip_serializing_if = "SpanContext::is_empty")]
+    pub context: SpanContext,
 }
 
 /// How the formalization of one span ended.
@@ -98,8 +102,12 @@ pub fn span_request(
     };
     let (start, end) = (task.start.to_string(), task.end.to_string());
     let declarations = declarations_text(declared);
+    let title = task.context.title.as_deref().unwrap_or("(untitled)");
+    let context = task.context.prompt_text();
     let values = [
         ("grammar", FRAGMENT_GRAMMAR),
+        ("title", title),
+        ("context", context.as_str()),
         ("heading_path", heading.as_str()),
         ("span_id", task.id.as_str()),
         ("start", start.as_str()),

@@ -17,10 +17,10 @@ macro_rules! prompt_file {
 
 /// The fragment's grammar with examples, shared by every prompt that asks
 /// for logic.
-pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v1.md");
+pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v2.md");
 
 /// Formalize one document span into a policy unit.
-pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v1");
+pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v2");
 
 /// The follow-up message of the refinement loop: the errors of the last
 /// answer and a request for a corrected one.
