@@ -191,11 +191,31 @@ fn park_example_three_agreeing_translations_give_confidence_one_and_satisfiable(
         requests[0].prompt_text().contains("(=> t1 t2)"),
         "the grammar is in the prompt"
     );
-    let temperatures: Vec<f64> = requests
+    // The samples can differ: the first at the profile's temperature (0),
+    // samples 2..k above 0, and each asked to work in its own order.
+    let mut by_sample: Vec<(usize, f64, String)> = requests
         .iter()
-        .map(|r| r.body["temperature"].as_f64().unwrap_or(0.0))
+        .map(|r| {
+            (
+                sample(r),
+                r.body["temperature"].as_f64().unwrap_or(0.0),
+                r.user_prompt(),
+            )
+        })
         .collect();
-    assert!(temperatures.iter().all(|t| *t > 0.0), "{temperatures:?}");
+    by_sample.sort_by_key(|(n, _, _)| *n);
+    let temperatures: Vec<f64> = by_sample.iter().map(|(_, t, _)| *t).collect();
+    assert_eq!(temperatures[0], 0.0, "{temperatures:?}");
+    assert!(
+        temperatures[1..].iter().all(|t| *t > 0.0),
+        "{temperatures:?}"
+    );
+    for (n, _, prompt) in &by_sample {
+        let approach = precept::core::verify::translate::approach(*n);
+        assert!(prompt.contains(approach), "sample {n}: {prompt}");
+    }
+    assert_ne!(by_sample[0].2, by_sample[1].2);
+    assert_ne!(by_sample[1].2, by_sample[2].2);
 
     let translated = events
         .iter()

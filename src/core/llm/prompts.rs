@@ -28,7 +28,7 @@ pub const FORMALIZE_REPAIR: PromptFile = prompt_file!("formalize_repair.v2");
 
 /// Translate a question and answer (or a statement) into premise–claim
 /// pairs over a model's vocabulary (the answer verifier).
-pub const TRANSLATE_ANSWER: PromptFile = prompt_file!("translate_answer.v1");
+pub const TRANSLATE_ANSWER: PromptFile = prompt_file!("translate_answer.v2");
 
 /// The one repair round of a translation: the parse and type errors of the
 /// last answer, with their positions, and a request for a corrected one.

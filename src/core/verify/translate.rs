@@ -16,9 +16,24 @@ use crate::core::llm::{LlmClient, LlmError, LlmRequest};
 use serde::Serialize;
 use std::sync::Arc;
 
-/// The temperature of samples of one profile whose own temperature is 0:
-/// identical samples would agree by construction and say nothing.
+/// The temperature of samples 2..k of one profile whose own temperature is
+/// 0: identical samples would agree by construction and say nothing.
 pub const DEFAULT_SAMPLE_TEMPERATURE: f32 = 0.7;
+
+/// How each sample is asked to work: k samples of one profile read the text
+/// in different orders, so that they can differ even where a server ignores
+/// the temperature (ARC Alg. 1 needs independent translations). Sample n
+/// takes approach n, cycling.
+pub const APPROACHES: [&str; 3] = [
+    "Work through the answer sentence by sentence, in the order it is written.",
+    "Start from what the answer concludes: write each claim first, then collect into its premise every fact of the question and the answer that the claim depends on.",
+    "Start from the situation: first list every fact the question and the answer state about the person or case, make them the premise, then write what the answer asserts as the claim.",
+];
+
+/// The approach line of sample `sample` (1-based).
+pub fn approach(sample: usize) -> &'static str {
+    APPROACHES[(sample.max(1) - 1) % APPROACHES.len()]
+}
 
 /// Tokens the translator may answer with.
 const REPLY_MAX_TOKENS: u32 = 2_048;
@@ -47,11 +62,12 @@ impl Translator {
     }
 }
 
-/// k samples of one profile (at its temperature, or
-/// [`DEFAULT_SAMPLE_TEMPERATURE`] when that is 0 and k > 1).
+/// k samples of one profile, each with its own [`approach`]. The first is
+/// asked at the profile's temperature; samples 2..k at that temperature, or
+/// at [`DEFAULT_SAMPLE_TEMPERATURE`] when it is 0.
 pub fn samples_of(client: Arc<LlmClient>, k: usize) -> Vec<Translator> {
     let own = client.profile().temperature;
-    let temperature = if own > 0.0 || k <= 1 {
+    let varied = if own > 0.0 {
         own
     } else {
         DEFAULT_SAMPLE_TEMPERATURE
@@ -60,7 +76,7 @@ pub fn samples_of(client: Arc<LlmClient>, k: usize) -> Vec<Translator> {
         .map(|sample| Translator {
             client: client.clone(),
             sample,
-            temperature,
+            temperature: if sample == 1 { own } else { varied },
         })
         .collect()
 }
@@ -170,6 +186,7 @@ fn request(
                 ("variables", vocabulary.variables_text.trim_end()),
                 ("sample", &sample),
                 ("samples", &samples),
+                ("approach", approach(translator.sample)),
                 ("question", &question),
                 ("answer", &answer),
                 ("feedback", feedback),
