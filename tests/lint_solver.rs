@@ -4,13 +4,22 @@
 mod support;
 
 use precept::core::lint::{Diagnostic, LintCode, Severity};
+use precept::core::model::import::import_smtlib;
+use precept::core::model::{PolicyModel, compile};
+use precept::core::solve::FindingKind;
 use precept::core::solve::SolverWorker;
 use precept::core::solve::lint_checks::LintEvent;
 use std::time::Duration;
 use support::model;
 
 fn lint(smtlib: &str, timeout: Duration) -> (Vec<Diagnostic>, Vec<(usize, usize)>) {
-    let compiled = model(smtlib);
+    lint_compiled(model(smtlib), timeout)
+}
+
+fn lint_compiled(
+    compiled: precept::core::model::CompiledModel,
+    timeout: Duration,
+) -> (Vec<Diagnostic>, Vec<(usize, usize)>) {
     let worker = SolverWorker::spawn(timeout);
     let (events, received) = std::sync::mpsc::channel();
     worker.lint(compiled, events);
@@ -24,6 +33,23 @@ fn lint(smtlib: &str, timeout: Duration) -> (Vec<Diagnostic>, Vec<(usize, usize)
         }
     }
     (found, progress)
+}
+
+fn policy(smtlib: &str) -> PolicyModel {
+    import_smtlib(smtlib).expect("valid SMT-LIB")
+}
+
+/// The finding for a premise and claim on a model.
+fn decide(model: &PolicyModel, premise: &str, claim: &str) -> FindingKind {
+    let compiled = compile(model);
+    assert!(compiled.issues.is_empty(), "{:?}", compiled.issues);
+    let worker = support::worker(&compiled, SECONDS);
+    worker
+        .verify(
+            support::formula(&compiled, premise),
+            support::formula(&compiled, claim),
+        )
+        .kind
 }
 
 fn with_code(found: &[Diagnostic], code: LintCode) -> Vec<&Diagnostic> {
@@ -176,4 +202,172 @@ fn a_check_that_times_out_is_not_decided_never_a_pass() {
         "{found:#?}"
     );
     assert!(with_code(&found, LintCode::Inconsistent).is_empty());
+}
+
+/// A real VAT page became "turnover over the threshold ⇒ must register"
+/// (R1) and "over the threshold and no exception ⇒ must register" (R2):
+/// R1 swallowed the exception and a temporary excess was proved to need
+/// registration. L209 names it, and its fix makes the question undecided
+/// instead of wrongly VALID.
+#[test]
+fn a_general_rule_that_swallows_an_exception_is_reported_and_fixed() {
+    let source = "(declare-const turnover Real)(declare-const mustRegister Bool)
+         (declare-const exceptionApplies Bool)(declare-const overOnlyTemporarily Bool)
+         (assert (=> (> turnover 85000.0) mustRegister))
+         (assert (=> (and (> turnover 85000.0) (not exceptionApplies)) mustRegister))
+         (assert (=> overOnlyTemporarily exceptionApplies))";
+    let (found, _) = lint(source, SECONDS);
+    let shadowed = with_code(&found, LintCode::ShadowedException);
+    assert_eq!(shadowed.len(), 1, "{found:#?}");
+    let d = shadowed[0];
+    assert_eq!(d.rules, vec!["R1", "R2"]);
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(
+        d.message
+            .contains("R1 may be missing the exception that R2 states"),
+        "{}",
+        d.message
+    );
+    // The redundancy check does not also offer to delete R2, the rule that
+    // carries the exception.
+    assert!(
+        with_code(&found, LintCode::RedundantRule).iter().all(|r| r
+            .rules
+            .first()
+            .map(String::as_str)
+            != Some("R2")),
+        "{found:#?}"
+    );
+    let fix = d.fix.as_ref().expect("a fix");
+    assert_eq!(d.alternatives.len(), 1, "delete R1 is the other choice");
+
+    let question = (
+        "(and (= turnover 90000.0) overOnlyTemporarily)",
+        "mustRegister",
+    );
+    let mut model = policy(source);
+    let before = decide(&model, question.0, question.1);
+    assert_eq!(before, FindingKind::Valid);
+    fix.edit.apply(&mut model).unwrap();
+    let after = decide(&model, question.0, question.1);
+    assert_eq!(after, FindingKind::Satisfiable);
+    let (found, _) = lint_compiled(compile(&model), SECONDS);
+    assert!(
+        with_code(&found, LintCode::ShadowedException).is_empty(),
+        "{found:#?}"
+    );
+}
+
+/// A real page became "severely disabled by a vaccine ⇒ could get the
+/// payment" (R1) and "could get the payment ⇒ vaccinated in the UK, the Isle
+/// of Man or the armed forces" (R2): a vaccine given abroad became
+/// impossible. L210 reports the situation with a witness and moves R2's
+/// requirement into R1's condition. A bound on one input is not reported.
+#[test]
+fn an_impossible_real_situation_is_reported_with_its_witness_and_fixed() {
+    let source = "(declare-const disabledByVaccine Bool)(declare-const couldGetPayment Bool)
+         (declare-const vaccinatedInUk Bool)(declare-const vaccinatedInIsleOfMan Bool)
+         (declare-const vaccinatedInArmedForces Bool)(declare-const age Int)
+         (assert (>= age 0))
+         (assert (=> disabledByVaccine couldGetPayment))
+         (assert (=> couldGetPayment (or vaccinatedInUk vaccinatedInIsleOfMan vaccinatedInArmedForces)))";
+    let (found, _) = lint(source, SECONDS);
+    let impossible = with_code(&found, LintCode::ImpossibleSituation);
+    assert_eq!(impossible.len(), 1, "{found:#?}");
+    let d = impossible[0];
+    let mut rules = d.rules.clone();
+    rules.sort();
+    assert_eq!(rules, vec!["R2", "R3"]);
+    let witness = d.scenario.as_ref().expect("a witness");
+    assert_eq!(
+        witness
+            .get("disabledByVaccine")
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("true")
+    );
+    for place in [
+        "vaccinatedInUk",
+        "vaccinatedInIsleOfMan",
+        "vaccinatedInArmedForces",
+    ] {
+        assert_eq!(
+            witness.get(place).map(ToString::to_string).as_deref(),
+            Some("false"),
+            "{witness:?}"
+        );
+    }
+    assert!(
+        witness.get("age").is_none(),
+        "the domain bound is not part of it"
+    );
+    let fix = d.fix.as_ref().expect("a fix");
+    assert!(
+        fix.description.starts_with("R2 gets R3's condition"),
+        "{}",
+        fix.description
+    );
+
+    let mut model = policy(source);
+    let abroad = "(and disabledByVaccine (not vaccinatedInUk) (not vaccinatedInIsleOfMan) (not vaccinatedInArmedForces))";
+    assert_eq!(
+        decide(&model, abroad, "couldGetPayment"),
+        FindingKind::Impossible
+    );
+    fix.edit.apply(&mut model).unwrap();
+    // The situation is possible again, and the answer is the page's: a
+    // vaccine given abroad does not qualify.
+    assert_eq!(
+        decide(&model, abroad, "couldGetPayment"),
+        FindingKind::Invalid
+    );
+    let (found, _) = lint_compiled(compile(&model), SECONDS);
+    assert!(
+        with_code(&found, LintCode::ImpossibleSituation).is_empty(),
+        "{found:#?}"
+    );
+}
+
+/// A conflicting overlap offers both structural fixes (either rule is the
+/// exception); each, applied, removes the conflict, and the one that makes
+/// denied boarding the exception decides the case as the policy means.
+#[test]
+fn a_conflicting_overlap_offers_both_exception_fixes() {
+    let source = "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
+         (assert (=> (and operated (not travelled)) (not refund)))
+         (assert (=> deniedBoarding refund))
+         (assert (=> deniedBoarding (not travelled)))";
+    let (found, _) = lint(source, SECONDS);
+    let overlap = with_code(&found, LintCode::ConflictingOverlap)[0].clone();
+    let fixes: Vec<_> = overlap.fix.iter().chain(&overlap.alternatives).collect();
+    assert_eq!(fixes.len(), 2, "{overlap:#?}");
+    assert_eq!(
+        fixes[0].description,
+        "R2 is the exception: R1 applies unless deniedBoarding (it gets (not deniedBoarding))"
+    );
+    assert!(
+        fixes[1]
+            .description
+            .starts_with("R1 is the exception: R2 applies unless")
+    );
+    for fix in &fixes {
+        let mut model = policy(source);
+        fix.edit.apply(&mut model).unwrap();
+        let (after, _) = lint_compiled(compile(&model), SECONDS);
+        assert!(
+            with_code(&after, LintCode::ConflictingOverlap).is_empty(),
+            "{}: {after:#?}",
+            fix.description
+        );
+    }
+    let mut model = policy(source);
+    fixes[0].edit.apply(&mut model).unwrap();
+    assert_eq!(
+        model.rules[0].expression,
+        "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
+    );
+    assert_eq!(
+        decide(&model, "(and operated deniedBoarding)", "refund"),
+        FindingKind::Valid
+    );
 }

@@ -118,5 +118,8 @@ pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
     if let Some(fix) = &diagnostic.fix {
         text.push_str(&format!("    fix: {}\n", fix.description));
     }
+    for fix in &diagnostic.alternatives {
+        text.push_str(&format!("    or:  {}\n", fix.description));
+    }
     text
 }

@@ -36,11 +36,13 @@ pub enum LintCode {
     ConflictingOverlap,
     Gap,
     DisjointGroups,
+    ShadowedException,
+    ImpossibleSituation,
     NotDecided,
 }
 
 impl LintCode {
-    pub const ALL: [LintCode; 19] = [
+    pub const ALL: [LintCode; 21] = [
         LintCode::UnusedVariable,
         LintCode::UnusedType,
         LintCode::UnusedEnumValue,
@@ -59,6 +61,8 @@ impl LintCode {
         LintCode::ConflictingOverlap,
         LintCode::Gap,
         LintCode::DisjointGroups,
+        LintCode::ShadowedException,
+        LintCode::ImpossibleSituation,
         LintCode::NotDecided,
     ];
 
@@ -83,6 +87,8 @@ impl LintCode {
             LintCode::ConflictingOverlap => "L206",
             LintCode::Gap => "L207",
             LintCode::DisjointGroups => "L208",
+            LintCode::ShadowedException => "L209",
+            LintCode::ImpossibleSituation => "L210",
             LintCode::NotDecided => "L299",
         }
     }
@@ -108,6 +114,8 @@ impl LintCode {
             LintCode::ConflictingOverlap => "conflicting-overlap",
             LintCode::Gap => "gap",
             LintCode::DisjointGroups => "disjoint-rule-groups",
+            LintCode::ShadowedException => "shadowed-exception",
+            LintCode::ImpossibleSituation => "impossible-situation",
             LintCode::NotDecided => "not-decided",
         }
     }
@@ -210,6 +218,10 @@ pub struct Diagnostic {
     pub scenario: Option<Scenario>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Other fixes to choose from (the expert picks one; `fix` is the
+    /// default).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -223,6 +235,7 @@ impl Diagnostic {
             message: message.into(),
             scenario: None,
             fix: None,
+            alternatives: Vec::new(),
         }
     }
 

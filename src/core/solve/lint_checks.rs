@@ -44,6 +44,8 @@ pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
     Some((antecedent, consequent.clone()))
 }
 
+mod exceptions;
+
 struct Linter<'a> {
     session: &'a mut SolverSession,
     model: &'a CompiledModel,
@@ -51,6 +53,9 @@ struct Linter<'a> {
     report: &'a mut dyn FnMut(LintEvent),
     checks: usize,
     undecided: usize,
+    /// (general rule, rule with the exception) pairs found by L209: the
+    /// redundancy check leaves the second alone.
+    shadowed: HashSet<(usize, usize)>,
 }
 
 impl SolverSession {
@@ -70,6 +75,7 @@ impl SolverSession {
             report,
             checks: 0,
             undecided: 0,
+            shadowed: HashSet::new(),
         };
         linter.run();
         (linter.checks, linter.undecided)
@@ -143,10 +149,12 @@ impl Linter<'_> {
             }
             let scratch = self.session.scratch_solver(group);
             let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+            self.shadowed = self.shadowed_exceptions(group);
             self.per_rule_checks(group);
             self.forced_and_unreachable(group);
             self.overlaps(group);
             self.gaps(group);
+            self.impossible_situations(group);
             self.session.solver = whole_model;
         }
     }
@@ -295,6 +303,14 @@ impl Linter<'_> {
                         .minimize(core, std::slice::from_ref(&broken), self.interruption)
                         .map(|(m, _)| self.session.rule_names(&m))
                         .unwrap_or_default();
+                    let shadowed = self.shadowed.iter().any(|&(general, specific)| {
+                        specific == rule && implying == [self.id(general)]
+                    });
+                    if shadowed {
+                        // L209 says it better: the rule carries an exception
+                        // that a more general rule overrides.
+                        continue;
+                    }
                     let id = self.id(rule);
                     let message = if implying.is_empty() {
                         format!(
@@ -509,16 +525,18 @@ impl Linter<'_> {
                         let message = format!(
                             "{id1} and {id2} can both apply (the scenario shows when), but their consequences contradict each other, so in that case the policy allows nothing. Decide which rule wins and add the exception to the other."
                         );
-                        self.found(
-                            Diagnostic::new(
-                                LintCode::ConflictingOverlap,
-                                Severity::Warning,
-                                message,
-                            )
-                            .rules([id1, id2])
-                            .variables(variables.iter().map(|v| v.to_string()))
-                            .scenario(scenario),
-                        );
+                        let mut diagnostic = Diagnostic::new(
+                            LintCode::ConflictingOverlap,
+                            Severity::Warning,
+                            message,
+                        )
+                        .rules([id1, id2])
+                        .variables(variables.iter().map(|v| v.to_string()))
+                        .scenario(scenario);
+                        let mut fixes = self.exception_fixes(*first, *second).into_iter();
+                        diagnostic.fix = fixes.next();
+                        diagnostic.alternatives = fixes.collect();
+                        self.found(diagnostic);
                     }
                     SatResult::Unknown => self.undecided(
                         format!(
