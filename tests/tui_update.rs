@@ -159,6 +159,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",
+            Effect::PreviewFixes { .. } => "PreviewFixes",
             Effect::Quit => "Quit",
         })
         .collect()
@@ -1294,4 +1295,89 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
             && statuses.contains(&"proposed"),
         "{statuses:?}"
     );
+}
+
+/// `x` on a conflicting overlap: both exception fixes are offered, each with
+/// the tests it would flip (worked out by the solver in the background);
+/// the chosen one is applied as an ordinary edit and undone with `u`.
+#[test]
+fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
+    use precept::core::model::import::import_smtlib;
+    use precept::core::model::{LogicTest, Settings, TestSuite};
+    let scratch = tempfile::tempdir().unwrap();
+    let model = import_smtlib(
+        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
+         (assert (=> (and operated (not travelled)) (not refund)))
+         (assert (=> deniedBoarding refund))
+         (assert (=> deniedBoarding (not travelled)))",
+    )
+    .unwrap();
+    let mut tests = TestSuite::default();
+    tests.tests.push(LogicTest::new(
+        "T1",
+        "denied boarding is refunded",
+        "(and operated deniedBoarding)",
+        "refund",
+        FindingKind::Valid,
+    ));
+    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    let mut app = open_app(scratch.path());
+    let mut runtime = start(&mut app);
+    assert_eq!(
+        app.results["T1"].passed(),
+        Some(false),
+        "IMPOSSIBLE before the fix"
+    );
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    let overlap = app
+        .lint
+        .diagnostics
+        .iter()
+        .position(|d| d.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .expect("the overlap is reported");
+    for _ in 0..overlap {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'x');
+    assert_eq!(kinds(&effects), ["PreviewFixes"]);
+    settle(&mut app, &mut runtime, effects);
+    let Some(Overlay::FixChoice(choice)) = &app.overlay else {
+        panic!("a choice of fixes, not {:?}", app.overlay.is_some());
+    };
+    assert_eq!(choice.fixes.len(), 2);
+    assert!(
+        choice.fixes[0]
+            .description
+            .starts_with("R2 is the exception")
+    );
+    let flips = |i: usize| match &choice.flips[i] {
+        Some(Ok(flips)) => flips.clone(),
+        other => panic!("fix {i}: {other:?}"),
+    };
+    assert!(
+        flips(0).iter().any(|f| f.test_id == "T1" && f.passes_after),
+        "making denied boarding the exception fixes T1"
+    );
+    assert!(!flips(1).iter().any(|f| f.test_id == "T1" && f.passes_after));
+
+    let before = app.model.rules[0].expression.clone();
+    press(&mut app, '2');
+    press(&mut app, '1');
+    let effects = update(&mut app, key_event(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(app.overlay.is_none());
+    assert_eq!(
+        app.model.rules[0].expression,
+        "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.results["T1"].passed(), Some(true));
+    assert_eq!(
+        read_model(scratch.path()).rules[0].expression,
+        app.model.rules[0].expression,
+        "saved at once"
+    );
+    let effects = press(&mut app, 'u');
+    assert_eq!(app.model.rules[0].expression, before);
+    settle(&mut app, &mut runtime, effects);
 }

@@ -152,6 +152,19 @@ pub enum Overlay {
     Repair(Box<super::assist::RepairState>),
     /// A one-line name prompt (rename or merge a cluster's variable).
     Name(super::assist::NamePrompt),
+    /// Choosing one of a diagnostic's fixes, each with the tests it flips.
+    FixChoice(Box<FixChoice>),
+}
+
+/// The fixes of one diagnostic to choose from (`x` on the vetting screen).
+pub struct FixChoice {
+    pub ticket: u64,
+    /// What the diagnostic says, for the overlay's title.
+    pub title: String,
+    pub fixes: Vec<crate::core::lint::Fix>,
+    /// Per fix: the tests it would flip, once the solver has worked it out.
+    pub flips: Vec<Option<Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>>>,
+    pub selected: usize,
 }
 
 /// A text box with a filtered list below (palette and search).
@@ -347,6 +360,8 @@ pub struct App {
     /// Rules marked with space, for a repair from feedback about several rules.
     pub marked_rules: std::collections::BTreeSet<String>,
     pub repair_ticket: u64,
+    /// The newest fix choice (`x` on a diagnostic with several fixes).
+    pub fix_ticket: u64,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -413,6 +428,7 @@ impl App {
             nl: super::assist::NlTestsState::default(),
             marked_rules: std::collections::BTreeSet::new(),
             repair_ticket: 0,
+            fix_ticket: 0,
             status: Status::default(),
             keymap,
             theme,

@@ -13,7 +13,7 @@ use super::msg::{Formalized, Msg, Redundancy};
 use crate::core::formalize::document_run::{FormalizeSettings, formalize_document};
 use crate::core::formalize::embed::LexicalEmbedder;
 use crate::core::formalize::repair::{ModelEdit, propose_repair};
-use crate::core::formalize::repair_preview::{preview_flips, suite_outcomes};
+use crate::core::formalize::repair_preview::{flips_of, preview_flips, suite_outcomes};
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
 use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
 use crate::core::solve::SolverWorker;
@@ -136,6 +136,38 @@ pub fn start_preview(
             };
             if send
                 .send(Msg::RepairPreviewed {
+                    ticket,
+                    index,
+                    flips,
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+/// The tests each of `edited` (one model per fix to choose from) would
+/// flip against `model`: one message per fix.
+pub fn start_fix_preview(
+    ticket: u64,
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edited: Vec<PolicyModel>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let baseline = suite_outcomes(&model, &tests, timeout);
+        for (index, candidate) in edited.iter().enumerate() {
+            let flips = match &baseline {
+                Ok(baseline) => flips_of(candidate, &tests, baseline, timeout),
+                Err(error) => Err(error.clone()),
+            };
+            if send
+                .send(Msg::FixPreviewed {
                     ticket,
                     index,
                     flips,

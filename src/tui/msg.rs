@@ -82,6 +82,12 @@ pub enum Msg {
     NlTestsFinished {
         ticket: u64,
     },
+    /// The tests fix `index` of fix choice `ticket` would flip.
+    FixPreviewed {
+        ticket: u64,
+        index: usize,
+        flips: Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>,
+    },
     /// The tests edit `index` of repair `ticket` would flip.
     RepairPreviewed {
         ticket: u64,
@@ -197,6 +203,14 @@ pub enum Effect {
         model: Box<PolicyModel>,
         tests: Vec<LogicTest>,
         edits: Vec<crate::core::formalize::repair::ModelEdit>,
+    },
+    /// Work out which tests each fix to choose from would flip (one message
+    /// per fix; `edited` holds the model after each fix).
+    PreviewFixes {
+        ticket: u64,
+        model: Box<PolicyModel>,
+        tests: Vec<LogicTest>,
+        edited: Vec<PolicyModel>,
     },
     Quit,
 }

@@ -315,6 +315,21 @@ impl Runtime {
                 ));
                 Vec::new()
             }
+            Effect::PreviewFixes {
+                ticket,
+                model,
+                tests,
+                edited,
+            } => {
+                self.streams.push(super::llm_jobs::start_fix_preview(
+                    ticket,
+                    *model,
+                    tests,
+                    edited,
+                    self.timeout,
+                ));
+                Vec::new()
+            }
             Effect::Quit => {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();

@@ -56,7 +56,18 @@ pub fn preview_flips(
     for edit in edits {
         edit.apply(&mut edited);
     }
-    let after = suite_outcomes(&edited, tests, timeout)?;
+    flips_of(&edited, tests, baseline, timeout)
+}
+
+/// The tests whose result differs on `edited` from `baseline` (the suite's
+/// outcomes before the change).
+pub fn flips_of(
+    edited: &PolicyModel,
+    tests: &[LogicTest],
+    baseline: &[TestOutcome],
+    timeout: Duration,
+) -> Result<Vec<TestFlip>, String> {
+    let after = suite_outcomes(edited, tests, timeout)?;
     let mut flips = Vec::new();
     for outcome in after {
         let Some(before) = baseline.iter().find(|b| b.id == outcome.id) else {

@@ -100,30 +100,7 @@ pub fn render_repair(app: &App, frame: &mut Frame, state: &RepairState) {
                         app.theme.text(),
                     ));
                 }
-                lines.push(match &proposed.flips[i] {
-                    None => Line::styled(
-                        "    tests: working out which ones flip…",
-                        app.theme.pending(),
-                    ),
-                    Some(Err(error)) => {
-                        Line::styled(format!("    tests: {error}"), app.theme.error())
-                    }
-                    Some(Ok(flips)) if flips.is_empty() => {
-                        Line::styled("    tests: none flips", app.theme.dim())
-                    }
-                    Some(Ok(flips)) => {
-                        let mut spans = vec![Span::styled("    tests: ", app.theme.dim())];
-                        for flip in flips {
-                            let (arrow, style) = if flip.passes_after {
-                                ("↑", app.theme.pass())
-                            } else {
-                                ("↓", app.theme.fail())
-                            };
-                            spans.push(Span::styled(format!("{arrow}{} ", flip.test_id), style));
-                        }
-                        Line::from(spans)
-                    }
-                });
+                lines.push(flips_line(app, &proposed.flips[i]));
             }
             for refused in &proposed.proposal.refused {
                 lines.push(Line::styled(
@@ -159,5 +136,34 @@ pub fn render_name(app: &App, frame: &mut Frame, prompt: &NamePrompt) {
             Paragraph::new(fit(error, inner.width as usize)).style(app.theme.error()),
             Rect::new(inner.x, inner.y + 1, inner.width, 1),
         );
+    }
+}
+
+/// "tests: ↑T3 ↓T7" for an edit's flips, or what is still being worked out.
+pub fn flips_line(
+    app: &App,
+    flips: &Option<Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>>,
+) -> Line<'static> {
+    match flips {
+        None => Line::styled(
+            "    tests: working out which ones flip…",
+            app.theme.pending(),
+        ),
+        Some(Err(error)) => Line::styled(format!("    tests: {error}"), app.theme.error()),
+        Some(Ok(flips)) if flips.is_empty() => {
+            Line::styled("    tests: none flips", app.theme.dim())
+        }
+        Some(Ok(flips)) => {
+            let mut spans = vec![Span::styled("    tests: ", app.theme.dim())];
+            for flip in flips {
+                let (arrow, style) = if flip.passes_after {
+                    ("↑", app.theme.pass())
+                } else {
+                    ("↓", app.theme.fail())
+                };
+                spans.push(Span::styled(format!("{arrow}{} ", flip.test_id), style));
+            }
+            Line::from(spans)
+        }
     }
 }

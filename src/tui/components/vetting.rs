@@ -211,3 +211,38 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines).scroll((0, 0)), inner);
 }
+
+/// The fixes of one diagnostic to choose from, each with the tests it would
+/// flip (`x` on a conflicting overlap: either rule can be the exception).
+pub fn render_fix_choice(app: &App, frame: &mut Frame, choice: &crate::tui::app::FixChoice) {
+    let size = (frame.area().width, frame.area().height);
+    let area = crate::tui::layout::overlay(size, 90, 14);
+    frame.render_widget(ratatui::widgets::Clear, area);
+    let block = super::list::pane(app, "Choose a fix".into(), true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let width = inner.width as usize;
+    let mut lines = vec![
+        Line::styled(fit(&choice.title, width), app.theme.dim()),
+        Line::raw(""),
+    ];
+    for (i, fix) in choice.fixes.iter().enumerate() {
+        let style = if i == choice.selected {
+            app.theme.selected()
+        } else {
+            app.theme.text()
+        };
+        let marker = if i == choice.selected { "▶" } else { " " };
+        lines.push(Line::styled(
+            fit(&format!("{marker} {} {}", i + 1, fix.description), width),
+            style,
+        ));
+        lines.push(super::repair::flips_line(app, &choice.flips[i]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "j/k or 1-9 choose · enter apply (undo with u) · esc close",
+        app.theme.dim(),
+    ));
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -75,6 +75,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
         Msg::NlTestDone { ticket, outcome } => nl_tests::test_done(app, ticket, *outcome),
         Msg::NlTestsFinished { ticket } => nl_tests::finished(app, ticket),
+        Msg::FixPreviewed {
+            ticket,
+            index,
+            flips,
+        } => vetting::fix_previewed(app, ticket, index, flips),
         Msg::RepairPreviewed {
             ticket,
             index,

@@ -1,10 +1,14 @@
 //! The vetting screen: lint runs (syntactic at once, solver checks in the
 //! background with progress) and one-keystroke fixes.
 
+use crossterm::event::{KeyCode, KeyEvent};
+
 use super::edits::finish_declaration_edit;
-use crate::core::lint::{ModelEdit, syntactic};
+use crate::core::formalize::repair_preview::TestFlip;
+use crate::core::lint::{Fix, ModelEdit, syntactic};
 use crate::core::solve::lint_checks::LintEvent;
 use crate::tui::app::{App, Screen};
+use crate::tui::app::{FixChoice, Overlay};
 use crate::tui::msg::Effect;
 
 /// Starts a lint run, replacing any older one.
@@ -61,20 +65,102 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
 }
 
 /// `x`: applies the selected diagnostic's fix as an ordinary edit (undo
-/// takes it back), then lints again.
+/// takes it back), then lints again. A diagnostic with several fixes (an
+/// exception fix can go either way) opens a choice instead, each fix shown
+/// with the tests it would flip.
 pub fn apply_fix(app: &mut App) -> Vec<Effect> {
     if app.screen != Screen::Vetting {
         return Vec::new();
     }
-    let Some(fix) = app
-        .lint
-        .diagnostics
-        .get(app.lint.cursor.selected)
-        .and_then(|d| d.fix.clone())
-    else {
+    let Some(diagnostic) = app.lint.diagnostics.get(app.lint.cursor.selected) else {
+        return Vec::new();
+    };
+    let Some(fix) = diagnostic.fix.clone() else {
         app.status.message = Some("this diagnostic has no automatic fix".into());
         return Vec::new();
     };
+    if !diagnostic.alternatives.is_empty() {
+        let mut fixes = vec![fix];
+        fixes.extend(diagnostic.alternatives.iter().cloned());
+        return open_fix_choice(app, diagnostic.message.clone(), fixes);
+    }
+    apply_chosen_fix(app, fix)
+}
+
+fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect> {
+    app.fix_ticket += 1;
+    let edited: Vec<_> = fixes
+        .iter()
+        .map(|fix| {
+            let mut model = app.model.clone();
+            // A fix whose target is gone shows its error when chosen.
+            let _ = fix.edit.apply(&mut model);
+            model
+        })
+        .collect();
+    app.overlay = Some(Overlay::FixChoice(Box::new(FixChoice {
+        ticket: app.fix_ticket,
+        title,
+        flips: vec![None; fixes.len()],
+        fixes,
+        selected: 0,
+    })));
+    vec![Effect::PreviewFixes {
+        ticket: app.fix_ticket,
+        model: Box::new(app.model.clone()),
+        tests: app.tests.tests.clone(),
+        edited,
+    }]
+}
+
+/// The flips of one fix of the open choice have been worked out.
+pub fn fix_previewed(
+    app: &mut App,
+    ticket: u64,
+    index: usize,
+    flips: Result<Vec<TestFlip>, String>,
+) -> Vec<Effect> {
+    if let Some(Overlay::FixChoice(choice)) = &mut app.overlay
+        && choice.ticket == ticket
+        && let Some(slot) = choice.flips.get_mut(index)
+    {
+        *slot = Some(flips);
+    }
+    Vec::new()
+}
+
+/// Keys of the fix choice: ↑/↓ or a digit selects, enter applies, esc
+/// closes without a change.
+pub fn fix_choice_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let Some(Overlay::FixChoice(choice)) = &mut app.overlay else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Esc => {
+            app.overlay = None;
+            app.status.message = Some("no fix applied".into());
+        }
+        KeyCode::Up | KeyCode::Char('k') => choice.selected = choice.selected.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => {
+            choice.selected = (choice.selected + 1).min(choice.fixes.len().saturating_sub(1))
+        }
+        KeyCode::Char(c) if c.is_ascii_digit() => {
+            let n = c.to_digit(10).unwrap_or(0) as usize;
+            if (1..=choice.fixes.len()).contains(&n) {
+                choice.selected = n - 1;
+            }
+        }
+        KeyCode::Enter => {
+            let fix = choice.fixes[choice.selected].clone();
+            app.overlay = None;
+            return apply_chosen_fix(app, fix);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
     let before = app.snapshot();
     if let Err(error) = fix.edit.apply(&mut app.model) {
         app.status.last_error = Some(format!("fix not applied: {error}"));
