@@ -4,6 +4,7 @@
 pub mod check_answer;
 pub mod coverage;
 pub mod embedder_choice;
+pub mod eval;
 pub mod export;
 pub mod formalize;
 pub mod gen_tests;
@@ -42,6 +43,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Check a natural-language answer against a project's model (LLM translation ×k, then the solver)
     CheckAnswer(check_answer::CheckAnswerArgs),
+    /// Score the answer verifier on labelled answers (JSONL): soundness, FPR, precision, recall, F1, accuracy
+    Eval(eval::EvalArgs),
     /// Run a project's logic tests
     Test(test::TestArgs),
     /// Print a project's model
@@ -86,6 +89,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Formalize(args) => formalize::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::CheckAnswer(args) => check_answer::run(&args),
+        Command::Eval(args) => eval::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),

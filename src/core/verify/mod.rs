@@ -20,6 +20,7 @@
 pub mod budget;
 pub mod cache;
 pub mod confidence;
+pub mod eval;
 pub mod feedback;
 pub mod nl_tests;
 pub mod pipeline;
