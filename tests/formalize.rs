@@ -430,3 +430,64 @@ fn list_items_and_table_rows_are_asked_with_their_lead_in_and_header() {
         .count();
     assert_eq!(with_lead_in, 2);
 }
+
+/// The merge the composition left open (similar, not the same words) is a
+/// consolidation proposal: listed with both descriptions, applied on
+/// request, and recorded in `formalization.json`.
+#[test]
+fn an_open_merge_is_proposed_and_applied_by_consolidate() {
+    let server = scripted_server();
+    let scratch = tempfile::tempdir().unwrap();
+    let document = park_document(scratch.path());
+    let out = scratch.path().join("park");
+    formalize(&server, &document, &out, &[]);
+    let listed = support::precept(&["consolidate", out.to_str().unwrap(), "--no-llm"]);
+    assert_eq!(
+        listed.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&listed)
+    );
+    let text = support::stdout(&listed);
+    assert!(
+        text.contains("C1  same meaning: visitorAge becomes ageClass (ageClass: the visitor's age class; visitorAge: the age class of the visitor)"),
+        "{text}"
+    );
+    let applied = support::precept(&[
+        "consolidate",
+        out.to_str().unwrap(),
+        "--no-llm",
+        "--apply",
+        "C1",
+    ]);
+    assert_eq!(
+        applied.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&applied)
+    );
+    let model = json_file(&out.join("model.json"));
+    let names: Vec<&str> = model["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.contains(&"visitorAge"), "{names:?}");
+    let record = json_file(&out.join("formalization.json"));
+    assert!(record.get("merge_proposals").is_none(), "{record:#}");
+    let age = record["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "ageClass")
+        .unwrap();
+    assert!(
+        age["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "visitorAge"),
+        "{age}"
+    );
+}

@@ -2,6 +2,7 @@
 //! test or check, 2 bad input or usage.
 
 pub mod check_answer;
+pub mod consolidate;
 pub mod coverage;
 pub mod embedder_choice;
 pub mod eval;
@@ -39,6 +40,8 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Formalize a policy document into a new project, span by span with an LLM
     Formalize(formalize::FormalizeArgs),
+    /// Propose and apply links that unify a formalized model's vocabulary (same meaning, opposite, implies, one of)
+    Consolidate(consolidate::ConsolidateArgs),
     /// Check a claim under a premise against a project's model
     Verify(verify::VerifyArgs),
     /// Check a natural-language answer against a project's model (LLM translation ×k, then the solver)
@@ -87,6 +90,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Open(args) => return open(&args.dir),
         Command::Import(args) => import::run(&args),
         Command::Formalize(args) => formalize::run(&args),
+        Command::Consolidate(args) => consolidate::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::CheckAnswer(args) => check_answer::run(&args),
         Command::Eval(args) => eval::run(&args),

@@ -6,6 +6,8 @@
 pub mod cluster;
 pub mod cluster_edit;
 pub mod compose;
+pub mod consolidate;
+pub mod consolidate_check;
 pub mod contrast;
 pub mod document_run;
 pub mod embed;

@@ -38,6 +38,10 @@ pub const TRANSLATE_REPAIR: PromptFile = prompt_file!("translate_repair.v1");
 /// with the selected rules.
 pub const REPAIR_FEEDBACK: PromptFile = prompt_file!("repair_feedback.v1");
 
+/// Consolidation: review the composed vocabulary and propose links
+/// (same meaning, opposite, implies, one of).
+pub const CONSOLIDATE: PromptFile = prompt_file!("consolidate.v1");
+
 /// A prompt file compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PromptFile {
