@@ -3,9 +3,12 @@
 //! 1. A 60-span document against the scripted LLM server with a fixed 200 ms
 //!    latency, at concurrency 8: wall time against the ideal 60/8 × 200 ms
 //!    (target ≤ 1.3 × ideal).
-//! 2. Composition (embed, cluster, unify, rewrite, dedupe) of 2,000
+//! 2. The vocabulary pass over the same document (6 sections of 10 spans),
+//!    at the same latency: the wall time it adds before the spans (target:
+//!    at most one round of latency per section; the sections run at once).
+//! 3. Composition (embed, cluster, unify, rewrite, dedupe) of 2,000
 //!    variables from 400 units.
-//! 3. Peak memory.
+//! 4. Peak memory.
 //!
 //! Run with `cargo bench --bench formalize`.
 
@@ -18,9 +21,10 @@ use std::time::{Duration, Instant};
 use llm_server::{Server, openai_json};
 use precept::core::formalize::compose::compose;
 use precept::core::formalize::embed::LexicalEmbedder;
-use precept::core::formalize::pipeline::{formalize_spans_blocking, plan_spans};
+use precept::core::formalize::pipeline::{formalize_runtime, formalize_spans_blocking, plan_spans};
 use precept::core::formalize::span_job::{SpanOutcome, SpanSettings, SpanTask};
 use precept::core::formalize::unit::unit_from_json;
+use precept::core::formalize::vocabulary::{SECTION_BUDGET, plan_sections, propose_vocabulary};
 use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
 use serde_json::{Value, json};
 
@@ -65,6 +69,9 @@ fn capital(word: &str) -> String {
 fn document() -> String {
     let mut text = String::from("# Passenger policy\n\n");
     for i in 0..SPANS {
+        if i % 10 == 0 {
+            text.push_str(&format!("## Part {}\n\n", i / 10 + 1));
+        }
         text.push_str(&format!(
             "Clause {i}: a passenger who qualifies receives at least {i} dollars of {}.\n\n",
             TOPICS[i % TOPICS.len()]
@@ -92,6 +99,9 @@ fn span_run() -> (Duration, usize) {
     let server = Server::start();
     server.set_latency(LATENCY);
     server.respond_with(|request| {
+        if llm_server::is_vocabulary_request(request) {
+            return llm_server::empty_vocabulary();
+        }
         let prompt = request.user_prompt();
         let at = prompt.find("Span S").expect("span prompt");
         let index: usize = prompt[at + 6..]
@@ -183,6 +193,40 @@ fn composition_input() -> (String, Vec<SpanTask>, Vec<SpanOutcome>) {
     (String::new(), tasks, outcomes)
 }
 
+/// The vocabulary pass alone: (wall time, section parts, shared variables).
+fn vocabulary_run() -> (Duration, usize, usize) {
+    let server = Server::start();
+    server.set_latency(LATENCY);
+    server.respond_with(|request| {
+        let prompt = request.user_prompt();
+        let variables: Vec<Value> = TOPICS
+            .iter()
+            .filter(|topic| prompt.contains(*topic))
+            .map(|topic| {
+                json!({"name": format!("{topic}Amount"), "type": "Real",
+                       "description": format!("the {topic} amount in dollars"), "spans": []})
+            })
+            .collect();
+        openai_json(&json!({"types": [], "variables": variables}))
+    });
+    let document = document();
+    let tasks = plan_spans(&document, 3_000);
+    let sections = plan_sections(&tasks, SECTION_BUDGET).len();
+    let client = Arc::new(client(&server));
+    let runtime = formalize_runtime().expect("runtime");
+    let started = Instant::now();
+    let shared = runtime
+        .block_on(propose_vocabulary(
+            client,
+            &tasks,
+            &document,
+            &LexicalEmbedder::new(),
+            0.65,
+        ))
+        .expect("vocabulary");
+    (started.elapsed(), sections, shared.variables.len())
+}
+
 /// (VmRSS, VmHWM) in MB.
 fn memory_mb() -> (f64, f64) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -217,6 +261,23 @@ fn main() {
         median * 1000.0,
         ideal * 1000.0,
         median / ideal
+    );
+
+    let mut times = Vec::new();
+    let mut shape = (0, 0);
+    for _ in 0..3 {
+        let (elapsed, sections, variables) = vocabulary_run();
+        times.push(elapsed.as_secs_f64());
+        shape = (sections, variables);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "  vocabulary pass, {} section parts at {} ms latency: median {:.0} ms added before the          spans ({:.2} rounds of latency; target <= 1 round per section), {} shared variables",
+        shape.0,
+        LATENCY.as_millis(),
+        times[1] * 1000.0,
+        times[1] / LATENCY.as_secs_f64(),
+        shape.1
     );
 
     let (document, tasks, outcomes) = composition_input();

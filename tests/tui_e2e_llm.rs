@@ -129,6 +129,9 @@ fn formalizing_server(latency: Duration) -> Server {
     let server = Server::start();
     server.set_latency(latency);
     server.respond_with(|request| {
+        if support::llm_server::is_vocabulary_request(request) {
+            return support::llm_server::empty_vocabulary();
+        }
         let Some(n) = span_of(request) else {
             return openai_json(&json!({"error": "not a span prompt"}));
         };

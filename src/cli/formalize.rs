@@ -9,6 +9,7 @@ use crate::core::formalize::document_run::{
 };
 use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
 use crate::core::formalize::span_job::SpanSettings;
+use crate::core::formalize::vocabulary::VocabularyMode;
 use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
 use crate::core::model::{Project, Settings, TestSuite};
 use clap::Args;
@@ -41,6 +42,9 @@ pub struct FormalizeArgs {
     /// The LLM cache folder (default: DIR/.cache/llm); point it at recorded replies to replay
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Formalize each span on its own, without the vocabulary pass (to compare the two)
+    #[arg(long)]
+    pub span_only: bool,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -79,6 +83,11 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             ..SpanSettings::default()
         },
         threshold,
+        vocabulary: if args.span_only {
+            VocabularyMode::SpanOnly
+        } else {
+            VocabularyMode::Shared
+        },
     };
     let doc_name = document_name(&args.document);
     let FormalizedDocument { mut model, record } = formalize_document(
@@ -155,6 +164,13 @@ fn progress_printer() -> Arc<dyn Fn(FormalizeEvent) + Send + Sync> {
                 id(&ids, span),
                 problems.len(),
                 problems.first().map(|p| p.to_string()).unwrap_or_default()
+            ),
+            FormalizeEvent::Vocabulary {
+                sections,
+                variables,
+                types,
+            } => eprintln!(
+                "shared vocabulary: {variables} variables and {types} types from {sections} section part(s)"
             ),
             FormalizeEvent::Finished { span, counts } => {
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;

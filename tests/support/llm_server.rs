@@ -316,3 +316,17 @@ pub fn scripted_client(
     };
     LlmClient::new(profile, options).expect("client")
 }
+
+/// Whether a request is the vocabulary pass's (one section of the document)
+/// rather than a span's.
+pub fn is_vocabulary_request(request: &Recorded) -> bool {
+    request
+        .user_prompt()
+        .contains("The section's spans, one a line")
+}
+
+/// A vocabulary-pass reply that proposes nothing (spans are then formalized
+/// on their own, as before the pass).
+pub fn empty_vocabulary() -> Action {
+    openai_json(&serde_json::json!({"types": [], "variables": []}))
+}

@@ -276,6 +276,8 @@ mod tests {
             rules: vec![origin("R1", "S1"), origin("R2", "S2"), origin("R3", "S3")],
             notes: vec![],
             merge_proposals: vec![],
+            vocabulary_mode: crate::core::formalize::vocabulary::VocabularyMode::SpanOnly,
+            vocabulary: None,
         };
         (model, record)
     }

@@ -447,6 +447,7 @@ mod tests {
                     name: "age".into(),
                     sort: "Int".into(),
                     description: "the visitor's age in years".into(),
+                    reason: String::new(),
                 });
         }
         let c = compose(doc, &tasks, &outcomes, &LexicalEmbedder::new(), 0.65).unwrap();

@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use super::compose::compose;
 use super::embed::Embedder;
-use super::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_spans_blocking, plan_spans};
+use super::pipeline::{
+    DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_runtime, formalize_spans, plan_spans,
+};
 use super::record::{FormalizationRecord, RunInfo};
 use super::span_job::{SpanOutcome, SpanSettings};
+use super::vocabulary::{SECTION_BUDGET, VocabularyMode, plan_sections, propose_vocabulary};
 use crate::core::llm::{LlmClient, LlmError};
 use crate::core::model::{PolicyModel, compile};
 
@@ -20,6 +23,8 @@ pub struct FormalizeSettings {
     pub span: SpanSettings,
     /// Cosine similarity at which variables of different spans unify.
     pub threshold: f32,
+    /// A vocabulary pass first (the default), or each span on its own.
+    pub vocabulary: VocabularyMode,
 }
 
 impl Default for FormalizeSettings {
@@ -28,6 +33,7 @@ impl Default for FormalizeSettings {
             span_budget: DEFAULT_SPAN_BUDGET,
             span: SpanSettings::default(),
             threshold: super::cluster::DEFAULT_THRESHOLD,
+            vocabulary: VocabularyMode::default(),
         }
     }
 }
@@ -70,7 +76,35 @@ pub fn formalize_document(
     if tasks.is_empty() {
         return Err(FormalizeError::NothingToFormalize);
     }
-    let outcomes = formalize_spans_blocking(client.clone(), &tasks, settings.span, events)?;
+    let runtime = formalize_runtime()?;
+    let shared = match settings.vocabulary {
+        VocabularyMode::Shared => {
+            let shared = runtime.block_on(propose_vocabulary(
+                client.clone(),
+                &tasks,
+                document,
+                embedder,
+                settings.threshold,
+            ))?;
+            events(FormalizeEvent::Vocabulary {
+                sections: plan_sections(&tasks, SECTION_BUDGET).len(),
+                variables: shared.variables.len(),
+                types: shared.types.len(),
+            });
+            Some(Arc::new(shared))
+        }
+        VocabularyMode::SpanOnly => None,
+    };
+    if client.cancel_token().is_cancelled() {
+        return Err(FormalizeError::Cancelled);
+    }
+    let outcomes = runtime.block_on(formalize_spans(
+        client.clone(),
+        &tasks,
+        shared.clone(),
+        settings.span,
+        events,
+    ))?;
     if client.cancel_token().is_cancelled() {
         return Err(FormalizeError::Cancelled);
     }
@@ -92,7 +126,9 @@ pub fn formalize_document(
         embedder: embedder.name(),
         threshold: settings.threshold,
     };
-    let record = FormalizationRecord::new(info, tasks, outcomes, composition);
+    let mut record = FormalizationRecord::new(info, tasks, outcomes, composition);
+    record.vocabulary_mode = settings.vocabulary;
+    record.vocabulary = shared.map(|s| (*s).clone());
     Ok(FormalizedDocument { model, record })
 }
 

@@ -22,5 +22,6 @@ pub mod span_context;
 pub mod span_job;
 pub mod spans;
 pub mod unit;
+pub mod vocabulary;
 
 pub use spans::{DocSpan, SpanKind, split_spans};

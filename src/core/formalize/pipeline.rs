@@ -11,6 +11,7 @@ use super::span_context::{document_title, span_context};
 use super::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
 use super::spans::{SpanKind, heading_paths, split_for_budget, split_spans};
 use super::unit::UnitProblem;
+use super::vocabulary::SharedVocabulary;
 use crate::core::llm::{LlmClient, LlmError};
 
 /// Spans longer than this many characters are cut at sentence ends.
@@ -36,6 +37,13 @@ pub enum FormalizeEvent {
     Finished {
         span: usize,
         counts: SpanCounts,
+    },
+    /// The vocabulary pass read `sections` parts of the document and the
+    /// document shares `variables` variables and `types` types.
+    Vocabulary {
+        sections: usize,
+        variables: usize,
+        types: usize,
     },
 }
 
@@ -97,6 +105,7 @@ pub fn plan_spans(document: &str, budget: usize) -> Vec<SpanTask> {
 pub async fn formalize_spans(
     client: Arc<LlmClient>,
     tasks: &[SpanTask],
+    shared: Option<Arc<SharedVocabulary>>,
     settings: SpanSettings,
     events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
 ) -> Result<Vec<SpanOutcome>, LlmError> {
@@ -107,6 +116,7 @@ pub async fn formalize_spans(
     for (index, task) in tasks.iter().cloned().enumerate() {
         let client = client.clone();
         let events = events.clone();
+        let shared = shared.clone();
         jobs.spawn(async move {
             events(FormalizeEvent::Started { span: index });
             let on_retry = |round: u32, problems: &[UnitProblem]| {
@@ -116,7 +126,8 @@ pub async fn formalize_spans(
                     problems: problems.to_vec(),
                 })
             };
-            let outcome = formalize_span(&client, &task, settings, &on_retry).await;
+            let outcome =
+                formalize_span(&client, &task, shared.as_deref(), settings, &on_retry).await;
             if let Ok(outcome) = &outcome {
                 events(FormalizeEvent::Finished {
                     span: index,
@@ -151,13 +162,17 @@ pub fn formalize_spans_blocking(
     settings: SpanSettings,
     events: Arc<dyn Fn(FormalizeEvent) + Send + Sync>,
 ) -> Result<Vec<SpanOutcome>, LlmError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    formalize_runtime()?.block_on(formalize_spans(client, tasks, None, settings, events))
+}
+
+/// The runtime a whole formalization runs on.
+pub fn formalize_runtime() -> Result<tokio::runtime::Runtime, LlmError> {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("precept-formalize")
         .enable_all()
         .build()
-        .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))?;
-    runtime.block_on(formalize_spans(client, tasks, settings, events))
+        .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::compose::{ClusterRecord, Composition, MergeProposal, RuleOrigin};
 use super::span_job::{SpanOutcome, SpanTask};
+use super::vocabulary::{SharedVocabulary, VocabularyMode};
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::model::SCHEMA_VERSION;
 use crate::core::model::project::{ProjectError, read_json, write_json};
@@ -37,6 +38,17 @@ pub struct FormalizationRecord {
     /// left to the expert (`precept consolidate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merge_proposals: Vec<MergeProposal>,
+    /// Whether the spans were formalized against a shared vocabulary (a
+    /// record from before the vocabulary pass reads as span-only).
+    #[serde(default = "span_only")]
+    pub vocabulary_mode: VocabularyMode,
+    /// The shared vocabulary the spans were formalized against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocabulary: Option<SharedVocabulary>,
+}
+
+fn span_only() -> VocabularyMode {
+    VocabularyMode::SpanOnly
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,6 +94,8 @@ impl FormalizationRecord {
             rules: composition.origins,
             notes: composition.notes,
             merge_proposals: composition.merge_proposals,
+            vocabulary_mode: VocabularyMode::SpanOnly,
+            vocabulary: None,
         }
     }
 

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::span_context::SpanContext;
 use super::unit::{
-    PolicyUnit, UnitProblem, check_unit, declarations_text, unit_from_json, unit_schema,
+    PolicyUnit, UnitProblem, check_unit, declarations_text, unit_from_json,
+    unit_schema_with_reasons,
 };
+use super::vocabulary::SharedVocabulary;
 use crate::core::llm::prompts::{FORMALIZE_REPAIR, FORMALIZE_SPAN, FRAGMENT_GRAMMAR, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
 
@@ -91,10 +93,13 @@ impl Default for SpanSettings {
 pub fn span_request(
     client: &LlmClient,
     task: &SpanTask,
+    shared: Option<&SharedVocabulary>,
     declared: Option<&PolicyUnit>,
     feedback: &str,
     settings: SpanSettings,
 ) -> LlmRequest {
+    let shared = shared.filter(|s| !s.is_empty());
+    let shared_text = shared.map(|s| s.prompt_text(task)).unwrap_or_default();
     let heading = if task.heading_path.is_empty() {
         "(top of the document)".to_string()
     } else {
@@ -108,6 +113,7 @@ pub fn span_request(
         ("grammar", FRAGMENT_GRAMMAR),
         ("title", title),
         ("context", context.as_str()),
+        ("shared", shared_text.as_str()),
         ("heading_path", heading.as_str()),
         ("span_id", task.id.as_str()),
         ("start", start.as_str()),
@@ -120,7 +126,7 @@ pub fn span_request(
         system: render(FORMALIZE_SPAN.system(), &values),
         prompt: render(FORMALIZE_SPAN.user(), &values),
         schema_name: "policy_unit".into(),
-        schema: unit_schema(),
+        schema: unit_schema_with_reasons(shared.is_some()),
         temperature: client.profile().temperature,
         max_tokens: settings.max_tokens,
     }
@@ -149,6 +155,7 @@ fn repair_text(problems: &[UnitProblem], previous: &str, round: u32, rounds: u32
 pub async fn formalize_span(
     client: &LlmClient,
     task: &SpanTask,
+    shared: Option<&SharedVocabulary>,
     settings: SpanSettings,
     on_retry: &(dyn Fn(u32, &[UnitProblem]) + Send + Sync),
 ) -> Result<SpanOutcome, LlmError> {
@@ -160,7 +167,7 @@ pub async fn formalize_span(
         if round > 1 {
             on_retry(round, &problems);
         }
-        let request = span_request(client, task, declared.as_ref(), &feedback, settings);
+        let request = span_request(client, task, shared, declared.as_ref(), &feedback, settings);
         let (unit, previous) = match client.complete(&request).await {
             Ok(reply) => match unit_from_json(&reply.json) {
                 Ok(unit) => {
@@ -202,6 +209,9 @@ pub async fn formalize_span(
             }
         };
         problems = check_unit(&unit);
+        if let Some(shared) = shared.filter(|s| !s.is_empty()) {
+            problems.extend(shared.check(&unit));
+        }
         if problems.is_empty() {
             return Ok(SpanOutcome::Formalized {
                 unit,

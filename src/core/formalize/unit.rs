@@ -30,6 +30,10 @@ pub struct UnitVariable {
     pub sort: String,
     #[serde(default)]
     pub description: String,
+    /// Why the span adds a variable the shared vocabulary does not have
+    /// (empty for a shared one, and on the span-only path).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +69,20 @@ impl std::fmt::Display for UnitProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.field, self.message)
     }
+}
+
+/// The JSON schema of a unit, for structured output. With a shared
+/// vocabulary every variable carries a `reason` (empty for a shared one).
+pub fn unit_schema_with_reasons(reasons: bool) -> Value {
+    let mut schema = unit_schema();
+    if reasons {
+        let variable = &mut schema["properties"]["variables"]["items"];
+        variable["properties"]["reason"] = json!({"type": "string"});
+        if let Some(required) = variable["required"].as_array_mut() {
+            required.push(json!("reason"));
+        }
+    }
+    schema
 }
 
 /// The JSON schema of a unit, for structured output.

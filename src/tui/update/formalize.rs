@@ -99,6 +99,17 @@ pub fn event(app: &mut App, generation: u64, event: FormalizeEvent) -> Vec<Effec
                 *p = SpanProgress::Done(counts);
             }
         }
+        FormalizeEvent::Vocabulary {
+            sections,
+            variables,
+            types,
+        } => {
+            app.status.message = Some(format!(
+                "shared vocabulary: {variables} variables, {types} types from {sections} section part(s)"
+            ));
+            app.status.job = Some("formalizing the spans against the shared vocabulary".into());
+            return Vec::new();
+        }
     }
     let (finished, failed, _, _) = run.totals();
     app.status.job = Some(format!(
