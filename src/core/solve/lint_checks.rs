@@ -56,6 +56,9 @@ struct Linter<'a> {
     /// (general rule, rule with the exception) pairs found by L209: the
     /// redundancy check leaves the second alone.
     shadowed: HashSet<(usize, usize)>,
+    /// Solver checks left for the impossible-situation search (L210).
+    situation_budget: usize,
+    situation_budget_reported: bool,
 }
 
 impl SolverSession {
@@ -76,6 +79,8 @@ impl SolverSession {
             checks: 0,
             undecided: 0,
             shadowed: HashSet::new(),
+            situation_budget: exceptions::SITUATION_CHECK_BUDGET,
+            situation_budget_reported: false,
         };
         linter.run();
         (linter.checks, linter.undecided)

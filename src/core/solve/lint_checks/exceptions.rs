@@ -25,8 +25,13 @@ use crate::core::solve::{Scenario, Value};
 const MAX_SITUATIONS: usize = 10;
 
 /// The most solver checks spent searching for impossible situations in one
-/// group (the search is a heuristic: extremes and pairs of input facts).
-const SITUATION_CHECK_BUDGET: usize = 600;
+/// lint run (the search is a heuristic: extremes and pairs of input facts),
+/// so that a large model's lint stays fast.
+pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
+
+/// Pairs of facts are tried only in groups with at most this many facts
+/// (the pairs grow with the square); larger groups get the extremes only.
+const MAX_FACTS_FOR_PAIRS: usize = 60;
 
 /// The conjuncts of a condition.
 fn conjuncts(expr: &Expr) -> Vec<Expr> {
@@ -265,7 +270,7 @@ impl Linter<'_> {
             guards.push(self.guard(&encoded));
         }
         let rules = self.session.literals(group);
-        let mut budget = SITUATION_CHECK_BUDGET;
+        let mut budget = self.situation_budget;
         let mut forbidden: Vec<Vec<usize>> = Vec::new();
         // Candidates: each fact with every other Bool input false, then
         // with every other Bool input true, then every pair of facts.
@@ -280,10 +285,12 @@ impl Linter<'_> {
                 candidates.push(set);
             }
         }
-        for i in 0..facts.len() {
-            for j in i + 1..facts.len() {
-                if facts[i].variable != facts[j].variable {
-                    candidates.push(vec![i, j]);
+        if facts.len() <= MAX_FACTS_FOR_PAIRS {
+            for i in 0..facts.len() {
+                for j in i + 1..facts.len() {
+                    if facts[i].variable != facts[j].variable {
+                        candidates.push(vec![i, j]);
+                    }
                 }
             }
         }
@@ -304,6 +311,16 @@ impl Linter<'_> {
             if !forbidden.contains(&minimal) {
                 forbidden.push(minimal);
             }
+        }
+        self.situation_budget = budget;
+        if budget == 0 && !self.situation_budget_reported {
+            self.situation_budget_reported = true;
+            self.undecided(
+                format!(
+                    "the search for impossible situations stopped after {SITUATION_CHECK_BUDGET} checks; some may not be reported"
+                ),
+                Vec::new(),
+            );
         }
         let mut reports: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         // A single impossible fact is a forced variable (L204), not a
