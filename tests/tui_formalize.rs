@@ -313,7 +313,7 @@ fn formalized_app() -> (tempfile::TempDir, App) {
 }
 
 fn select_cluster_row(app: &mut App, wanted: impl Fn(&App, ClusterRow) -> bool) {
-    let rows = cluster_rows(&app.formalization.record.as_ref().unwrap().clusters);
+    let rows = cluster_rows(&app.formalization.record.as_ref().unwrap().clusters, 0);
     let index = rows.iter().position(|r| wanted(app, *r)).expect("the row");
     for _ in 0..index {
         press(app, 'j');
@@ -535,4 +535,102 @@ fn a_stale_or_failed_repair_reply_is_handled() {
         panic!("the overlay stays open to show the error");
     };
     assert!(matches!(&state.stage, RepairStage::Failed(e) if e.contains("did not answer")));
+}
+
+/// `c` on the Formalize screen: the merge composition left open
+/// (`ageClass`/`visitorAge`) comes back from the background job checked,
+/// is listed first in the clusters pane, and `y` applies it as one undoable
+/// edit (model and record); `R` on a fresh list drops it from the record.
+#[test]
+fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
+    let (dir, mut app) = formalized_app();
+    let mut runtime = precept::tui::runtime::Runtime::new(
+        dir.path().to_path_buf(),
+        Some(dir.path().join("no-llm-config")),
+        std::time::Duration::from_secs(5),
+    );
+    let mut consolidate = |app: &mut App| {
+        let effects = press(app, 'c');
+        assert!(app.formalization.consolidating);
+        let mut messages = Vec::new();
+        for effect in effects {
+            messages.extend(runtime.execute(effect));
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while app.formalization.consolidating {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no consolidation result"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            for message in messages.drain(..).chain(runtime.poll()) {
+                update(app, message);
+            }
+        }
+    };
+    consolidate(&mut app);
+    assert_eq!(app.formalization.proposals.len(), 1, "{:?}", app.status);
+    let proposal = &app.formalization.proposals[0];
+    assert!(proposal.acceptable(), "{proposal:?}");
+    assert!(
+        proposal.summary.contains("visitorAge becomes ageClass"),
+        "{}",
+        proposal.summary
+    );
+    assert_eq!(app.focus, Pane::Clusters);
+    assert_eq!(
+        app.selected_proposal(),
+        Some(0),
+        "proposals are listed first"
+    );
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("no LLM configured"),
+        "{:?}",
+        app.status.message
+    );
+
+    let before = app.model.clone();
+    let effects = press(&mut app, 'y');
+    assert!(names(&effects).contains(&"SaveModel") && names(&effects).contains(&"SaveRecord"));
+    assert!(app.model.variable("visitorAge").is_none());
+    assert!(
+        app.model
+            .rules
+            .iter()
+            .all(|r| !r.expression.contains("visitorAge"))
+    );
+    assert!(app.formalization.proposals.is_empty());
+    press(&mut app, 'u');
+    assert_eq!(app.model, before, "undo brings visitorAge back");
+    assert_eq!(
+        app.formalization
+            .record
+            .as_ref()
+            .unwrap()
+            .merge_proposals
+            .len(),
+        1
+    );
+
+    consolidate(&mut app);
+    assert_eq!(app.formalization.proposals.len(), 1);
+    let effects = press(&mut app, 'R');
+    assert_eq!(names(&effects), ["SaveRecord"]);
+    assert!(app.formalization.proposals.is_empty());
+    assert!(
+        app.formalization
+            .record
+            .as_ref()
+            .unwrap()
+            .merge_proposals
+            .is_empty()
+    );
+    assert!(
+        app.model.variable("visitorAge").is_some(),
+        "a rejection changes no rule"
+    );
 }

@@ -160,6 +160,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",
             Effect::PreviewFixes { .. } => "PreviewFixes",
+            Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
         })
         .collect()

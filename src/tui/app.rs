@@ -374,6 +374,26 @@ pub struct App {
 }
 
 impl App {
+    /// The index of the consolidation proposal the cursor is on (Formalize
+    /// screen, clusters pane), if it is on one.
+    pub fn selected_proposal(&self) -> Option<usize> {
+        if self.screen != Screen::Formalize || self.focus != Pane::Clusters {
+            return None;
+        }
+        let clusters = self
+            .formalization
+            .record
+            .as_ref()
+            .map(|r| r.clusters.as_slice())
+            .unwrap_or_default();
+        match super::assist::cluster_rows(clusters, self.formalization.proposals.len())
+            .get(self.formalization.cluster_cursor.selected)
+        {
+            Some(super::assist::ClusterRow::Proposal(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
     pub fn new(
         project: Project,
         drafts: Drafts,

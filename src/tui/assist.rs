@@ -58,19 +58,26 @@ pub struct FormalizeState {
     pub confirm_replace: bool,
     /// Why the last formalization gave no model (shown in full on the screen).
     pub error: Option<String>,
+    /// Consolidation proposals, checked against the model (`c`).
+    pub proposals: Vec<crate::core::formalize::consolidate_check::CheckedProposal>,
+    /// The newest consolidation request, and whether it is still running.
+    pub consolidation_ticket: u64,
+    pub consolidating: bool,
 }
 
 /// One row of the clusters list: a cluster, or one of its unit variables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClusterRow {
+    /// A consolidation proposal (listed first).
+    Proposal(usize),
     Cluster(usize),
     Member(usize, usize),
 }
 
-/// The rows of the clusters list: each cluster, then its members when it
-/// has more than one.
-pub fn cluster_rows(clusters: &[ClusterRecord]) -> Vec<ClusterRow> {
-    let mut rows = Vec::new();
+/// The rows of the clusters list: the consolidation proposals, then each
+/// cluster, then its members when it has more than one.
+pub fn cluster_rows(clusters: &[ClusterRecord], proposals: usize) -> Vec<ClusterRow> {
+    let mut rows: Vec<ClusterRow> = (0..proposals).map(ClusterRow::Proposal).collect();
     for (i, cluster) in clusters.iter().enumerate() {
         rows.push(ClusterRow::Cluster(i));
         if cluster.members.len() > 1 {

@@ -43,6 +43,7 @@ pub enum Action {
     Accept,
     Reject,
     ApplyFix,
+    Consolidate,
     Filter,
     Search,
     Palette,
@@ -54,7 +55,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 45] = [
+const ACTION_NAMES: [(&str, Action); 46] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -91,6 +92,7 @@ const ACTION_NAMES: [(&str, Action); 45] = [
     ("accept", Action::Accept),
     ("reject", Action::Reject),
     ("apply_fix", Action::ApplyFix),
+    ("consolidate", Action::Consolidate),
     ("filter", Action::Filter),
     ("search", Action::Search),
     ("palette", Action::Palette),

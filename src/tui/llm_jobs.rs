@@ -149,6 +149,59 @@ pub fn start_preview(
     receive
 }
 
+/// Consolidation proposals for `model`: the merges its record left open,
+/// and (when an LLM is configured) the LLM's review of the vocabulary; each
+/// checked by the solver. One message at the end.
+pub fn start_consolidation(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    record: Option<crate::core::formalize::record::FormalizationRecord>,
+    tests: Vec<LogicTest>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    use crate::core::formalize::consolidate::{number, read_reply, similarity_proposals};
+    use crate::core::formalize::consolidate_check::{check_proposals, consolidation_request};
+    let (send, receive) = mpsc::channel();
+    let client = client(project_dir);
+    std::thread::spawn(move || {
+        let mut proposals = record
+            .as_ref()
+            .map(|r| similarity_proposals(r, &model))
+            .unwrap_or_default();
+        let mut notes = Vec::new();
+        match client {
+            Ok(client) => {
+                match crate::core::llm::complete_blocking(
+                    &client,
+                    &consolidation_request(&client, &model),
+                ) {
+                    Ok(reply) => {
+                        let (asked, refused) = read_reply(&reply.json);
+                        proposals.extend(asked);
+                        notes.extend(refused.into_iter().map(|r| format!("not a proposal: {r}")));
+                    }
+                    Err(error) => notes.push(format!("the LLM could not be asked: {error}")),
+                }
+            }
+            Err(error) => notes.push(format!(
+                "no LLM configured, so only the open merges: {}",
+                error.lines().next().unwrap_or_default()
+            )),
+        }
+        let proposals = number(proposals);
+        let checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
+        let _ = send.send(Msg::Consolidated {
+            ticket,
+            result: Ok(crate::tui::msg::Consolidation {
+                proposals: checked,
+                notes,
+            }),
+        });
+    });
+    receive
+}
+
 /// The tests each of `edited` (one model per fix to choose from) would
 /// flip against `model`: one message per fix.
 pub fn start_fix_preview(

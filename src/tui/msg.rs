@@ -82,6 +82,11 @@ pub enum Msg {
     NlTestsFinished {
         ticket: u64,
     },
+    /// The checked consolidation proposals of request `ticket`.
+    Consolidated {
+        ticket: u64,
+        result: Result<Consolidation, String>,
+    },
     /// The tests fix `index` of fix choice `ticket` would flip.
     FixPreviewed {
         ticket: u64,
@@ -94,6 +99,14 @@ pub enum Msg {
         index: usize,
         flips: Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>,
     },
+}
+
+/// Checked consolidation proposals, and what the expert should know about
+/// how they were made (no LLM configured, items of the reply refused).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Consolidation {
+    pub proposals: Vec<crate::core::formalize::consolidate_check::CheckedProposal>,
+    pub notes: Vec<String>,
 }
 
 /// How many translations an answer check asks for (k), and the share of
@@ -203,6 +216,13 @@ pub enum Effect {
         model: Box<PolicyModel>,
         tests: Vec<LogicTest>,
         edits: Vec<crate::core::formalize::repair::ModelEdit>,
+    },
+    /// Ask for consolidation proposals and check each against the model.
+    Consolidate {
+        ticket: u64,
+        model: Box<PolicyModel>,
+        record: Option<Box<crate::core::formalize::record::FormalizationRecord>>,
+        tests: Vec<LogicTest>,
     },
     /// Work out which tests each fix to choose from would flip (one message
     /// per fix; `edited` holds the model after each fix).

@@ -315,6 +315,22 @@ impl Runtime {
                 ));
                 Vec::new()
             }
+            Effect::Consolidate {
+                ticket,
+                model,
+                record,
+                tests,
+            } => {
+                self.streams.push(super::llm_jobs::start_consolidation(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    record.map(|r| *r),
+                    tests,
+                    self.timeout,
+                ));
+                Vec::new()
+            }
             Effect::PreviewFixes {
                 ticket,
                 model,

@@ -3,6 +3,7 @@
 //! item's detail with the review progress.
 
 use super::list::{ListView, fit, pane, render_rows};
+use crate::core::formalize::consolidate_check::CheckedProposal;
 use crate::core::formalize::span_job::SpanOutcome;
 use crate::core::model::ReviewStatus;
 use crate::tui::app::{App, Pane};
@@ -135,23 +136,41 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
 
 pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Clusters;
-    let Some(record) = &app.formalization.record else {
+    let proposals = &app.formalization.proposals;
+    let clusters = app
+        .formalization
+        .record
+        .as_ref()
+        .map(|r| r.clusters.as_slice())
+        .unwrap_or_default();
+    if app.formalization.record.is_none() && proposals.is_empty() {
+        let hint = if app.formalization.consolidating {
+            "Clusters · consolidating…"
+        } else {
+            "Clusters · c proposes links that unify the vocabulary"
+        };
         frame.render_widget(
-            Paragraph::new("").block(pane(app, "Clusters".into(), focused)),
+            Paragraph::new("").block(pane(app, hint.into(), focused)),
             area,
         );
         return;
+    }
+    let rows = cluster_rows(clusters, proposals.len());
+    let unified = clusters.iter().filter(|c| c.members.len() > 1).count();
+    let title = if app.formalization.consolidating {
+        format!("Clusters · {} variables · consolidating…", clusters.len())
+    } else if proposals.is_empty() {
+        format!(
+            "Clusters · {} variables, {unified} unified · m merge · s split · e rename · c consolidate",
+            clusters.len()
+        )
+    } else {
+        format!(
+            "Clusters · {} proposals: y accept · R reject · {} variables, {unified} unified",
+            proposals.len(),
+            clusters.len()
+        )
     };
-    let rows = cluster_rows(&record.clusters);
-    let unified = record
-        .clusters
-        .iter()
-        .filter(|c| c.members.len() > 1)
-        .count();
-    let title = format!(
-        "Clusters · {} variables, {unified} unified · m merge · s split · e rename",
-        record.clusters.len()
-    );
     let width = area.width.saturating_sub(2) as usize;
     let view = ListView {
         cursor: app.formalization.cluster_cursor,
@@ -165,8 +184,9 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
         pane(app, title, focused),
         view,
         |i| match rows[i] {
+            ClusterRow::Proposal(p) => proposal_row(app, &proposals[p], width),
             ClusterRow::Cluster(c) => {
-                let cluster = &record.clusters[c];
+                let cluster = &clusters[c];
                 let missing = app.model.variable(&cluster.name).is_none();
                 let style = if missing {
                     app.theme.dim()
@@ -193,7 +213,7 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
                 ])
             }
             ClusterRow::Member(c, m) => {
-                let member = &record.clusters[c].members[m];
+                let member = &clusters[c].members[m];
                 let label = format!("   {} {} ", member.span, member.name);
                 let room = width.saturating_sub(label.chars().count());
                 Line::from(vec![
@@ -203,6 +223,73 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
             }
         },
     );
+}
+
+/// One proposal: its id and link, whether it can be accepted, and the tests
+/// it flips.
+fn proposal_row(app: &App, checked: &CheckedProposal, width: usize) -> Line<'static> {
+    let (mark, style) = if checked.refused.is_some() {
+        ("✗", app.theme.fail())
+    } else if checked.inconsistent {
+        ("⚠", app.theme.fail())
+    } else {
+        ("◆", app.theme.accent())
+    };
+    let mut tail = String::new();
+    for flip in &checked.flips {
+        tail.push_str(&format!(
+            " {}{}",
+            if flip.passes_after { "↑" } else { "↓" },
+            flip.test_id
+        ));
+    }
+    if checked.inconsistent {
+        tail.push_str(" · inconsistent");
+    } else if !checked.new_conflicts.is_empty() {
+        tail.push_str(&format!(" · {} new conflicts", checked.new_conflicts.len()));
+    }
+    if checked.refused.is_some() {
+        tail.push_str(" · refused");
+    }
+    let text = format!("{mark} {} {}{tail}", checked.proposal.id, checked.summary);
+    Line::styled(fit(&text, width), style)
+}
+
+/// The selected proposal in full: the link, the reason, the rules it
+/// rewrites, its warnings and the tests it flips.
+fn proposal_detail(app: &App, checked: &CheckedProposal, lines: &mut Vec<Line<'static>>) {
+    lines.push(Line::styled(
+        format!("{} {}", checked.proposal.id, checked.summary),
+        app.theme.accent(),
+    ));
+    if !checked.proposal.reason.is_empty() {
+        lines.push(Line::styled(
+            format!("why: {}", checked.proposal.reason),
+            app.theme.text(),
+        ));
+    }
+    if let Some(why) = &checked.refused {
+        lines.push(Line::styled(format!("refused: {why}"), app.theme.error()));
+    }
+    for warning in checked.warnings() {
+        lines.push(Line::styled(
+            format!("warning: {warning}"),
+            app.theme.error(),
+        ));
+    }
+    for (id, before, after) in &checked.rules_changed {
+        if !before.is_empty() {
+            lines.push(Line::styled(format!("- {id} {before}"), app.theme.fail()));
+        }
+        lines.push(Line::styled(format!("+ {id} {after}"), app.theme.pass()));
+    }
+    if checked.refused.is_none() {
+        lines.push(super::repair::flips_line(
+            app,
+            &Some(Ok(checked.flips.clone())),
+        ));
+    }
+    lines.push(Line::raw(""));
 }
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
@@ -231,6 +318,9 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                 .map(|l| Line::styled(l.to_string(), app.theme.error())),
         );
         lines.push(Line::raw(""));
+    }
+    if let Some(index) = app.selected_proposal() {
+        proposal_detail(app, &app.formalization.proposals[index], &mut lines);
     }
     lines.push(Line::styled(
         format!(

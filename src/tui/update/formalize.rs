@@ -199,7 +199,7 @@ fn adopt(app: &mut App) -> Vec<Effect> {
 
 fn selected_cluster_row(app: &App) -> Option<ClusterRow> {
     let record = app.formalization.record.as_ref()?;
-    cluster_rows(&record.clusters)
+    cluster_rows(&record.clusters, app.formalization.proposals.len())
         .get(app.formalization.cluster_cursor.selected)
         .copied()
 }
@@ -211,6 +211,7 @@ fn selected_variable(app: &App) -> Option<String> {
         ClusterRow::Cluster(i) | ClusterRow::Member(i, _) => {
             record.clusters.get(i).map(|c| c.name.clone())
         }
+        ClusterRow::Proposal(_) => None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! does no I/O; what must happen outside comes back as effects.
 
 mod answer;
+mod consolidation;
 mod edits;
 mod formalize;
 mod navigation;
@@ -75,6 +76,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
         Msg::NlTestDone { ticket, outcome } => nl_tests::test_done(app, ticket, *outcome),
         Msg::NlTestsFinished { ticket } => nl_tests::finished(app, ticket),
+        Msg::Consolidated { ticket, result } => consolidation::done(app, ticket, result),
         Msg::FixPreviewed {
             ticket,
             index,
@@ -170,15 +172,22 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ApplyFix => return vetting::apply_fix(app),
         Action::Generate => return vetting::start_generation(app),
         Action::Accept => {
+            if let Some(index) = app.selected_proposal() {
+                return consolidation::accept(app, index);
+            }
             if app.screen == Screen::Tests {
                 return vetting::accept_selected(app);
             }
         }
         Action::Reject => {
+            if let Some(index) = app.selected_proposal() {
+                return consolidation::reject(app, index);
+            }
             if app.screen == Screen::Tests {
                 vetting::ask_rejection(app);
             }
         }
+        Action::Consolidate => return consolidation::start(app),
         Action::Coverage => {
             navigation::show_screen(app, Screen::Vetting);
             return vetting::start_coverage(app);

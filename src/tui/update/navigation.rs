@@ -71,10 +71,10 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::FormalizeSpans => (formalize_span_count(app), inner_height(layout.list)),
         Pane::NlTests => (app.tests.nl_tests.len(), inner_height(layout.nl_tests)),
         Pane::Clusters => (
-            app.formalization
-                .record
-                .as_ref()
-                .map_or(0, |r| crate::tui::assist::cluster_rows(&r.clusters).len()),
+            app.formalization.record.as_ref().map_or(0, |r| {
+                crate::tui::assist::cluster_rows(&r.clusters, app.formalization.proposals.len())
+                    .len()
+            }),
             inner_height(layout.clusters),
         ),
         Pane::VerifyInput | Pane::VerifyResult => (0, 1),
