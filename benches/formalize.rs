@@ -272,7 +272,7 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "  vocabulary pass, {} section parts at {} ms latency: median {:.0} ms added before the          spans ({:.2} rounds of latency; target <= 1 round per section), {} shared variables",
+        "  vocabulary pass, {} section parts at {} ms latency: median {:.0} ms added before the spans ({:.2} rounds of latency; target <= 1 round per section), {} shared variables",
         shape.0,
         LATENCY.as_millis(),
         times[1] * 1000.0,

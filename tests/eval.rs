@@ -54,18 +54,12 @@ fn labelled_file(dir: &Path) -> std::path::PathBuf {
 }
 
 fn eval(server: &Server, config: &Path, project: &Path, qa: &Path, extra: &[&str]) -> Output {
-    support::precept_command()
+    support::precept_with_llm(&server.url, config)
         .arg("eval")
         .arg(project)
         .arg("--qa")
         .arg(qa)
         .args(extra)
-        .env("PRECEPT_CONFIG_DIR", config)
-        .env("PRECEPT_LLM_BASE_URL", &server.url)
-        .env("PRECEPT_LLM_MODEL", "scripted-model")
-        .env("PRECEPT_LLM_PROTOCOL", "openai")
-        .env("PRECEPT_LLM_API_KEY_ENV", "")
-        .env("NO_PROXY", "127.0.0.1")
         .output()
         .expect("run precept")
 }

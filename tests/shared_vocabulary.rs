@@ -242,14 +242,8 @@ fn server() -> Server {
 }
 
 fn precept(server: &Server, config: &Path, args: &[&str]) -> Output {
-    support::precept_command()
+    support::precept_with_llm(&server.url, config)
         .args(args)
-        .env("PRECEPT_CONFIG_DIR", config)
-        .env("PRECEPT_LLM_BASE_URL", &server.url)
-        .env("PRECEPT_LLM_MODEL", "scripted-model")
-        .env("PRECEPT_LLM_PROTOCOL", "openai")
-        .env("PRECEPT_LLM_API_KEY_ENV", "")
-        .env("NO_PROXY", "127.0.0.1")
         .output()
         .expect("run precept")
 }

@@ -33,12 +33,8 @@ pub struct CheckAnswerArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
-    /// How many redundant translations (samples of the profile)
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
-    pub k: u32,
-    /// The confidence a translated pair needs: a share of k such as 2/3 or 0.67 (default k/k)
-    #[arg(long, default_value = "1")]
-    pub threshold: String,
+    #[command(flatten)]
+    pub redundancy: RedundancyArgs,
     /// Largest question and answer, in estimated tokens (characters / 4)
     #[arg(long)]
     pub max_tokens: Option<usize>,
@@ -50,6 +46,18 @@ pub struct CheckAnswerArgs {
     pub timeout_ms: Option<u64>,
     #[command(flatten)]
     pub llm: LlmArgs,
+}
+
+/// How many translations an answer check asks for, and the share of them a
+/// pair needs (shared by `check-answer` and `eval`).
+#[derive(Debug, Args)]
+pub struct RedundancyArgs {
+    /// How many redundant translations (samples of the profile)
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub k: u32,
+    /// The confidence a translated pair needs: a share of k such as 2/3 or 0.67 (default k/k)
+    #[arg(long, default_value = "1")]
+    pub threshold: String,
 }
 
 /// Reads a share such as `2/3`, `0.67` or `1`: more than 0, at most 1.
@@ -86,7 +94,7 @@ fn threshold_error(text: &str) -> String {
 }
 
 pub fn run(args: &CheckAnswerArgs) -> Outcome {
-    let threshold = parse_threshold(&args.threshold).map_err(Failure::Input)?;
+    let threshold = parse_threshold(&args.redundancy.threshold).map_err(Failure::Input)?;
     if args.answer.trim().is_empty() {
         return Err(Failure::Input(
             "--answer: expected the answer (or statement) to check, found nothing".into(),
@@ -103,14 +111,14 @@ pub fn run(args: &CheckAnswerArgs) -> Outcome {
     let verifier = AnswerVerifier::new(
         &project.model,
         &compiled,
-        samples_of(client, args.k as usize),
+        samples_of(client, args.redundancy.k as usize),
         VerifyOptions { threshold, budget },
     )
     .with_cache(TranslationCache::in_project_cache(&cache));
     let show_progress = !args.json && std::io::stderr().is_terminal();
     let mut progress = |event: VerifyEvent| {
         if show_progress {
-            eprintln!("{}", progress_line(&event, args.k as usize));
+            eprintln!("{}", progress_line(&event, args.redundancy.k as usize));
         }
     };
     let input = AnswerInput::new(&args.question, &args.answer);

@@ -11,7 +11,7 @@
 //! Exit codes: 0 when every line was checked, 2 on bad input (the line of
 //! the file is named) or when the LLM cannot be asked.
 
-use super::check_answer::parse_threshold;
+use super::check_answer::{RedundancyArgs, parse_threshold};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json, start_solver};
 use crate::core::verify::eval::{
@@ -38,12 +38,8 @@ pub struct EvalArgs {
     /// Print the metrics, every verdict and the failures as JSON
     #[arg(long)]
     pub json: bool,
-    /// How many redundant translations (samples of the profile)
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
-    pub k: u32,
-    /// The confidence a translated pair needs: a share of k such as 2/3 or 0.67 (default k/k)
-    #[arg(long, default_value = "1")]
-    pub threshold: String,
+    #[command(flatten)]
+    pub redundancy: RedundancyArgs,
     /// How many wrong verdicts to print in full
     #[arg(long, default_value_t = 10)]
     pub show_failures: usize,
@@ -65,7 +61,7 @@ struct EvalJson<'a> {
 }
 
 pub fn run(args: &EvalArgs) -> Outcome {
-    let threshold = parse_threshold(&args.threshold).map_err(Failure::Input)?;
+    let threshold = parse_threshold(&args.redundancy.threshold).map_err(Failure::Input)?;
     let text = std::fs::read(&args.qa)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.qa.display())))?;
     let text = String::from_utf8(text).map_err(|e| {
@@ -80,12 +76,12 @@ pub fn run(args: &EvalArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
     let cache = project.cache_dir();
     let client = Arc::new(llm_client(&args.llm, cache.join("llm"))?);
-    let parallel = (client.profile().concurrency / args.k as usize).max(1);
+    let parallel = (client.profile().concurrency / args.redundancy.k as usize).max(1);
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
     let verifier = AnswerVerifier::new(
         &project.model,
         &compiled,
-        samples_of(client, args.k as usize),
+        samples_of(client, args.redundancy.k as usize),
         VerifyOptions {
             threshold,
             budget: Budget::default(),
@@ -98,7 +94,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
     if args.json {
         print_json(&EvalJson {
             metrics: &summary,
-            k: args.k,
+            k: args.redundancy.k,
             threshold,
             results: &results,
             failures: failures(&results).iter().map(|r| r.id.as_str()).collect(),

@@ -13,7 +13,7 @@ use super::msg::{Formalized, Msg, Redundancy};
 use crate::core::formalize::document_run::{FormalizeSettings, formalize_document};
 use crate::core::formalize::embed::LexicalEmbedder;
 use crate::core::formalize::repair::{ModelEdit, propose_repair};
-use crate::core::formalize::repair_preview::{flips_of, preview_flips, suite_outcomes};
+use crate::core::formalize::repair_preview::{TestFlip, flips_of, suite_outcomes};
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
 use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
 use crate::core::solve::SolverWorker;
@@ -123,25 +123,39 @@ pub fn start_preview(
     edits: Vec<ModelEdit>,
     timeout: Duration,
 ) -> Receiver<Msg> {
+    let mut edited = Vec::with_capacity(edits.len());
+    let mut current = model.clone();
+    for edit in &edits {
+        edit.apply(&mut current);
+        edited.push(current.clone());
+    }
+    preview_stream(model, tests, edited, timeout, move |index, flips| {
+        Msg::RepairPreviewed {
+            ticket,
+            index,
+            flips,
+        }
+    })
+}
+
+/// The tests each of `edited` would flip against `model`, one message per
+/// model, made by `message(index, flips)`.
+fn preview_stream(
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edited: Vec<PolicyModel>,
+    timeout: Duration,
+    message: impl Fn(usize, Result<Vec<TestFlip>, String>) -> Msg + Send + 'static,
+) -> Receiver<Msg> {
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
         let baseline = suite_outcomes(&model, &tests, timeout);
-        for index in 0..edits.len() {
+        for (index, candidate) in edited.iter().enumerate() {
             let flips = match &baseline {
-                Ok(baseline) => {
-                    let chosen: Vec<&ModelEdit> = edits[..=index].iter().collect();
-                    preview_flips(&model, &tests, baseline, &chosen, timeout)
-                }
+                Ok(baseline) => flips_of(candidate, &tests, baseline, timeout),
                 Err(error) => Err(error.clone()),
             };
-            if send
-                .send(Msg::RepairPreviewed {
-                    ticket,
-                    index,
-                    flips,
-                })
-                .is_err()
-            {
+            if send.send(message(index, flips)).is_err() {
                 return;
             }
         }
@@ -211,27 +225,13 @@ pub fn start_fix_preview(
     edited: Vec<PolicyModel>,
     timeout: Duration,
 ) -> Receiver<Msg> {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let baseline = suite_outcomes(&model, &tests, timeout);
-        for (index, candidate) in edited.iter().enumerate() {
-            let flips = match &baseline {
-                Ok(baseline) => flips_of(candidate, &tests, baseline, timeout),
-                Err(error) => Err(error.clone()),
-            };
-            if send
-                .send(Msg::FixPreviewed {
-                    ticket,
-                    index,
-                    flips,
-                })
-                .is_err()
-            {
-                return;
-            }
+    preview_stream(model, tests, edited, timeout, move |index, flips| {
+        Msg::FixPreviewed {
+            ticket,
+            index,
+            flips,
         }
-    });
-    receive
+    })
 }
 
 /// An answer verifier with k samples of the configured profile and the

@@ -45,6 +45,22 @@ pub fn precept_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_precept"))
 }
 
+/// The built binary configured (through the environment) to use the
+/// scripted LLM server at `url`, with its user config in `config`.
+pub fn precept_with_llm(url: &str, config: &std::path::Path) -> Command {
+    let mut command = precept_command();
+    command
+        .env("PRECEPT_CONFIG_DIR", config)
+        .env("PRECEPT_LLM_BASE_URL", url)
+        .env("PRECEPT_LLM_MODEL", "scripted-model")
+        .env("PRECEPT_LLM_PROTOCOL", "openai")
+        .env("PRECEPT_LLM_API_KEY_ENV", "")
+        .env("NO_PROXY", "127.0.0.1")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY");
+    command
+}
+
 pub fn precept(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_precept"))
         .args(args)

@@ -22,7 +22,7 @@
 //!
 //! Two candidates whose names or descriptions differ in a contrast
 //! (before/after, site/road, different numbers, letters, dates, places or
-//! modality; see [`contrast`](super::contrast)) are never joined, neither
+//! modality; see [`contrast`](super::contrast::contrast)) are never joined, neither
 //! by an edge nor through a chain, at any threshold.
 //!
 //! This is constrained average-linkage agglomeration restricted to the
@@ -43,7 +43,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
 
-use super::contrast::{Named, contrast, name_key};
+use super::contrast::{Features, Named, name_key};
 
 /// Default cosine threshold for [`cluster_variables`] with the
 /// [`LexicalEmbedder`](super::embed::LexicalEmbedder) (default settings,
@@ -159,6 +159,15 @@ pub fn cluster_variables(
     let n = candidates.len();
     let unit_vecs: Vec<Vec<f32>> = embeddings.iter().map(|e| normalised(e)).collect();
     let sparse_vecs: Vec<Vec<(u32, f32)>> = unit_vecs.iter().map(|v| sparse(v)).collect();
+    let features: Vec<Features> = candidates
+        .iter()
+        .map(|c| {
+            Features::of(Named {
+                name: &c.name,
+                description: &c.description,
+            })
+        })
+        .collect();
 
     // 1. Similarity graph: same sort, different unit, cosine >= threshold.
     let mut graph: UnGraph<usize, f32> = UnGraph::with_capacity(n, 0);
@@ -170,13 +179,11 @@ pub fn cluster_variables(
     for idx in by_sort.values() {
         for (a, &i) in idx.iter().enumerate() {
             for &j in &idx[a + 1..] {
-                if candidates[i].unit == candidates[j].unit
-                    || differ(&candidates[i], &candidates[j])
-                {
+                if candidates[i].unit == candidates[j].unit {
                     continue;
                 }
                 let s = sparse_dot(&sparse_vecs[i], &sparse_vecs[j]);
-                if s >= threshold {
+                if s >= threshold && features[i].contrast(&features[j]).is_none() {
                     graph.add_edge(nodes[i], nodes[j], s);
                 }
             }
@@ -217,7 +224,7 @@ pub fn cluster_variables(
         if ri == rj || !units[ri].is_disjoint(&units[rj]) {
             continue;
         }
-        if any_contrast(candidates, &members[ri], &members[rj]) {
+        if any_contrast(&features, &members[ri], &members[rj]) {
             continue;
         }
         let avg = dot(&sums[ri], &sums[rj]) / (sizes[ri] * sizes[rj]) as f32;
@@ -256,26 +263,13 @@ pub fn cluster_variables(
     clusters
 }
 
-/// Whether two candidates differ in meaning (see [`contrast`]).
-fn differ(a: &VariableCandidate, b: &VariableCandidate) -> bool {
-    contrast(
-        Named {
-            name: &a.name,
-            description: &a.description,
-        },
-        Named {
-            name: &b.name,
-            description: &b.description,
-        },
-    )
-    .is_some()
-}
-
 /// Whether any member of one group differs in meaning from any member of
 /// the other: such groups never merge, whatever their average similarity.
-fn any_contrast(candidates: &[VariableCandidate], a: &[usize], b: &[usize]) -> bool {
-    a.iter()
-        .any(|&i| b.iter().any(|&j| differ(&candidates[i], &candidates[j])))
+fn any_contrast(features: &[Features], a: &[usize], b: &[usize]) -> bool {
+    a.iter().any(|&i| {
+        b.iter()
+            .any(|&j| features[i].contrast(&features[j]).is_some())
+    })
 }
 
 fn min_key<'a>(

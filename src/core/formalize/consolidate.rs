@@ -288,16 +288,6 @@ pub fn value_name(variable: &str) -> String {
         .join("_")
 }
 
-fn next_rule_id(model: &PolicyModel) -> String {
-    let highest = model
-        .rules
-        .iter()
-        .filter_map(|r| r.id.strip_prefix('R')?.parse::<u64>().ok())
-        .max()
-        .unwrap_or(0);
-    format!("R{}", highest + 1)
-}
-
 /// Applies a link to the model (and to the formalization record, when there
 /// is one). The model is left unchanged when the link does not fit it.
 pub fn apply(
@@ -331,7 +321,7 @@ pub fn apply(
             if from == to {
                 return Err(format!("'{from}' implies itself: nothing to add"));
             }
-            let id = next_rule_id(&edited);
+            let id = edited.fresh_rule_id();
             edited.rules.push(Rule {
                 id,
                 expression: format!("(=> {from} {to})"),

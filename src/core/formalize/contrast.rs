@@ -189,37 +189,61 @@ pub struct Named<'a> {
 /// Why two variables differ in meaning, in plain words
 /// ("before vs after"), or `None` when nothing marks them apart.
 pub fn contrast(a: Named, b: Named) -> Option<String> {
-    let (words_a, words_b) = (words(a), words(b));
-    if let Some(reason) = opposite(&words_a, &words_b) {
-        return Some(reason);
+    Features::of(a).contrast(&Features::of(b))
+}
+
+/// What [`contrast`] looks at in one variable, worked out once (clustering
+/// compares each candidate with many others).
+#[derive(Debug, Clone)]
+pub struct Features {
+    words: BTreeSet<String>,
+    names: Vec<String>,
+    numbers: BTreeSet<String>,
+    months: BTreeSet<String>,
+    letters: BTreeSet<String>,
+    entities: BTreeSet<String>,
+}
+
+impl Features {
+    pub fn of(side: Named) -> Features {
+        let words = words(side);
+        let names = name_words(side.name);
+        Features {
+            numbers: numbers(&words),
+            months: months(&words),
+            letters: letters(&names),
+            entities: entities(side, &names),
+            words,
+            names,
+        }
     }
-    let (names_a, names_b) = (name_words(a.name), name_words(b.name));
-    if let Some(reason) = differing("numbers", &numbers(&words_a), &numbers(&words_b)) {
-        return Some(reason);
+
+    /// Why the two differ in meaning, or `None` (see [`contrast`]).
+    pub fn contrast(&self, other: &Features) -> Option<String> {
+        if let Some(reason) = opposite(&self.words, &other.words) {
+            return Some(reason);
+        }
+        if let Some(reason) = differing("numbers", &self.numbers, &other.numbers) {
+            return Some(reason);
+        }
+        if let Some(reason) = differing("dates", &self.months, &other.months) {
+            return Some(reason);
+        }
+        if let Some(reason) = differing("letters", &self.letters, &other.letters) {
+            return Some(reason);
+        }
+        // A name counts only when the other side does not use the word at
+        // all ("the Master's Loan" and "the loan amount" are not two bodies).
+        let mine: BTreeSet<String> = self.entities.difference(&other.words).cloned().collect();
+        let theirs: BTreeSet<String> = other.entities.difference(&self.words).cloned().collect();
+        if let Some(reason) = differing("named places or bodies", &mine, &theirs) {
+            return Some(reason);
+        }
+        if let Some(reason) = modality(&self.names, &other.names) {
+            return Some(reason);
+        }
+        qualifier(&self.names, &other.names)
     }
-    if let Some(reason) = differing("dates", &months(&words_a), &months(&words_b)) {
-        return Some(reason);
-    }
-    if let Some(reason) = differing("letters", &letters(&names_a), &letters(&names_b)) {
-        return Some(reason);
-    }
-    // A name counts only when the other side does not use the word at all
-    // ("the Master's Loan" and "the loan amount" are not two bodies).
-    let entities_a: BTreeSet<String> = entities(a, &names_a)
-        .difference(&words_b)
-        .cloned()
-        .collect();
-    let entities_b: BTreeSet<String> = entities(b, &names_b)
-        .difference(&words_a)
-        .cloned()
-        .collect();
-    if let Some(reason) = differing("named places or bodies", &entities_a, &entities_b) {
-        return Some(reason);
-    }
-    if let Some(reason) = modality(&names_a, &names_b) {
-        return Some(reason);
-    }
-    qualifier(&names_a, &names_b)
 }
 
 /// Whether merging two differently named variables may happen without the

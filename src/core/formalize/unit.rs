@@ -85,27 +85,34 @@ pub fn unit_schema_with_reasons(reasons: bool) -> Value {
     schema
 }
 
+/// The JSON schema of one enum type with its values (shared with the
+/// vocabulary pass).
+pub fn type_schema() -> Value {
+    let text = json!({"type": "string"});
+    json!({
+        "type": "object",
+        "properties": {
+            "name": text,
+            "description": text,
+            "values": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"value": text, "description": text},
+                "required": ["value", "description"],
+                "additionalProperties": false
+            }}
+        },
+        "required": ["name", "description", "values"],
+        "additionalProperties": false
+    })
+}
+
 /// The JSON schema of a unit, for structured output.
 pub fn unit_schema() -> Value {
     let text = json!({"type": "string"});
     json!({
         "type": "object",
         "properties": {
-            "types": {"type": "array", "items": {
-                "type": "object",
-                "properties": {
-                    "name": text,
-                    "description": text,
-                    "values": {"type": "array", "items": {
-                        "type": "object",
-                        "properties": {"value": text, "description": text},
-                        "required": ["value", "description"],
-                        "additionalProperties": false
-                    }}
-                },
-                "required": ["name", "description", "values"],
-                "additionalProperties": false
-            }},
+            "types": {"type": "array", "items": type_schema()},
             "variables": {"type": "array", "items": {
                 "type": "object",
                 "properties": {"name": text, "type": text, "description": text},

@@ -19,7 +19,7 @@ use tokio::task::JoinSet;
 use super::compose::compose;
 use super::embed::{Embedder, split_identifier};
 use super::span_job::{SpanOutcome, SpanTask};
-use super::unit::{PolicyUnit, UnitType, UnitVariable, check_unit};
+use super::unit::{PolicyUnit, UnitType, UnitVariable, check_unit, type_schema};
 use crate::core::llm::prompts::{FRAGMENT_GRAMMAR, VOCABULARY_SECTION, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
 
@@ -206,20 +206,7 @@ fn reply_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "types": {"type": "array", "items": {
-                "type": "object",
-                "properties": {
-                    "name": text, "description": text,
-                    "values": {"type": "array", "items": {
-                        "type": "object",
-                        "properties": {"value": text, "description": text},
-                        "required": ["value", "description"],
-                        "additionalProperties": false
-                    }}
-                },
-                "required": ["name", "description", "values"],
-                "additionalProperties": false
-            }},
+            "types": {"type": "array", "items": type_schema()},
             "variables": {"type": "array", "items": {
                 "type": "object",
                 "properties": {
