@@ -193,35 +193,68 @@ pub fn contrast(a: Named, b: Named) -> Option<String> {
 }
 
 /// What [`contrast`] looks at in one variable, worked out once (clustering
-/// compares each candidate with many others).
+/// compares each candidate with many others, so the comparison itself is
+/// mostly bit operations).
 #[derive(Debug, Clone)]
 pub struct Features {
     words: BTreeSet<String>,
-    names: Vec<String>,
     numbers: BTreeSet<String>,
     months: BTreeSet<String>,
     letters: BTreeSet<String>,
     entities: BTreeSet<String>,
+    /// Bit i: the first (second) word of `OPPOSITES[i]` is used.
+    opposite_first: u64,
+    opposite_second: u64,
+    /// Bit i: a marker of `MODALITIES[i]` is in the name.
+    modality: u8,
+    /// Bit i: `QUALIFIERS[i]` is in the name.
+    qualifiers: u32,
+}
+
+const _: () = assert!(OPPOSITES.len() <= 64 && MODALITIES.len() <= 8 && QUALIFIERS.len() <= 32);
+
+fn mask(items: impl Iterator<Item = bool>) -> u64 {
+    items
+        .enumerate()
+        .filter(|(_, on)| *on)
+        .fold(0, |m, (i, _)| m | (1 << i))
 }
 
 impl Features {
     pub fn of(side: Named) -> Features {
         let words = words(side);
         let names = name_words(side.name);
+        let has = |w: &str| words.contains(w);
+        let in_name = |w: &str| names.iter().any(|n| n == w);
         Features {
             numbers: numbers(&words),
             months: months(&words),
             letters: letters(&names),
             entities: entities(side, &names),
+            opposite_first: mask(OPPOSITES.iter().map(|(x, _)| has(x))),
+            opposite_second: mask(OPPOSITES.iter().map(|(_, y)| has(y))),
+            modality: mask(
+                MODALITIES
+                    .iter()
+                    .map(|(_, markers)| markers.iter().any(|m| in_name(m))),
+            ) as u8,
+            qualifiers: mask(QUALIFIERS.iter().map(|q| in_name(q))) as u32,
             words,
-            names,
         }
     }
 
     /// Why the two differ in meaning, or `None` (see [`contrast`]).
     pub fn contrast(&self, other: &Features) -> Option<String> {
-        if let Some(reason) = opposite(&self.words, &other.words) {
-            return Some(reason);
+        let (a1, a2, b1, b2) = (
+            self.opposite_first,
+            self.opposite_second,
+            other.opposite_first,
+            other.opposite_second,
+        );
+        let opposed = (a1 & !a2 & b2 & !b1) | (a2 & !a1 & b1 & !b2);
+        if opposed != 0 {
+            let (x, y) = OPPOSITES[opposed.trailing_zeros() as usize];
+            return Some(format!("{x} vs {y}"));
         }
         if let Some(reason) = differing("numbers", &self.numbers, &other.numbers) {
             return Some(reason);
@@ -232,17 +265,45 @@ impl Features {
         if let Some(reason) = differing("letters", &self.letters, &other.letters) {
             return Some(reason);
         }
-        // A name counts only when the other side does not use the word at
-        // all ("the Master's Loan" and "the loan amount" are not two bodies).
-        let mine: BTreeSet<String> = self.entities.difference(&other.words).cloned().collect();
-        let theirs: BTreeSet<String> = other.entities.difference(&self.words).cloned().collect();
-        if let Some(reason) = differing("named places or bodies", &mine, &theirs) {
-            return Some(reason);
+        if !self.entities.is_empty() && !other.entities.is_empty() {
+            // A name counts only when the other side does not use the word
+            // at all ("the Master's Loan" and "the loan amount" are not two
+            // bodies).
+            let mine: BTreeSet<String> = self.entities.difference(&other.words).cloned().collect();
+            let theirs: BTreeSet<String> =
+                other.entities.difference(&self.words).cloned().collect();
+            if let Some(reason) = differing("named places or bodies", &mine, &theirs) {
+                return Some(reason);
+            }
         }
-        if let Some(reason) = modality(&self.names, &other.names) {
-            return Some(reason);
+        if self.modality != other.modality {
+            let show = |bits: u8| {
+                let kinds: Vec<&str> = MODALITIES
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, (kind, _))| *kind)
+                    .collect();
+                if kinds.is_empty() {
+                    "a plain fact".to_string()
+                } else {
+                    kinds.join(" and ")
+                }
+            };
+            return Some(format!(
+                "{} vs {}",
+                show(self.modality),
+                show(other.modality)
+            ));
         }
-        qualifier(&self.names, &other.names)
+        let lone = self.qualifiers ^ other.qualifiers;
+        if lone != 0 {
+            return Some(format!(
+                "'{}' on one side only",
+                QUALIFIERS[lone.trailing_zeros() as usize]
+            ));
+        }
+        None
     }
 }
 
@@ -299,18 +360,6 @@ fn stem(word: &str) -> String {
     } else {
         w
     }
-}
-
-fn opposite(a: &BTreeSet<String>, b: &BTreeSet<String>) -> Option<String> {
-    for (x, y) in OPPOSITES {
-        let (x, y) = (x.to_string(), y.to_string());
-        let forward = a.contains(&x) && !a.contains(&y) && b.contains(&y) && !b.contains(&x);
-        let backward = a.contains(&y) && !a.contains(&x) && b.contains(&x) && !b.contains(&y);
-        if forward || backward {
-            return Some(format!("{x} vs {y}"));
-        }
-    }
-    None
 }
 
 /// A contrast when both sides have some of these and they are not the same.
@@ -381,38 +430,6 @@ fn entities(side: Named, names: &[String]) -> BTreeSet<String> {
         sentence_start = word.ends_with(['.', '?', '!', ':']);
     }
     found
-}
-
-fn modality(a: &[String], b: &[String]) -> Option<String> {
-    let kinds = |words: &[String]| -> BTreeSet<&'static str> {
-        MODALITIES
-            .iter()
-            .filter(|(_, markers)| words.iter().any(|w| markers.contains(&w.as_str())))
-            .map(|(kind, _)| *kind)
-            .collect()
-    };
-    let (ka, kb) = (kinds(a), kinds(b));
-    if ka == kb {
-        return None;
-    }
-    let show = |k: &BTreeSet<&str>| {
-        if k.is_empty() {
-            "a plain fact".to_string()
-        } else {
-            k.iter().copied().collect::<Vec<_>>().join(" and ")
-        }
-    };
-    Some(format!("{} vs {}", show(&ka), show(&kb)))
-}
-
-fn qualifier(a: &[String], b: &[String]) -> Option<String> {
-    for q in QUALIFIERS {
-        let (in_a, in_b) = (a.iter().any(|w| w == q), b.iter().any(|w| w == q));
-        if in_a != in_b {
-            return Some(format!("'{q}' on one side only"));
-        }
-    }
-    None
 }
 
 #[cfg(test)]

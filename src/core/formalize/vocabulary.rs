@@ -9,7 +9,7 @@
 //! ARC (§3.1) keeps the declarations in the LLM's context within a span;
 //! this extends that across the document, so that one fact gets one name.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -56,8 +56,8 @@ pub struct SharedVocabulary {
     pub types: Vec<UnitType>,
     pub variables: Vec<SharedVariable>,
     /// Where each variable was first proposed: the section it came from.
-    #[serde(default, skip_serializing_if = "HashMap::is_empty")]
-    pub sections: HashMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sections: BTreeMap<String, String>,
     /// What went wrong in the pass (a section that could not be read, a
     /// proposal that did not check); those parts are left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

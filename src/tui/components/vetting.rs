@@ -121,10 +121,21 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         }
     }
     if let Some(fix) = &diagnostic.fix {
+        let label = if diagnostic.alternatives.is_empty() {
+            "Fix (x) "
+        } else {
+            "Fixes (x chooses) "
+        };
         lines.push(Line::from(vec![
-            Span::styled("Fix (x) ", app.theme.pass()),
+            Span::styled(label, app.theme.pass()),
             Span::styled(fix.description.clone(), app.theme.text()),
         ]));
+        for other in &diagnostic.alternatives {
+            lines.push(Line::from(vec![
+                Span::styled("    or ", app.theme.dim()),
+                Span::styled(other.description.clone(), app.theme.text()),
+            ]));
+        }
     }
     frame.render_widget(
         Paragraph::new(lines)
