@@ -266,3 +266,53 @@ fn kill_9_while_typing_loses_neither_the_model_nor_the_text() {
     assert_eq!(r16_on_disk(dir.path()), R16);
     assert_eq!(drafts_on_disk(dir.path())["rules"]["R16"], typed);
 }
+
+/// A conflicting overlap fixed in the real binary: `5` lints, `x` opens the
+/// choice of exception fixes with the tests each flips, enter applies the
+/// first (saved at once, the test passes), `u` takes it back.
+#[test]
+fn an_exception_fix_is_chosen_applied_and_undone_in_the_workbench() {
+    use precept::core::model::import::import_smtlib;
+    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
+    use precept::core::solve::FindingKind;
+    let scratch = tempfile::tempdir().unwrap();
+    let mut model = import_smtlib(
+        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
+         (assert (=> (and operated (not travelled)) (not refund)))
+         (assert (=> deniedBoarding refund))
+         (assert (=> deniedBoarding (not travelled)))",
+    )
+    .unwrap();
+    for v in &mut model.variables {
+        v.description = format!("whether the passenger's case is {}", v.name);
+    }
+    let mut tests = TestSuite::default();
+    tests.tests.push(LogicTest::new(
+        "T1",
+        "denied boarding is refunded",
+        "(and operated deniedBoarding)",
+        "refund",
+        FindingKind::Valid,
+    ));
+    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    let original = model_on_disk(scratch.path());
+
+    let session = Session::open("exception-fix", scratch.path(), false);
+    session.wait_for(&["0 passed, 1 failed"]);
+    session.keys(&["5"]);
+    session.wait_for(&["L206", "lint: 0 errors"]);
+    session.keys(&["x"]);
+    let screen = session.wait_for(&["Choose a fix", "R2 is the exception", "↑T1"]);
+    assert!(screen.contains("R1 is the exception"), "{screen}");
+    session.keys(&["Enter"]);
+    session.wait_for(&["1 passed, 0 failed"]);
+    assert_eq!(
+        model_on_disk(scratch.path()).rules[0].expression,
+        "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
+    );
+    session.keys(&["u"]);
+    session.wait_for(&["0 passed, 1 failed"]);
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+    assert_eq!(model_on_disk(scratch.path()), original);
+}
