@@ -73,7 +73,7 @@ impl RuleGraph {
                 Node::Variable(_) => None,
             })
             .collect();
-        rules.sort_by(|a, b| crate::core::solve::natural_order(a, b));
+        rules.sort_by(|a, b| crate::core::model::natural_order(a, b));
         rules.dedup();
         rules
     }

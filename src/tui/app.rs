@@ -5,10 +5,11 @@ use super::editor::Editor;
 use super::highlight::Highlighter;
 use super::keymap::Keymap;
 use super::theme::Theme;
+use crate::core::formalize::record::FormalizationRecord;
 use crate::core::formalize::{DocSpan, split_spans};
 use crate::core::graph::RuleGraph;
 use crate::core::model::drafts::Drafts;
-use crate::core::model::history::{History, Snapshot};
+use crate::core::model::history::History;
 use crate::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
 use crate::core::solve::Finding;
 use crate::core::test_runner::TestOutcome;
@@ -307,6 +308,16 @@ pub struct CoverageState {
     pub mutation: Option<crate::core::testgen::mutation::MutationReport>,
 }
 
+/// What undo restores: the model, the tests and `formalization.json` as
+/// they were before an edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    /// `formalization.json` as it was (None: the project had none).
+    pub formalization: Option<FormalizationRecord>,
+}
+
 pub struct App {
     pub project_dir: PathBuf,
     pub model: PolicyModel,
@@ -326,7 +337,7 @@ pub struct App {
     pub compiled: CompiledModel,
     pub graph: RuleGraph,
     pub drafts: Drafts,
-    pub history: History,
+    pub history: History<Snapshot>,
 
     pub results: HashMap<String, TestState>,
     pub flips: Vec<Flip>,

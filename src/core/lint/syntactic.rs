@@ -6,11 +6,11 @@
 //! whole pass is cheap enough to run on every edit.
 
 use super::{Diagnostic, LintCode, ModelEdit, Severity};
+use crate::core::model::natural_order;
 use crate::core::model::{CompiledModel, ModelIssue, PolicyModel, Rule};
 use crate::core::smt::lexer::{TokenKind, tokenize};
 use crate::core::smt::printer::quote_symbol;
 use crate::core::smt::{Expr, ExprKind, Op, SmtError, Vocabulary, parse_expr};
-use crate::core::solve::natural_order;
 use std::collections::{HashMap, HashSet};
 
 /// Longest expression quoted in full inside a message.

@@ -1,37 +1,37 @@
-//! Undo and redo over whole-project snapshots (model, tests and the
-//! formalization record). A snapshot of even a large model is a few hundred
-//! kilobytes, and whole snapshots make undo exact whatever the edit was.
-
-use super::{PolicyModel, TestSuite};
-use crate::core::formalize::record::FormalizationRecord;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Snapshot {
-    pub model: PolicyModel,
-    pub tests: TestSuite,
-    /// `formalization.json` as it was (None: the project had none).
-    pub formalization: Option<FormalizationRecord>,
-}
+//! Undo and redo over whole-project snapshots. The workbench snapshots the
+//! model, the tests and the formalization record; a snapshot of even a large
+//! model is a few hundred kilobytes, and whole snapshots make undo exact
+//! whatever the edit was. The history does not look inside a snapshot, so
+//! it is generic over what one holds.
 
 #[derive(Debug, Clone)]
-struct Entry {
+struct Entry<S> {
     /// What the edit did, e.g. "edit rule R4".
     label: String,
-    before: Snapshot,
+    before: S,
 }
 
 /// The edit history: undo returns to the snapshot before the last edit.
-#[derive(Debug, Clone, Default)]
-pub struct History {
-    undo: Vec<Entry>,
-    redo: Vec<(String, Snapshot)>,
+#[derive(Debug, Clone)]
+pub struct History<S> {
+    undo: Vec<Entry<S>>,
+    redo: Vec<(String, S)>,
+}
+
+impl<S> Default for History<S> {
+    fn default() -> Self {
+        History {
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
 }
 
 const MAX_UNDO: usize = 200;
 
-impl History {
+impl<S> History<S> {
     /// Records that an edit labelled `label` is about to change `before`.
-    pub fn record(&mut self, label: impl Into<String>, before: Snapshot) {
+    pub fn record(&mut self, label: impl Into<String>, before: S) {
         self.undo.push(Entry {
             label: label.into(),
             before,
@@ -44,14 +44,14 @@ impl History {
 
     /// Undoes the last edit: returns its label and the snapshot to restore,
     /// remembering `current` for redo.
-    pub fn undo(&mut self, current: Snapshot) -> Option<(String, Snapshot)> {
+    pub fn undo(&mut self, current: S) -> Option<(String, S)> {
         let entry = self.undo.pop()?;
         self.redo.push((entry.label.clone(), current));
         Some((entry.label, entry.before))
     }
 
     /// Redoes the last undone edit.
-    pub fn redo(&mut self, current: Snapshot) -> Option<(String, Snapshot)> {
+    pub fn redo(&mut self, current: S) -> Option<(String, S)> {
         let (label, after) = self.redo.pop()?;
         self.undo.push(Entry {
             label: label.clone(),
@@ -68,15 +68,19 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::model::PolicyModel;
+
+    #[derive(Debug, Clone, PartialEq)]
+    struct Snapshot {
+        model: PolicyModel,
+    }
 
     fn snapshot(title: &str) -> Snapshot {
         Snapshot {
-            formalization: None,
             model: PolicyModel {
                 title: title.into(),
                 ..PolicyModel::default()
             },
-            tests: TestSuite::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod drafts;
+pub mod finding;
 pub mod history;
 pub mod import;
 pub mod policy;
@@ -12,6 +13,7 @@ pub mod tests;
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
 pub use policy::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,
+    natural_order,
 };
 pub use project::{Project, ProjectError};
 pub use settings::Settings;

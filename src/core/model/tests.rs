@@ -1,6 +1,6 @@
 //! Logic tests: a premise, a claim and the finding the expert expects.
 
-use crate::core::solve::FindingKind;
+use super::finding::FindingKind;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Translates fragment expressions into Z3 terms. This module and `session`
 //! are the only places Z3 types exist.
 
-use super::finding::Value;
+use crate::core::model::finding::Value;
 use crate::core::smt::{Expr, ExprKind, Op, Sort, Vocabulary, parse_expr};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -120,7 +120,7 @@ impl Z3Vocabulary {
         &self,
         model: &Model,
         scope: Option<&std::collections::HashSet<String>>,
-    ) -> super::finding::Scenario {
+    ) -> crate::core::model::finding::Scenario {
         let values = self
             .order
             .iter()
@@ -131,7 +131,7 @@ impl Z3Vocabulary {
                 Some((name.clone(), read_value(&value, sort)))
             })
             .collect();
-        super::finding::Scenario { values }
+        crate::core::model::finding::Scenario { values }
     }
 }
 

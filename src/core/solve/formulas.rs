@@ -6,8 +6,8 @@
 //! finite domains, so `(not (= ageClass SENIOR))` and
 //! `(or (= ageClass CHILD) (= ageClass ADULT))` are equivalent here.
 
-use super::finding::Scenario;
 use super::session::{Interruption, SolverSession};
+use crate::core::model::finding::Scenario;
 use crate::core::smt::Expr;
 use serde::Serialize;
 use std::collections::HashSet;

@@ -3,14 +3,14 @@
 
 mod cone;
 mod encode;
-pub mod finding;
 mod formulas;
 pub mod lint_checks;
 mod session;
 mod verify;
 pub mod worker;
 
-pub use finding::{Finding, FindingKind, LogicWarning, Scenario, Value};
+// Findings are plain data of the model layer; re-exported for the callers
+// that get them from the solver.
+pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario, Value};
 pub use formulas::{FormulaQuery, Satisfiability};
-pub use session::natural_order;
 pub use worker::{FormulaReply, SolverReply, SolverWorker, Ticket};

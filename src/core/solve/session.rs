@@ -391,7 +391,7 @@ impl SolverSession {
 
     pub(super) fn rule_names(&self, indices: &[usize]) -> Vec<String> {
         let mut names: Vec<String> = indices.iter().map(|&i| self.rules[i].id.clone()).collect();
-        names.sort_by(|a, b| natural_order(a, b));
+        names.sort_by(|a, b| crate::core::model::natural_order(a, b));
         names
     }
 
@@ -443,18 +443,4 @@ impl SolverSession {
         });
         cones.rules_touching(variables.iter().copied())
     }
-}
-
-/// Orders `R2` before `R10`.
-pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let split = |s: &str| {
-        let digits_at = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
-        let (prefix, digits) = s.split_at(digits_at);
-        (
-            prefix.to_string(),
-            digits.parse::<u64>().unwrap_or(0),
-            s.to_string(),
-        )
-    };
-    split(a).cmp(&split(b))
 }

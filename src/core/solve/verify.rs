@@ -6,8 +6,8 @@
 //! on (its cone: the rule groups its variables touch), kept warm across
 //! questions; the guards of past questions stay behind, never assumed again.
 
-use super::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use super::session::{Interruption, SolverSession};
+use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use crate::core::smt::{Expr, ExprKind};
 use std::collections::HashSet;
 use z3::ast::Bool;

@@ -4,11 +4,11 @@
 //! timeout parameter alone is not reliable on non-linear problems), and a
 //! request can be cancelled the same way.
 
-use super::finding::Finding;
 use super::formulas::{FormulaQuery, Satisfiability};
 use super::lint_checks::LintEvent;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::CompiledModel;
+use crate::core::model::finding::Finding;
 use crate::core::smt::{Expr, Sort};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};

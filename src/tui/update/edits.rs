@@ -491,7 +491,7 @@ pub fn cycle_review(app: &mut App) -> Vec<Effect> {
 fn restore(
     app: &mut App,
     label: String,
-    snapshot: crate::core::model::history::Snapshot,
+    snapshot: crate::tui::app::Snapshot,
     verb: &str,
 ) -> Vec<Effect> {
     app.model = snapshot.model;
