@@ -11,7 +11,9 @@ pub mod keymap;
 pub mod layout;
 pub mod llm_jobs;
 pub mod msg;
+pub mod queries;
 pub mod runtime;
+pub mod text_measure;
 pub mod theme;
 pub mod update;
 

@@ -1,7 +1,6 @@
 //! The linter: syntactic checks over the model, and solver-backed checks run
 //! on the solver worker with a deadline per check.
 
-pub mod diagnostic;
 pub mod syntactic;
 
-pub use diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
+pub use crate::core::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};

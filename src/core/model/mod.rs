@@ -1,6 +1,7 @@
 //! The policy model, its logic tests, and the project directory that holds them.
 
 pub mod compile;
+pub mod diagnostic;
 pub mod drafts;
 pub mod finding;
 pub mod history;

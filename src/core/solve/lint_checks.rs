@@ -5,8 +5,8 @@
 //! reported as "not decided", never as a pass.
 
 use super::session::{Interruption, SolverSession};
-use crate::core::lint::{Diagnostic, LintCode, ModelEdit, Severity};
 use crate::core::model::CompiledModel;
+use crate::core::model::diagnostic::{Diagnostic, LintCode, ModelEdit, Severity};
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;

@@ -418,9 +418,9 @@ fn handle_job(
                         }
                         Err(error) => {
                             let _ = events.send(LintEvent::Found(Box::new(
-                                crate::core::lint::Diagnostic::new(
-                                    crate::core::lint::LintCode::NotDecided,
-                                    crate::core::lint::Severity::Error,
+                                crate::core::model::diagnostic::Diagnostic::new(
+                                    crate::core::model::diagnostic::LintCode::NotDecided,
+                                    crate::core::model::diagnostic::Severity::Error,
                                     format!(
                                         "the model could not be loaded into the solver: {error}"
                                     ),
@@ -432,9 +432,9 @@ fn handle_job(
                 watch.lock().running = None;
                 if linted.is_err() {
                     let _ = events.send(LintEvent::Found(Box::new(
-                        crate::core::lint::Diagnostic::new(
-                            crate::core::lint::LintCode::NotDecided,
-                            crate::core::lint::Severity::Error,
+                        crate::core::model::diagnostic::Diagnostic::new(
+                            crate::core::model::diagnostic::LintCode::NotDecided,
+                            crate::core::model::diagnostic::Severity::Error,
                             "the solver failed internally while linting",
                         ),
                     )));

@@ -1,10 +1,10 @@
 //! A finding with its evidence: the rules (with a selectable cursor), the
 //! scenarios side by side with differing values emphasized, warnings.
 
-use super::document::wrap;
 use super::list::fit;
 use crate::core::solve::{Finding, FindingKind, Scenario};
 use crate::tui::app::App;
+use crate::tui::text_measure::wrap;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 

@@ -13,7 +13,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::NlTests;
-    let (passed, failed) = crate::tui::update::nl_test_counts(app);
+    let (passed, failed) = crate::tui::queries::nl_test_counts(app);
     let title = if app.nl.running {
         format!("Answers · running {}/{}", app.nl.done, app.nl.total)
     } else {

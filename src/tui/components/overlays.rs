@@ -5,7 +5,7 @@
 use super::list::{fit, pane};
 use crate::tui::app::{App, Overlay};
 use crate::tui::layout::overlay;
-use crate::tui::update::overlays::{filtered_commands, search};
+use crate::tui::queries::{filtered_commands, search};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

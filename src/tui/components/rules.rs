@@ -1,10 +1,10 @@
 //! The rules list and the selected rule, as SMT-LIB and as English.
 
-use super::document::wrap;
 use super::list::{ListView, fit, pane, render_rows};
 use crate::core::model::ReviewStatus;
 use crate::core::smt::printer::pretty;
 use crate::tui::app::{App, Pane};
+use crate::tui::text_measure::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

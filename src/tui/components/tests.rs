@@ -1,11 +1,11 @@
 //! The tests list with live results, and the selected test: premise and
 //! claim as SMT-LIB and English, expected and actual findings, evidence.
 
-use super::document::wrap;
 use super::finding::{finding_style, lines as finding_lines};
 use super::list::{ListView, fit, pane, render_rows};
 use crate::core::model::TestStatus;
 use crate::tui::app::{App, Pane, TestState};
+use crate::tui::text_measure::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

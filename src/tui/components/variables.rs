@@ -1,9 +1,9 @@
 //! Variables and types: name, type, description, the rules that use each,
 //! enum values with their descriptions; unused ones flagged.
 
-use super::document::wrap;
 use super::list::{ListView, fit, pane, render_rows};
 use crate::tui::app::{App, Pane, VariableRow};
+use crate::tui::text_measure::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

@@ -1,10 +1,10 @@
 //! The vetting screen: lint diagnostics with their explanation, rules,
 //! scenario and suggested fix.
 
-use super::document::wrap;
 use super::list::{ListView, fit, pane, render_rows};
 use crate::core::lint::Severity;
 use crate::tui::app::{App, Pane};
+use crate::tui::text_measure::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

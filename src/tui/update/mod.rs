@@ -12,7 +12,6 @@ mod repair;
 mod runs;
 mod vetting;
 
-pub use nl_tests::counts as nl_test_counts;
 pub use runs::start_full_run;
 
 use super::app::{App, Overlay, Pane, Screen};

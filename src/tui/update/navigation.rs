@@ -135,7 +135,7 @@ fn scroll_document_to_selection(app: &mut App) {
     let area = areas(Screen::Rules, app.size).document;
     let (height, width) = (
         inner_height(area),
-        crate::tui::components::document::text_width(area),
+        crate::tui::text_measure::text_width(area),
     );
     let selected = app
         .span_cursor
@@ -145,7 +145,7 @@ fn scroll_document_to_selection(app: &mut App) {
         app.span_cursor.offset = selected;
         return;
     }
-    let rows = |i: usize| crate::tui::components::document::span_text_rows(app, i, width).len();
+    let rows = |i: usize| crate::tui::text_measure::span_text_rows(app, i, width).len();
     let mut used: usize = (app.span_cursor.offset..=selected).map(rows).sum();
     let mut offset = app.span_cursor.offset;
     while used > height && offset < selected {
@@ -416,10 +416,10 @@ pub fn click(app: &mut App, column: u16, row: u16) {
     // The document pane wraps spans over several rows.
     if pane == Pane::Document {
         let row_in_pane = (row - area.y - 1) as usize;
-        let width = crate::tui::components::document::text_width(area);
+        let width = crate::tui::text_measure::text_width(area);
         let mut used = 0;
         for index in app.span_cursor.offset..app.spans.len() {
-            used += crate::tui::components::document::span_text_rows(app, index, width).len();
+            used += crate::tui::text_measure::span_text_rows(app, index, width).len();
             if row_in_pane < used {
                 move_selection(app, index as isize - current as isize);
                 return;

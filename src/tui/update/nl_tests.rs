@@ -72,24 +72,11 @@ pub fn finished(app: &mut App, ticket: u64) -> Vec<Effect> {
     }
     app.nl.running = false;
     app.status.job = None;
-    let (passed, failed) = counts(app);
+    let (passed, failed) = crate::tui::queries::nl_test_counts(app);
     app.status.message = Some(format!(
         "natural-language tests: {passed} passed, {failed} failed"
     ));
     Vec::new()
-}
-
-/// (passed, failed) among the natural-language tests that have an outcome.
-pub fn counts(app: &App) -> (usize, usize) {
-    let outcomes = app
-        .tests
-        .nl_tests
-        .iter()
-        .filter_map(|t| app.nl.outcomes.get(&t.id));
-    outcomes.fold(
-        (0, 0),
-        |(p, f), o| if o.passed { (p + 1, f) } else { (p, f + 1) },
-    )
 }
 
 /// `d` on the pane: delete the selected natural-language test (undoable).

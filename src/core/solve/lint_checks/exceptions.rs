@@ -17,7 +17,7 @@ use z3::SatResult;
 use z3::ast::Bool;
 
 use super::{Linter, split_implication};
-use crate::core::lint::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
+use crate::core::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use crate::core::solve::{Scenario, Value};
 

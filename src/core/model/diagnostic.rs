@@ -1,9 +1,10 @@
-//! Lint diagnostics: a stable code, a severity, the rules and variables
+//! Lint diagnostics (plain data: the syntactic checks in `lint` and the
+//! solver-backed ones in `solve` both make them): a stable code, a severity, the rules and variables
 //! involved, an explanation in plain words, and where it helps a scenario and
 //! a fix the expert can apply in one keystroke.
 
-use crate::core::model::PolicyModel;
-use crate::core::solve::Scenario;
+use super::PolicyModel;
+use super::finding::Scenario;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
