@@ -101,10 +101,8 @@ pub fn start_repair(
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
         let result = client(&project_dir).and_then(|client| {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| e.to_string())?;
+            let runtime =
+                crate::core::llm::runtime::blocking_runtime().map_err(|e| e.to_string())?;
             runtime
                 .block_on(propose_repair(&client, &model, &rules, &feedback))
                 .map_err(|e| e.to_string())

@@ -309,7 +309,7 @@ impl OpenAiEmbedder {
     /// runtime owned by the embedder. Must not be called from inside an
     /// async runtime.
     pub fn embed_blocking(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        if tokio::runtime::Handle::try_current().is_ok() {
+        if crate::core::llm::runtime::inside_runtime() {
             return Err(EmbedError::Internal(
                 "OpenAiEmbedder::embed was called inside an async runtime; use embed_async".into(),
             ));
@@ -317,12 +317,9 @@ impl OpenAiEmbedder {
         let runtime = match self.runtime.get() {
             Some(runtime) => runtime,
             None => {
-                let built = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(|e| {
-                        EmbedError::Internal(format!("cannot start the embeddings runtime: {e}"))
-                    })?;
+                let built = crate::core::llm::runtime::blocking_runtime().map_err(|e| {
+                    EmbedError::Internal(format!("cannot start the embeddings runtime: {e}"))
+                })?;
                 // Another thread may have won the race; either runtime will do.
                 let _ = self.runtime.set(built);
                 self.runtime

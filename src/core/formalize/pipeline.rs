@@ -167,11 +167,7 @@ pub fn formalize_spans_blocking(
 
 /// The runtime a whole formalization runs on.
 pub fn formalize_runtime() -> Result<tokio::runtime::Runtime, LlmError> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("precept-formalize")
-        .enable_all()
-        .build()
+    crate::core::llm::runtime::blocking_runtime()
         .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))
 }
 

@@ -12,6 +12,7 @@ pub mod config;
 pub mod prompts;
 pub mod protocol;
 pub mod retry_after;
+pub mod runtime;
 pub mod validate;
 
 use std::fmt;
@@ -507,7 +508,7 @@ fn jitter(max: Duration) -> Duration {
 /// client. Must not be called from inside an async runtime (use
 /// [`LlmClient::complete`] there).
 pub fn complete_blocking(client: &LlmClient, request: &LlmRequest) -> Result<LlmReply, LlmError> {
-    if tokio::runtime::Handle::try_current().is_ok() {
+    if runtime::inside_runtime() {
         return Err(LlmError::Internal(
             "complete_blocking was called inside an async runtime; use LlmClient::complete".into(),
         ));
@@ -515,11 +516,7 @@ pub fn complete_blocking(client: &LlmClient, request: &LlmRequest) -> Result<Llm
     let runtime = match client.runtime.get() {
         Some(runtime) => runtime,
         None => {
-            let built = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_name("precept-llm")
-                .enable_all()
-                .build()
+            let built = runtime::blocking_runtime()
                 .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))?;
             // Another thread may have won the race; either runtime will do.
             let _ = client.runtime.set(built);

@@ -291,7 +291,7 @@ impl AnswerVerifier {
         on_event: &mut dyn FnMut(VerifyEvent),
         cancel: &VerifyCancel,
     ) -> Result<Arrivals, (VerifyError, Vec<PairTicket>)> {
-        if tokio::runtime::Handle::try_current().is_ok() {
+        if crate::core::llm::runtime::inside_runtime() {
             return Err((
                 VerifyError::Runtime(
                     "verify was called inside an async runtime; call it from a plain thread".into(),
@@ -299,15 +299,12 @@ impl AnswerVerifier {
                 Vec::new(),
             ));
         }
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| {
-                (
-                    VerifyError::Runtime(format!("cannot start the translation runtime: {e}")),
-                    Vec::new(),
-                )
-            })?;
+        let runtime = crate::core::llm::runtime::blocking_runtime().map_err(|e| {
+            (
+                VerifyError::Runtime(format!("cannot start the translation runtime: {e}")),
+                Vec::new(),
+            )
+        })?;
         let k = self.translators.len();
         let mut arrivals = Arrivals {
             translations: Vec::with_capacity(k),
