@@ -8,7 +8,7 @@ pub mod embedder_choice;
 pub mod eval;
 pub mod export;
 pub mod formalize;
-pub mod gen_tests;
+pub mod generate_tests;
 pub mod import;
 pub mod lint;
 pub mod llm_setup;
@@ -57,7 +57,7 @@ pub enum Command {
     /// Lint a project's model: syntactic and solver-backed checks
     Lint(lint::LintArgs),
     /// Generate tests whose findings are proved by the solver
-    GenTests(gen_tests::GenTestsArgs),
+    GenTests(generate_tests::GenTestsArgs),
     /// Accept or reject proposed (generated) tests
     Review(review::ReviewArgs),
     /// Rule coverage of the tests, and their mutation score
@@ -98,7 +98,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Lint(args) => lint::run(&args),
-        Command::GenTests(args) => gen_tests::run(&args),
+        Command::GenTests(args) => generate_tests::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Coverage(args) => coverage::run(&args),
     };

@@ -17,7 +17,7 @@ use crate::core::formalize::repair_preview::{TestFlip, flips_of, suite_outcomes}
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
 use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
 use crate::core::solve::SolverWorker;
-use crate::core::verify::nl_tests::judge;
+use crate::core::verify::answer_tests::judge;
 use crate::core::verify::{
     AnswerInput, AnswerVerifier, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     samples_of,

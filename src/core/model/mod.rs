@@ -9,7 +9,7 @@ pub mod import;
 pub mod policy;
 pub mod project;
 pub mod settings;
-pub mod tests;
+pub mod test_suite;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
 pub use policy::{
@@ -18,4 +18,4 @@ pub use policy::{
 };
 pub use project::{Project, ProjectError};
 pub use settings::Settings;
-pub use tests::{LogicTest, NlTest, TestStatus, TestSuite};
+pub use test_suite::{LogicTest, NlTest, TestStatus, TestSuite};

@@ -5,7 +5,7 @@
 use super::compile::{CompiledModel, compile};
 use super::policy::{PolicyModel, SCHEMA_VERSION};
 use super::settings::Settings;
-use super::tests::TestSuite;
+use super::test_suite::TestSuite;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fs;

@@ -17,12 +17,12 @@
 //! - `pipeline`: the whole run, with progress events and cancellation
 //! - `nl_tests`: natural-language tests and who is at fault
 
+pub mod answer_tests;
 pub mod budget;
 pub mod cache;
 pub mod confidence;
 pub mod eval;
 pub mod feedback;
-pub mod nl_tests;
 pub mod pipeline;
 pub mod reply;
 pub mod report;
@@ -30,9 +30,9 @@ pub mod spans;
 pub mod translate;
 pub mod vocabulary;
 
+pub use answer_tests::{Fault, NlTestOutcome, run_nl_tests};
 pub use budget::Budget;
 pub use cache::TranslationCache;
-pub use nl_tests::{Fault, NlTestOutcome, run_nl_tests};
 pub use pipeline::{AnswerVerifier, VerifyCancel, VerifyError, VerifyEvent, VerifyOptions};
 pub use report::{AnswerReport, PairReport, UntranslatedSpan};
 pub use translate::{AnswerInput, Translation, Translator, one_per_profile, samples_of};

@@ -1,16 +1,16 @@
 //! Drawing. `render` reads the app and draws; it changes nothing.
 
 mod answer;
+mod answer_tests;
 pub mod document;
 mod finding;
 mod formalize;
 mod list;
-mod nl_tests;
 mod overlays;
 mod repair;
 mod rules;
 mod status;
-mod tests;
+mod tests_screen;
 mod variables;
 mod verify;
 mod vetting;
@@ -36,12 +36,12 @@ pub fn render(app: &App, frame: &mut Frame) {
             variables::render_detail(app, frame, layout.detail);
         }
         Screen::Tests => {
-            tests::render_list(app, frame, layout.list);
-            nl_tests::render_list(app, frame, layout.nl_tests);
+            tests_screen::render_list(app, frame, layout.list);
+            answer_tests::render_list(app, frame, layout.nl_tests);
             if app.focus == super::app::Pane::NlTests {
-                nl_tests::render_detail(app, frame, layout.detail);
+                answer_tests::render_detail(app, frame, layout.detail);
             } else {
-                tests::render_detail(app, frame, layout.detail);
+                tests_screen::render_detail(app, frame, layout.detail);
             }
         }
         Screen::Verify => match app.verify.mode {

@@ -2,11 +2,11 @@
 //! does no I/O; what must happen outside comes back as effects.
 
 mod answer;
+mod answer_tests;
 mod consolidation;
 mod edits;
 mod formalize;
 mod navigation;
-mod nl_tests;
 pub(crate) mod overlays;
 mod repair;
 mod runs;
@@ -42,7 +42,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         } => {
             let mut effects = runs::test_finished(app, generation, *outcome);
             if app.pending == 0 && generation == app.generation {
-                effects.extend(nl_tests::rerun_if_stale(app));
+                effects.extend(answer_tests::rerun_if_stale(app));
             }
             effects
         }
@@ -73,8 +73,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
         Msg::AnswerProgress { ticket, event } => answer::progress(app, ticket, event),
         Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
-        Msg::NlTestDone { ticket, outcome } => nl_tests::test_done(app, ticket, *outcome),
-        Msg::NlTestsFinished { ticket } => nl_tests::finished(app, ticket),
+        Msg::NlTestDone { ticket, outcome } => answer_tests::test_done(app, ticket, *outcome),
+        Msg::NlTestsFinished { ticket } => answer_tests::finished(app, ticket),
         Msg::Consolidated { ticket, result } => consolidation::done(app, ticket, result),
         Msg::FixPreviewed {
             ticket,
@@ -203,11 +203,11 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Edit if app.focus == Pane::Clusters => formalize::open_rename(app),
         Action::Edit => edits::open_editor(app),
         Action::Add => edits::open_new(app),
-        Action::Delete if app.focus == Pane::NlTests => return nl_tests::delete_selected(app),
+        Action::Delete if app.focus == Pane::NlTests => return answer_tests::delete_selected(app),
         Action::Delete => return edits::delete_selected(app),
         Action::Undo => return edits::undo(app),
         Action::Redo => return edits::redo(app),
-        Action::Rerun if app.focus == Pane::NlTests => return nl_tests::start(app),
+        Action::Rerun if app.focus == Pane::NlTests => return answer_tests::start(app),
         Action::Rerun => return vec![start_full_run(app)],
         Action::NextFailing => navigation::next_failing(app, 1),
         Action::PrevFailing => navigation::next_failing(app, -1),
