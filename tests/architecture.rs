@@ -11,6 +11,26 @@ const TERMINAL_CRATES: [&str; 5] = [
     "syntect",
 ];
 
+/// Every `file:line: code` of `files` whose code (comments left out)
+/// matches `bad`.
+fn lines_matching(files: &[std::path::PathBuf], bad: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if bad(line.split("//").next().unwrap_or("")) {
+                found.push(format!(
+                    "{}:{}: {}",
+                    file.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    found
+}
+
 fn rust_files(dir: &Path, found: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -30,26 +50,13 @@ fn core_never_uses_terminal_crates() {
         &mut files,
     );
     assert!(files.len() > 10, "src/core looks empty");
-    let mut offenders = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (number, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            for krate in TERMINAL_CRATES {
-                if code.contains(&format!("{krate}::"))
-                    || code.contains(&format!("use {krate}"))
-                    || code.contains(&format!("extern crate {krate}"))
-                {
-                    offenders.push(format!(
-                        "{}:{}: {}",
-                        file.display(),
-                        number + 1,
-                        line.trim()
-                    ));
-                }
-            }
-        }
-    }
+    let offenders = lines_matching(&files, |code| {
+        TERMINAL_CRATES.iter().any(|krate| {
+            code.contains(&format!("{krate}::"))
+                || code.contains(&format!("use {krate}"))
+                || code.contains(&format!("extern crate {krate}"))
+        })
+    });
     assert!(
         offenders.is_empty(),
         "src/core must not use terminal crates:\n{}",
@@ -243,20 +250,9 @@ fn update_and_view_do_not_import_each_other() {
         let mut files = Vec::new();
         rust_files(&tui.join(folder), &mut files);
         assert!(!files.is_empty(), "src/tui/{folder} is empty");
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap();
-            for (number, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                if forbidden.iter().any(|f| code.contains(f)) {
-                    offenders.push(format!(
-                        "{}:{}: {}",
-                        file.display(),
-                        number + 1,
-                        line.trim()
-                    ));
-                }
-            }
-        }
+        offenders.extend(lines_matching(&files, |code| {
+            forbidden.iter().any(|f| code.contains(f))
+        }));
     }
     assert!(
         offenders.is_empty(),

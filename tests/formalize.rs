@@ -98,22 +98,14 @@ fn scripted_server() -> Server {
 
 fn formalize(server: &Server, document: &Path, out: &Path, extra: &[&str]) -> Output {
     let config = tempfile::tempdir().unwrap();
-    let mut command = support::precept_command();
-    command
+    support::precept_with_llm(&server.url, config.path())
         .arg("formalize")
         .arg(document)
         .arg("--out")
         .arg(out)
         .args(extra)
-        .env("PRECEPT_CONFIG_DIR", config.path())
-        .env("PRECEPT_LLM_BASE_URL", &server.url)
-        .env("PRECEPT_LLM_MODEL", "scripted-model")
-        .env("PRECEPT_LLM_PROTOCOL", "openai")
-        .env("PRECEPT_LLM_API_KEY_ENV", "")
-        .env("NO_PROXY", "127.0.0.1")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY");
-    command.output().unwrap()
+        .output()
+        .unwrap()
 }
 
 fn park_document(dir: &Path) -> std::path::PathBuf {

@@ -272,29 +272,8 @@ fn kill_9_while_typing_loses_neither_the_model_nor_the_text() {
 /// first (saved at once, the test passes), `u` takes it back.
 #[test]
 fn an_exception_fix_is_chosen_applied_and_undone_in_the_workbench() {
-    use precept::core::model::import::import_smtlib;
-    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
-    use precept::core::solve::FindingKind;
     let scratch = tempfile::tempdir().unwrap();
-    let mut model = import_smtlib(
-        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
-         (assert (=> (and operated (not travelled)) (not refund)))
-         (assert (=> deniedBoarding refund))
-         (assert (=> deniedBoarding (not travelled)))",
-    )
-    .unwrap();
-    for v in &mut model.variables {
-        v.description = format!("whether the passenger's case is {}", v.name);
-    }
-    let mut tests = TestSuite::default();
-    tests.tests.push(LogicTest::new(
-        "T1",
-        "denied boarding is refunded",
-        "(and operated deniedBoarding)",
-        "refund",
-        FindingKind::Valid,
-    ));
-    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    support::overlap_project(scratch.path());
     let original = model_on_disk(scratch.path());
 
     let session = Session::open("exception-fix", scratch.path(), false);

@@ -1303,25 +1303,8 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
 /// the chosen one is applied as an ordinary edit and undone with `u`.
 #[test]
 fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
-    use precept::core::model::import::import_smtlib;
-    use precept::core::model::{LogicTest, Settings, TestSuite};
     let scratch = tempfile::tempdir().unwrap();
-    let model = import_smtlib(
-        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
-         (assert (=> (and operated (not travelled)) (not refund)))
-         (assert (=> deniedBoarding refund))
-         (assert (=> deniedBoarding (not travelled)))",
-    )
-    .unwrap();
-    let mut tests = TestSuite::default();
-    tests.tests.push(LogicTest::new(
-        "T1",
-        "denied boarding is refunded",
-        "(and operated deniedBoarding)",
-        "refund",
-        FindingKind::Valid,
-    ));
-    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    support::overlap_project(scratch.path());
     let mut app = open_app(scratch.path());
     let mut runtime = start(&mut app);
     assert_eq!(

@@ -110,3 +110,30 @@ pub fn z3_binary() -> PathBuf {
 pub mod llm_server;
 pub mod park_formalization;
 pub mod tmux;
+
+/// A project of its own in `dir`: two airline rules that conflict when a
+/// passenger is denied boarding on a flight that operated (a conflicting
+/// overlap, L206), and the test T1 "denied boarding is refunded" (VALID
+/// expected), which fails until one rule becomes the other's exception.
+pub fn overlap_project(dir: &std::path::Path) {
+    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
+    let mut model = import_smtlib(
+        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
+         (assert (=> (and operated (not travelled)) (not refund)))
+         (assert (=> deniedBoarding refund))
+         (assert (=> deniedBoarding (not travelled)))",
+    )
+    .unwrap();
+    for v in &mut model.variables {
+        v.description = format!("whether the passenger's case is {}", v.name);
+    }
+    let mut tests = TestSuite::default();
+    tests.tests.push(LogicTest::new(
+        "T1",
+        "denied boarding is refunded",
+        "(and operated deniedBoarding)",
+        "refund",
+        precept::core::solve::FindingKind::Valid,
+    ));
+    Project::create(dir, model, tests, Settings::default()).unwrap();
+}
