@@ -1,7 +1,7 @@
 //! State of the LLM-assisted work in the workbench: a formalization run and
 //! its record (spans, clusters), and a repair from feedback in progress.
 
-use super::app::ListCursor;
+use super::list_cursor::ListCursor;
 use crate::core::formalize::compose::ClusterRecord;
 use crate::core::formalize::pipeline::SpanCounts;
 use crate::core::formalize::record::FormalizationRecord;

@@ -9,6 +9,7 @@ pub mod editor;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
+pub mod list_cursor;
 pub mod llm_jobs;
 pub mod msg;
 pub mod queries;

@@ -42,7 +42,7 @@ impl Sort {
 
 impl fmt::Display for Sort {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&super::printer::quote_symbol(self.name()))
+        f.write_str(&quote_symbol(self.name()))
     }
 }
 
@@ -196,5 +196,26 @@ impl Expr {
             kind,
             span: self.span,
         }
+    }
+}
+
+const RESERVED: [&str; 10] = [
+    "true", "false", "!", "_", "as", "let", "exists", "forall", "match", "par",
+];
+
+/// A symbol as SMT-LIB must write it: bare when it is a simple symbol,
+/// otherwise between bars.
+pub fn quote_symbol(name: &str) -> String {
+    let simple = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
+        && !RESERVED.contains(&name)
+        && Op::from_symbol(name).is_none();
+    if simple {
+        name.to_string()
+    } else {
+        format!("|{name}|")
     }
 }

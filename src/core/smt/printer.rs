@@ -5,26 +5,9 @@ use super::ast::{Expr, ExprKind};
 use super::number::finite_decimal;
 use std::fmt;
 
-const RESERVED: [&str; 10] = [
-    "true", "false", "!", "_", "as", "let", "exists", "forall", "match", "par",
-];
-
-/// A symbol as SMT-LIB must write it: bare when it is a simple symbol,
-/// otherwise between bars.
-pub fn quote_symbol(name: &str) -> String {
-    let simple = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
-        && !RESERVED.contains(&name)
-        && super::ast::Op::from_symbol(name).is_none();
-    if simple {
-        name.to_string()
-    } else {
-        format!("|{name}|")
-    }
-}
+// Symbols are quoted where the AST lives (a sort's name prints the same
+// way); re-exported here, where the printer's callers look for it.
+pub use super::ast::quote_symbol;
 
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
