@@ -163,6 +163,9 @@ pub async fn formalize_span(
     let mut declared: Option<PolicyUnit> = None;
     let mut problems = Vec::new();
     let max_rounds = settings.max_rounds.max(1);
+    // A span the shared vocabulary has nothing for is formalized on its own
+    // (it is not asked for reasons it was never told about).
+    let shared = shared.filter(|s| !s.relevant(task).1.is_empty());
     for round in 1..=max_rounds {
         if round > 1 {
             on_retry(round, &problems);

@@ -442,6 +442,48 @@ mod tests {
     use crate::core::formalize::pipeline::plan_spans;
 
     #[test]
+    fn a_span_sees_the_variables_it_mentions_its_section_has_or_it_shares_a_word_with() {
+        let doc = "# Fees\n\nThe late fee is five.\n\n# Hours\n\nThe depot opens at nine.\n";
+        let tasks = plan_spans(doc, 3000);
+        let variable = |name: &str, spans: &[&str]| SharedVariable {
+            name: name.into(),
+            sort: "Bool".into(),
+            description: String::new(),
+            spans: spans.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut shared = SharedVocabulary {
+            variables: vec![
+                variable("paysLateFee", &[]),
+                variable("depotIsOpen", &["S2"]),
+                variable("holidayClosure", &[]),
+            ],
+            ..SharedVocabulary::default()
+        };
+        shared
+            .sections
+            .insert("holidayClosure".into(), "Hours".into());
+        let names = |i: usize| -> Vec<String> {
+            shared
+                .relevant(&tasks[i])
+                .1
+                .iter()
+                .map(|v| v.name.clone())
+                .collect()
+        };
+        assert_eq!(names(0), ["paysLateFee"], "a shared word: late");
+        assert_eq!(
+            names(1),
+            ["depotIsOpen", "holidayClosure"],
+            "mentioned; same section"
+        );
+        assert!(
+            shared
+                .prompt_text(&tasks[0])
+                .contains("- paysLateFee: Bool")
+        );
+    }
+
+    #[test]
     fn sections_group_spans_and_are_cut_to_the_budget() {
         let doc = "# A\n\nOne.\n\nTwo.\n\n# B\n\nThree is longer.\n";
         let tasks = plan_spans(doc, 3000);
