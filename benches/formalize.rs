@@ -19,12 +19,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use llm_server::{Server, openai_json};
-use precept::core::formalize::compose::compose;
-use precept::core::formalize::embed::LexicalEmbedder;
-use precept::core::formalize::pipeline::{formalize_runtime, formalize_spans_blocking, plan_spans};
+use precept::core::compose::embed::LexicalEmbedder;
+use precept::core::compose::unify::compose;
+use precept::core::compose::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
 use precept::core::formalize::span_job::{SpanOutcome, SpanSettings, SpanTask};
+use precept::core::formalize::span_runs::{
+    formalize_runtime, formalize_spans_blocking, plan_spans,
+};
 use precept::core::formalize::unit::unit_from_json;
-use precept::core::formalize::vocabulary::{SECTION_BUDGET, plan_sections, propose_vocabulary};
 use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
 use serde_json::{Value, json};
 

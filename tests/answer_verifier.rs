@@ -6,15 +6,15 @@
 
 mod support;
 
-use precept::core::llm::LlmClient;
-use precept::core::model::{CompiledModel, NlTest, Project};
-use precept::core::solve::{FindingKind, SolverWorker, Value};
-use precept::core::verify::confidence::DissentReason;
-use precept::core::verify::spans::TextPart;
-use precept::core::verify::{
+use precept::core::answer::confidence::DissentReason;
+use precept::core::answer::spans::TextPart;
+use precept::core::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, Fault, TranslationCache, VerifyCancel,
     VerifyEvent, VerifyOptions, run_nl_tests, samples_of,
 };
+use precept::core::llm::LlmClient;
+use precept::core::model::{CompiledModel, NlTest, Project};
+use precept::core::solve::{FindingKind, SolverWorker, Value};
 use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::sync::Arc;
@@ -211,7 +211,7 @@ fn park_example_three_agreeing_translations_give_confidence_one_and_satisfiable(
         "{temperatures:?}"
     );
     for (n, _, prompt) in &by_sample {
-        let approach = precept::core::verify::translate::approach(*n);
+        let approach = precept::core::answer::translate::approach(*n);
         assert!(prompt.contains(approach), "sample {n}: {prompt}");
     }
     assert_ne!(by_sample[0].2, by_sample[1].2);
@@ -761,7 +761,7 @@ fn cancelling_stops_a_verification_waiting_for_the_llm() {
     );
     assert!(matches!(
         outcome,
-        Err(precept::core::verify::VerifyError::Cancelled)
+        Err(precept::core::answer::VerifyError::Cancelled)
     ));
     assert!(
         started.elapsed() < Duration::from_secs(2),

@@ -7,12 +7,13 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::formalize::pipeline::{FormalizeEvent, SpanCounts, plan_spans};
-use precept::core::formalize::repair::{ModelEdit, ProposedEdit, RepairProposal};
-use precept::core::formalize::repair_preview::TestFlip;
+use precept::core::formalize::span_runs::{FormalizeEvent, SpanCounts, plan_spans};
+use precept::core::model::ModelEdit;
 use precept::core::model::drafts::Drafts;
 use precept::core::model::{Project, ReviewStatus};
+use precept::core::repair::{ProposedEdit, RepairProposal};
 use precept::core::solve::FindingKind;
+use precept::core::test_runner::flips::TestFlip;
 use precept::tui::app::{App, Overlay, Pane, Screen};
 use precept::tui::assist::{ClusterRow, RepairStage, SpanProgress, cluster_rows};
 use precept::tui::keymap::Keymap;
@@ -427,7 +428,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     let ticket = *ticket;
 
     let edit = ModelEdit::ReplaceRule {
-        rule_id: "R6".into(),
+        id: "R6".into(),
         expression: "(=> (= ageClass CHILD) (= discountRate 0.45))".into(),
     };
     let second = ModelEdit::DescribeVariable {

@@ -8,12 +8,12 @@
 use super::llm_setup::{LlmArgs, llm_client};
 use super::verify::parse_finding;
 use super::{Failure, Outcome, load_project, print_json, render, start_solver};
-use crate::core::model::CompiledModel;
-use crate::core::solve::FindingKind;
-use crate::core::verify::{
+use crate::core::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, PairReport, TranslationCache, VerifyCancel,
     VerifyEvent, VerifyOptions, samples_of,
 };
+use crate::core::model::CompiledModel;
+use crate::core::solve::FindingKind;
 use clap::Args;
 use std::fmt::Write;
 use std::io::IsTerminal;
@@ -176,8 +176,8 @@ pub fn report_text(report: &AnswerReport, model: &CompiledModel) -> String {
     }
     for span in &report.untranslated {
         let part = match span.part {
-            crate::core::verify::spans::TextPart::Question => "question",
-            crate::core::verify::spans::TextPart::Answer => "answer",
+            crate::core::answer::spans::TextPart::Question => "question",
+            crate::core::answer::spans::TextPart::Answer => "answer",
         };
         let _ = writeln!(
             out,

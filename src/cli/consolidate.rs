@@ -11,13 +11,13 @@
 
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json};
-use crate::core::formalize::consolidate::{
+use crate::core::compose::consolidate::{
     Proposal, apply, number, read_reply, similarity_proposals,
 };
-use crate::core::formalize::consolidate_check::{
+use crate::core::compose::consolidate_check::{
     CheckedProposal, check_proposals, consolidation_request,
 };
-use crate::core::formalize::record::FormalizationRecord;
+use crate::core::compose::record::FormalizationRecord;
 use crate::core::llm::complete_blocking;
 use clap::Args;
 use serde::Serialize;

@@ -2,9 +2,9 @@
 //! with the threshold that suits it.
 
 use super::Failure;
-use crate::core::formalize::cluster::DEFAULT_THRESHOLD;
-use crate::core::formalize::embed::{Embedder, LexicalEmbedder};
-use crate::core::formalize::embed_remote::{OpenAiEmbedder, project_cache_dir};
+use crate::core::compose::cluster::DEFAULT_THRESHOLD;
+use crate::core::compose::embed::{Embedder, LexicalEmbedder};
+use crate::core::llm::embeddings::{OpenAiEmbedder, project_cache_dir};
 use crate::core::llm::{ClientOptions, LlmClient};
 use std::path::Path;
 
@@ -55,7 +55,7 @@ pub fn embedder(
 
 #[cfg(feature = "minilm")]
 fn minilm(threshold: Option<f32>) -> Result<(Box<dyn Embedder>, f32), Failure> {
-    use crate::core::formalize::embed_minilm::{MINILM_THRESHOLD, MiniLmEmbedder};
+    use crate::core::compose::embed_minilm::{MINILM_THRESHOLD, MiniLmEmbedder};
     let embedder = MiniLmEmbedder::from_env().map_err(|e| Failure::Input(e.to_string()))?;
     Ok((Box::new(embedder), threshold.unwrap_or(MINILM_THRESHOLD)))
 }

@@ -14,10 +14,10 @@
 use super::check_answer::{RedundancyArgs, parse_threshold};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json, start_solver};
-use crate::core::verify::eval::{
+use crate::core::answer::eval::{
     EvalResult, LabelledAnswer, Metrics, failures, metrics, read_labelled,
 };
-use crate::core::verify::{
+use crate::core::answer::{
     AnswerInput, AnswerVerifier, Budget, TranslationCache, VerifyCancel, VerifyOptions, samples_of,
 };
 use clap::Args;

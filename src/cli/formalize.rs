@@ -4,11 +4,11 @@
 use super::embedder_choice::{EmbedderKind, embedder};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome};
-use crate::core::formalize::document_run::{
+use crate::core::compose::document_run::{
     FormalizeSettings, FormalizedDocument, formalize_document,
 };
-use crate::core::formalize::pipeline::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
 use crate::core::formalize::span_job::SpanSettings;
+use crate::core::formalize::span_runs::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
 use crate::core::formalize::vocabulary::VocabularyMode;
 use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
 use crate::core::model::{Project, Settings, TestSuite};
@@ -128,7 +128,7 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             "{failed} span(s) failed; their problems are in {}",
             project
                 .dir
-                .join(crate::core::formalize::record::RECORD_FILE)
+                .join(crate::core::compose::record::RECORD_FILE)
                 .display()
         );
         return Err(Failure::Check);

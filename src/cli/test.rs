@@ -5,14 +5,14 @@
 
 use super::llm_setup::{LlmArgs, llm_client};
 use super::{Failure, Outcome, load_project, print_json, render, start_solver};
+use crate::core::answer::{
+    AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
+    run_nl_tests, samples_of,
+};
 use crate::core::model::project::write_atomic;
 use crate::core::model::{CompiledModel, NlTest, Project};
 use crate::core::solve::SolverWorker;
 use crate::core::test_runner::{TestOutcome, run_tests};
-use crate::core::verify::{
-    AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
-    run_nl_tests, samples_of,
-};
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;

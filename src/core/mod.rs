@@ -1,14 +1,17 @@
 //! Precept's core: plain data and plain functions. Nothing here knows about
 //! the terminal (a test enforces it).
 
+pub mod answer;
+pub mod compose;
+pub mod document;
 pub mod export;
 pub mod formalize;
 pub mod graph;
 pub mod lint;
 pub mod llm;
 pub mod model;
+pub mod repair;
 pub mod smt;
 pub mod solve;
 pub mod test_runner;
 pub mod testgen;
-pub mod verify;

@@ -5,8 +5,8 @@ use super::editor::Editor;
 use super::highlight::Highlighter;
 use super::keymap::Keymap;
 use super::theme::Theme;
-use crate::core::formalize::record::FormalizationRecord;
-use crate::core::formalize::{DocSpan, split_spans};
+use crate::core::compose::record::FormalizationRecord;
+use crate::core::document::{DocSpan, split_spans};
 use crate::core::graph::RuleGraph;
 use crate::core::model::drafts::Drafts;
 use crate::core::model::history::History;
@@ -129,7 +129,7 @@ pub struct FixChoice {
     pub title: String,
     pub fixes: Vec<crate::core::lint::Fix>,
     /// Per fix: the tests it would flip, once the solver has worked it out.
-    pub flips: Vec<Option<Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>>>,
+    pub flips: Vec<Option<Result<Vec<crate::core::test_runner::flips::TestFlip>, String>>>,
     pub selected: usize,
 }
 
@@ -182,10 +182,10 @@ pub struct AnswerPane {
     pub running: bool,
     /// The translations asked for, and those arrived so far.
     pub asked: usize,
-    pub translations: Vec<crate::core::verify::Translation>,
+    pub translations: Vec<crate::core::answer::Translation>,
     /// Solving `n` distinct pairs, once every translation is in.
     pub solving: Option<usize>,
-    pub report: Option<Box<crate::core::verify::AnswerReport>>,
+    pub report: Option<Box<crate::core::answer::AnswerReport>>,
     pub error: Option<String>,
 }
 

@@ -2,11 +2,11 @@
 //! its record (spans, clusters), and a repair from feedback in progress.
 
 use super::list_cursor::ListCursor;
-use crate::core::formalize::compose::ClusterRecord;
-use crate::core::formalize::pipeline::SpanCounts;
-use crate::core::formalize::record::FormalizationRecord;
-use crate::core::formalize::repair::RepairProposal;
-use crate::core::formalize::repair_preview::TestFlip;
+use crate::core::compose::record::FormalizationRecord;
+use crate::core::compose::unify::ClusterRecord;
+use crate::core::formalize::span_runs::SpanCounts;
+use crate::core::repair::RepairProposal;
+use crate::core::test_runner::flips::TestFlip;
 use ratatui_textarea::TextArea;
 
 /// Where one span of a running formalization stands.
@@ -59,7 +59,7 @@ pub struct FormalizeState {
     /// Why the last formalization gave no model (shown in full on the screen).
     pub error: Option<String>,
     /// Consolidation proposals, checked against the model (`c`).
-    pub proposals: Vec<crate::core::formalize::consolidate_check::CheckedProposal>,
+    pub proposals: Vec<crate::core::compose::consolidate_check::CheckedProposal>,
     /// The newest consolidation request, and whether it is still running.
     pub consolidation_ticket: u64,
     pub consolidating: bool,
@@ -149,7 +149,7 @@ impl NamePrompt {
 /// (through the answer verifier) and the run in progress.
 #[derive(Debug, Clone, Default)]
 pub struct NlTestsState {
-    pub outcomes: std::collections::HashMap<String, crate::core::verify::NlTestOutcome>,
+    pub outcomes: std::collections::HashMap<String, crate::core::answer::NlTestOutcome>,
     pub ticket: u64,
     pub running: bool,
     /// Tests finished and asked for in the current run.

@@ -10,18 +10,19 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
 use super::msg::{Formalized, Msg, Redundancy};
-use crate::core::formalize::document_run::{FormalizeSettings, formalize_document};
-use crate::core::formalize::embed::LexicalEmbedder;
-use crate::core::formalize::repair::{ModelEdit, propose_repair};
-use crate::core::formalize::repair_preview::{TestFlip, flips_of, suite_outcomes};
-use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
-use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
-use crate::core::solve::SolverWorker;
-use crate::core::verify::answer_tests::judge;
-use crate::core::verify::{
+use crate::core::answer::answer_tests::judge;
+use crate::core::answer::{
     AnswerInput, AnswerVerifier, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     samples_of,
 };
+use crate::core::compose::document_run::{FormalizeSettings, formalize_document};
+use crate::core::compose::embed::LexicalEmbedder;
+use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
+use crate::core::model::ModelEdit;
+use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
+use crate::core::repair::{apply_repair, propose_repair};
+use crate::core::solve::SolverWorker;
+use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 
 fn client(project_dir: &Path) -> Result<LlmClient, String> {
     let cache = project_dir
@@ -124,7 +125,7 @@ pub fn start_preview(
     let mut edited = Vec::with_capacity(edits.len());
     let mut current = model.clone();
     for edit in &edits {
-        edit.apply(&mut current);
+        let _ = apply_repair(edit, &mut current);
         edited.push(current.clone());
     }
     preview_stream(model, tests, edited, timeout, move |index, flips| {
@@ -168,12 +169,12 @@ pub fn start_consolidation(
     project_dir: &Path,
     ticket: u64,
     model: PolicyModel,
-    record: Option<crate::core::formalize::record::FormalizationRecord>,
+    record: Option<crate::core::compose::record::FormalizationRecord>,
     tests: Vec<LogicTest>,
     timeout: Duration,
 ) -> Receiver<Msg> {
-    use crate::core::formalize::consolidate::{number, read_reply, similarity_proposals};
-    use crate::core::formalize::consolidate_check::{check_proposals, consolidation_request};
+    use crate::core::compose::consolidate::{number, read_reply, similarity_proposals};
+    use crate::core::compose::consolidate_check::{check_proposals, consolidation_request};
     let (send, receive) = mpsc::channel();
     let client = client(project_dir);
     std::thread::spawn(move || {

@@ -83,7 +83,7 @@ pub fn run(dir: &Path) -> ExitCode {
         app.status.last_error = Some(problem.clone());
     }
     // A broken record is reported, never overwritten behind the expert's back.
-    match crate::core::formalize::record::FormalizationRecord::load(dir) {
+    match crate::core::compose::record::FormalizationRecord::load(dir) {
         Ok(record) => app.formalization.record = record,
         Err(error) => app.status.last_error = Some(error.to_string()),
     }

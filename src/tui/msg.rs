@@ -51,7 +51,7 @@ pub enum Msg {
     /// Progress of formalization run `generation`.
     Formalize {
         generation: u64,
-        event: crate::core::formalize::pipeline::FormalizeEvent,
+        event: crate::core::formalize::span_runs::FormalizeEvent,
     },
     /// The composed model of formalization run `generation`, or why there is none.
     FormalizeDone {
@@ -61,22 +61,22 @@ pub enum Msg {
     /// The checked edits the LLM proposes for repair `ticket`.
     RepairProposed {
         ticket: u64,
-        result: Result<crate::core::formalize::repair::RepairProposal, String>,
+        result: Result<crate::core::repair::RepairProposal, String>,
     },
     /// Progress of answer check `ticket` (translations arriving).
     AnswerProgress {
         ticket: u64,
-        event: crate::core::verify::VerifyEvent,
+        event: crate::core::answer::VerifyEvent,
     },
     /// The report of answer check `ticket`, or why there is none.
     AnswerChecked {
         ticket: u64,
-        result: Result<Box<crate::core::verify::AnswerReport>, String>,
+        result: Result<Box<crate::core::answer::AnswerReport>, String>,
     },
     /// One natural-language test of run `ticket` finished.
     NlTestDone {
         ticket: u64,
-        outcome: Box<crate::core::verify::NlTestOutcome>,
+        outcome: Box<crate::core::answer::NlTestOutcome>,
     },
     /// Run `ticket` of the natural-language tests is over.
     NlTestsFinished {
@@ -91,13 +91,13 @@ pub enum Msg {
     FixPreviewed {
         ticket: u64,
         index: usize,
-        flips: Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>,
+        flips: Result<Vec<crate::core::test_runner::flips::TestFlip>, String>,
     },
     /// The tests edit `index` of repair `ticket` would flip.
     RepairPreviewed {
         ticket: u64,
         index: usize,
-        flips: Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>,
+        flips: Result<Vec<crate::core::test_runner::flips::TestFlip>, String>,
     },
 }
 
@@ -105,7 +105,7 @@ pub enum Msg {
 /// how they were made (no LLM configured, items of the reply refused).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Consolidation {
-    pub proposals: Vec<crate::core::formalize::consolidate_check::CheckedProposal>,
+    pub proposals: Vec<crate::core::compose::consolidate_check::CheckedProposal>,
     pub notes: Vec<String>,
 }
 
@@ -121,7 +121,7 @@ pub struct Redundancy {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Formalized {
     pub model: PolicyModel,
-    pub record: crate::core::formalize::record::FormalizationRecord,
+    pub record: crate::core::compose::record::FormalizationRecord,
 }
 
 /// A test to run, already checked against the model.
@@ -200,7 +200,7 @@ pub enum Effect {
         redundancy: Redundancy,
     },
     /// Write `formalization.json`.
-    SaveRecord(Box<crate::core::formalize::record::FormalizationRecord>),
+    SaveRecord(Box<crate::core::compose::record::FormalizationRecord>),
     /// Remove `formalization.json` (undoing the formalization that made it).
     RemoveRecord,
     /// Ask the LLM for edits addressing `feedback` on `rules`.
@@ -215,13 +215,13 @@ pub enum Effect {
         ticket: u64,
         model: Box<PolicyModel>,
         tests: Vec<LogicTest>,
-        edits: Vec<crate::core::formalize::repair::ModelEdit>,
+        edits: Vec<crate::core::model::ModelEdit>,
     },
     /// Ask for consolidation proposals and check each against the model.
     Consolidate {
         ticket: u64,
         model: Box<PolicyModel>,
-        record: Option<Box<crate::core::formalize::record::FormalizationRecord>>,
+        record: Option<Box<crate::core::compose::record::FormalizationRecord>>,
         tests: Vec<LogicTest>,
     },
     /// Work out which tests each fix to choose from would flip (one message

@@ -51,9 +51,9 @@ pub struct Runtime {
     /// Stops the running formalization.
     formalize_cancel: Option<crate::core::llm::CancelToken>,
     /// Stops the running answer check (a newer one replaces it).
-    answer_cancel: Option<crate::core::verify::VerifyCancel>,
+    answer_cancel: Option<crate::core::answer::VerifyCancel>,
     /// Stops the running natural-language tests (a newer run replaces them).
-    nl_cancel: Option<crate::core::verify::VerifyCancel>,
+    nl_cancel: Option<crate::core::answer::VerifyCancel>,
     timeout: Duration,
 }
 
@@ -232,7 +232,7 @@ impl Runtime {
                 let (messages, cancel) = super::llm_jobs::start_check_answer(
                     &self.project_dir,
                     ticket,
-                    crate::core::verify::AnswerInput::new(question, answer),
+                    crate::core::answer::AnswerInput::new(question, answer),
                     *model,
                     *compiled,
                     redundancy,
@@ -274,7 +274,7 @@ impl Runtime {
             Effect::RemoveRecord => {
                 let path = self
                     .project_dir
-                    .join(crate::core::formalize::record::RECORD_FILE);
+                    .join(crate::core::compose::record::RECORD_FILE);
                 match std::fs::remove_file(&path) {
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => vec![Msg::IoFailed {
                         error: format!("{}: not removed: {e}", path.display()),

@@ -2,7 +2,7 @@
 //! the document pane's text width): one place that both `update` (to scroll
 //! and map clicks) and the components (to draw) use.
 
-use crate::core::formalize::SpanKind;
+use crate::core::document::SpanKind;
 use crate::tui::app::App;
 use ratatui::layout::Rect;
 

@@ -3,11 +3,11 @@
 //! for tests that need a formalization record without a server.
 #![allow(dead_code)]
 
-use precept::core::formalize::compose::compose;
-use precept::core::formalize::embed::LexicalEmbedder;
-use precept::core::formalize::pipeline::plan_spans;
-use precept::core::formalize::record::{FormalizationRecord, RunInfo};
+use precept::core::compose::embed::LexicalEmbedder;
+use precept::core::compose::record::{FormalizationRecord, RunInfo};
+use precept::core::compose::unify::compose;
 use precept::core::formalize::span_job::SpanOutcome;
+use precept::core::formalize::span_runs::plan_spans;
 use precept::core::formalize::unit::unit_from_json;
 use precept::core::model::PolicyModel;
 use serde_json::Value;

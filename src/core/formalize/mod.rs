@@ -1,27 +1,10 @@
-//! From document to model: spans of the source document, the LLM-driven
-//! formalization of each span into a policy unit (with its refinement loop),
-//! and the composition of the units into one model (embed, cluster, unify,
-//! rename, dedupe) with provenance.
+//! What one span of a document becomes: the policy unit the LLM drafts for
+//! it (types, variables, rules, each checked), the per-span job with its
+//! repair rounds, the shared vocabulary a span is asked against, and running
+//! many span jobs concurrently. Composing the units into one model is
+//! `compose/`.
 
-pub mod cluster;
-pub mod cluster_edit;
-pub mod compose;
-pub mod consolidate;
-pub mod consolidate_check;
-pub mod contrast;
-pub mod document_run;
-pub mod embed;
-#[cfg(feature = "minilm")]
-pub mod embed_minilm;
-pub mod embed_remote;
-pub mod pipeline;
-pub mod record;
-pub mod repair;
-pub mod repair_preview;
-pub mod span_context;
 pub mod span_job;
-pub mod spans;
+pub mod span_runs;
 pub mod unit;
 pub mod vocabulary;
-
-pub use spans::{DocSpan, SpanKind, split_spans};

@@ -7,12 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::span_context::SpanContext;
-use super::unit::{
+use crate::core::document::context::SpanContext;
+use crate::core::formalize::unit::{
     PolicyUnit, UnitProblem, check_unit, declarations_text, unit_from_json,
     unit_schema_with_reasons,
 };
-use super::vocabulary::SharedVocabulary;
+use crate::core::formalize::vocabulary::SharedVocabulary;
 use crate::core::llm::prompts::{FORMALIZE_REPAIR, FORMALIZE_SPAN, FRAGMENT_GRAMMAR, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
 

@@ -3,7 +3,7 @@
 //! involved, an explanation in plain words, and where it helps a scenario and
 //! a fix the expert can apply in one keystroke.
 
-use super::PolicyModel;
+pub use super::edit::ModelEdit;
 use super::finding::Scenario;
 use serde::Serialize;
 
@@ -125,77 +125,6 @@ impl LintCode {
 impl Serialize for LintCode {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())
-    }
-}
-
-/// A change to the model that fixes a diagnostic.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ModelEdit {
-    DeleteRule { id: String },
-    DeleteVariable { name: String },
-    DeleteType { name: String },
-    DeleteEnumValue { type_name: String, value: String },
-    ReplaceRule { id: String, expression: String },
-}
-
-impl ModelEdit {
-    /// Applies the edit; fails with a message when its target is gone.
-    pub fn apply(&self, model: &mut PolicyModel) -> Result<(), String> {
-        let gone = |what: &str| Err(format!("{what} no longer exists"));
-        match self {
-            ModelEdit::DeleteRule { id } => {
-                let before = model.rules.len();
-                model.rules.retain(|r| &r.id != id);
-                if model.rules.len() == before {
-                    gone(&format!("rule {id}"))
-                } else {
-                    Ok(())
-                }
-            }
-            ModelEdit::DeleteVariable { name } => {
-                let before = model.variables.len();
-                model.variables.retain(|v| &v.name != name);
-                if model.variables.len() == before {
-                    gone(&format!("variable {name}"))
-                } else {
-                    Ok(())
-                }
-            }
-            ModelEdit::DeleteType { name } => {
-                let before = model.types.len();
-                model.types.retain(|t| &t.name != name);
-                if model.types.len() == before {
-                    gone(&format!("type {name}"))
-                } else {
-                    Ok(())
-                }
-            }
-            ModelEdit::DeleteEnumValue { type_name, value } => {
-                let Some(type_def) = model.types.iter_mut().find(|t| &t.name == type_name) else {
-                    return gone(&format!("type {type_name}"));
-                };
-                if type_def.values.len() <= 1 {
-                    return Err(format!("{type_name} needs at least one value"));
-                }
-                let before = type_def.values.len();
-                type_def.values.retain(|v| &v.value != value);
-                if type_def.values.len() == before {
-                    gone(&format!("value {value}"))
-                } else {
-                    Ok(())
-                }
-            }
-            ModelEdit::ReplaceRule { id, expression } => {
-                match model.rules.iter_mut().find(|r| &r.id == id) {
-                    Some(rule) => {
-                        rule.expression = expression.clone();
-                        Ok(())
-                    }
-                    None => gone(&format!("rule {id}")),
-                }
-            }
-        }
     }
 }
 

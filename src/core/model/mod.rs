@@ -3,6 +3,7 @@
 pub mod compile;
 pub mod diagnostic;
 pub mod drafts;
+pub mod edit;
 pub mod finding;
 pub mod history;
 pub mod import;
@@ -12,6 +13,7 @@ pub mod settings;
 pub mod test_suite;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
+pub use edit::{EditError, ModelEdit};
 pub use policy::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,
     natural_order,

@@ -52,7 +52,7 @@ pub struct EnumValue {
 
 /// A variable: its name, its type (`Bool`, `Int`, `Real` or an enum type's
 /// name) and what it means in the words of the source document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Variable {
     pub name: String,

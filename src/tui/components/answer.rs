@@ -179,7 +179,7 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
     lines
 }
 
-fn translation_lines<'a>(app: &'a App, t: &crate::core::verify::Translation) -> Vec<Line<'a>> {
+fn translation_lines<'a>(app: &'a App, t: &crate::core::answer::Translation) -> Vec<Line<'a>> {
     let mut lines = vec![Line::styled(
         format!(
             "translation {}{}: {} pair(s){}",

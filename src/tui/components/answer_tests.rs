@@ -4,7 +4,7 @@
 
 use super::finding::finding_style;
 use super::list::{ListView, fit, pane, render_rows};
-use crate::core::verify::Fault;
+use crate::core::answer::Fault;
 use crate::tui::app::{App, Pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -3,7 +3,7 @@
 //! highlighted.
 
 use super::list::pane;
-use crate::core::formalize::SpanKind;
+use crate::core::document::SpanKind;
 use crate::tui::app::{App, Pane};
 use crate::tui::text_measure::{span_text_rows, text_width, wrap};
 use ratatui::Frame;

@@ -3,7 +3,7 @@
 //! item's detail with the review progress.
 
 use super::list::{ListView, fit, pane, render_rows};
-use crate::core::formalize::consolidate_check::CheckedProposal;
+use crate::core::compose::consolidate_check::CheckedProposal;
 use crate::core::formalize::span_job::SpanOutcome;
 use crate::core::model::ReviewStatus;
 use crate::tui::app::{App, Pane};

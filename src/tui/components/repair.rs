@@ -142,7 +142,7 @@ pub fn render_name(app: &App, frame: &mut Frame, prompt: &NamePrompt) {
 /// "tests: ↑T3 ↓T7" for an edit's flips, or what is still being worked out.
 pub fn flips_line(
     app: &App,
-    flips: &Option<Result<Vec<crate::core::formalize::repair_preview::TestFlip>, String>>,
+    flips: &Option<Result<Vec<crate::core::test_runner::flips::TestFlip>, String>>,
 ) -> Line<'static> {
     match flips {
         None => Line::styled(

@@ -2,9 +2,9 @@
 //! the k translations arrive, see the findings, and save the check as a
 //! natural-language test with the finding the expert expects.
 
+use crate::core::answer::{AnswerReport, VerifyEvent};
 use crate::core::model::NlTest;
 use crate::core::solve::FindingKind;
-use crate::core::verify::{AnswerReport, VerifyEvent};
 use crate::tui::app::{App, Overlay, Pane, VerifyMode};
 use crate::tui::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

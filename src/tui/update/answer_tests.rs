@@ -3,7 +3,7 @@
 //! they have run (their translations are cached, so an edit to the rules
 //! costs only solver time); each outcome says what is at fault.
 
-use crate::core::verify::NlTestOutcome;
+use crate::core::answer::NlTestOutcome;
 use crate::tui::app::App;
 use crate::tui::msg::Effect;
 

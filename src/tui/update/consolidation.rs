@@ -3,7 +3,7 @@
 //! each checked in the background before it is listed; `y` accepts the
 //! selected proposal as one undoable edit, `R` rejects it.
 
-use crate::core::formalize::consolidate::{ProposalSource, apply};
+use crate::core::compose::consolidate::{ProposalSource, apply};
 use crate::tui::app::{App, Pane, Screen};
 use crate::tui::msg::{Consolidation, Effect};
 
@@ -110,7 +110,7 @@ pub fn reject(app: &mut App, index: usize) -> Vec<Effect> {
     if rejected.proposal.source != ProposalSource::Similarity {
         return Vec::new();
     }
-    let crate::core::formalize::consolidate::Link::SameMeaning { keep, merge } =
+    let crate::core::compose::consolidate::Link::SameMeaning { keep, merge } =
         &rejected.proposal.link
     else {
         return Vec::new();

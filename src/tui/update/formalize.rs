@@ -3,9 +3,9 @@
 //! edit), and the expert's corrections to the clusters (merge, split,
 //! rename), each an ordinary undoable edit.
 
-use crate::core::formalize::cluster_edit;
-use crate::core::formalize::pipeline::FormalizeEvent;
-use crate::core::formalize::record::FormalizationRecord;
+use crate::core::compose::cluster_edit;
+use crate::core::compose::record::FormalizationRecord;
+use crate::core::formalize::span_runs::FormalizeEvent;
 use crate::core::model::PolicyModel;
 use crate::tui::app::{App, Overlay, Pane, Screen};
 use crate::tui::assist::{

@@ -3,8 +3,8 @@
 //! after seeing it in SMT-LIB and English with the tests it would flip. An
 //! accepted edit is an ordinary undoable edit.
 
-use crate::core::formalize::repair::RepairProposal;
-use crate::core::formalize::repair_preview::TestFlip;
+use crate::core::repair::{RepairProposal, apply_repair};
+use crate::core::test_runner::flips::TestFlip;
 use crate::tui::app::{App, Overlay, Pane};
 use crate::tui::assist::{Proposed, RepairStage, RepairState};
 use crate::tui::msg::Effect;
@@ -138,7 +138,10 @@ fn accept(app: &mut App) -> Vec<Effect> {
     };
     proposed.decisions[at] = Some(true);
     let mut model = app.model.clone();
-    edit.apply(&mut model);
+    if let Err(error) = apply_repair(&edit, &mut model) {
+        app.status.message = Some(format!("cannot apply the repair: {error}"));
+        return Vec::new();
+    }
     let label = format!("repair: {}", edit.title());
     let effects = super::formalize::replace_model(app, &label, model);
     app.status.message = Some(format!("{label} (u to undo)"));

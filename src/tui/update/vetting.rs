@@ -4,9 +4,9 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::edits::finish_declaration_edit;
-use crate::core::formalize::repair_preview::TestFlip;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
 use crate::core::solve::lint_checks::LintEvent;
+use crate::core::test_runner::flips::TestFlip;
 use crate::tui::app::{App, Screen};
 use crate::tui::app::{FixChoice, Overlay};
 use crate::tui::msg::Effect;

@@ -22,7 +22,7 @@
 //!
 //! Two candidates whose names or descriptions differ in a contrast
 //! (before/after, site/road, different numbers, letters, dates, places or
-//! modality; see [`contrast`](super::contrast::contrast)) are never joined, neither
+//! modality; see [`contrast`](crate::core::compose::contrast::contrast)) are never joined, neither
 //! by an edge nor through a chain, at any threshold.
 //!
 //! This is constrained average-linkage agglomeration restricted to the
@@ -43,10 +43,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
 
-use super::contrast::{Features, Named, name_key};
+use crate::core::compose::contrast::{Features, Named, name_key};
 
 /// Default cosine threshold for [`cluster_variables`] with the
-/// [`LexicalEmbedder`](super::embed::LexicalEmbedder) (default settings,
+/// [`LexicalEmbedder`](crate::core::compose::embed::LexicalEmbedder) (default settings,
 /// tf-idf fitted on all candidates of a document at once).
 ///
 /// Chosen on the ~100 labelled pairs of `tests/clustering.rs`, favouring
@@ -315,7 +315,7 @@ fn make_cluster(candidates: &[VariableCandidate], members: Vec<usize>) -> Cluste
 }
 
 /// Splits every cluster whose member names are not near-certain synonyms
-/// (the same words; see [`near_certain`](super::contrast::near_certain))
+/// (the same words; see [`near_certain`](crate::core::compose::contrast::near_certain))
 /// into one cluster per group of same-word names, largest group first.
 /// Returns the clusters and, for each split, the pairs `(kept, other)` of
 /// resulting cluster indices that the similarity alone would have merged:

@@ -10,15 +10,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::consolidate::{Link, Proposal, apply, reply_schema};
-use super::record::FormalizationRecord;
-use super::repair_preview::{TestFlip, flips_of, suite_outcomes};
+use crate::core::compose::consolidate::{Link, Proposal, apply, reply_schema};
+use crate::core::compose::record::FormalizationRecord;
 use crate::core::lint::{Diagnostic, LintCode};
 use crate::core::llm::prompts::{CONSOLIDATE, render};
 use crate::core::llm::{LlmClient, LlmRequest};
 use crate::core::model::{CompiledModel, LogicTest, PolicyModel, compile};
 use crate::core::solve::SolverWorker;
 use crate::core::solve::lint_checks::LintEvent;
+use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 
 /// A proposal with what it would do.
 #[derive(Debug, Clone, PartialEq, Serialize)]

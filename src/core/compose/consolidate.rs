@@ -20,8 +20,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::cluster_edit;
-use super::record::FormalizationRecord;
+use crate::core::compose::cluster_edit;
+use crate::core::compose::record::FormalizationRecord;
 use crate::core::model::{EnumValue, PolicyModel, ReviewStatus, Rule, TypeDef, Variable};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 
@@ -281,7 +281,7 @@ fn rewrite_rules(model: &mut PolicyModel, name: &str, replacement: &Expr) -> Res
 /// An enum value for a variable of a "one of" group: `ridesMoped` →
 /// `RIDES_MOPED`.
 pub fn value_name(variable: &str) -> String {
-    super::embed::split_identifier(variable)
+    crate::core::document::words::split_identifier(variable)
         .iter()
         .map(|w| w.to_uppercase())
         .collect::<Vec<_>>()

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::spans::{DocSpan, SpanKind, sentence_ranges};
+use crate::core::document::{DocSpan, SpanKind, sentence_ranges};
 
 /// The most characters of sibling list items carried into a prompt.
 const SIBLINGS_BUDGET: usize = 600;
@@ -138,7 +138,7 @@ fn last_sentence(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::formalize::spans::split_spans;
+    use crate::core::document::split_spans;
 
     #[test]
     fn list_items_carry_their_lead_in_and_rows_their_header() {

@@ -26,7 +26,7 @@
 
 use std::collections::BTreeSet;
 
-use super::embed::split_identifier;
+use crate::core::document::words::split_identifier;
 
 /// Pairs of words that mark opposite meanings.
 const OPPOSITES: &[(&str, &str)] = &[

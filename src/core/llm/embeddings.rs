@@ -1,4 +1,5 @@
-//! Embeddings from an OpenAI-compatible server: `POST {base_url}/v1/embeddings`
+//! Embedders: the [`Embedder`] interface (the offline lexical one lives in
+//! `compose::embed`), and embeddings from an OpenAI-compatible server: `POST {base_url}/v1/embeddings`
 //! with `{"model": ..., "input": [texts...]}`, answered by
 //! `{"data": [{"index": i, "embedding": [...]}, ...]}` (OpenAI, Ollama, vLLM,
 //! llama.cpp server, LM Studio).
@@ -19,13 +20,21 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use super::embed::Embedder;
 use crate::core::llm::config::Protocol;
 use crate::core::llm::{
     Attempt, ClientOptions, LlmError, Mode, Profile, exchange, http_client, mask_secret,
     retry_wait, snippet,
 };
 use crate::core::model::project::write_atomic;
+
+/// Something that turns texts into vectors whose cosine similarity reflects
+/// similarity of meaning.
+pub trait Embedder {
+    /// One vector per input text, in order. All vectors have the same length.
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String>;
+    /// A short, stable identifier of the embedder (for logs and reports).
+    fn name(&self) -> &str;
+}
 
 /// Texts per request unless [`OpenAiEmbedder::with_batch_size`] says
 /// otherwise (OpenAI accepts up to 2,048; local servers prefer fewer).

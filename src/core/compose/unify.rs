@@ -5,7 +5,7 @@
 //!    earlier one is that type. A value that an earlier *different* type
 //!    already uses is renamed apart (`SENIOR_2`) in its unit.
 //! 2. **Variables.** Each variable (name plus description) is embedded and
-//!    clustered by cosine similarity (see [`cluster`](super::cluster)); a
+//!    clustered by cosine similarity (see [`cluster`](crate::core::compose::cluster)); a
 //!    cluster becomes one variable with a canonical name, type and
 //!    description; same-named variables that did not cluster are renamed
 //!    apart. Only variables of identical type cluster, so unification never
@@ -20,10 +20,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::cluster::{VariableCandidate, cluster_names, cluster_variables, split_uncertain};
-use super::embed::{Embedder, cosine, variable_text};
-use super::span_job::{SpanOutcome, SpanTask};
-use super::unit::PolicyUnit;
+use crate::core::compose::cluster::{
+    VariableCandidate, cluster_names, cluster_variables, split_uncertain,
+};
+use crate::core::compose::embed::{Embedder, cosine, variable_text};
+use crate::core::formalize::span_job::{SpanOutcome, SpanTask};
+use crate::core::formalize::unit::PolicyUnit;
 use crate::core::model::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SourceSpan, TypeDef, Variable,
 };
@@ -395,7 +397,7 @@ fn locate_source(document: &str, task: &SpanTask, quote: &str) -> SourceSpan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::formalize::embed::LexicalEmbedder;
+    use crate::core::compose::embed::LexicalEmbedder;
     use crate::core::formalize::unit::unit_from_json;
     use serde_json::json;
 

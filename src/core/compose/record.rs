@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::compose::{ClusterRecord, Composition, MergeProposal, RuleOrigin};
-use super::span_job::{SpanOutcome, SpanTask};
-use super::vocabulary::{SharedVocabulary, VocabularyMode};
+use crate::core::compose::unify::{ClusterRecord, Composition, MergeProposal, RuleOrigin};
+use crate::core::formalize::span_job::{SpanOutcome, SpanTask};
+use crate::core::formalize::vocabulary::{SharedVocabulary, VocabularyMode};
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::model::SCHEMA_VERSION;
 use crate::core::model::project::{ProjectError, read_json, write_json};

@@ -1,5 +1,7 @@
 //! Runs logic tests against a model through the solver worker.
 
+pub mod flips;
+
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::solve::{Finding, FindingKind, SolverWorker};
 use serde::Serialize;

@@ -4,14 +4,15 @@
 
 use std::sync::Arc;
 
-use super::compose::compose;
-use super::embed::Embedder;
-use super::pipeline::{
+use super::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
+use crate::core::compose::embed::Embedder;
+use crate::core::compose::record::{FormalizationRecord, RunInfo};
+use crate::core::compose::unify::compose;
+use crate::core::formalize::span_job::{SpanOutcome, SpanSettings};
+use crate::core::formalize::span_runs::{
     DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_runtime, formalize_spans, plan_spans,
 };
-use super::record::{FormalizationRecord, RunInfo};
-use super::span_job::{SpanOutcome, SpanSettings};
-use super::vocabulary::{SECTION_BUDGET, VocabularyMode, plan_sections, propose_vocabulary};
+use crate::core::formalize::vocabulary::VocabularyMode;
 use crate::core::llm::{LlmClient, LlmError};
 use crate::core::model::{PolicyModel, compile};
 
@@ -32,7 +33,7 @@ impl Default for FormalizeSettings {
         FormalizeSettings {
             span_budget: DEFAULT_SPAN_BUDGET,
             span: SpanSettings::default(),
-            threshold: super::cluster::DEFAULT_THRESHOLD,
+            threshold: crate::core::compose::cluster::DEFAULT_THRESHOLD,
             vocabulary: VocabularyMode::default(),
         }
     }

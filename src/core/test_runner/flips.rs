@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::repair::ModelEdit;
+use crate::core::model::ModelEdit;
 use crate::core::model::{LogicTest, PolicyModel, compile};
 use crate::core::solve::{FindingKind, SolverWorker};
 use crate::core::test_runner::{TestOutcome, run_tests};
@@ -54,7 +54,7 @@ pub fn preview_flips(
 ) -> Result<Vec<TestFlip>, String> {
     let mut edited = model.clone();
     for edit in edits {
-        edit.apply(&mut edited);
+        edit.apply(&mut edited).map_err(|e| e.to_string())?;
     }
     flips_of(&edited, tests, baseline, timeout)
 }

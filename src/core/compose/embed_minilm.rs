@@ -23,12 +23,12 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config, DTYPE};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
-use super::embed::Embedder;
+use crate::core::compose::embed::Embedder;
 
 /// The environment variable naming the model directory.
 pub const ENV_MINILM_DIR: &str = "PRECEPT_MINILM_DIR";
 
-/// Cosine threshold for [`cluster_variables`](super::cluster::cluster_variables)
+/// Cosine threshold for [`cluster_variables`](crate::core::compose::cluster::cluster_variables)
 /// with this embedder, chosen on the 97 labelled pairs of
 /// `tests/data/variable_pairs.json` (`cargo bench --bench embedders
 /// --features minilm`).

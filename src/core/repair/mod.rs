@@ -4,69 +4,24 @@
 //! it. Edits that do not check get one repair round with their errors, and
 //! those still wrong are reported, never offered.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::unit::is_plain_symbol;
+use crate::core::formalize::unit::is_plain_symbol;
 use crate::core::llm::prompts::{FRAGMENT_GRAMMAR, REPAIR_FEEDBACK, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
-use crate::core::model::{PolicyModel, ReviewStatus, Rule, Variable, compile};
+use crate::core::model::{EditError, ModelEdit, PolicyModel, ReviewStatus, Variable, compile};
 
-/// One proposed change to the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ModelEdit {
-    ReplaceRule { rule_id: String, expression: String },
-    AddRule { expression: String },
-    DeleteRule { rule_id: String },
-    AddVariable { variable: Variable },
-    DescribeVariable { name: String, description: String },
-}
-
-impl ModelEdit {
-    /// Applies the edit to `model` (which it was checked against). A new
-    /// or replaced rule is unreviewed.
-    pub fn apply(&self, model: &mut PolicyModel) {
-        match self {
-            ModelEdit::ReplaceRule {
-                rule_id,
-                expression,
-            } => {
-                if let Some(rule) = model.rules.iter_mut().find(|r| &r.id == rule_id) {
-                    rule.expression = expression.clone();
-                    rule.review = ReviewStatus::Unreviewed;
-                }
-            }
-            ModelEdit::AddRule { expression } => {
-                let id = model.fresh_rule_id();
-                model.rules.push(Rule {
-                    id,
-                    expression: expression.clone(),
-                    source_span: None,
-                    review: ReviewStatus::Unreviewed,
-                    note: "added by a repair from feedback".into(),
-                });
-            }
-            ModelEdit::DeleteRule { rule_id } => model.rules.retain(|r| &r.id != rule_id),
-            ModelEdit::AddVariable { variable } => model.variables.push(variable.clone()),
-            ModelEdit::DescribeVariable { name, description } => {
-                if let Some(v) = model.variables.iter_mut().find(|v| &v.name == name) {
-                    v.description = description.clone();
-                }
-            }
-        }
+/// Applies an accepted repair: the edit, and a rule it rewrites goes back
+/// to unreviewed (the LLM wrote its new text).
+pub fn apply_repair(edit: &ModelEdit, model: &mut PolicyModel) -> Result<(), EditError> {
+    edit.apply(model)?;
+    if let Some(id) = edit.rule_changed()
+        && let Some(rule) = model.rules.iter_mut().find(|r| r.id == id)
+    {
+        rule.review = ReviewStatus::Unreviewed;
     }
-
-    /// A one-line summary: "replace R4", "add variable isMember".
-    pub fn title(&self) -> String {
-        match self {
-            ModelEdit::ReplaceRule { rule_id, .. } => format!("replace {rule_id}"),
-            ModelEdit::AddRule { .. } => "add a rule".into(),
-            ModelEdit::DeleteRule { rule_id } => format!("delete {rule_id}"),
-            ModelEdit::AddVariable { variable } => format!("add variable {}", variable.name),
-            ModelEdit::DescribeVariable { name, .. } => format!("describe {name}"),
-        }
-    }
+    Ok(())
 }
 
 /// A checked edit, with both views of what changes.
@@ -155,14 +110,15 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
     let reason = field("reason");
     let edit = match kind.as_str() {
         "replace_rule" => ModelEdit::ReplaceRule {
-            rule_id: field("rule_id"),
+            id: field("rule_id"),
             expression: field("expression"),
         },
         "add_rule" => ModelEdit::AddRule {
             expression: field("expression"),
+            note: "added by a repair from feedback".into(),
         },
         "delete_rule" => ModelEdit::DeleteRule {
-            rule_id: field("rule_id"),
+            id: field("rule_id"),
         },
         "add_variable" => ModelEdit::AddVariable {
             variable: Variable {
@@ -178,10 +134,10 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         other => return Err(format!("unknown edit kind '{other}'")),
     };
     match &edit {
-        ModelEdit::ReplaceRule { rule_id, .. } | ModelEdit::DeleteRule { rule_id }
-            if model.rule(rule_id).is_none() =>
+        ModelEdit::ReplaceRule { id, .. } | ModelEdit::DeleteRule { id }
+            if model.rule(id).is_none() =>
         {
-            return Err(format!("there is no rule '{rule_id}'"));
+            return Err(format!("there is no rule '{id}'"));
         }
         ModelEdit::AddVariable { variable } if !is_plain_symbol(&variable.name) => {
             return Err(format!("'{}' is not a usable variable name", variable.name));
@@ -192,7 +148,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         _ => {}
     }
     let mut after = model.clone();
-    edit.apply(&mut after);
+    apply_repair(&edit, &mut after).map_err(|e| e.to_string())?;
     let before_issues = compile(model).issues.len();
     let issues = compile(&after).issues;
     if issues.len() > before_issues
@@ -206,7 +162,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
 /// Both views of an edit against the model before it.
 fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEdit {
     let mut after_model = model.clone();
-    edit.apply(&mut after_model);
+    let _ = apply_repair(edit, &mut after_model);
     let english_of = |m: &PolicyModel, id: &str| {
         let compiled = compile(m);
         compiled
@@ -216,7 +172,7 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
     };
     let (before, after, before_english, after_english) = match edit {
         ModelEdit::ReplaceRule {
-            rule_id,
+            id: rule_id,
             expression,
         } => (
             model
@@ -227,7 +183,7 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
             english_of(model, rule_id),
             english_of(&after_model, rule_id),
         ),
-        ModelEdit::AddRule { expression } => {
+        ModelEdit::AddRule { expression, .. } => {
             let id = after_model
                 .rules
                 .last()
@@ -240,7 +196,7 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
                 english_of(&after_model, &id),
             )
         }
-        ModelEdit::DeleteRule { rule_id } => (
+        ModelEdit::DeleteRule { id: rule_id } => (
             model
                 .rule(rule_id)
                 .map(|r| r.expression.clone())
@@ -266,6 +222,12 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
                 description.clone(),
             )
         }
+        // Repairs never delete declarations; a removed one shows as gone.
+        ModelEdit::DeleteVariable { .. }
+        | ModelEdit::DeleteType { .. }
+        | ModelEdit::DeleteEnumValue { .. } => {
+            (edit.title(), String::new(), String::new(), String::new())
+        }
     };
     ProposedEdit {
         edit: edit.clone(),
@@ -287,7 +249,7 @@ pub fn check_reply(model: &PolicyModel, reply: &Value) -> (Vec<ProposedEdit>, Ve
         match check_edit(&current, item) {
             Ok((edit, reason)) => {
                 edits.push(describe(&current, &edit, reason));
-                edit.apply(&mut current);
+                let _ = apply_repair(&edit, &mut current);
             }
             Err(message) => refused.push(format!("edits[{i}]: {message}")),
         }
@@ -365,6 +327,7 @@ pub async fn propose_repair(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::model::Rule;
     use crate::core::model::{EnumValue, TypeDef};
 
     fn model() -> PolicyModel {
@@ -430,7 +393,7 @@ mod tests {
         assert!(refused[1].starts_with("edits[4]") && refused[1].contains("unknownThing"));
         let mut m = model();
         for e in &edits {
-            e.edit.apply(&mut m);
+            apply_repair(&e.edit, &mut m).unwrap();
         }
         assert_eq!(m.rules[0].review, ReviewStatus::Unreviewed);
         assert_eq!(m.rules[1].id, "R2");

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio::task::JoinSet;
 
-use super::span_context::{document_title, span_context};
-use super::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
-use super::spans::{SpanKind, heading_paths, split_for_budget, split_spans};
-use super::unit::UnitProblem;
-use super::vocabulary::SharedVocabulary;
+use crate::core::document::context::{document_title, span_context};
+use crate::core::document::{SpanKind, heading_paths, split_for_budget, split_spans};
+use crate::core::formalize::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
+use crate::core::formalize::unit::UnitProblem;
+use crate::core::formalize::vocabulary::SharedVocabulary;
 use crate::core::llm::{LlmClient, LlmError};
 
 /// Spans longer than this many characters are cut at sentence ends.

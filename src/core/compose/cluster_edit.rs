@@ -10,9 +10,9 @@
 
 use std::collections::BTreeSet;
 
-use super::compose::ClusterMember;
-use super::compose::ClusterRecord;
-use super::record::FormalizationRecord;
+use crate::core::compose::record::FormalizationRecord;
+use crate::core::compose::unify::ClusterMember;
+use crate::core::compose::unify::ClusterRecord;
 use crate::core::model::{PolicyModel, Variable};
 use crate::core::smt::parse_expr;
 
@@ -174,7 +174,7 @@ pub fn rename(
     old: &str,
     new: &str,
 ) -> Result<(), String> {
-    if !super::unit::is_plain_symbol(new) {
+    if !crate::core::formalize::unit::is_plain_symbol(new) {
         return Err(format!("'{new}' is not a usable variable name"));
     }
     if name_in_use(model, new) {
@@ -198,7 +198,7 @@ pub fn rename(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::formalize::compose::{RuleOrigin, RuleSource};
+    use crate::core::compose::unify::{RuleOrigin, RuleSource};
     use crate::core::model::{ReviewStatus, Rule};
 
     fn variable(name: &str, sort: &str) -> Variable {

@@ -1,0 +1,225 @@
+//! The one kind of change to a model that something other than the editor
+//! proposes: a lint fix, a repair from feedback, a consolidation. Plain
+//! data; applying it checks only that its target still exists (the callers
+//! check types and names before they offer it).
+
+use serde::Serialize;
+
+use super::{PolicyModel, ReviewStatus, Rule, Variable};
+
+/// One proposed change to the model. In JSON (`precept lint --json`) it is
+/// an object tagged by `kind` (`delete_rule`, `replace_rule`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ModelEdit {
+    ReplaceRule {
+        id: String,
+        expression: String,
+    },
+    /// A new rule; it gets a fresh id and starts unreviewed.
+    AddRule {
+        expression: String,
+        /// Where the rule came from, kept as the rule's note.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        note: String,
+    },
+    DeleteRule {
+        id: String,
+    },
+    AddVariable {
+        variable: Variable,
+    },
+    DescribeVariable {
+        name: String,
+        description: String,
+    },
+    DeleteVariable {
+        name: String,
+    },
+    DeleteType {
+        name: String,
+    },
+    DeleteEnumValue {
+        type_name: String,
+        value: String,
+    },
+}
+
+/// Why an edit could not be applied to the model as it is now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    /// "rule R4", "variable isMember", "value gold".
+    #[error("{0} no longer exists")]
+    Gone(String),
+    #[error("{0} already exists")]
+    AlreadyExists(String),
+    #[error("{0} needs at least one value")]
+    LastValue(String),
+}
+
+impl ModelEdit {
+    /// Applies the edit; fails, leaving the model as it was, when its
+    /// target is gone (or, for a new variable, already there).
+    pub fn apply(&self, model: &mut PolicyModel) -> Result<(), EditError> {
+        match self {
+            ModelEdit::ReplaceRule { id, expression } => {
+                let rule = model.rules.iter_mut().find(|r| &r.id == id);
+                let rule = rule.ok_or_else(|| EditError::Gone(format!("rule {id}")))?;
+                rule.expression = expression.clone();
+            }
+            ModelEdit::AddRule { expression, note } => {
+                let id = model.fresh_rule_id();
+                model.rules.push(Rule {
+                    id,
+                    expression: expression.clone(),
+                    source_span: None,
+                    review: ReviewStatus::Unreviewed,
+                    note: note.clone(),
+                });
+            }
+            ModelEdit::DeleteRule { id } => {
+                remove_where(&mut model.rules, |r| &r.id == id, || format!("rule {id}"))?
+            }
+            ModelEdit::AddVariable { variable } => {
+                if model.variable(&variable.name).is_some() {
+                    return Err(EditError::AlreadyExists(format!(
+                        "variable {}",
+                        variable.name
+                    )));
+                }
+                model.variables.push(variable.clone());
+            }
+            ModelEdit::DescribeVariable { name, description } => {
+                let variable = model.variables.iter_mut().find(|v| &v.name == name);
+                let variable =
+                    variable.ok_or_else(|| EditError::Gone(format!("variable {name}")))?;
+                variable.description = description.clone();
+            }
+            ModelEdit::DeleteVariable { name } => remove_where(
+                &mut model.variables,
+                |v| &v.name == name,
+                || format!("variable {name}"),
+            )?,
+            ModelEdit::DeleteType { name } => remove_where(
+                &mut model.types,
+                |t| &t.name == name,
+                || format!("type {name}"),
+            )?,
+            ModelEdit::DeleteEnumValue { type_name, value } => {
+                let type_def = model.types.iter_mut().find(|t| &t.name == type_name);
+                let type_def =
+                    type_def.ok_or_else(|| EditError::Gone(format!("type {type_name}")))?;
+                if type_def.values.len() <= 1 {
+                    return Err(EditError::LastValue(type_name.clone()));
+                }
+                remove_where(
+                    &mut type_def.values,
+                    |v| &v.value == value,
+                    || format!("value {value}"),
+                )?
+            }
+        }
+        Ok(())
+    }
+
+    /// The rule the edit changes in place, if any.
+    pub fn rule_changed(&self) -> Option<&str> {
+        match self {
+            ModelEdit::ReplaceRule { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    /// A one-line summary: "replace R4", "add variable isMember".
+    pub fn title(&self) -> String {
+        match self {
+            ModelEdit::ReplaceRule { id, .. } => format!("replace {id}"),
+            ModelEdit::AddRule { .. } => "add a rule".into(),
+            ModelEdit::DeleteRule { id } => format!("delete {id}"),
+            ModelEdit::AddVariable { variable } => format!("add variable {}", variable.name),
+            ModelEdit::DescribeVariable { name, .. } => format!("describe {name}"),
+            ModelEdit::DeleteVariable { name } => format!("delete variable {name}"),
+            ModelEdit::DeleteType { name } => format!("delete type {name}"),
+            ModelEdit::DeleteEnumValue { type_name, value } => {
+                format!("delete value {value} of {type_name}")
+            }
+        }
+    }
+}
+
+fn remove_where<T>(
+    items: &mut Vec<T>,
+    matches: impl Fn(&T) -> bool,
+    what: impl Fn() -> String,
+) -> Result<(), EditError> {
+    let before = items.len();
+    items.retain(|item| !matches(item));
+    if items.len() == before {
+        Err(EditError::Gone(what()))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> PolicyModel {
+        let mut model = PolicyModel::default();
+        model.variables.push(Variable {
+            name: "age".into(),
+            sort: "Int".into(),
+            description: "age in years".into(),
+        });
+        model.rules.push(Rule {
+            id: "R1".into(),
+            expression: "(>= age 18)".into(),
+            source_span: None,
+            review: ReviewStatus::Approved,
+            note: String::new(),
+        });
+        model
+    }
+
+    #[test]
+    fn an_edit_whose_target_is_gone_fails_and_changes_nothing() {
+        let mut m = model();
+        let edit = ModelEdit::ReplaceRule {
+            id: "R9".into(),
+            expression: "true".into(),
+        };
+        assert_eq!(edit.apply(&mut m), Err(EditError::Gone("rule R9".into())));
+        assert_eq!(m, model());
+        let again = ModelEdit::AddVariable {
+            variable: m.variables[0].clone(),
+        };
+        assert!(matches!(
+            again.apply(&mut m),
+            Err(EditError::AlreadyExists(_))
+        ));
+    }
+
+    #[test]
+    fn a_new_rule_gets_a_fresh_id_and_is_unreviewed() {
+        let mut m = model();
+        let edit = ModelEdit::AddRule {
+            expression: "(< age 99)".into(),
+            note: "from a repair".into(),
+        };
+        edit.apply(&mut m).unwrap();
+        let added = m.rules.last().unwrap();
+        assert_ne!(added.id, "R1");
+        assert_eq!(added.review, ReviewStatus::Unreviewed);
+        assert_eq!(added.note, "from a repair");
+    }
+
+    #[test]
+    fn lint_json_keeps_its_shape() {
+        let edit = ModelEdit::DeleteRule { id: "R7".into() };
+        assert_eq!(
+            serde_json::to_value(&edit).unwrap(),
+            serde_json::json!({"kind": "delete_rule", "id": "R7"})
+        );
+    }
+}
