@@ -11,12 +11,12 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
 use precept::core::model::{Project, Settings};
-use precept::tui::app::{App, Overlay, Screen};
-use precept::tui::editor::{EditTarget, Editor};
-use precept::tui::keymap::Keymap;
-use precept::tui::msg::{Effect, Msg};
-use precept::tui::runtime::Runtime;
-use precept::tui::theme::Theme;
+use precept::tui::effects::runtime::Runtime;
+use precept::tui::input::editor::{EditTarget, Editor};
+use precept::tui::input::keymap::Keymap;
+use precept::tui::state::app::{App, Overlay, Screen};
+use precept::tui::state::msg::{Effect, Msg};
+use precept::tui::style::theme::Theme;
 use precept::tui::update::update;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -73,7 +73,7 @@ fn startup_to_first_frame() {
         );
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
         terminal
-            .draw(|frame| precept::tui::components::render(&app, frame))
+            .draw(|frame| precept::tui::view::render(&app, frame))
             .expect("draw");
         samples.push(start.elapsed());
     }
@@ -137,7 +137,7 @@ fn main() {
         for _ in 0..100 {
             let start = Instant::now();
             terminal
-                .draw(|frame| precept::tui::components::render(&app, frame))
+                .draw(|frame| precept::tui::view::render(&app, frame))
                 .expect("draw");
             samples.push(start.elapsed());
         }

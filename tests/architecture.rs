@@ -1,7 +1,16 @@
-//! `src/core` knows nothing of the terminal: no file under it mentions a
-//! terminal crate (DESIGN.md, "Core without a terminal").
+//! The shape of the code (ARCHITECTURE.md): `src/core` knows nothing of the
+//! terminal, the layers of `src/core` and the folders of `src/tui` each use
+//! only the ones above them, update and view never use each other, and no
+//! two files use each other.
 
 use std::path::Path;
+
+#[path = "support/rust_uses.rs"]
+mod rust_uses;
+
+use rust_uses::{
+    FileGraph, SourceFile, absolute_path, crate_sources, module_paths, source, written_paths,
+};
 
 const TERMINAL_CRATES: [&str; 5] = [
     "ratatui",
@@ -65,8 +74,8 @@ fn core_never_uses_terminal_crates() {
 }
 
 /// The layers of `src/core`, in order: each may use only the layers above
-/// it (ARCHITECTURE: the data path from the SMT-LIB fragment to the answer
-/// verifier). A layer is one or more folders or files of `src/core`.
+/// it (ARCHITECTURE.md: the data path from the SMT-LIB fragment to export).
+/// A layer is one or more folders or files of `src/core`.
 const CORE_LAYERS: [(&str, &[&str]); 12] = [
     ("smt", &["smt"]),
     ("model", &["model", "graph"]),
@@ -82,184 +91,207 @@ const CORE_LAYERS: [(&str, &[&str]); 12] = [
     ("export", &["export"]),
 ];
 
-/// Upward uses that exist today and are still to be removed by the layout
-/// work (each entry must still occur, so that the list only shrinks).
-const KNOWN_UPWARD: [(&str, &str, &str); 0] = [];
+/// The folders of `src/tui`, in the same sense (`tui/mod.rs`, the loop,
+/// sits on top of all of them).
+const TUI_LAYERS: [(&str, &[&str]); 7] = [
+    ("style", &["style"]),
+    ("input", &["input"]),
+    ("state", &["state"]),
+    ("measure", &["measure"]),
+    ("effects", &["effects"]),
+    ("update", &["update"]),
+    ("view", &["view"]),
+];
 
-/// The layer of a `src/core` folder or file name.
-fn layer_of(part: &str) -> Option<usize> {
-    CORE_LAYERS
-        .iter()
-        .position(|(_, parts)| parts.contains(&part))
+fn src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Every (file, line, from layer, to layer) where a file of `src/core` uses
-/// a path into another layer (`crate::core::x`, or `super::super::x` from a
-/// file directly in a layer's folder). `files` are (path below src/core,
-/// text).
-fn core_uses(files: &[(String, String)]) -> Vec<(String, usize, usize, usize)> {
-    let mut uses = Vec::new();
-    for (path, text) in files {
-        let mut parts = path.split('/');
-        let first = parts.next().unwrap_or_default();
-        let first = first.strip_suffix(".rs").unwrap_or(first);
-        let Some(from) = layer_of(first) else {
+/// The layer (index into `layers`) of a module path below `root`.
+fn layer_of(layers: &[(&str, &[&str])], root: &str, module: &[String]) -> Option<usize> {
+    if module.first().map(String::as_str) != Some(root) {
+        return None;
+    }
+    let part = module.get(1)?;
+    layers
+        .iter()
+        .position(|(_, parts)| parts.contains(&part.as_str()))
+}
+
+/// Every use, in a file of a layer below `root`, of a path into a layer
+/// further down the list ("src/core/model/history.rs:1: model uses solve").
+fn upward_uses(sources: &[SourceFile], layers: &[(&str, &[&str])], root: &str) -> Vec<String> {
+    let modules = module_paths(sources);
+    let mut found = Vec::new();
+    for file in sources {
+        let Some(from) = layer_of(layers, root, &file.module) else {
             continue;
         };
-        let depth = path.matches('/').count();
-        for (number, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            let mut targets: Vec<&str> = Vec::new();
-            for (prefix, allowed) in [("crate::core::", true), ("super::super::", depth == 1)] {
-                if !allowed {
-                    continue;
-                }
-                let mut rest = code;
-                while let Some(at) = rest.find(prefix) {
-                    rest = &rest[at + prefix.len()..];
-                    let name: &str = rest
-                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .next()
-                        .unwrap_or("");
-                    targets.push(name);
-                }
-            }
-            for target in targets {
-                if let Some(to) = layer_of(target)
-                    && to != from
-                {
-                    uses.push((path.clone(), number + 1, from, to));
-                }
+        for path in written_paths(&file.code) {
+            let Some(target) = absolute_path(&file.module, &path, &modules) else {
+                continue;
+            };
+            if let Some(to) = layer_of(layers, root, &target)
+                && to > from
+            {
+                found.push(format!(
+                    "src/{}:{}: {} uses {}",
+                    file.path, path.line, layers[from].0, layers[to].0
+                ));
             }
         }
     }
-    uses
+    found
 }
 
-fn core_files() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
-    files
-        .into_iter()
-        .map(|p| {
-            let relative = p
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            (relative, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect()
-}
-
-/// The upward uses that are not known, and the known ones no longer found.
-fn layering_problems(files: &[(String, String)]) -> (Vec<String>, Vec<String>) {
-    let uses = core_uses(files);
-    let name = |layer: usize| CORE_LAYERS[layer].0;
-    let unknown = uses
-        .iter()
-        .filter(|(_, _, from, to)| to > from)
-        .filter(|(_, _, from, to)| {
-            !KNOWN_UPWARD
-                .iter()
-                .any(|(f, t, _)| *f == name(*from) && *t == name(*to))
-        })
-        .map(|(path, line, from, to)| {
-            format!("src/core/{path}:{line}: {} uses {}", name(*from), name(*to))
-        })
-        .collect();
-    let stale = KNOWN_UPWARD
-        .iter()
-        .filter(|(f, t, _)| {
-            !uses
-                .iter()
-                .any(|(_, _, from, to)| name(*from) == *f && name(*to) == *t)
-        })
-        .map(|(f, t, why)| format!("{f} -> {t} ({why})"))
-        .collect();
-    (unknown, stale)
+/// Every folder or file directly under `src/{root}` belongs to a layer.
+fn unlayered(layers: &[(&str, &[&str])], root: &str) -> Vec<String> {
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(src().join(root)).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let name = name.strip_suffix(".rs").unwrap_or(&name).to_string();
+        let module = [root.to_string(), name.clone()];
+        if name != "mod" && layer_of(layers, root, &module).is_none() {
+            missing.push(format!("src/{root}/{name}"));
+        }
+    }
+    missing
 }
 
 #[test]
 fn core_layers_only_use_the_layers_above_them() {
-    let files = core_files();
-    let (unknown, stale) = layering_problems(&files);
+    let sources = crate_sources(&src());
+    let upward = upward_uses(&sources, &CORE_LAYERS, "core");
     assert!(
-        unknown.is_empty(),
+        upward.is_empty(),
         "imports that point up the layer list:\n{}",
-        unknown.join("\n")
+        upward.join("\n")
     );
-    assert!(
-        stale.is_empty(),
-        "these known upward uses are gone: remove them from KNOWN_UPWARD:\n{}",
-        stale.join("\n")
-    );
+    assert_eq!(unlayered(&CORE_LAYERS, "core"), Vec::<String>::new());
 }
 
-/// The layering check itself catches a planted violation (the model using
-/// the solver), and resolves `super::super::` paths.
 #[test]
-fn the_layering_check_catches_a_planted_violation() {
-    let planted = vec![
-        (
-            "model/history.rs".to_string(),
-            "use crate::core::solve::SolverWorker;\n".to_string(),
-        ),
-        (
-            "smt/parser.rs".to_string(),
-            "fn f() { super::super::formalize::run(); } // crate::core::llm in a comment\n"
-                .to_string(),
-        ),
-        (
-            "formalize/run.rs".to_string(),
-            "use crate::core::model::PolicyModel;\n".to_string(),
-        ),
-    ];
-    let (unknown, _) = layering_problems(&planted);
-    assert_eq!(
-        unknown,
-        [
-            "src/core/model/history.rs:1: model uses solve",
-            "src/core/smt/parser.rs:1: smt uses formalize"
-        ]
+fn workbench_folders_only_use_the_folders_above_them() {
+    let sources = crate_sources(&src());
+    let upward = upward_uses(&sources, &TUI_LAYERS, "tui");
+    assert!(
+        upward.is_empty(),
+        "imports that point up the workbench's folders:\n{}",
+        upward.join("\n")
     );
-    // Every folder of src/core belongs to a layer.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
-    for entry in std::fs::read_dir(&root).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        let name = name.strip_suffix(".rs").unwrap_or(&name).to_string();
-        assert!(
-            name == "mod" || layer_of(&name).is_some(),
-            "src/core/{name} is in no layer of CORE_LAYERS"
-        );
-    }
+    assert_eq!(unlayered(&TUI_LAYERS, "tui"), Vec::<String>::new());
 }
 
-/// In the workbench, `update` (what keys and messages do) never uses the
-/// components (what is drawn), and the components never use `update`: both
-/// use the state, the queries and the text measuring below them.
+/// In the workbench, `update` (what keys and messages do) never uses `view`
+/// (what is drawn), and `view` never uses `update`: both use the state and
+/// the measuring below them.
 #[test]
 fn update_and_view_do_not_import_each_other() {
-    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let sources = crate_sources(&src());
+    let modules = module_paths(&sources);
     let mut offenders = Vec::new();
-    for (folder, forbidden) in [
-        (
-            "update",
-            ["crate::tui::components", "super::super::components"],
-        ),
-        ("components", ["crate::tui::update", "super::super::update"]),
-    ] {
-        let mut files = Vec::new();
-        rust_files(&tui.join(folder), &mut files);
+    for (folder, forbidden) in [("update", "view"), ("view", "update")] {
+        let files: Vec<&SourceFile> = sources
+            .iter()
+            .filter(|f| {
+                f.module
+                    .starts_with(&["tui".to_string(), folder.to_string()])
+            })
+            .collect();
         assert!(!files.is_empty(), "src/tui/{folder} is empty");
-        offenders.extend(lines_matching(&files, |code| {
-            forbidden.iter().any(|f| code.contains(f))
-        }));
+        for file in files {
+            for path in written_paths(&file.code) {
+                let target = absolute_path(&file.module, &path, &modules);
+                if target.is_some_and(|t| t.starts_with(&["tui".into(), forbidden.into()])) {
+                    offenders.push(format!("src/{}:{}", file.path, path.line));
+                }
+            }
+        }
     }
     assert!(
         offenders.is_empty(),
         "update and view import each other:\n{}",
         offenders.join("\n")
+    );
+}
+
+/// No two files of the crate use each other, directly or through others.
+#[test]
+fn no_import_cycle_between_files() {
+    let sources = crate_sources(&src());
+    assert!(sources.len() > 100, "src looks empty");
+    let cycles = FileGraph::build(&sources).cycles();
+    assert!(
+        cycles.is_empty(),
+        "files that use each other:\n{}",
+        cycles
+            .iter()
+            .map(|c| c.join("\n  "))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// The checks themselves catch planted violations: an upward import (also
+/// through `super::super::`, a group or a multi-line use tree, but not in a
+/// comment or a string), update using view, and a cycle through a
+/// re-export.
+#[test]
+fn the_checks_catch_planted_violations() {
+    let planted = [
+        source(
+            "core/model/history.rs",
+            "use crate::core::solve::SolverWorker;\n",
+        ),
+        source(
+            "core/smt/parser.rs",
+            "fn f() { super::super::formalize::run(); } // crate::core::llm\nconst S: &str = \"crate::core::llm\";\n",
+        ),
+        source(
+            "core/formalize/run.rs",
+            "use crate::core::model::PolicyModel;\n",
+        ),
+        source(
+            "core/lint/mod.rs",
+            "use crate::core::{\n    smt::Expr,\n    answer::{AnswerReport, eval},\n};\n",
+        ),
+    ];
+    assert_eq!(
+        upward_uses(&planted, &CORE_LAYERS, "core"),
+        [
+            "src/core/model/history.rs:1: model uses solve",
+            "src/core/smt/parser.rs:1: smt uses formalize",
+            "src/core/lint/mod.rs:1: lint uses answer",
+            "src/core/lint/mod.rs:1: lint uses answer",
+        ]
+    );
+    let tui = [source(
+        "tui/update/keys.rs",
+        "use crate::tui::view::render;\n",
+    )];
+    assert_eq!(
+        upward_uses(&tui, &TUI_LAYERS, "tui"),
+        ["src/tui/update/keys.rs:1: update uses view"]
+    );
+
+    // A cycle through a re-export: a.rs uses the item b.rs defines (named
+    // through the folder's mod.rs), and b.rs uses a.rs.
+    let cyclic = [
+        source("lib.rs", "pub mod x;\n"),
+        source("x/mod.rs", "mod a;\nmod b;\npub use b::Thing;\n"),
+        source("x/a.rs", "use super::Thing;\npub fn helper() {}\n"),
+        source(
+            "x/b.rs",
+            "pub struct Thing;\nfn f() { super::a::helper() }\n",
+        ),
+        source("x/c.rs", "use crate::x::Thing;\n"),
+    ];
+    let cycles = FileGraph::build(&cyclic).cycles();
+    assert_eq!(
+        cycles,
+        [vec![
+            "x/a.rs:1 uses x/b.rs".to_string(),
+            "x/b.rs:2 uses x/a.rs".to_string()
+        ]]
     );
 }

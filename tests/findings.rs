@@ -3,7 +3,10 @@
 
 mod support;
 
-use precept::core::solve::{FindingKind, LogicWarning, Value};
+use precept::core::model::{PolicyModel, compile};
+use precept::core::solve::{
+    FindingKind, FormulaQuery, LogicWarning, Satisfiability, SolverWorker, Value,
+};
 use std::time::{Duration, Instant};
 use support::{formula, model, worker};
 
@@ -244,4 +247,40 @@ fn reloading_a_model_with_the_same_or_changed_enums_works() {
         formula(&changed, "(not (= reason NONE))"),
     );
     assert_eq!(finding.kind, FindingKind::Valid);
+}
+
+// Formulas on their own (the answer verifier's redundancy check).
+
+fn park() -> precept::core::model::CompiledModel {
+    let model: PolicyModel =
+        serde_json::from_str(include_str!("../samples/park-admission/model.json")).expect("park");
+    compile(&model)
+}
+
+#[test]
+fn formulas_are_decided_without_the_rules_but_with_enum_domains() {
+    let model = park();
+    let worker = SolverWorker::spawn(Duration::from_secs(5));
+    let query = |text: &str| FormulaQuery::new(model.check_formula(text).expect(text).1);
+    assert_eq!(
+        worker.check_formulas(vec![query(
+            "(and (not (= ageClass SENIOR)) (not (= ageClass CHILD)) (not (= ageClass ADULT)))"
+        )]),
+        vec![Satisfiability::Unknown("no model is loaded".into())]
+    );
+    worker.load(model.clone()).expect("loads");
+    let results = worker.check_formulas(vec![
+        // Three values exhaust the enumeration.
+        query("(and (not (= ageClass SENIOR)) (not (= ageClass CHILD)) (not (= ageClass ADULT)))"),
+        // R1 says the base fee is 50; without the rules 20 is fine.
+        query("(= baseFee 20.0)"),
+    ]);
+    assert_eq!(results[0], Satisfiability::Unsatisfiable);
+    let scenario = results[1].scenario().expect("satisfiable");
+    assert_eq!(scenario.values.len(), 1);
+    assert_eq!(
+        scenario.get("baseFee").map(ToString::to_string).as_deref(),
+        Some("20")
+    );
+    assert!(matches!(scenario.get("baseFee"), Some(Value::Real(_))));
 }

@@ -1,7 +1,7 @@
 //! The README's key table is generated from the same keymap table the help
 //! overlay shows. Run with UPDATE_README=1 to rewrite it after a keymap change.
 
-use precept::tui::keymap::Keymap;
+use precept::tui::input::keymap::Keymap;
 
 const BEGIN: &str = "<!-- keys:begin -->\n";
 const END: &str = "<!-- keys:end -->";

@@ -7,18 +7,19 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::formalize::span_runs::{FormalizeEvent, SpanCounts, plan_spans};
+use precept::core::formalize::span_runs::{FormalizeEvent, SpanCounts};
+use precept::core::formalize::span_task::plan_spans;
 use precept::core::model::ModelEdit;
 use precept::core::model::drafts::Drafts;
 use precept::core::model::{Project, ReviewStatus};
 use precept::core::repair::{ProposedEdit, RepairProposal};
 use precept::core::solve::FindingKind;
 use precept::core::test_runner::flips::TestFlip;
-use precept::tui::app::{App, Overlay, Pane, Screen};
-use precept::tui::assist::{ClusterRow, RepairStage, SpanProgress, cluster_rows};
-use precept::tui::keymap::Keymap;
-use precept::tui::msg::{Effect, Formalized, Msg};
-use precept::tui::theme::Theme;
+use precept::tui::input::keymap::Keymap;
+use precept::tui::state::app::{App, Overlay, Pane, Screen};
+use precept::tui::state::assist::{ClusterRow, RepairStage, SpanProgress, cluster_rows};
+use precept::tui::state::msg::{Effect, Formalized, Msg};
+use precept::tui::style::theme::Theme;
 use precept::tui::update::update;
 
 fn open_park() -> (tempfile::TempDir, App) {
@@ -545,7 +546,7 @@ fn a_stale_or_failed_repair_reply_is_handled() {
 #[test]
 fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
     let (dir, mut app) = formalized_app();
-    let mut runtime = precept::tui::runtime::Runtime::new(
+    let mut runtime = precept::tui::effects::runtime::Runtime::new(
         dir.path().to_path_buf(),
         Some(dir.path().join("no-llm-config")),
         std::time::Duration::from_secs(5),

@@ -7,12 +7,12 @@ mod support;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::Project;
 use precept::core::model::drafts::Drafts;
-use precept::tui::app::{App, Overlay, Screen};
-use precept::tui::keymap::Keymap;
-use precept::tui::layout::areas;
-use precept::tui::msg::{Effect, Msg};
-use precept::tui::runtime::Runtime;
-use precept::tui::theme::Theme;
+use precept::tui::effects::runtime::Runtime;
+use precept::tui::input::keymap::Keymap;
+use precept::tui::measure::layout::areas;
+use precept::tui::state::app::{App, Overlay, Screen};
+use precept::tui::state::msg::{Effect, Msg};
+use precept::tui::style::theme::Theme;
 use precept::tui::update::{start_full_run, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -112,7 +112,7 @@ impl Bench {
         let (width, height) = self.app.size;
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         terminal
-            .draw(|frame| precept::tui::components::render(&self.app, frame))
+            .draw(|frame| precept::tui::view::render(&self.app, frame))
             .unwrap();
         terminal.backend().buffer().clone()
     }

@@ -10,12 +10,12 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
 use precept::core::model::{PolicyModel, Project};
 use precept::core::solve::FindingKind;
-use precept::tui::app::{App, Flip, Overlay, Pane, Screen, TestState};
-use precept::tui::editor::EditTarget;
-use precept::tui::keymap::Keymap;
-use precept::tui::msg::{Effect, Msg};
-use precept::tui::runtime::Runtime;
-use precept::tui::theme::Theme;
+use precept::tui::effects::runtime::Runtime;
+use precept::tui::input::editor::EditTarget;
+use precept::tui::input::keymap::Keymap;
+use precept::tui::state::app::{App, Flip, Overlay, Pane, Screen, TestState};
+use precept::tui::state::msg::{Effect, Msg};
+use precept::tui::style::theme::Theme;
 use precept::tui::update::update;
 use std::fs;
 use std::path::Path;
@@ -289,8 +289,8 @@ fn moving_through_rules_keeps_the_document_on_the_selected_rules_span() {
 
     // The rules list scrolls to keep the selection in view at 100x30.
     press(&mut app, 'G');
-    let height = precept::tui::layout::inner_height(
-        precept::tui::layout::areas(Screen::Rules, app.size).list,
+    let height = precept::tui::measure::layout::inner_height(
+        precept::tui::measure::layout::areas(Screen::Rules, app.size).list,
     );
     assert!(app.rule_cursor.offset <= 16 && 16 < app.rule_cursor.offset + height);
 }
@@ -1061,7 +1061,7 @@ fn click(app: &mut App, column: u16, row: u16) -> Vec<Effect> {
 #[test]
 fn clicking_a_row_of_a_list_selects_it() {
     let (_dir, mut app) = park();
-    let list = precept::tui::layout::areas(Screen::Rules, app.size).list;
+    let list = precept::tui::measure::layout::areas(Screen::Rules, app.size).list;
     // The fourth row inside the border.
     click(&mut app, list.x + 4, list.y + 4);
     assert_eq!(app.focus, Pane::Rules);
@@ -1073,7 +1073,7 @@ fn clicking_a_row_of_a_list_selects_it() {
             .starts_with("Senior visitors")
     );
     // The wheel over the document moves the span selection there.
-    let document = precept::tui::layout::areas(Screen::Rules, app.size).document;
+    let document = precept::tui::measure::layout::areas(Screen::Rules, app.size).document;
     update(
         &mut app,
         Msg::Mouse(crossterm::event::MouseEvent {
@@ -1092,7 +1092,7 @@ fn tab_columns(app: &App, title: &str) -> std::ops::Range<u16> {
     let mut terminal =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|f| precept::tui::components::render(app, f))
+        .draw(|f| precept::tui::view::render(app, f))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let row: String = (0..width).map(|x| buffer[(x, 0)].symbol()).collect();

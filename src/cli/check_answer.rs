@@ -5,9 +5,10 @@
 //! bad input or when no translation could be made (no LLM configured, the
 //! server unreachable, nothing recorded for `--replay`).
 
+use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
+use super::render;
 use super::verify::parse_finding;
-use super::{Failure, Outcome, load_project, print_json, render, start_solver};
 use crate::core::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, PairReport, TranslationCache, VerifyCancel,
     VerifyEvent, VerifyOptions, samples_of,

@@ -9,8 +9,8 @@
 //! model inconsistent needs `--force`. The ids are stable while the model is
 //! unchanged (the LLM's reply is cached).
 
+use super::common::{Failure, Outcome, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
-use super::{Failure, Outcome, load_project, print_json};
 use crate::core::compose::consolidate::{
     Proposal, apply, number, read_reply, similarity_proposals,
 };

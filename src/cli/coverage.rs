@@ -2,7 +2,7 @@
 //! rule coverage of a project's tests and their mutation score. Coverage is a
 //! report, so the exit code is 0 whatever the numbers (2 on bad input).
 
-use super::{Outcome, load_project, print_json, start_solver};
+use super::common::{Outcome, load_project, print_json, start_solver};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
 use crate::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
 use clap::Args;

@@ -1,7 +1,7 @@
 //! `--embedder`: which embedder clusters the variables of a formalization,
 //! with the threshold that suits it.
 
-use super::Failure;
+use super::common::Failure;
 use crate::core::compose::cluster::DEFAULT_THRESHOLD;
 use crate::core::compose::embed::{Embedder, LexicalEmbedder};
 use crate::core::llm::embeddings::{OpenAiEmbedder, project_cache_dir};

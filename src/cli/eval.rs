@@ -12,8 +12,8 @@
 //! the file is named) or when the LLM cannot be asked.
 
 use super::check_answer::{RedundancyArgs, parse_threshold};
+use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
-use super::{Failure, Outcome, load_project, print_json, start_solver};
 use crate::core::answer::eval::{
     EvalResult, LabelledAnswer, Metrics, failures, metrics, read_labelled,
 };

@@ -1,6 +1,6 @@
 //! `precept export DIR --format smtlib|json --out FILE`
 
-use super::{Failure, Outcome, load_project};
+use super::common::{Failure, Outcome, load_project};
 use crate::core::export::{to_json, to_smtlib};
 use crate::core::model::project::write_atomic;
 use clap::{Args, ValueEnum};

@@ -1,14 +1,15 @@
 //! `precept formalize DOC --out DIR`: a first policy model from a document,
 //! span by span with an LLM, then composed (clustered, unified, deduped).
 
+use super::common::{Failure, Outcome};
 use super::embedder_choice::{EmbedderKind, embedder};
 use super::llm_setup::{LlmArgs, llm_client};
-use super::{Failure, Outcome};
 use crate::core::compose::document_run::{
     FormalizeSettings, FormalizedDocument, formalize_document,
 };
 use crate::core::formalize::span_job::SpanSettings;
-use crate::core::formalize::span_runs::{DEFAULT_SPAN_BUDGET, FormalizeEvent};
+use crate::core::formalize::span_runs::FormalizeEvent;
+use crate::core::formalize::span_task::DEFAULT_SPAN_BUDGET;
 use crate::core::formalize::vocabulary::VocabularyMode;
 use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
 use crate::core::model::{Project, Settings, TestSuite};

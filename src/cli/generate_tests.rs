@@ -5,7 +5,7 @@
 //! finding, the rules that justify it and why the test was generated).
 //! `--save` appends them to `tests.json` as proposed tests for `precept review`.
 
-use super::{Failure, Outcome, load_project, print_json, start_solver};
+use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use crate::core::model::{CompiledModel, LogicTest, TestSuite};
 use crate::core::testgen::generate::{GeneratedTest, generate, to_proposed};
 use clap::Args;

@@ -1,6 +1,6 @@
 //! `precept import FILE.smt2 --out DIR`
 
-use super::{Failure, Outcome};
+use super::common::{Failure, Outcome};
 use crate::core::model::import::import_smtlib;
 use crate::core::model::project::read_text;
 use crate::core::model::{Project, Settings, TestSuite};

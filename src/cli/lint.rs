@@ -1,6 +1,7 @@
 //! `precept lint DIR [--json] [--no-solver]`
 
-use super::{Failure, Outcome, print_json, render};
+use super::common::{Failure, Outcome, print_json};
+use super::render;
 use crate::core::lint::{Diagnostic, Severity, syntactic};
 use crate::core::model::{Project, compile};
 use crate::core::solve::SolverWorker;

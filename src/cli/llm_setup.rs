@@ -1,7 +1,7 @@
 //! The LLM options shared by the commands that talk to a language model,
 //! and the client they build from them.
 
-use super::Failure;
+use super::common::Failure;
 use crate::core::llm::config::ProfileSource;
 use crate::core::llm::{LlmClient, Mode, configured_client};
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! test or check, 2 bad input or usage.
 
 pub mod check_answer;
+pub mod common;
 pub mod consolidate;
 pub mod coverage;
 pub mod embedder_choice;
@@ -18,12 +19,10 @@ pub mod show;
 pub mod test;
 pub mod verify;
 
-use crate::core::model::{CompiledModel, Project};
-use crate::core::solve::SolverWorker;
 use clap::{Parser, Subcommand};
+use common::Failure;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Debug, Parser)]
 #[command(name = "precept", version, about = "Vet policy models with an SMT solver", long_about = None)]
@@ -63,26 +62,6 @@ pub enum Command {
     /// Rule coverage of the tests, and their mutation score
     Coverage(coverage::CoverageArgs),
 }
-
-/// How a command failed.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad input or usage: exit 2.
-    Input(String),
-    /// A test or check failed: exit 1 (the command has printed why).
-    Check,
-}
-
-impl<E: std::fmt::Display> From<E> for Failure
-where
-    E: std::error::Error,
-{
-    fn from(error: E) -> Failure {
-        Failure::Input(error.to_string())
-    }
-}
-
-pub type Outcome = Result<(), Failure>;
 
 /// Runs a parsed command line and maps the outcome to an exit code.
 pub fn run(command: Command) -> ExitCode {
@@ -130,39 +109,4 @@ pub fn open(dir: &Path) -> ExitCode {
         return ExitCode::from(2);
     }
     crate::tui::run(dir)
-}
-
-/// Loads a project and compiles its model; any problem is bad input.
-pub fn load_project(dir: &Path) -> Result<(Project, CompiledModel), Failure> {
-    let project = Project::load(dir)?;
-    let compiled = project.compile_strict()?;
-    Ok((project, compiled))
-}
-
-/// Starts a solver with the project's model loaded.
-pub fn start_solver(
-    project: &Project,
-    compiled: &CompiledModel,
-    timeout_ms: Option<u64>,
-) -> Result<SolverWorker, Failure> {
-    let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
-    let worker = SolverWorker::spawn(timeout);
-    worker.load(compiled.clone()).map_err(|e| {
-        Failure::Input(format!(
-            "{}: cannot load the model into the solver: {e}",
-            project.dir.display()
-        ))
-    })?;
-    Ok(worker)
-}
-
-/// Prints JSON to stdout.
-pub fn print_json(value: &impl serde::Serialize) -> Outcome {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Input(e.to_string()))?;
-    println!("{text}");
-    Ok(())
-}
-
-pub fn project_dir(dir: &Option<PathBuf>) -> PathBuf {
-    dir.clone().unwrap_or_else(|| PathBuf::from("."))
 }

@@ -5,8 +5,8 @@
 //! finding the expert expected instead, so the test fails (and points at the
 //! responsible rules) until the model is repaired.
 
+use super::common::{Failure, Outcome};
 use super::verify::parse_finding;
-use super::{Failure, Outcome};
 use crate::core::model::{LogicTest, Project, TestStatus};
 use crate::core::solve::FindingKind;
 use crate::core::testgen::generate::{accept, reject};

@@ -1,6 +1,6 @@
 //! `precept show DIR [--smtlib | --english]`
 
-use super::{Outcome, load_project};
+use super::common::{Outcome, load_project};
 use crate::core::export::to_smtlib;
 use clap::Args;
 use std::path::PathBuf;

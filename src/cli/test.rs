@@ -3,8 +3,9 @@
 //! from `precept.json`, by default 3 and 3/3; translations cached in
 //! `.cache/translations/`).
 
+use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
-use super::{Failure, Outcome, load_project, print_json, render, start_solver};
+use super::render;
 use crate::core::answer::{
     AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     run_nl_tests, samples_of,

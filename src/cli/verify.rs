@@ -1,6 +1,7 @@
 //! `precept verify DIR --premise EXPR --claim EXPR [--json]`
 
-use super::{Failure, Outcome, load_project, print_json, render, start_solver};
+use super::common::{Failure, Outcome, load_project, print_json, start_solver};
+use super::render;
 use crate::core::solve::FindingKind;
 use clap::Args;
 use std::path::PathBuf;

@@ -1,27 +1,22 @@
-//! The workbench: a ratatui terminal UI over the core. State, messages and
-//! effects (The Elm Architecture); solver work runs off the UI thread.
+//! The workbench: a ratatui terminal UI over the core, in the Elm style.
+//! The folders, each using only the ones before it:
+//! `style` (themes, highlighting) → `input` (keymap, editor) → `state`
+//! (app, messages, queries) → `measure` (layout, text width) → `effects`
+//! (solver worker, background jobs) → `update` (keys and messages; never
+//! draws) → `view` (drawing; never updates). This file runs the loop.
 
-pub mod app;
-pub mod assist;
-pub mod components;
-pub mod config;
-pub mod editor;
-pub mod highlight;
-pub mod keymap;
-pub mod layout;
-pub mod list_cursor;
-pub mod llm_jobs;
-pub mod msg;
-pub mod queries;
-pub mod runtime;
-pub mod text_measure;
-pub mod theme;
+pub mod effects;
+pub mod input;
+pub mod measure;
+pub mod state;
+pub mod style;
 pub mod update;
+pub mod view;
 
-use app::App;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
-use msg::{Effect, Msg};
-use runtime::Runtime;
+use effects::runtime::Runtime;
+use state::app::App;
+use state::msg::{Effect, Msg};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,7 +47,7 @@ pub fn run(dir: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let config = config::UserConfig::load(config::config_dir());
+    let config = effects::config::UserConfig::load(effects::config::config_dir());
     let timeout = Duration::from_millis(project.settings.solver_timeout_ms);
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
@@ -106,7 +101,7 @@ fn event_loop(
     runtime: &mut Runtime,
 ) -> std::io::Result<()> {
     // The first frame comes before any solver work.
-    terminal.draw(|frame| components::render(app, frame))?;
+    terminal.draw(|frame| view::render(app, frame))?;
     let mut effects = vec![
         Effect::LoadSolver(Box::new(app.compiled.clone())),
         update::start_full_run(app),
@@ -127,7 +122,7 @@ fn event_loop(
         if !effects.is_empty() {
             continue;
         }
-        terminal.draw(|frame| components::render(app, frame))?;
+        terminal.draw(|frame| view::render(app, frame))?;
         let wait = TICK
             .saturating_sub(last_tick.elapsed())
             .min(if runtime.has_pending() {

@@ -7,7 +7,7 @@ use precept::core::compose::embed::LexicalEmbedder;
 use precept::core::compose::record::{FormalizationRecord, RunInfo};
 use precept::core::compose::unify::compose;
 use precept::core::formalize::span_job::SpanOutcome;
-use precept::core::formalize::span_runs::plan_spans;
+use precept::core::formalize::span_task::plan_spans;
 use precept::core::formalize::unit::unit_from_json;
 use precept::core::model::PolicyModel;
 use serde_json::Value;

@@ -9,9 +9,8 @@ use crate::core::compose::embed::Embedder;
 use crate::core::compose::record::{FormalizationRecord, RunInfo};
 use crate::core::compose::unify::compose;
 use crate::core::formalize::span_job::{SpanOutcome, SpanSettings};
-use crate::core::formalize::span_runs::{
-    DEFAULT_SPAN_BUDGET, FormalizeEvent, formalize_runtime, formalize_spans, plan_spans,
-};
+use crate::core::formalize::span_runs::{FormalizeEvent, formalize_runtime, formalize_spans};
+use crate::core::formalize::span_task::{DEFAULT_SPAN_BUDGET, plan_spans};
 use crate::core::formalize::vocabulary::VocabularyMode;
 use crate::core::llm::{LlmClient, LlmError};
 use crate::core::model::{PolicyModel, compile};

@@ -8,7 +8,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::core::compose::unify::{ClusterRecord, Composition, MergeProposal, RuleOrigin};
-use crate::core::formalize::span_job::{SpanOutcome, SpanTask};
+use crate::core::formalize::span_job::SpanOutcome;
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::vocabulary::{SharedVocabulary, VocabularyMode};
 use crate::core::llm::prompts::FORMALIZE_SPAN;
 use crate::core::model::SCHEMA_VERSION;

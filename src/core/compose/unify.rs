@@ -24,7 +24,8 @@ use crate::core::compose::cluster::{
     VariableCandidate, cluster_names, cluster_variables, split_uncertain,
 };
 use crate::core::compose::embed::{Embedder, cosine, variable_text};
-use crate::core::formalize::span_job::{SpanOutcome, SpanTask};
+use crate::core::formalize::span_job::SpanOutcome;
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::PolicyUnit;
 use crate::core::model::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SourceSpan, TypeDef, Variable,

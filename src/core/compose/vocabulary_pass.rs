@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use super::unify::compose;
-use crate::core::formalize::span_job::{SpanOutcome, SpanTask};
+use crate::core::formalize::span_job::SpanOutcome;
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::{PolicyUnit, UnitType, UnitVariable, check_unit, type_schema};
 use crate::core::formalize::vocabulary::{SharedVariable, SharedVocabulary, section_title};
 use crate::core::llm::embeddings::Embedder;
@@ -299,7 +300,7 @@ fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::formalize::span_runs::plan_spans;
+    use crate::core::formalize::span_task::plan_spans;
 
     #[test]
     fn sections_group_spans_and_are_cut_to_the_budget() {

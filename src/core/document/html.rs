@@ -3,7 +3,7 @@
 //! `a | b` and entities are decoded in the text (offsets stay raw). A small
 //! hand-written tag scanner, not a full HTML parser.
 
-use super::{DocSpan, SpanKind};
+use super::span::{DocSpan, SpanKind};
 
 /// Whether the document is read as HTML: mostly lines starting with a block
 /// element, an HTML skeleton, or (without Markdown headings) many block tags.

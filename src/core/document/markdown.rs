@@ -3,7 +3,7 @@
 //! unpunctuated lines and ALL CAPS lines also become headings).
 
 use super::html::{html_tag, normalize, strip_tags};
-use super::{DocSpan, SpanKind};
+use super::span::{DocSpan, SpanKind};
 
 /// Lines with byte offsets.
 fn lines_with_offsets(document: &str) -> impl Iterator<Item = (usize, &str)> {

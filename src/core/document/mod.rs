@@ -25,41 +25,13 @@ pub mod context;
 mod html;
 mod markdown;
 pub mod sentences;
+mod span;
 pub mod words;
-
-use serde::Serialize;
 
 use html::{looks_like_html, split_html};
 use markdown::split_markdown;
 pub use sentences::{sentence_ranges, split_for_budget};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SpanKind {
-    Heading(u8),
-    Paragraph,
-    ListItem,
-    TableRow,
-}
-
-/// One span of the document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DocSpan {
-    pub kind: SpanKind,
-    /// Byte range in the document, covering the span as written.
-    pub start: usize,
-    pub end: usize,
-    /// The text to show: markup markers and tags removed.
-    pub text: String,
-}
-
-impl DocSpan {
-    /// Whether a rule's source range falls in this span.
-    pub fn overlaps(&self, start: usize, end: usize) -> bool {
-        start < self.end && end > self.start
-            || (start == end && start >= self.start && start < self.end)
-    }
-}
+pub use span::{DocSpan, SpanKind};
 
 /// Splits `document` into spans, choosing the HTML, Markdown or plain-text
 /// reading.

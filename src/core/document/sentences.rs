@@ -1,8 +1,8 @@
 //! Sentences: the byte ranges of a text's sentences, and cutting long
 //! spans into sentence-aligned pieces within a character budget.
 
-use super::DocSpan;
 use super::html::{TagClass, entity_at, looks_like_html, parse_tag, tag_class};
+use super::span::DocSpan;
 
 /// Splits every span whose text is longer than `max_chars` characters into
 /// pieces of at most `max_chars`, cutting at sentence ends (packing whole

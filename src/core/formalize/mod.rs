@@ -6,5 +6,6 @@
 
 pub mod span_job;
 pub mod span_runs;
+pub mod span_task;
 pub mod unit;
 pub mod vocabulary;

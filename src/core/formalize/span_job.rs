@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::document::context::SpanContext;
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::{
     PolicyUnit, UnitProblem, check_unit, declarations_text, unit_from_json,
     unit_schema_with_reasons,
@@ -15,22 +15,6 @@ use crate::core::formalize::unit::{
 use crate::core::formalize::vocabulary::SharedVocabulary;
 use crate::core::llm::prompts::{FORMALIZE_REPAIR, FORMALIZE_SPAN, FRAGMENT_GRAMMAR, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
-
-/// One span to formalize.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpanTask {
-    /// `S1`, `S2`, … in document order.
-    pub id: String,
-    /// Byte range in the document.
-    pub start: usize,
-    pub end: usize,
-    /// The enclosing headings, outermost first.
-    pub heading_path: Vec<String>,
-    pub text: String,
-    /// The title, a list item's lead-in, a table row's header.
-    #[serde(default, skip_serializing_if = "SpanContext::is_empty")]
-    pub context: SpanContext,
-}
 
 /// How the formalization of one span ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

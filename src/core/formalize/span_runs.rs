@@ -7,15 +7,11 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio::task::JoinSet;
 
-use crate::core::document::context::{document_title, span_context};
-use crate::core::document::{SpanKind, heading_paths, split_for_budget, split_spans};
-use crate::core::formalize::span_job::{SpanOutcome, SpanSettings, SpanTask, formalize_span};
+use crate::core::formalize::span_job::{SpanOutcome, SpanSettings, formalize_span};
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::UnitProblem;
 use crate::core::formalize::vocabulary::SharedVocabulary;
 use crate::core::llm::{LlmClient, LlmError};
-
-/// Spans longer than this many characters are cut at sentence ends.
-pub const DEFAULT_SPAN_BUDGET: usize = 3_000;
 
 /// Progress of a run, in the order things happen.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -71,32 +67,6 @@ impl SpanCounts {
             },
         }
     }
-}
-
-/// The spans of `document` worth asking about: every paragraph, list item
-/// and table row (headings only give context), cut to `budget` characters.
-pub fn plan_spans(document: &str, budget: usize) -> Vec<SpanTask> {
-    let spans = split_spans(document);
-    let paths = heading_paths(&spans);
-    let title = document_title(document, &spans);
-    let mut tasks = Vec::new();
-    for (index, (span, path)) in spans.iter().zip(paths).enumerate() {
-        if matches!(span.kind, SpanKind::Heading(_)) || span.text.trim().is_empty() {
-            continue;
-        }
-        let context = span_context(&spans, index, title.as_deref());
-        for piece in split_for_budget(std::slice::from_ref(span), document, budget) {
-            tasks.push(SpanTask {
-                id: format!("S{}", tasks.len() + 1),
-                start: piece.start,
-                end: piece.end,
-                heading_path: path.clone(),
-                text: piece.text,
-                context: context.clone(),
-            });
-        }
-    }
-    tasks
 }
 
 /// Formalizes every task; results come back in task order. A missing
@@ -169,29 +139,4 @@ pub fn formalize_spans_blocking(
 pub fn formalize_runtime() -> Result<tokio::runtime::Runtime, LlmError> {
     crate::core::llm::runtime::blocking_runtime()
         .map_err(|e| LlmError::Internal(format!("cannot start the LLM runtime: {e}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn headings_give_context_and_are_not_formalized() {
-        let doc = "# Fees\n\nSeniors pay half.\n\n## Credits\n\n- At most 3 credits.\n";
-        let tasks = plan_spans(doc, DEFAULT_SPAN_BUDGET);
-        assert_eq!(tasks.len(), 2);
-        assert_eq!(tasks[0].id, "S1");
-        assert_eq!(tasks[0].heading_path, ["Fees"]);
-        assert_eq!(&doc[tasks[1].start..tasks[1].end], "- At most 3 credits.");
-        assert_eq!(tasks[1].heading_path, ["Fees", "Credits"]);
-    }
-
-    #[test]
-    fn long_spans_are_cut_into_several_tasks() {
-        let sentence = "A refund is due when the flight is cancelled by the carrier. ";
-        let doc = format!("# Refunds\n\n{}\n", sentence.repeat(10));
-        let tasks = plan_spans(&doc, 200);
-        assert!(tasks.len() >= 3, "{}", tasks.len());
-        assert!(tasks.iter().all(|t| t.text.chars().count() <= 200));
-    }
 }

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::core::document::words::split_identifier;
-use crate::core::formalize::span_job::SpanTask;
+use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::{PolicyUnit, UnitProblem, UnitType};
 
 /// How spans are formalized.
@@ -158,7 +158,7 @@ pub fn section_title(task: &SpanTask) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::formalize::span_runs::plan_spans;
+    use crate::core::formalize::span_task::plan_spans;
 
     #[test]
     fn a_span_sees_the_variables_it_mentions_its_section_has_or_it_shares_a_word_with() {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::config::Profile;
-use super::{LlmError, LlmRequest};
+use super::request::{LlmError, LlmRequest};
 use crate::core::model::project::write_atomic;
 
 /// The cache key of `request` sent with `profile`: the hex SHA-256 of the

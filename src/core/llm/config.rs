@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::LlmError;
+use super::request::LlmError;
 
 /// The name of the configuration file inside the user's config directory.
 pub const CONFIG_FILE: &str = "llm.toml";

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::config::{Profile, Protocol};
+use super::request::{LlmError, LlmRequest, snippet};
 use super::validate::validate_reply;
-use super::{LlmError, LlmRequest, snippet};
 
 /// The Anthropic API version sent in `anthropic-version`.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";

@@ -5,8 +5,8 @@
 use crate::core::answer::{AnswerReport, VerifyEvent};
 use crate::core::model::NlTest;
 use crate::core::solve::FindingKind;
-use crate::tui::app::{App, Overlay, Pane, VerifyMode};
-use crate::tui::msg::Effect;
+use crate::tui::state::app::{App, Overlay, Pane, VerifyMode};
+use crate::tui::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// ctrl-t on the verify screen: switch between logic and question/answer.
@@ -69,7 +69,7 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
         answer,
         model: Box::new(app.model.clone()),
         compiled: Box::new(app.compiled.clone()),
-        redundancy: crate::tui::msg::Redundancy {
+        redundancy: crate::tui::state::msg::Redundancy {
             translations: app.answer_translations,
             threshold: app.answer_threshold,
         },

@@ -4,8 +4,8 @@
 //! costs only solver time); each outcome says what is at fault.
 
 use crate::core::answer::NlTestOutcome;
-use crate::tui::app::App;
-use crate::tui::msg::Effect;
+use crate::tui::state::app::App;
+use crate::tui::state::msg::Effect;
 
 /// Runs every natural-language test (replacing a run in progress).
 pub fn start(app: &mut App) -> Vec<Effect> {
@@ -31,7 +31,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         model: Box::new(app.model.clone()),
         compiled: Box::new(app.compiled.clone()),
         tests: app.tests.nl_tests.clone(),
-        redundancy: crate::tui::msg::Redundancy {
+        redundancy: crate::tui::state::msg::Redundancy {
             translations: app.answer_translations,
             threshold: app.answer_threshold,
         },
@@ -72,7 +72,7 @@ pub fn finished(app: &mut App, ticket: u64) -> Vec<Effect> {
     }
     app.nl.running = false;
     app.status.job = None;
-    let (passed, failed) = crate::tui::queries::nl_test_counts(app);
+    let (passed, failed) = crate::tui::state::queries::nl_test_counts(app);
     app.status.message = Some(format!(
         "natural-language tests: {passed} passed, {failed} failed"
     ));

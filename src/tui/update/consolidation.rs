@@ -4,8 +4,8 @@
 //! selected proposal as one undoable edit, `R` rejects it.
 
 use crate::core::compose::consolidate::{ProposalSource, apply};
-use crate::tui::app::{App, Pane, Screen};
-use crate::tui::msg::{Consolidation, Effect};
+use crate::tui::state::app::{App, Pane, Screen};
+use crate::tui::state::msg::{Consolidation, Effect};
 
 /// `c`: asks for consolidation proposals, replacing an older request.
 pub fn start(app: &mut App) -> Vec<Effect> {

@@ -4,11 +4,11 @@
 
 use super::runs::{start_full_run, start_run};
 use crate::core::model::{ReviewStatus, Rule, SourceSpan};
-use crate::tui::app::{App, Overlay, Pane, Screen, TestState, VariableRow};
-use crate::tui::editor::{
+use crate::tui::input::editor::{
     EditTarget, Edited, Editor, rule_text, test_form, type_form, validate, variable_form,
 };
-use crate::tui::msg::Effect;
+use crate::tui::state::app::{App, Overlay, Pane, Screen, TestState, VariableRow};
+use crate::tui::state::msg::Effect;
 use std::collections::BTreeSet;
 
 fn open(app: &mut App, target: EditTarget, text: &str) {
@@ -275,8 +275,8 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
                 note: String::new(),
             });
             let index = app.model.rules.len() - 1;
-            let height = crate::tui::layout::inner_height(
-                crate::tui::layout::areas(Screen::Rules, app.size).list,
+            let height = crate::tui::measure::layout::inner_height(
+                crate::tui::measure::layout::areas(Screen::Rules, app.size).list,
             );
             app.rule_cursor.select(index, app.model.rules.len(), height);
         }
@@ -491,7 +491,7 @@ pub fn cycle_review(app: &mut App) -> Vec<Effect> {
 fn restore(
     app: &mut App,
     label: String,
-    snapshot: crate::tui::app::Snapshot,
+    snapshot: crate::tui::state::app::Snapshot,
     verb: &str,
 ) -> Vec<Effect> {
     app.model = snapshot.model;

@@ -7,11 +7,11 @@ use crate::core::compose::cluster_edit;
 use crate::core::compose::record::FormalizationRecord;
 use crate::core::formalize::span_runs::FormalizeEvent;
 use crate::core::model::PolicyModel;
-use crate::tui::app::{App, Overlay, Pane, Screen};
-use crate::tui::assist::{
+use crate::tui::state::app::{App, Overlay, Pane, Screen};
+use crate::tui::state::assist::{
     ClusterRow, FormalizeRun, NamePrompt, NamePurpose, SpanProgress, cluster_rows,
 };
-use crate::tui::msg::{Effect, Formalized};
+use crate::tui::state::msg::{Effect, Formalized};
 use crossterm::event::{KeyCode, KeyEvent};
 
 /// `F`: formalize the project's document. On a model with rules the first

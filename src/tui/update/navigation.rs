@@ -1,8 +1,8 @@
 //! Moving around: screens, panes, list selections, jumps, mouse.
 
-use crate::tui::app::{App, Pane, Screen};
-use crate::tui::layout::{areas, inner_height};
-use crate::tui::msg::Effect;
+use crate::tui::measure::layout::{areas, inner_height};
+use crate::tui::state::app::{App, Pane, Screen};
+use crate::tui::state::msg::Effect;
 
 /// Rows the evidence list of the tests screen shows at once.
 pub const EVIDENCE_ROWS: usize = 5;
@@ -50,7 +50,7 @@ pub fn formalize_span_count(app: &App) -> usize {
 fn evidence_len(app: &App) -> usize {
     app.selected_test()
         .and_then(|t| match app.test_state(&t.id) {
-            crate::tui::app::TestState::Done(outcome) => {
+            crate::tui::state::app::TestState::Done(outcome) => {
                 outcome.finding.as_ref().map(|f| f.rules().len())
             }
             _ => None,
@@ -72,8 +72,11 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::NlTests => (app.tests.nl_tests.len(), inner_height(layout.nl_tests)),
         Pane::Clusters => (
             app.formalization.record.as_ref().map_or(0, |r| {
-                crate::tui::assist::cluster_rows(&r.clusters, app.formalization.proposals.len())
-                    .len()
+                crate::tui::state::assist::cluster_rows(
+                    &r.clusters,
+                    app.formalization.proposals.len(),
+                )
+                .len()
             }),
             inner_height(layout.clusters),
         ),
@@ -135,7 +138,7 @@ fn scroll_document_to_selection(app: &mut App) {
     let area = areas(Screen::Rules, app.size).document;
     let (height, width) = (
         inner_height(area),
-        crate::tui::text_measure::text_width(area),
+        crate::tui::measure::text::text_width(area),
     );
     let selected = app
         .span_cursor
@@ -145,7 +148,7 @@ fn scroll_document_to_selection(app: &mut App) {
         app.span_cursor.offset = selected;
         return;
     }
-    let rows = |i: usize| crate::tui::text_measure::span_text_rows(app, i, width).len();
+    let rows = |i: usize| crate::tui::measure::text::span_text_rows(app, i, width).len();
     let mut used: usize = (app.span_cursor.offset..=selected).map(rows).sum();
     let mut offset = app.span_cursor.offset;
     while used > height && offset < selected {
@@ -231,7 +234,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             let id = app
                 .selected_test()
                 .and_then(|t| match app.test_state(&t.id) {
-                    crate::tui::app::TestState::Done(outcome) => outcome
+                    crate::tui::state::app::TestState::Done(outcome) => outcome
                         .finding
                         .as_ref()
                         .and_then(|f| f.rules().get(app.evidence_cursor.selected).cloned()),
@@ -243,7 +246,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         }
         Pane::Variables => {
             let rows = app.variable_rows();
-            if let Some(crate::tui::app::VariableRow::Variable(i)) =
+            if let Some(crate::tui::state::app::VariableRow::Variable(i)) =
                 rows.get(app.variable_cursor.selected)
             {
                 let name = app.model.variables[*i].name.clone();
@@ -416,10 +419,10 @@ pub fn click(app: &mut App, column: u16, row: u16) {
     // The document pane wraps spans over several rows.
     if pane == Pane::Document {
         let row_in_pane = (row - area.y - 1) as usize;
-        let width = crate::tui::text_measure::text_width(area);
+        let width = crate::tui::measure::text::text_width(area);
         let mut used = 0;
         for index in app.span_cursor.offset..app.spans.len() {
-            used += crate::tui::text_measure::span_text_rows(app, index, width).len();
+            used += crate::tui::measure::text::span_text_rows(app, index, width).len();
             if row_in_pane < used {
                 move_selection(app, index as isize - current as isize);
                 return;

@@ -3,19 +3,11 @@
 
 use super::edits;
 use crate::core::solve::FindingKind;
-use crate::tui::app::{App, Overlay, VariableRow};
-use crate::tui::keymap::Action;
-use crate::tui::msg::Effect;
-use crate::tui::queries::{Command, Hit, filtered_commands, search};
+use crate::tui::input::keymap::Action;
+use crate::tui::state::app::{App, Overlay, VariableRow};
+use crate::tui::state::msg::Effect;
+use crate::tui::state::queries::{Command, Hit, filtered_commands, search};
 use crossterm::event::{KeyCode, KeyEvent};
-use ratatui_textarea::TextArea;
-
-pub fn open_filter(app: &mut App) {
-    let mut input = TextArea::new(vec![app.variable_filter.clone()]);
-    input.set_placeholder_text("filter variables and types");
-    input.move_cursor(ratatui_textarea::CursorMove::End);
-    app.overlay = Some(Overlay::Filter(input));
-}
 
 /// Rows a picker list shows.
 pub const PICKER_ROWS: usize = 12;
@@ -42,7 +34,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => app.overlay = None,
         },
         Overlay::ExpectPrompt => {
-            let answer_mode = app.verify.mode == crate::tui::app::VerifyMode::Answer;
+            let answer_mode = app.verify.mode == crate::tui::state::app::VerifyMode::Answer;
             let expected = match key.code {
                 KeyCode::Char('v') => Some(FindingKind::Valid),
                 KeyCode::Char('i') => Some(FindingKind::Invalid),
@@ -124,7 +116,7 @@ fn picker_key(app: &mut App, key: KeyEvent, is_palette: bool) -> Vec<Effect> {
             if is_palette {
                 if let Some((_, command)) = filtered_commands(app, &query).into_iter().nth(chosen) {
                     return match command {
-                        Command::Action(action) => super::act(app, action),
+                        Command::Action(action) => super::actions::act(app, action),
                         Command::NewType => {
                             edits::open_new_type(app);
                             Vec::new()

@@ -5,9 +5,9 @@
 
 use crate::core::repair::{RepairProposal, apply_repair};
 use crate::core::test_runner::flips::TestFlip;
-use crate::tui::app::{App, Overlay, Pane};
-use crate::tui::assist::{Proposed, RepairStage, RepairState};
-use crate::tui::msg::Effect;
+use crate::tui::state::app::{App, Overlay, Pane};
+use crate::tui::state::assist::{Proposed, RepairStage, RepairState};
+use crate::tui::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 

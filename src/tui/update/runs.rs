@@ -3,8 +3,8 @@
 
 use crate::core::solve::FindingKind;
 use crate::core::test_runner::{TestOutcome, check_test};
-use crate::tui::app::{App, Flip, Overlay, Pane, TestState};
-use crate::tui::msg::{Effect, TestJob};
+use crate::tui::state::app::{App, Flip, Overlay, Pane, TestState};
+use crate::tui::state::msg::{Effect, TestJob};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Reruns every test.

@@ -7,9 +7,9 @@ use super::edits::finish_declaration_edit;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
 use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::flips::TestFlip;
-use crate::tui::app::{App, Screen};
-use crate::tui::app::{FixChoice, Overlay};
-use crate::tui::msg::Effect;
+use crate::tui::state::app::{App, Screen};
+use crate::tui::state::app::{FixChoice, Overlay};
+use crate::tui::state::msg::Effect;
 
 /// Starts a lint run, replacing any older one.
 pub fn start_lint(app: &mut App) -> Vec<Effect> {
@@ -258,7 +258,7 @@ pub fn tests_generated(
                 id.clone(),
             ));
         app.results
-            .insert(id.clone(), crate::tui::app::TestState::NotRun);
+            .insert(id.clone(), crate::tui::state::app::TestState::NotRun);
         added.push(id);
     }
     if added.is_empty() {
@@ -305,7 +305,7 @@ pub fn ask_rejection(app: &mut App) {
     let index = app.test_cursor.selected;
     match app.tests.tests.get(index) {
         Some(test) if test.proved.is_some() => {
-            app.overlay = Some(crate::tui::app::Overlay::RejectPrompt { test_index: index })
+            app.overlay = Some(crate::tui::state::app::Overlay::RejectPrompt { test_index: index })
         }
         Some(test) => {
             app.status.message = Some(format!(

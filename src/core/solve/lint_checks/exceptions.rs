@@ -16,18 +16,13 @@ use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;
 use z3::ast::Bool;
 
-use super::{Linter, split_implication};
+use super::linter::{Linter, SITUATION_CHECK_BUDGET, split_implication};
 use crate::core::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use crate::core::solve::{Scenario, Value};
 
 /// The most impossible situations reported per group of rules.
 const MAX_SITUATIONS: usize = 10;
-
-/// The most solver checks spent searching for impossible situations in one
-/// lint run (the search is a heuristic: extremes and pairs of input facts),
-/// so that a large model's lint stays fast.
-pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
 
 /// Pairs of facts are tried only in groups with at most this many facts
 /// (the pairs grow with the square); larger groups get the extremes only.

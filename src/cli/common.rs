@@ -1,0 +1,59 @@
+//! What every subcommand shares: how a command fails, loading a project,
+//! starting the solver on it, printing JSON.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::core::model::{CompiledModel, Project};
+use crate::core::solve::SolverWorker;
+
+/// How a command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input or usage: exit 2.
+    Input(String),
+    /// A test or check failed: exit 1 (the command has printed why).
+    Check,
+}
+
+impl<E: std::fmt::Display> From<E> for Failure
+where
+    E: std::error::Error,
+{
+    fn from(error: E) -> Failure {
+        Failure::Input(error.to_string())
+    }
+}
+
+pub type Outcome = Result<(), Failure>;
+
+/// Loads a project and compiles its model; any problem is bad input.
+pub fn load_project(dir: &Path) -> Result<(Project, CompiledModel), Failure> {
+    let project = Project::load(dir)?;
+    let compiled = project.compile_strict()?;
+    Ok((project, compiled))
+}
+
+/// Starts a solver with the project's model loaded.
+pub fn start_solver(
+    project: &Project,
+    compiled: &CompiledModel,
+    timeout_ms: Option<u64>,
+) -> Result<SolverWorker, Failure> {
+    let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
+    let worker = SolverWorker::spawn(timeout);
+    worker.load(compiled.clone()).map_err(|e| {
+        Failure::Input(format!(
+            "{}: cannot load the model into the solver: {e}",
+            project.dir.display()
+        ))
+    })?;
+    Ok(worker)
+}
+
+/// Prints JSON to stdout.
+pub fn print_json(value: &impl serde::Serialize) -> Outcome {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Input(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! The solver-backed lint run: the linter's state, the groups of rules
+//! checked together, and the helpers every check uses.
+
+use crate::core::model::CompiledModel;
+use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::core::smt::{Expr, ExprKind, Op};
+use crate::core::solve::session::{Interruption, SolverSession};
+use std::collections::HashSet;
+use z3::SatResult;
+use z3::ast::Bool;
+
+/// What the lint run reports as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LintEvent {
+    Progress {
+        done: usize,
+        total: usize,
+        stage: &'static str,
+    },
+    Found(Box<Diagnostic>),
+    Finished {
+        checks: usize,
+        undecided: usize,
+    },
+}
+
+/// The most solver checks spent searching for impossible situations in one
+/// lint run (the search is a heuristic: extremes and pairs of input facts),
+/// so that a large model's lint stays fast.
+pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
+
+/// The most disjoint conflicts reported for an inconsistent policy.
+pub(super) const MAX_CONFLICTS: usize = 10;
+
+/// Splits `(=> a b c)` into (antecedent `(and a b)`, consequent `c`).
+pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
+    let ExprKind::App(Op::Implies, args) = &formula.kind else {
+        return None;
+    };
+    let (consequent, conditions) = args.split_last()?;
+    let antecedent = if conditions.len() == 1 {
+        conditions[0].clone()
+    } else {
+        Expr::app(Op::And, conditions.to_vec())
+    };
+    Some((antecedent, consequent.clone()))
+}
+
+pub(super) struct Linter<'a> {
+    pub(super) session: &'a mut SolverSession,
+    pub(super) model: &'a CompiledModel,
+    pub(super) interruption: &'a dyn Interruption,
+    pub(super) report: &'a mut dyn FnMut(LintEvent),
+    pub(super) checks: usize,
+    pub(super) undecided: usize,
+    /// (general rule, rule with the exception) pairs found by L209: the
+    /// redundancy check leaves the second alone.
+    pub(super) shadowed: HashSet<(usize, usize)>,
+    /// Solver checks left for the impossible-situation search (L210).
+    pub(super) situation_budget: usize,
+    pub(super) situation_budget_reported: bool,
+}
+
+impl SolverSession {
+    /// Runs every solver-backed check on `model` (this session must hold
+    /// exactly `model`'s rules, in order), reporting as it goes. Returns the
+    /// number of checks made and how many were not decided in time.
+    pub fn lint(
+        &mut self,
+        model: &CompiledModel,
+        interruption: &dyn Interruption,
+        report: &mut dyn FnMut(LintEvent),
+    ) -> (usize, usize) {
+        let mut linter = Linter {
+            session: self,
+            model,
+            interruption,
+            report,
+            checks: 0,
+            undecided: 0,
+            shadowed: HashSet::new(),
+            situation_budget: SITUATION_CHECK_BUDGET,
+            situation_budget_reported: false,
+        };
+        linter.run();
+        (linter.checks, linter.undecided)
+    }
+}
+
+impl Linter<'_> {
+    pub(super) fn found(&mut self, diagnostic: Diagnostic) {
+        (self.report)(LintEvent::Found(Box::new(diagnostic)));
+    }
+
+    pub(super) fn progress(&mut self, done: usize, total: usize, stage: &'static str) {
+        (self.report)(LintEvent::Progress { done, total, stage });
+    }
+
+    pub(super) fn stopped(&self) -> bool {
+        self.interruption.reason().is_some()
+    }
+
+    /// A check within the per-check deadline.
+    pub(super) fn check(&mut self, assumptions: &[Bool]) -> SatResult {
+        self.checks += 1;
+        let timeout = self.session.timeout();
+        self.session
+            .check_within(assumptions, timeout, self.interruption)
+    }
+
+    pub(super) fn undecided(&mut self, what: String, rules: Vec<String>) {
+        self.undecided += 1;
+        self.found(
+            Diagnostic::new(
+                LintCode::NotDecided,
+                Severity::Info,
+                format!(
+                    "Not decided within the deadline: {what}. Treat it as unchecked, not as passed."
+                ),
+            )
+            .rules(rules),
+        );
+    }
+
+    pub(super) fn id(&self, rule: usize) -> String {
+        self.model.rules[rule].id.clone()
+    }
+
+    pub(super) fn guard(&self, formula: &Bool) -> Bool {
+        let literal = Bool::fresh_const("lint");
+        self.session.solver.assert(literal.implies(formula));
+        literal
+    }
+
+    pub(super) fn encode(&self, expr: &Expr) -> Option<Bool> {
+        self.session.vocabulary.formula(expr).ok()
+    }
+
+    pub(super) fn run(&mut self) {
+        let total_rules = self.model.rules.len();
+        self.session.solver.push();
+        let groups = self.groups();
+        let all: Vec<usize> = (0..total_rules).collect();
+        let consistent = self.inconsistency(&all);
+        self.session.solver.pop(1);
+        if !consistent {
+            return;
+        }
+        // Each group is checked in a solver holding only its rules: no
+        // check can involve another group, and small solvers are fast.
+        for group in &groups {
+            if self.stopped() {
+                return;
+            }
+            let scratch = self.session.scratch_solver(group);
+            let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+            self.shadowed = self.shadowed_exceptions(group);
+            self.per_rule_checks(group);
+            self.forced_and_unreachable(group);
+            self.overlaps(group);
+            self.gaps(group);
+            self.impossible_situations(group);
+            self.session.solver = whole_model;
+        }
+    }
+
+    /// L208: islands of rules that share no variables.
+    pub(super) fn groups(&mut self) -> Vec<Vec<usize>> {
+        let mut seen = HashSet::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for rule in 0..self.model.rules.len() {
+            if seen.contains(&rule) {
+                continue;
+            }
+            let group = self.session.group_of(rule);
+            seen.extend(group.iter().copied());
+            members.push(group);
+        }
+        let groups: Vec<Vec<String>> = members
+            .iter()
+            .map(|g| g.iter().map(|&r| self.id(r)).collect())
+            .collect();
+        if groups.len() > 1 {
+            let sizes: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} ({} rules)",
+                        g.first().cloned().unwrap_or_default(),
+                        g.len()
+                    )
+                })
+                .collect();
+            let message = format!(
+                "The rules form {} groups that share no variables: {}. A question about one group can never involve another; check that this separation is intended and that no variable was duplicated under two names.",
+                groups.len(),
+                sizes.join(", ")
+            );
+            let firsts: Vec<String> = groups.iter().filter_map(|g| g.first().cloned()).collect();
+            self.found(
+                Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts),
+            );
+        }
+        members
+    }
+}

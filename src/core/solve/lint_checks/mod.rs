@@ -1,0 +1,20 @@
+//! Solver-backed lint checks, run on the solver worker: inconsistency (every
+//! disjoint conflict), vacuous and redundant rules, forced variables,
+//! unreachable enum values, conflicting overlaps, gaps, disjoint groups.
+//! Each check is bounded by the deadline; a check that runs out of time is
+//! reported as "not decided", never as a pass.
+//!
+//! - `linter`: the run (groups of rules that share variables, progress,
+//!   the deadline) and what every check uses
+//! - `rule_checks`: inconsistency, vacuous and redundant rules, forced
+//!   variables, unreachable values
+//! - `overlaps`: conflicting overlaps and gaps
+//! - `exceptions`: shadowed exceptions, impossible situations, exception
+//!   fixes
+
+mod exceptions;
+mod linter;
+mod overlaps;
+mod rule_checks;
+
+pub use linter::{LintEvent, split_implication};

@@ -1,0 +1,8 @@
+//! The effects the update asks for, carried out off the UI thread: the
+//! solver worker and file writes (`runtime`), LLM and solver jobs in the
+//! background (`llm_jobs`), and the workbench's own settings on disk
+//! (`config`).
+
+pub mod config;
+pub mod llm_jobs;
+pub mod runtime;

@@ -1,0 +1,497 @@
+//! Carries out effects: atomic saves, the solver worker, and turning solver
+//! replies back into messages. One pending run at a time: a newer run
+//! cancels whatever the older one still has queued.
+
+use crate::core::model::LogicTest;
+use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
+use crate::core::smt::{Expr, ExprKind};
+use crate::core::solve::{FindingKind, SolverReply, SolverWorker, Ticket};
+use crate::core::test_runner::TestOutcome;
+use crate::tui::state::msg::{Effect, Msg};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+/// A lint run in progress: its events arrive on their own channel.
+struct LintRun {
+    generation: u64,
+    ticket: Ticket,
+    events: Receiver<crate::core::solve::lint_checks::LintEvent>,
+}
+
+/// The most mutants a workbench coverage run evaluates (spread over the model).
+const MAX_MUTANTS: usize = 200;
+
+enum Pending {
+    Test {
+        generation: u64,
+        test: Box<LogicTest>,
+    },
+    Probe {
+        generation: u64,
+    },
+    Verify {
+        ui_ticket: u64,
+    },
+}
+
+pub struct Runtime {
+    project_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    solver: SolverWorker,
+    reply: Sender<SolverReply>,
+    replies: Receiver<SolverReply>,
+    pending: HashMap<Ticket, Pending>,
+    lint: Option<LintRun>,
+    /// Background jobs (coverage, test generation), each answering once.
+    background: Vec<Receiver<Msg>>,
+    /// Jobs that answer several times (LLM work), read until they hang up.
+    streams: Vec<Receiver<Msg>>,
+    /// Stops the running formalization.
+    formalize_cancel: Option<crate::core::llm::CancelToken>,
+    /// Stops the running answer check (a newer one replaces it).
+    answer_cancel: Option<crate::core::answer::VerifyCancel>,
+    /// Stops the running natural-language tests (a newer run replaces them).
+    nl_cancel: Option<crate::core::answer::VerifyCancel>,
+    timeout: Duration,
+}
+
+impl Runtime {
+    pub fn new(project_dir: PathBuf, config_dir: Option<PathBuf>, timeout: Duration) -> Runtime {
+        let (reply, replies) = mpsc::channel();
+        Runtime {
+            project_dir,
+            config_dir,
+            solver: SolverWorker::spawn(timeout),
+            reply,
+            replies,
+            pending: HashMap::new(),
+            lint: None,
+            background: Vec::new(),
+            streams: Vec::new(),
+            formalize_cancel: None,
+            answer_cancel: None,
+            nl_cancel: None,
+            timeout,
+        }
+    }
+
+    /// Carries out one effect; messages that result at once are returned.
+    pub fn execute(&mut self, effect: Effect) -> Vec<Msg> {
+        let io = |result: Result<(), String>| match result {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![Msg::IoFailed { error }],
+        };
+        match effect {
+            Effect::SaveModel(model) => io(write_json(&self.project_dir.join(MODEL_FILE), &*model)
+                .map_err(|e| format!("not saved: {e}"))),
+            Effect::SaveTests(tests) => io(write_json(&self.project_dir.join(TESTS_FILE), &*tests)
+                .map_err(|e| format!("not saved: {e}"))),
+            Effect::SaveDrafts(drafts) => io(drafts
+                .save(&self.project_dir)
+                .map_err(|e| format!("draft not saved: {e}"))),
+            Effect::SaveThemeChoice(name) => match &self.config_dir {
+                Some(dir) => io(crate::tui::effects::config::save_theme_choice(dir, &name)),
+                None => Vec::new(),
+            },
+            Effect::LoadSolver(model) => {
+                self.cancel_runs();
+                self.solver.load_in_background(*model);
+                Vec::new()
+            }
+            Effect::ReplaceRule { id, formula } => {
+                self.solver.replace_rule(&id, formula);
+                Vec::new()
+            }
+            Effect::RunTests {
+                generation,
+                jobs,
+                probe_consistency,
+            } => {
+                self.cancel_runs();
+                let mut messages = Vec::new();
+                if probe_consistency {
+                    let truth = Expr::new(ExprKind::Bool(true));
+                    let ticket = self.solver.submit(truth.clone(), truth, self.reply.clone());
+                    self.pending.insert(ticket, Pending::Probe { generation });
+                }
+                for job in jobs {
+                    match job.formulas {
+                        Ok((premise, claim)) => {
+                            let ticket = self.solver.submit(premise, claim, self.reply.clone());
+                            self.pending.insert(
+                                ticket,
+                                Pending::Test {
+                                    generation,
+                                    test: Box::new(job.test),
+                                },
+                            );
+                        }
+                        Err(error) => messages.push(Msg::TestFinished {
+                            generation,
+                            outcome: Box::new(TestOutcome {
+                                id: job.test.id,
+                                name: job.test.name,
+                                expected: job.test.expected,
+                                finding: None,
+                                error: Some(error),
+                                passed: false,
+                                elapsed: Duration::ZERO,
+                            }),
+                        }),
+                    }
+                }
+                messages
+            }
+            Effect::Verify {
+                ticket,
+                premise,
+                claim,
+            } => {
+                let solver_ticket = self.solver.submit(premise, claim, self.reply.clone());
+                self.pending
+                    .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
+                Vec::new()
+            }
+            Effect::Lint { generation, model } => {
+                if let Some(old) = self.lint.take() {
+                    self.solver.cancel(old.ticket);
+                }
+                let (events, received) = mpsc::channel();
+                let ticket = self.solver.lint(*model, events);
+                self.lint = Some(LintRun {
+                    generation,
+                    ticket,
+                    events: received,
+                });
+                Vec::new()
+            }
+            Effect::Coverage {
+                generation,
+                model,
+                tests,
+            } => {
+                self.in_background(model, move |worker, model| {
+                    let coverage =
+                        crate::core::testgen::coverage::rule_coverage(worker, model, &tests);
+                    let all = crate::core::testgen::mutation::mutants(model);
+                    let generated = all.len();
+                    let chosen = crate::core::testgen::mutation::spread(all, MAX_MUTANTS);
+                    let mutation = crate::core::testgen::mutation::mutation_score(
+                        worker, model, &tests, chosen, generated,
+                    );
+                    Msg::CoverageDone {
+                        generation,
+                        coverage: Box::new(coverage),
+                        mutation: Box::new(mutation),
+                    }
+                });
+                Vec::new()
+            }
+            Effect::Generate {
+                generation,
+                model,
+                max,
+            } => {
+                self.in_background(model, move |worker, model| Msg::TestsGenerated {
+                    generation,
+                    generated: crate::core::testgen::generate::generate(worker, model, max, 0),
+                });
+                Vec::new()
+            }
+            Effect::Formalize {
+                generation,
+                document,
+                document_name,
+            } => {
+                if let Some(old) = self.formalize_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::tui::effects::llm_jobs::start_formalize(
+                    &self.project_dir,
+                    generation,
+                    document,
+                    document_name,
+                );
+                self.formalize_cancel = cancel;
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CheckAnswer {
+                ticket,
+                question,
+                answer,
+                model,
+                compiled,
+                redundancy,
+            } => {
+                if let Some(old) = self.answer_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::tui::effects::llm_jobs::start_check_answer(
+                    &self.project_dir,
+                    ticket,
+                    crate::core::answer::AnswerInput::new(question, answer),
+                    *model,
+                    *compiled,
+                    redundancy,
+                    self.timeout,
+                );
+                self.answer_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::RunNlTests {
+                ticket,
+                model,
+                compiled,
+                tests,
+                redundancy,
+            } => {
+                if let Some(old) = self.nl_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::tui::effects::llm_jobs::start_nl_tests(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    *compiled,
+                    tests,
+                    redundancy,
+                    self.timeout,
+                );
+                self.nl_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelFormalize => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+            Effect::RemoveRecord => {
+                let path = self
+                    .project_dir
+                    .join(crate::core::compose::record::RECORD_FILE);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => vec![Msg::IoFailed {
+                        error: format!("{}: not removed: {e}", path.display()),
+                    }],
+                    _ => Vec::new(),
+                }
+            }
+            Effect::SaveRecord(record) => io(record
+                .save(&self.project_dir)
+                .map_err(|e| format!("formalization record not saved: {e}"))),
+            Effect::ProposeRepair {
+                ticket,
+                model,
+                rules,
+                feedback,
+            } => {
+                self.streams
+                    .push(crate::tui::effects::llm_jobs::start_repair(
+                        &self.project_dir,
+                        ticket,
+                        *model,
+                        rules,
+                        feedback,
+                    ));
+                Vec::new()
+            }
+            Effect::PreviewRepair {
+                ticket,
+                model,
+                tests,
+                edits,
+            } => {
+                self.streams
+                    .push(crate::tui::effects::llm_jobs::start_preview(
+                        ticket,
+                        *model,
+                        tests,
+                        edits,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::Consolidate {
+                ticket,
+                model,
+                record,
+                tests,
+            } => {
+                self.streams
+                    .push(crate::tui::effects::llm_jobs::start_consolidation(
+                        &self.project_dir,
+                        ticket,
+                        *model,
+                        record.map(|r| *r),
+                        tests,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::PreviewFixes {
+                ticket,
+                model,
+                tests,
+                edited,
+            } => {
+                self.streams
+                    .push(crate::tui::effects::llm_jobs::start_fix_preview(
+                        ticket,
+                        *model,
+                        tests,
+                        edited,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::Quit => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                for cancel in [self.answer_cancel.take(), self.nl_cancel.take()]
+                    .into_iter()
+                    .flatten()
+                {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// Cancels the tests and probes still queued or running.
+    fn cancel_runs(&mut self) {
+        let stale: Vec<Ticket> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !matches!(p, Pending::Verify { .. }))
+            .map(|(t, _)| *t)
+            .collect();
+        for ticket in stale {
+            self.solver.cancel(ticket);
+        }
+    }
+
+    /// Runs `job` on a thread with a solver of its own (so questions and test
+    /// runs stay responsive meanwhile); its message arrives through `poll`.
+    fn in_background(
+        &mut self,
+        model: Box<crate::core::model::CompiledModel>,
+        job: impl FnOnce(&SolverWorker, &crate::core::model::CompiledModel) -> Msg + Send + 'static,
+    ) {
+        let (done, result) = mpsc::channel();
+        let timeout = self.timeout;
+        std::thread::spawn(move || {
+            let worker = SolverWorker::spawn(timeout);
+            if worker.load((*model).clone()).is_ok() {
+                let _ = done.send(job(&worker, &model));
+            }
+        });
+        self.background.push(result);
+    }
+
+    /// Solver replies that have arrived, as messages.
+    pub fn poll(&mut self) -> Vec<Msg> {
+        let mut messages = Vec::new();
+        self.background.retain(|job| match job.try_recv() {
+            Ok(message) => {
+                messages.push(message);
+                false
+            }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                messages.push(Msg::IoFailed {
+                    error: "a background job stopped: the model did not load into the solver"
+                        .into(),
+                });
+                false
+            }
+            Err(mpsc::TryRecvError::Empty) => true,
+        });
+        self.streams.retain(|stream| {
+            loop {
+                match stream.try_recv() {
+                    Ok(message) => messages.push(message),
+                    Err(mpsc::TryRecvError::Empty) => break true,
+                    Err(mpsc::TryRecvError::Disconnected) => break false,
+                }
+            }
+        });
+        if let Some(run) = &self.lint {
+            let mut finished = false;
+            while let Ok(event) = run.events.try_recv() {
+                finished |= matches!(
+                    event,
+                    crate::core::solve::lint_checks::LintEvent::Finished { .. }
+                );
+                messages.push(Msg::Lint {
+                    generation: run.generation,
+                    event,
+                });
+            }
+            if finished {
+                self.lint = None;
+            }
+        }
+        while let Ok(reply) = self.replies.try_recv() {
+            let Some(pending) = self.pending.remove(&reply.ticket) else {
+                continue;
+            };
+            messages.push(match pending {
+                Pending::Test { generation, test } => {
+                    let passed = reply.finding.kind == test.expected;
+                    Msg::TestFinished {
+                        generation,
+                        outcome: Box::new(TestOutcome {
+                            id: test.id,
+                            name: test.name,
+                            expected: test.expected,
+                            finding: Some(reply.finding),
+                            error: None,
+                            passed,
+                            elapsed: reply.elapsed,
+                        }),
+                    }
+                }
+                Pending::Probe { generation } => Msg::ConsistencyChecked {
+                    generation,
+                    consistent: reply.finding.kind != FindingKind::Impossible,
+                },
+                Pending::Verify { ui_ticket } => Msg::VerifyFinished {
+                    ticket: ui_ticket,
+                    finding: Box::new(reply.finding),
+                },
+            });
+        }
+        messages
+    }
+
+    /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
+    pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
+        match self.replies.recv_timeout(timeout) {
+            Ok(reply) => {
+                // Put it back through the same path as `poll`.
+                let (tx, rx) = mpsc::channel();
+                let _ = tx.send(reply);
+                let original = std::mem::replace(&mut self.replies, rx);
+                let mut messages = self.poll();
+                self.replies = original;
+                messages.extend(self.poll());
+                messages
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+            || self.lint.is_some()
+            || !self.background.is_empty()
+            || !self.streams.is_empty()
+    }
+}

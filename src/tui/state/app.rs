@@ -1,0 +1,581 @@
+//! The workbench's state. Everything the screen shows is derived from here;
+//! `update` changes it, `render` only reads it.
+
+use crate::core::compose::record::FormalizationRecord;
+use crate::core::document::{DocSpan, split_spans};
+use crate::core::graph::RuleGraph;
+use crate::core::model::drafts::Drafts;
+use crate::core::model::history::History;
+use crate::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
+use crate::core::solve::Finding;
+use crate::core::test_runner::TestOutcome;
+use crate::tui::input::editor::Editor;
+use crate::tui::input::keymap::Keymap;
+use crate::tui::style::highlight::Highlighter;
+use crate::tui::style::theme::Theme;
+use ratatui_textarea::TextArea;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Rules,
+    Variables,
+    Tests,
+    Verify,
+    Vetting,
+    Formalize,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 6] = [
+        Screen::Rules,
+        Screen::Variables,
+        Screen::Tests,
+        Screen::Verify,
+        Screen::Vetting,
+        Screen::Formalize,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Rules => "Rules",
+            Screen::Variables => "Variables",
+            Screen::Tests => "Tests",
+            Screen::Verify => "Verify",
+            Screen::Vetting => "Vetting",
+            Screen::Formalize => "Formalize",
+        }
+    }
+}
+
+/// The pane that has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Document,
+    Rules,
+    Variables,
+    Tests,
+    /// The evidence rules of the selected test.
+    Evidence,
+    /// The premise and claim inputs of the verify screen.
+    VerifyInput,
+    /// The verify screen's result (so plain keys work again).
+    VerifyResult,
+    /// The lint diagnostics of the vetting screen.
+    Diagnostics,
+    /// The formalize screen's spans.
+    FormalizeSpans,
+    /// The formalize screen's clusters of unit variables.
+    Clusters,
+    /// The tests screen's natural-language tests.
+    NlTests,
+}
+
+pub use crate::tui::state::list_cursor::ListCursor;
+
+/// The state of one test in the current results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestState {
+    NotRun,
+    Running,
+    Done(Box<TestOutcome>),
+}
+
+impl TestState {
+    pub fn passed(&self) -> Option<bool> {
+        match self {
+            TestState::Done(outcome) => Some(outcome.passed),
+            _ => None,
+        }
+    }
+}
+
+/// A test whose result changed in the last run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flip {
+    pub test_id: String,
+    pub now_passes: bool,
+}
+
+/// An overlay over the screen.
+pub enum Overlay {
+    Editor(Box<Editor>),
+    Palette(Picker),
+    Search(Picker),
+    /// Filtering the variables list.
+    Filter(TextArea<'static>),
+    Help {
+        offset: usize,
+    },
+    /// Choosing the expected finding for a verify question saved as a test.
+    ExpectPrompt,
+    /// Choosing the finding the expert expected instead of a generated test's proved one.
+    RejectPrompt {
+        test_index: usize,
+    },
+    /// Repair from feedback: the expert's words, then the proposed edits.
+    Repair(Box<crate::tui::state::assist::RepairState>),
+    /// A one-line name prompt (rename or merge a cluster's variable).
+    Name(crate::tui::state::assist::NamePrompt),
+    /// Choosing one of a diagnostic's fixes, each with the tests it flips.
+    FixChoice(Box<FixChoice>),
+}
+
+/// The fixes of one diagnostic to choose from (`x` on the vetting screen).
+pub struct FixChoice {
+    pub ticket: u64,
+    /// What the diagnostic says, for the overlay's title.
+    pub title: String,
+    pub fixes: Vec<crate::core::lint::Fix>,
+    /// Per fix: the tests it would flip, once the solver has worked it out.
+    pub flips: Vec<Option<Result<Vec<crate::core::test_runner::flips::TestFlip>, String>>>,
+    pub selected: usize,
+}
+
+/// A text box with a filtered list below (palette and search).
+pub struct Picker {
+    pub query: TextArea<'static>,
+    pub cursor: ListCursor,
+}
+
+impl Picker {
+    pub fn new(placeholder: &str) -> Picker {
+        let mut query = TextArea::default();
+        query.set_placeholder_text(placeholder);
+        Picker {
+            query,
+            cursor: ListCursor::default(),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.query.lines().join(" ")
+    }
+}
+
+/// What the status line shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Status {
+    /// The job in progress, e.g. "running 12 tests".
+    pub job: Option<String>,
+    pub message: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// What the verify screen asks: a premise and claim in logic, or a
+/// question and answer in words (checked through the answer verifier).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerifyMode {
+    #[default]
+    Logic,
+    Answer,
+}
+
+/// A question and answer being checked, and what came back.
+pub struct AnswerPane {
+    pub question: TextArea<'static>,
+    pub answer: TextArea<'static>,
+    /// 0: question, 1: answer.
+    pub field: usize,
+    pub ticket: u64,
+    pub running: bool,
+    /// The translations asked for, and those arrived so far.
+    pub asked: usize,
+    pub translations: Vec<crate::core::answer::Translation>,
+    /// Solving `n` distinct pairs, once every translation is in.
+    pub solving: Option<usize>,
+    pub report: Option<Box<crate::core::answer::AnswerReport>>,
+    pub error: Option<String>,
+}
+
+impl Default for AnswerPane {
+    fn default() -> Self {
+        let mut question = TextArea::default();
+        question.set_placeholder_text("the question (may stay empty for a plain statement)");
+        let mut answer = TextArea::default();
+        answer.set_placeholder_text("the answer to check against the policy");
+        AnswerPane {
+            question,
+            answer,
+            field: 0,
+            ticket: 0,
+            running: false,
+            asked: 0,
+            translations: Vec::new(),
+            solving: None,
+            report: None,
+            error: None,
+        }
+    }
+}
+
+/// The verify screen.
+pub struct VerifyPane {
+    pub mode: VerifyMode,
+    pub qa: AnswerPane,
+    pub premise: TextArea<'static>,
+    pub claim: TextArea<'static>,
+    /// 0: premise, 1: claim.
+    pub field: usize,
+    pub error: Option<String>,
+    pub finding: Option<Finding>,
+    pub ticket: u64,
+    pub running: bool,
+}
+
+impl Default for VerifyPane {
+    fn default() -> Self {
+        let mut premise = TextArea::default();
+        premise.set_placeholder_text("premise, e.g. (and (= ageClass SENIOR) isLowSeason)");
+        let mut claim = TextArea::default();
+        claim.set_placeholder_text("claim, e.g. isEntryAllowed");
+        VerifyPane {
+            mode: VerifyMode::Logic,
+            qa: AnswerPane::default(),
+            premise,
+            claim,
+            field: 0,
+            error: None,
+            finding: None,
+            ticket: 0,
+            running: false,
+        }
+    }
+}
+
+/// The linter's results on the vetting screen.
+#[derive(Debug, Clone, Default)]
+pub struct LintState {
+    pub diagnostics: Vec<crate::core::lint::Diagnostic>,
+    /// The run whose results are shown; events of older runs are dropped.
+    pub generation: u64,
+    pub running: bool,
+    pub progress: Option<(usize, usize, &'static str)>,
+    /// Whether a lint has ever run (the screen offers to start one).
+    pub ran: bool,
+    pub cursor: ListCursor,
+}
+
+/// Test generation in the background.
+#[derive(Debug, Clone, Default)]
+pub struct GenerationState {
+    pub generation: u64,
+    pub running: bool,
+}
+
+/// Rule coverage and mutation score, computed in the background.
+#[derive(Debug, Clone, Default)]
+pub struct CoverageState {
+    pub generation: u64,
+    pub running: bool,
+    pub coverage: Option<crate::core::testgen::coverage::CoverageReport>,
+    pub mutation: Option<crate::core::testgen::mutation::MutationReport>,
+}
+
+/// What undo restores: the model, the tests and `formalization.json` as
+/// they were before an edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    /// `formalization.json` as it was (None: the project had none).
+    pub formalization: Option<FormalizationRecord>,
+}
+
+pub struct App {
+    pub project_dir: PathBuf,
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    pub document: Option<String>,
+    /// The document's file name in the project (from `precept.json`).
+    pub document_name: Option<String>,
+    /// Answer checks: redundant translations (k) and the confidence a pair
+    /// needs (from `precept.json`).
+    pub answer_translations: usize,
+    pub answer_threshold: f64,
+    pub spans: Vec<DocSpan>,
+    /// Rule ids per document span (kept in step with the model).
+    pub span_rules: BTreeMap<usize, Vec<String>>,
+    /// Each compiled rule's English sentence (search reads it on every frame).
+    pub rule_english: HashMap<String, String>,
+    pub compiled: CompiledModel,
+    pub graph: RuleGraph,
+    pub drafts: Drafts,
+    pub history: History<Snapshot>,
+
+    pub results: HashMap<String, TestState>,
+    pub flips: Vec<Flip>,
+    /// The run whose results are current; older results are dropped.
+    pub generation: u64,
+    pub pending: usize,
+    /// Tests being rerun in the current run (for the flip summary).
+    pub run_size: usize,
+    pub run_was_partial: bool,
+    /// Pass/fail of each test before the current run (for flips).
+    pub previous_pass: HashMap<String, Option<bool>>,
+
+    pub screen: Screen,
+    pub focus: Pane,
+    pub span_cursor: ListCursor,
+    pub rule_cursor: ListCursor,
+    pub variable_cursor: ListCursor,
+    pub test_cursor: ListCursor,
+    pub evidence_cursor: ListCursor,
+    pub variable_filter: String,
+    /// Rows the detail pane is scrolled down (reset when the selection changes).
+    pub detail_scroll: u16,
+
+    pub overlay: Option<Overlay>,
+    pub verify: VerifyPane,
+    pub lint: LintState,
+    pub coverage: CoverageState,
+    pub generating: GenerationState,
+    pub formalization: crate::tui::state::assist::FormalizeState,
+    pub nl: crate::tui::state::assist::NlTestsState,
+    /// Rules marked with space, for a repair from feedback about several rules.
+    pub marked_rules: std::collections::BTreeSet<String>,
+    pub repair_ticket: u64,
+    /// The newest fix choice (`x` on a diagnostic with several fixes).
+    pub fix_ticket: u64,
+    pub status: Status,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub highlighter: Highlighter,
+    pub size: (u16, u16),
+    pub tick: u64,
+    pub quit: bool,
+    /// Editor text not yet saved as a draft (autosaved on the next tick).
+    pub draft_dirty: bool,
+}
+
+impl App {
+    /// The index of the consolidation proposal the cursor is on (Formalize
+    /// screen, clusters pane), if it is on one.
+    pub fn selected_proposal(&self) -> Option<usize> {
+        if self.screen != Screen::Formalize || self.focus != Pane::Clusters {
+            return None;
+        }
+        let clusters = self
+            .formalization
+            .record
+            .as_ref()
+            .map(|r| r.clusters.as_slice())
+            .unwrap_or_default();
+        match crate::tui::state::assist::cluster_rows(clusters, self.formalization.proposals.len())
+            .get(self.formalization.cluster_cursor.selected)
+        {
+            Some(crate::tui::state::assist::ClusterRow::Proposal(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn new(
+        project: Project,
+        drafts: Drafts,
+        keymap: Keymap,
+        theme: Theme,
+        size: (u16, u16),
+    ) -> App {
+        let spans = project
+            .document
+            .as_deref()
+            .map(split_spans)
+            .unwrap_or_default();
+        let compiled = compile(&project.model);
+        let graph = build_graph(&compiled);
+        let mut app = App {
+            project_dir: project.dir,
+            model: project.model,
+            tests: project.tests,
+            document: project.document,
+            document_name: project.settings.document.clone(),
+            answer_translations: project.settings.answer_translations,
+            answer_threshold: project.settings.answer_threshold,
+            spans,
+            span_rules: BTreeMap::new(),
+            rule_english: HashMap::new(),
+            compiled,
+            graph,
+            drafts,
+            history: History::default(),
+            results: HashMap::new(),
+            flips: Vec::new(),
+            generation: 0,
+            pending: 0,
+            run_size: 0,
+            run_was_partial: false,
+            previous_pass: HashMap::new(),
+            screen: Screen::Rules,
+            focus: Pane::Rules,
+            span_cursor: ListCursor::default(),
+            rule_cursor: ListCursor::default(),
+            variable_cursor: ListCursor::default(),
+            test_cursor: ListCursor::default(),
+            evidence_cursor: ListCursor::default(),
+            variable_filter: String::new(),
+            detail_scroll: 0,
+            overlay: None,
+            verify: VerifyPane::default(),
+            lint: LintState::default(),
+            coverage: CoverageState::default(),
+            generating: GenerationState::default(),
+            formalization: crate::tui::state::assist::FormalizeState::default(),
+            nl: crate::tui::state::assist::NlTestsState::default(),
+            marked_rules: std::collections::BTreeSet::new(),
+            repair_ticket: 0,
+            fix_ticket: 0,
+            status: Status::default(),
+            keymap,
+            theme,
+            highlighter: Highlighter::new(),
+            size,
+            tick: 0,
+            quit: false,
+            draft_dirty: false,
+        };
+        for test in &app.tests.tests {
+            app.results.insert(test.id.clone(), TestState::NotRun);
+        }
+        app.refresh_derived();
+        app
+    }
+
+    /// Recompiles the model after an edit (cheap: a few milliseconds for
+    /// 1,500 rules) and rebuilds the rule↔variable graph.
+    pub fn recompile(&mut self) {
+        self.compiled = compile(&self.model);
+        self.graph = build_graph(&self.compiled);
+        self.refresh_derived();
+    }
+
+    /// What is derived from the model and kept with it: rules per span and
+    /// each rule's English.
+    fn refresh_derived(&mut self) {
+        self.span_rules = self.rules_by_span();
+        self.rule_english = self
+            .compiled
+            .rules
+            .iter()
+            .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
+            .collect();
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            model: self.model.clone(),
+            tests: self.tests.clone(),
+            formalization: self.formalization.record.clone(),
+        }
+    }
+
+    pub fn selected_rule(&self) -> Option<&crate::core::model::Rule> {
+        self.model.rules.get(self.rule_cursor.selected)
+    }
+
+    pub fn selected_test(&self) -> Option<&LogicTest> {
+        self.tests.tests.get(self.test_cursor.selected)
+    }
+
+    pub fn test_state(&self, id: &str) -> &TestState {
+        self.results.get(id).unwrap_or(&TestState::NotRun)
+    }
+
+    /// The document span a rule formalizes, by its source range.
+    pub fn span_of_rule(&self, rule: &crate::core::model::Rule) -> Option<usize> {
+        let source = rule.source_span?;
+        self.spans
+            .iter()
+            .position(|s| s.overlaps(source.start, source.end))
+    }
+
+    /// Rule ids per document span.
+    pub fn rules_by_span(&self) -> BTreeMap<usize, Vec<String>> {
+        let mut map: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for rule in &self.model.rules {
+            if let Some(span) = self.span_of_rule(rule) {
+                map.entry(span).or_default().push(rule.id.clone());
+            }
+        }
+        map
+    }
+
+    /// Variable and type rows of the variables screen, filtered.
+    pub fn variable_rows(&self) -> Vec<VariableRow> {
+        let filter = self.variable_filter.to_lowercase();
+        let matches = |text: &str, description: &str| {
+            filter.is_empty()
+                || text.to_lowercase().contains(&filter)
+                || description.to_lowercase().contains(&filter)
+        };
+        let mut rows: Vec<VariableRow> = self
+            .model
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| matches(&v.name, &v.description))
+            .map(|(i, _)| VariableRow::Variable(i))
+            .collect();
+        rows.extend(
+            self.model
+                .types
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    matches(&t.name, &t.description)
+                        || t.values.iter().any(|v| matches(&v.value, &v.description))
+                })
+                .map(|(i, _)| VariableRow::Type(i)),
+        );
+        rows
+    }
+
+    /// Whether a variable is used by no rule.
+    pub fn is_unused_variable(&self, name: &str) -> bool {
+        self.graph.rules_using(name).is_empty()
+    }
+
+    /// Enum values no rule or variable mentions, and whether a type is used at all.
+    pub fn is_unused_type(&self, name: &str) -> bool {
+        !self.model.variables.iter().any(|v| v.sort == name)
+    }
+
+    pub fn failing_tests(&self) -> Vec<usize> {
+        self.tests
+            .tests
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.status.counts() && self.test_state(&t.id).passed() == Some(false))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut passed = 0;
+        let mut failed = 0;
+        let mut waiting = 0;
+        // Proposed (generated, unreviewed) tests do not count yet.
+        for test in self.tests.tests.iter().filter(|t| t.status.counts()) {
+            match self.test_state(&test.id).passed() {
+                Some(true) => passed += 1,
+                Some(false) => failed += 1,
+                None => waiting += 1,
+            }
+        }
+        (passed, failed, waiting)
+    }
+}
+
+/// A row of the variables screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VariableRow {
+    Variable(usize),
+    Type(usize),
+}
+
+pub fn build_graph(compiled: &CompiledModel) -> RuleGraph {
+    RuleGraph::build(
+        compiled.variables.iter().map(|(n, _)| n.as_str()),
+        compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    )
+}

@@ -1,0 +1,136 @@
+//! What the lists show, computed from the workbench's state alone: the
+//! palette's commands, search hits, and the natural-language tests'
+//! counts. Both `update` (to act on a selection) and the components (to
+//! draw) use them, so neither imports the other.
+
+use crate::tui::input::keymap::Action;
+use crate::tui::state::app::App;
+
+/// One entry of the command palette.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Action(Action),
+    NewType,
+}
+
+pub fn palette_commands(app: &App) -> Vec<(String, Command)> {
+    let mut commands: Vec<(String, Command)> = app
+        .keymap
+        .bindings
+        .iter()
+        .filter(|b| {
+            !matches!(
+                b.action,
+                Action::Palette | Action::Apply | Action::Close | Action::ForceQuit
+            )
+        })
+        .map(|b| {
+            (
+                format!("{}  [{}]", b.desc, b.keys.join(" ")),
+                Command::Action(b.action),
+            )
+        })
+        .collect();
+    commands.push(("Add an enum type".into(), Command::NewType));
+    commands
+}
+
+fn matches(query: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    query
+        .to_lowercase()
+        .split_whitespace()
+        .all(|word| text.contains(word))
+}
+
+pub fn filtered_commands(app: &App, query: &str) -> Vec<(String, Command)> {
+    palette_commands(app)
+        .into_iter()
+        .filter(|(label, _)| matches(query, label))
+        .collect()
+}
+
+/// Something search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hit {
+    Rule(usize),
+    Variable(usize),
+    Type(usize),
+    Test(usize),
+}
+
+pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
+    if query.trim().is_empty() {
+        return Vec::new();
+    }
+    let mut hits = Vec::new();
+    for (i, rule) in app.model.rules.iter().enumerate() {
+        let english = app
+            .rule_english
+            .get(&rule.id)
+            .map(String::as_str)
+            .unwrap_or_default();
+        if matches(
+            query,
+            &format!("{} {} {} {}", rule.id, rule.expression, english, rule.note),
+        ) {
+            hits.push((
+                format!("rule {}: {}", rule.id, rule.expression),
+                Hit::Rule(i),
+            ));
+        }
+    }
+    for (i, variable) in app.model.variables.iter().enumerate() {
+        if matches(
+            query,
+            &format!(
+                "{} {} {}",
+                variable.name, variable.sort, variable.description
+            ),
+        ) {
+            hits.push((
+                format!("variable {}: {}", variable.name, variable.description),
+                Hit::Variable(i),
+            ));
+        }
+    }
+    for (i, type_def) in app.model.types.iter().enumerate() {
+        let values: Vec<&str> = type_def.values.iter().map(|v| v.value.as_str()).collect();
+        if matches(
+            query,
+            &format!(
+                "{} {} {}",
+                type_def.name,
+                type_def.description,
+                values.join(" ")
+            ),
+        ) {
+            hits.push((
+                format!("type {}: {}", type_def.name, values.join(" ")),
+                Hit::Type(i),
+            ));
+        }
+    }
+    for (i, test) in app.tests.tests.iter().enumerate() {
+        if matches(
+            query,
+            &format!("{} {} {} {}", test.id, test.name, test.premise, test.claim),
+        ) {
+            hits.push((format!("test {}: {}", test.id, test.label()), Hit::Test(i)));
+        }
+    }
+    hits
+}
+
+/// (passed, failed) among the natural-language tests that have an outcome.
+pub fn nl_test_counts(app: &App) -> (usize, usize) {
+    let outcomes = app
+        .tests
+        .nl_tests
+        .iter()
+        .filter_map(|t| app.nl.outcomes.get(&t.id));
+    outcomes.fold(
+        (0, 0),
+        |(p, f), o| if o.passed { (p + 1, f) } else { (p, f + 1) },
+    )
+}

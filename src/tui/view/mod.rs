@@ -1,0 +1,98 @@
+//! Drawing. `render` reads the app and draws; it changes nothing.
+
+mod answer;
+mod answer_tests;
+pub mod document;
+mod finding;
+mod formalize;
+mod list;
+mod overlays;
+mod repair;
+mod rules;
+mod status;
+mod tests_screen;
+mod variables;
+mod verify;
+mod vetting;
+
+use crate::tui::measure::layout::areas;
+use crate::tui::state::app::{App, Screen};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(app: &App, frame: &mut Frame) {
+    let area = frame.area();
+    let layout = areas(app.screen, (area.width, area.height));
+    render_tabs(app, frame, layout.tabs);
+    match app.screen {
+        Screen::Rules => {
+            document::render(app, frame, layout.document);
+            rules::render_list(app, frame, layout.list);
+            rules::render_detail(app, frame, layout.detail);
+        }
+        Screen::Variables => {
+            variables::render_list(app, frame, layout.list);
+            variables::render_detail(app, frame, layout.detail);
+        }
+        Screen::Tests => {
+            tests_screen::render_list(app, frame, layout.list);
+            answer_tests::render_list(app, frame, layout.nl_tests);
+            if app.focus == crate::tui::state::app::Pane::NlTests {
+                answer_tests::render_detail(app, frame, layout.detail);
+            } else {
+                tests_screen::render_detail(app, frame, layout.detail);
+            }
+        }
+        Screen::Verify => match app.verify.mode {
+            crate::tui::state::app::VerifyMode::Logic => {
+                verify::render(app, frame, layout.inputs, layout.detail)
+            }
+            crate::tui::state::app::VerifyMode::Answer => {
+                answer::render(app, frame, layout.inputs, layout.detail)
+            }
+        },
+        Screen::Vetting => {
+            vetting::render_list(app, frame, layout.list);
+            vetting::render_detail(app, frame, layout.detail);
+            vetting::render_coverage(app, frame, layout.coverage);
+        }
+        Screen::Formalize => {
+            formalize::render_spans(app, frame, layout.list);
+            formalize::render_clusters(app, frame, layout.clusters);
+            formalize::render_detail(app, frame, layout.detail);
+        }
+    }
+    status::render(app, frame, layout.status);
+    overlays::render(app, frame);
+}
+
+fn render_tabs(app: &App, frame: &mut Frame, area: ratatui::layout::Rect) {
+    let mut spans = Vec::new();
+    for (i, screen) in Screen::ALL.iter().enumerate() {
+        let text = format!(" {} {} ", i + 1, screen.title());
+        let style = if *screen == app.screen {
+            app.theme.selected()
+        } else {
+            app.theme.dim()
+        };
+        spans.push(Span::styled(text, style));
+        spans.push(Span::raw(" "));
+    }
+    let title = if app.model.title.is_empty() {
+        app.project_dir.display().to_string()
+    } else {
+        app.model.title.clone()
+    };
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let room = (area.width as usize).saturating_sub(used + 1);
+    if room > 3 {
+        let shown: String = if title.chars().count() > room {
+            format!("{}…", title.chars().take(room - 1).collect::<String>())
+        } else {
+            title
+        };
+        spans.push(Span::styled(format!("{shown:>room$}"), app.theme.accent()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,208 @@
+//! Overlays: the editor (with the live error under the cursor line), the
+//! command palette, search, the filter box, help and the expected-finding
+//! prompt.
+
+use super::list::{fit, pane};
+use crate::tui::measure::layout::overlay;
+use crate::tui::state::app::{App, Overlay};
+use crate::tui::state::queries::{filtered_commands, search};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+pub fn render(app: &App, frame: &mut Frame) {
+    let Some(current) = &app.overlay else { return };
+    let size = (frame.area().width, frame.area().height);
+    match current {
+        Overlay::Editor(editor) => {
+            let area = overlay(size, 86, 14);
+            frame.render_widget(Clear, area);
+            let hint = format!("{} · ctrl-s apply · esc close", editor.target.title());
+            let block = pane(app, hint, true);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            let status_row = Rect::new(
+                inner.x,
+                inner.y + inner.height.saturating_sub(1),
+                inner.width,
+                1,
+            );
+            let text_area = Rect::new(
+                inner.x,
+                inner.y,
+                inner.width,
+                inner.height.saturating_sub(1),
+            );
+            frame.render_widget(&editor.textarea, text_area);
+            match &editor.error {
+                Some(error) => {
+                    // The error goes under the line the cursor is on.
+                    let (top, _) = editor.textarea.scroll_offset();
+                    let row = editor.textarea.cursor().0.saturating_sub(top as usize) as u16 + 1;
+                    let y = if row < text_area.height {
+                        text_area.y + row
+                    } else {
+                        status_row.y
+                    };
+                    let text = format!("▲ {error}");
+                    frame.render_widget(
+                        Paragraph::new(fit(&text, inner.width as usize)).style(app.theme.error()),
+                        Rect::new(inner.x, y, inner.width, 1),
+                    );
+                    frame.render_widget(
+                        Paragraph::new("ctrl-s keeps it as a draft; it is applied once it checks")
+                            .style(app.theme.dim()),
+                        status_row,
+                    );
+                }
+                None => frame.render_widget(
+                    Paragraph::new("✓ checks: ctrl-s applies it and reruns the affected tests")
+                        .style(app.theme.pass()),
+                    status_row,
+                ),
+            }
+        }
+        Overlay::Palette(picker) | Overlay::Search(picker) => {
+            let is_palette = matches!(current, Overlay::Palette(_));
+            let area = overlay(size, 70, 16);
+            frame.render_widget(Clear, area);
+            let block = pane(
+                app,
+                if is_palette {
+                    "Commands".into()
+                } else {
+                    "Search".into()
+                },
+                true,
+            );
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            frame.render_widget(&picker.query, Rect::new(inner.x, inner.y, inner.width, 1));
+            let query = picker.text();
+            let labels: Vec<String> = if is_palette {
+                filtered_commands(app, &query)
+                    .into_iter()
+                    .map(|(l, _)| l)
+                    .collect()
+            } else {
+                search(app, &query).into_iter().map(|(l, _)| l).collect()
+            };
+            let rows = inner.height.saturating_sub(2) as usize;
+            let lines: Vec<Line> = labels
+                .iter()
+                .enumerate()
+                .skip(picker.cursor.offset)
+                .take(rows)
+                .map(|(i, label)| {
+                    let style = if i == picker.cursor.selected {
+                        app.theme.selected()
+                    } else {
+                        app.theme.text()
+                    };
+                    Line::styled(fit(label, inner.width as usize), style)
+                })
+                .collect();
+            let empty = if labels.is_empty() {
+                if query.trim().is_empty() && !is_palette {
+                    "type to search"
+                } else {
+                    "no matches"
+                }
+            } else {
+                ""
+            };
+            frame.render_widget(
+                Paragraph::new(lines),
+                Rect::new(inner.x, inner.y + 2, inner.width, rows as u16),
+            );
+            if !empty.is_empty() {
+                frame.render_widget(
+                    Paragraph::new(empty).style(app.theme.dim()),
+                    Rect::new(inner.x, inner.y + 2, inner.width, 1),
+                );
+            }
+        }
+        Overlay::Filter(input) => {
+            let area = overlay(size, 50, 3);
+            frame.render_widget(Clear, area);
+            let block = pane(app, "Filter · enter keep · esc clear".into(), true);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            frame.render_widget(input, inner);
+        }
+        Overlay::Help { offset } => {
+            let area = overlay(size, 80, 40);
+            frame.render_widget(Clear, area);
+            let block = pane(app, "Keys · any key closes".into(), true);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            let key_width = 18;
+            let lines: Vec<Line> = app
+                .keymap
+                .bindings
+                .iter()
+                .skip(*offset)
+                .map(|b| {
+                    Line::from(vec![
+                        Span::styled(
+                            format!("{:<key_width$}", fit(&b.keys.join(" "), key_width - 1)),
+                            app.theme.accent(),
+                        ),
+                        Span::styled(
+                            fit(&b.desc, (inner.width as usize).saturating_sub(key_width)),
+                            app.theme.text(),
+                        ),
+                    ])
+                })
+                .collect();
+            frame.render_widget(Paragraph::new(lines), inner);
+        }
+        Overlay::RejectPrompt { test_index } => {
+            let area = overlay(size, 60, 5);
+            frame.render_widget(Clear, area);
+            let proved = app
+                .tests
+                .tests
+                .get(*test_index)
+                .and_then(|t| t.proved)
+                .map(|k| k.name())
+                .unwrap_or("?");
+            let block = pane(
+                app,
+                format!("Reject: the solver proved {proved}; you expected…"),
+                true,
+            );
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            frame.render_widget(
+                Paragraph::new(
+                    "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · other: cancel",
+                )
+                .style(app.theme.text()),
+                inner,
+            );
+        }
+        Overlay::Repair(state) => super::repair::render_repair(app, frame, state),
+        Overlay::Name(prompt) => super::repair::render_name(app, frame, prompt),
+        Overlay::FixChoice(choice) => super::vetting::render_fix_choice(app, frame, choice),
+        Overlay::ExpectPrompt => {
+            let area = overlay(size, 70, 5);
+            frame.render_widget(Clear, area);
+            let block = pane(app, "Save as a test expecting…".into(), true);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            let choices = if app.verify.mode == crate::tui::state::app::VerifyMode::Answer {
+                "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · c TOO_COMPLEX · a TRANSLATION_AMBIGUOUS · n NO_TRANSLATIONS · other: cancel"
+            } else {
+                "v VALID · i INVALID · s SATISFIABLE · m IMPOSSIBLE · c TOO_COMPLEX · other: cancel"
+            };
+            frame.render_widget(
+                Paragraph::new(choices)
+                    .wrap(ratatui::widgets::Wrap { trim: true })
+                    .style(app.theme.text()),
+                inner,
+            );
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! The status line: the job in progress (with a spinner), the last message
+//! or error, and a hint.
+
+use crate::tui::state::app::App;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let mut spans = Vec::new();
+    if let Some(job) = &app.status.job {
+        let spin = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][(app.tick % 10) as usize];
+        spans.push(Span::styled(format!("{spin} {job}  "), app.theme.pending()));
+    }
+    if let Some(error) = &app.status.last_error {
+        spans.push(Span::styled(format!("✗ {error}  "), app.theme.error()));
+    }
+    if let Some(message) = &app.status.message {
+        spans.push(Span::styled(message.clone(), app.theme.text()));
+    } else if app.status.job.is_none() {
+        let (passed, failed, _) = app.counts();
+        spans.push(Span::styled(
+            format!("{passed} passed, {failed} failed"),
+            if failed > 0 {
+                app.theme.fail()
+            } else {
+                app.theme.pass()
+            },
+        ));
+    }
+    let hint = format!(
+        " {} help · {} commands ",
+        app.keymap.keys_for(crate::tui::input::keymap::Action::Help),
+        app.keymap
+            .keys_for(crate::tui::input::keymap::Action::Palette)
+    );
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let room = (area.width as usize).saturating_sub(used);
+    if room > hint.chars().count() {
+        spans.push(Span::styled(format!("{hint:>room$}"), app.theme.dim()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
