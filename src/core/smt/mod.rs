@@ -2,6 +2,7 @@
 //! read with positions, checked, printed canonically and rendered in English.
 
 pub mod ast;
+pub mod build;
 pub mod english;
 pub mod error;
 pub mod lexer;

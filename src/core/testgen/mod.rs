@@ -1,5 +1,22 @@
 //! Symbolic test generation, coverage and mutation.
+//!
+//! - `cases`: rules split into cases, atoms, thresholds and boundary points
+//! - `candidates`: the candidate kinds and how each is derived
+//! - `chains`: transitive chains and composites (multi-step candidates)
+//! - `budget`: asking the solver within a budget, deduplication
+//! - `ranking`: scores and the greedy pick
+//! - `generate`: the whole generation, and proposed tests' review
+//! - `coverage`, `mutation`: how well a suite covers the rules
 
+mod budget;
+mod candidates;
+mod cases;
+mod chains;
 pub mod coverage;
 pub mod generate;
 pub mod mutation;
+mod ranking;
+mod seed;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,167 @@
+//! Asking the solver within a budget: candidates taken round-robin over
+//! the rules they target, decided on the worker, deduplicated.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc;
+
+use crate::core::model::CompiledModel;
+use crate::core::solve::{Finding, FindingKind, LogicWarning, SolverWorker};
+
+use super::candidates::{Candidate, CandidateKind};
+
+/// The solver answers at most `max(MIN_QUESTIONS, QUESTIONS_PER_TEST × max)`
+/// questions per generation (negations included).
+pub(super) const MIN_QUESTIONS: usize = 600;
+pub(super) const QUESTIONS_PER_TEST: usize = 8;
+/// A candidate with its finding.
+pub(super) struct Decided {
+    pub(super) candidate: Candidate,
+    pub(super) premise: String,
+    pub(super) claim: String,
+    pub(super) finding: Finding,
+}
+
+pub(super) fn key(premise: &str, claim: &str) -> String {
+    format!("{premise}\u{0}{claim}")
+}
+
+/// At most `budget` distinct candidates, taken round-robin over the rules
+/// they target first (each rule's boundaries first, then rule-applies,
+/// chains, MC/DC, combinations, rule-does-not-apply, impossible probes,
+/// values, under-specified), so on a large model every rule gets its first
+/// candidates before any rule gets more.
+pub(super) fn within_budget(candidates: Vec<Candidate>, budget: usize) -> Vec<Candidate> {
+    let mut seen = HashSet::new();
+    let distinct: Vec<Candidate> = candidates
+        .into_iter()
+        .filter(|c| seen.insert(key(&c.premise.to_string(), &c.claim.to_string())))
+        .collect();
+    if distinct.len() <= budget {
+        return distinct;
+    }
+    let mut order: Vec<&str> = Vec::new();
+    let mut buckets: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, candidate) in distinct.iter().enumerate() {
+        let rule = candidate.rules.first().cloned().unwrap_or_default();
+        let bucket = buckets.entry(rule).or_default();
+        if bucket.is_empty() {
+            order.push(candidate.rules.first().map_or("", String::as_str));
+        }
+        bucket.push(i);
+    }
+    // Within a rule, the kinds most likely to teach something come first.
+    let priority = |kind: CandidateKind| match kind {
+        CandidateKind::Boundary => 0,
+        CandidateKind::AntecedentTrue => 1,
+        CandidateKind::Transitive => 2,
+        CandidateKind::Mcdc => 3,
+        CandidateKind::Composite => 4,
+        CandidateKind::AntecedentFalse => 5,
+        CandidateKind::Impossible => 6,
+        CandidateKind::EnumValue => 7,
+        CandidateKind::Underspecified => 8,
+        CandidateKind::Negation => 9,
+    };
+    for bucket in buckets.values_mut() {
+        bucket.sort_by_key(|&i| (priority(distinct[i].kind), i));
+    }
+    let mut keep = vec![false; distinct.len()];
+    let mut taken = 0;
+    let mut round = 0;
+    while taken < budget {
+        let mut any = false;
+        for rule in &order {
+            if let Some(&i) = buckets.get(*rule).and_then(|b| b.get(round)) {
+                any = true;
+                if taken < budget {
+                    keep[i] = true;
+                    taken += 1;
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+        round += 1;
+    }
+    distinct
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
+}
+
+/// Checks, submits and collects; candidates that do not type-check or whose
+/// premise and claim were asked before are skipped.
+pub(super) fn solve(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    candidates: Vec<Candidate>,
+    asked: &mut HashSet<String>,
+) -> Vec<Decided> {
+    let (reply, replies) = mpsc::channel();
+    let mut pending = Vec::new();
+    for candidate in candidates {
+        let (premise, claim) = (candidate.premise.to_string(), candidate.claim.to_string());
+        if !asked.insert(key(&premise, &claim)) {
+            continue;
+        }
+        let (Ok((_, premise_formula)), Ok((_, claim_formula))) =
+            (model.check_formula(&premise), model.check_formula(&claim))
+        else {
+            continue;
+        };
+        let ticket = worker.submit(premise_formula, claim_formula, reply.clone());
+        pending.push((ticket, candidate, premise, claim));
+    }
+    drop(reply);
+    let mut findings: HashMap<u64, Finding> = replies
+        .iter()
+        .map(|answer| (answer.ticket, answer.finding))
+        .collect();
+    pending
+        .into_iter()
+        .filter_map(|(ticket, candidate, premise, claim)| {
+            findings.remove(&ticket).map(|finding| Decided {
+                candidate,
+                premise,
+                claim,
+                finding,
+            })
+        })
+        .collect()
+}
+
+/// Keeps decided findings worth showing: drops TOO_COMPLEX (and the other
+/// undecided kinds) and premises that contradict themselves without any rule.
+pub(super) fn worth_keeping(decided: &Decided) -> bool {
+    matches!(
+        decided.finding.kind,
+        FindingKind::Valid
+            | FindingKind::Invalid
+            | FindingKind::Satisfiable
+            | FindingKind::Impossible
+    ) && !decided
+        .finding
+        .warnings
+        .contains(&LogicWarning::PremiseAlwaysFalse)
+}
+
+/// Drops a test whose finding repeats an earlier one of the same kind with
+/// the same claim, finding and rules (keeps the first).
+pub(super) fn dedupe(decided: Vec<Decided>) -> Vec<Decided> {
+    let mut seen = HashSet::new();
+    decided
+        .into_iter()
+        .filter(|d| {
+            let mut rules = d.finding.rules().to_vec();
+            rules.sort();
+            seen.insert((
+                d.candidate.kind,
+                d.claim.clone(),
+                d.finding.kind,
+                rules.join(","),
+            ))
+        })
+        .collect()
+}
