@@ -78,7 +78,7 @@ fn core_never_uses_terminal_crates() {
 /// A layer is one or more folders or files of `src/core`.
 const CORE_LAYERS: [(&str, &[&str]); 12] = [
     ("smt", &["smt"]),
-    ("model", &["model", "graph"]),
+    ("model", &["model"]),
     ("solve", &["solve"]),
     ("lint", &["lint"]),
     ("testgen", &["testgen", "test_runner"]),

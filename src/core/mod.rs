@@ -6,7 +6,6 @@ pub mod compose;
 pub mod document;
 pub mod export;
 pub mod formalize;
-pub mod graph;
 pub mod lint;
 pub mod llm;
 pub mod model;

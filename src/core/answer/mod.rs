@@ -11,15 +11,19 @@
 //! - `cache`: cached translations and when a vocabulary change affects them
 //! - `confidence`: Alg. 1 — what a translation means, support, merging
 //! - `budget`: size limits (TOO_COMPLEX)
-//! - `spans`: locating untranslated quotes in the input
+//! - `spans`: locating quotes in the input
+//! - `untranslated`: what of the input no translation covered
 //! - `report`: the result types and the aggregation
 //! - `feedback`: actionable text from findings
+//! - `condition`: the condition a SATISFIABLE claim needs, proved
 //! - `pipeline`: the whole run, with progress events and cancellation
-//! - `nl_tests`: natural-language tests and who is at fault
+//! - `answer_tests`: natural-language tests and who is at fault
+//! - `eval`: scoring the verifier on labelled answers
 
 pub mod answer_tests;
 pub mod budget;
 pub mod cache;
+pub mod condition;
 pub mod confidence;
 pub mod eval;
 pub mod feedback;
@@ -28,6 +32,7 @@ pub mod reply;
 pub mod report;
 pub mod spans;
 pub mod translate;
+pub mod untranslated;
 pub mod vocabulary;
 
 pub use answer_tests::{Fault, NlTestOutcome, run_nl_tests};

@@ -5,6 +5,7 @@ pub mod diagnostic;
 pub mod drafts;
 pub mod edit;
 pub mod finding;
+pub mod graph;
 pub mod history;
 pub mod import;
 pub mod policy;

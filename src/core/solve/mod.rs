@@ -1,7 +1,6 @@
 //! The Z3 bridge: findings, the solver session and the worker thread that
 //! owns it. Z3 types never leave this module.
 
-mod cone;
 mod encode;
 mod formulas;
 pub mod lint_checks;

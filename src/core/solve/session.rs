@@ -2,9 +2,9 @@
 //! literal per rule, so unsat cores name rules. It lives on one thread. The
 //! findings algorithm itself is in `verify.rs`.
 
-use super::cone::Cones;
 use super::encode::Z3Vocabulary;
 use crate::core::model::CompiledModel;
+use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -50,7 +50,7 @@ pub struct SolverSession {
     retired: usize,
     timeout_ms: u64,
     /// Rule groups by shared variables (rebuilt after an edit).
-    cones: Option<Cones>,
+    cones: Option<RuleGraph>,
     /// Whether the rules alone are satisfiable; `Some(None)` when the solver
     /// could not say in time (then every question uses every rule).
     consistency: Option<Option<bool>>,
@@ -434,7 +434,7 @@ impl SolverSession {
     pub(super) fn rules_touching(&mut self, variables: &[&str]) -> Vec<usize> {
         let rules = &self.rules;
         let cones = self.cones.get_or_insert_with(|| {
-            Cones::build(
+            RuleGraph::from_rule_variables(
                 &rules
                     .iter()
                     .map(|r| r.variables.clone())

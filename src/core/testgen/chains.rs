@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::core::graph::RuleGraph;
 use crate::core::model::CompiledModel;
+use crate::core::model::graph::RuleGraph;
 use crate::core::smt::build::*;
 use crate::core::smt::{Expr, ExprKind, Op};
 

@@ -26,7 +26,7 @@
 //! Only tests whose status counts ([`crate::core::model::TestStatus::counts`])
 //! are used; tests whose premise or claim does not parse are skipped.
 
-use crate::core::graph::RuleGraph;
+use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 use crate::core::solve::{FindingKind, SolverWorker};

@@ -445,7 +445,7 @@ fn passing_tests<'a>(
 /// Runs the tests that can notice `mutant` (already swapped in).
 fn judge(
     worker: &SolverWorker,
-    graph: &super::super::graph::RuleGraph,
+    graph: &crate::core::model::graph::RuleGraph,
     baseline: &[Baseline<'_>],
     mutant: Mutant,
 ) -> MutantResult {

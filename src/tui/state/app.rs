@@ -3,8 +3,8 @@
 
 use crate::core::compose::record::FormalizationRecord;
 use crate::core::document::{DocSpan, split_spans};
-use crate::core::graph::RuleGraph;
 use crate::core::model::drafts::Drafts;
+use crate::core::model::graph::RuleGraph;
 use crate::core::model::history::History;
 use crate::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
 use crate::core::solve::Finding;

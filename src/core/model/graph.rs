@@ -1,6 +1,9 @@
 //! The rule↔variable graph (petgraph): which rules use which variables, and
-//! the cone of influence of an edit, so only the tests an edit can change are
-//! rerun.
+//! cones of influence: rules fall into connected groups that share no
+//! variables. The workbench reruns only the tests an edit's cone can change;
+//! the solver decides a question over some variables with the groups that
+//! touch them alone (when the policy as a whole is consistent), which keeps
+//! checks small on models of thousands of rules.
 
 use crate::core::smt::Expr;
 use petgraph::graph::{NodeIndex, UnGraph};
@@ -19,6 +22,8 @@ pub struct RuleGraph {
     graph: UnGraph<Node, ()>,
     rules: HashMap<String, NodeIndex>,
     variables: HashMap<String, NodeIndex>,
+    /// The rules in the order they were added (their positions).
+    rule_order: Vec<NodeIndex>,
     /// Connected-component representative of each node.
     component: Vec<usize>,
 }
@@ -29,20 +34,51 @@ impl RuleGraph {
         variables: impl IntoIterator<Item = &'a str>,
         rules: impl IntoIterator<Item = (&'a str, &'a Expr)>,
     ) -> RuleGraph {
+        let declared: Vec<&str> = variables.into_iter().collect();
+        let rules: Vec<(String, Vec<&str>)> = rules
+            .into_iter()
+            .map(|(id, formula)| (id.to_string(), formula.symbols()))
+            .collect();
+        RuleGraph::link(declared, rules, false)
+    }
+
+    /// Builds the graph from each rule's variables, in order; rule `i` is
+    /// named by its position (`"0"`, `"1"`, …).
+    pub fn from_rule_variables(rule_variables: &[Vec<String>]) -> RuleGraph {
+        let rules = rule_variables
+            .iter()
+            .enumerate()
+            .map(|(i, names)| (i.to_string(), names.iter().map(String::as_str).collect()))
+            .collect();
+        RuleGraph::link(Vec::new(), rules, true)
+    }
+
+    /// Links each rule to the variables it mentions: the declared ones, or
+    /// (with `any_name`) every name, declared on first sight.
+    fn link(declared: Vec<&str>, rules: Vec<(String, Vec<&str>)>, any_name: bool) -> RuleGraph {
         let mut graph = UnGraph::new_undirected();
         let mut variable_nodes = HashMap::new();
-        for name in variables {
+        for name in declared {
             let node = graph.add_node(Node::Variable(name.to_string()));
             variable_nodes.insert(name.to_string(), node);
         }
         let mut rule_nodes = HashMap::new();
-        for (id, formula) in rules {
-            let rule = graph.add_node(Node::Rule(id.to_string()));
-            rule_nodes.insert(id.to_string(), rule);
-            for symbol in formula.symbols() {
-                if let Some(&variable) = variable_nodes.get(symbol) {
-                    graph.add_edge(rule, variable, ());
-                }
+        let mut rule_order = Vec::with_capacity(rules.len());
+        for (id, symbols) in rules {
+            let rule = graph.add_node(Node::Rule(id.clone()));
+            rule_nodes.insert(id, rule);
+            rule_order.push(rule);
+            for symbol in symbols {
+                let variable = match variable_nodes.get(symbol) {
+                    Some(&node) => node,
+                    None if any_name => {
+                        let node = graph.add_node(Node::Variable(symbol.to_string()));
+                        variable_nodes.insert(symbol.to_string(), node);
+                        node
+                    }
+                    None => continue,
+                };
+                graph.add_edge(rule, variable, ());
             }
         }
         let mut union = UnionFind::new(graph.node_count());
@@ -56,8 +92,21 @@ impl RuleGraph {
             graph,
             rules: rule_nodes,
             variables: variable_nodes,
+            rule_order,
             component,
         }
+    }
+
+    /// The positions of the rules in the groups that mention any of
+    /// `variables`, in order.
+    pub fn rules_touching<'a>(&self, variables: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
+        let touched = self.components_of(variables);
+        self.rule_order
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| touched.contains(&self.component[node.index()]))
+            .map(|(position, _)| position)
+            .collect()
     }
 
     /// The rules that mention `variable`, sorted.
@@ -148,5 +197,21 @@ mod tests {
         assert!(graph.may_depend(["b"], &touched));
         assert!(!graph.may_depend(["y"], &touched));
         assert!(!graph.may_depend(["z"], &touched));
+    }
+
+    #[test]
+    fn rules_group_through_shared_variables() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let cones = RuleGraph::from_rule_variables(&[
+            names(&["a", "x"]),
+            names(&["x", "b"]),
+            names(&["y"]),
+            names(&["b", "z"]),
+            names(&[]),
+        ]);
+        assert_eq!(cones.rules_touching(["a"]), vec![0, 1, 3]);
+        assert_eq!(cones.rules_touching(["y"]), vec![2]);
+        assert_eq!(cones.rules_touching(["y", "z"]), vec![0, 1, 2, 3]);
+        assert!(cones.rules_touching(["unknown"]).is_empty());
     }
 }
