@@ -26,7 +26,7 @@ fn score(
         texts.push(variable_text(&pair.b.name, &pair.b.description));
     }
     let start = Instant::now();
-    let vectors = embedder.embed(&texts)?;
+    let vectors = embedder.embed(&texts).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let scored = pairs
         .iter()

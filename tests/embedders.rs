@@ -193,7 +193,8 @@ fn corrupt_cache_file_is_an_error_naming_it() {
     std::fs::write(&file, b"abc").unwrap();
     let error = embedder(&server, Some(dir.path()), Mode::Live)
         .embed(&texts(&["one"]))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains(&file.display().to_string()) && error.contains("delete the file"),
         "{error}"
@@ -239,11 +240,11 @@ fn wrong_count_and_bad_numbers_are_errors() {
     );
     let embedder = embedder(&server, None, Mode::Live);
     let pair = texts(&["a", "b"]);
-    let count = embedder.embed(&pair).unwrap_err();
+    let count = embedder.embed(&pair).unwrap_err().to_string();
     assert!(count.contains("expected 2 embeddings"), "{count}");
-    let number = embedder.embed(&pair).unwrap_err();
+    let number = embedder.embed(&pair).unwrap_err().to_string();
     assert!(number.contains("data[1].embedding [1]"), "{number}");
-    let index = embedder.embed(&pair).unwrap_err();
+    let index = embedder.embed(&pair).unwrap_err().to_string();
     assert!(index.contains("index 1 occurs twice"), "{index}");
 }
 
@@ -260,7 +261,8 @@ fn dimensions_must_agree_across_batches() {
     let error = embedder(&server, None, Mode::Live)
         .with_batch_size(1)
         .embed(&texts(&["a", "b"]))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("3 dimensions"), "{error}");
 }
 
@@ -314,7 +316,7 @@ fn gives_up_after_the_retries_and_does_not_retry_client_errors() {
     assert_eq!(server.requests().len(), 3);
 
     server.script(EMBEDDINGS_PATH, vec![fail(401)]);
-    let error = embedder.embed(&texts(&["a"])).unwrap_err();
+    let error = embedder.embed(&texts(&["a"])).unwrap_err().to_string();
     assert!(
         error.contains("401") && error.contains("failure 401"),
         "{error}"
@@ -325,7 +327,9 @@ fn gives_up_after_the_retries_and_does_not_retry_client_errors() {
 #[test]
 fn anthropic_profiles_have_no_embeddings() {
     let profile = Profile::new("claude", Protocol::Anthropic, "http://127.0.0.1:9", "m");
-    let error = OpenAiEmbedder::new(profile, ClientOptions::default()).unwrap_err();
+    let error = OpenAiEmbedder::new(profile, ClientOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.to_string().contains("no embeddings endpoint"),
         "{error}"
@@ -342,7 +346,7 @@ fn blocking_embed_inside_a_runtime_is_an_error_not_a_panic() {
         .build()
         .unwrap();
     let error = runtime.block_on(async { embedder.embed(&texts(&["a"])) });
-    assert!(error.unwrap_err().contains("embed_async"));
+    assert!(error.unwrap_err().to_string().contains("embed_async"));
     let vectors = runtime
         .block_on(embedder.embed_async(&texts(&["a"])))
         .unwrap();

@@ -45,7 +45,7 @@ pub fn run(args: &ReviewArgs) -> Outcome {
             .ok_or_else(|| Failure::Input("--reject needs --expected FINDING".into()))?;
         let test = find(&mut project, id)?;
         let proved = test.proved;
-        reject(test, expected).map_err(Failure::Input)?;
+        reject(test, expected).map_err(|e| Failure::Input(e.to_string()))?;
         println!(
             "{id}: rejected: you expect {expected}, the solver proved {}; `precept test` now fails on it until the model is repaired",
             proved.map_or("nothing".to_string(), |p| p.to_string())

@@ -110,14 +110,26 @@ impl TranslationCache {
     }
 
     /// Stores a translation atomically.
-    pub fn store(&self, entry: &CachedTranslation) -> Result<(), String> {
+    pub fn store(&self, entry: &CachedTranslation) -> Result<(), CacheWriteError> {
         let path = self.path(&entry.key);
-        let failed = |message: String| format!("{}: {message}", path.display());
+        let failed = |message: String| CacheWriteError::Prepare {
+            path: path.display().to_string(),
+            message,
+        };
         std::fs::create_dir_all(&self.dir).map_err(|e| failed(e.to_string()))?;
         let mut text = serde_json::to_string_pretty(entry).map_err(|e| failed(e.to_string()))?;
         text.push('\n');
-        write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())
+        Ok(write_atomic(&path, text.as_bytes())?)
     }
+}
+
+/// A translation that could not be written to the cache.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheWriteError {
+    #[error("{path}: {message}")]
+    Prepare { path: String, message: String },
+    #[error(transparent)]
+    Write(#[from] crate::core::model::ProjectError),
 }
 
 #[cfg(test)]

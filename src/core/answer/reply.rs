@@ -171,14 +171,18 @@ fn within_limits(text: &str) -> Result<(), SmtError> {
     Ok(())
 }
 
+/// A reply whose JSON does not have the schema's shape.
+#[derive(Debug, thiserror::Error)]
+#[error("the reply does not have the expected shape: {0}")]
+pub struct WrongShape(#[from] serde_json::Error);
+
 /// Reads a reply and checks every pair against the vocabulary. Fails only
 /// when the JSON does not have the schema's shape.
 pub fn check_reply(
     json: &Value,
     vocabulary: &TranslationVocabulary,
-) -> Result<CheckedReply, String> {
-    let written: WrittenReply = serde_json::from_value(json.clone())
-        .map_err(|e| format!("the reply does not have the expected shape: {e}"))?;
+) -> Result<CheckedReply, WrongShape> {
+    let written: WrittenReply = serde_json::from_value(json.clone())?;
     let mut pairs = Vec::new();
     let mut errors = Vec::new();
     for (index, pair) in written.pairs.iter().enumerate() {

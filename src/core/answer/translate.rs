@@ -271,7 +271,7 @@ async fn ask(
 ) -> Result<CheckedReply, LlmError> {
     let reply = client.complete(request).await?;
     check_reply(&reply.json, vocabulary).map_err(|reason| LlmError::InvalidReply {
-        reason,
+        reason: reason.to_string(),
         raw_snippet: reply.raw.chars().take(400).collect(),
     })
 }

@@ -8,6 +8,7 @@
 //!
 //! A merge of different types is refused: unification never changes a type.
 
+use super::correction::CorrectionError;
 use std::collections::BTreeSet;
 
 use crate::core::compose::record::FormalizationRecord;
@@ -53,21 +54,23 @@ pub fn merge(
     record: Option<&mut FormalizationRecord>,
     into: &str,
     from: &str,
-) -> Result<(), String> {
+) -> Result<(), CorrectionError> {
     if into == from {
-        return Err(format!("'{into}' cannot be merged into itself"));
+        return Err(CorrectionError::MergeIntoItself(into.to_string()));
     }
     let target = model
         .variable(into)
-        .ok_or_else(|| format!("there is no variable '{into}'"))?;
+        .ok_or_else(|| CorrectionError::NoVariable(into.to_string()))?;
     let source = model
         .variable(from)
-        .ok_or_else(|| format!("there is no variable '{from}'"))?;
+        .ok_or_else(|| CorrectionError::NoVariable(from.to_string()))?;
     if target.sort != source.sort {
-        return Err(format!(
-            "'{from}' is {} and '{into}' is {}: a merge never changes a type",
-            source.sort, target.sort
-        ));
+        return Err(CorrectionError::TypesDiffer {
+            from: from.to_string(),
+            from_sort: source.sort.clone(),
+            into: into.to_string(),
+            into_sort: target.sort.clone(),
+        });
     }
     rename_in_rules(model, None, from, into);
     model.variables.retain(|v| v.name != from);
@@ -98,27 +101,28 @@ pub fn split(
     record: &mut FormalizationRecord,
     name: &str,
     member: usize,
-) -> Result<String, String> {
+) -> Result<String, CorrectionError> {
     let variable = model
         .variable(name)
         .cloned()
-        .ok_or_else(|| format!("there is no variable '{name}'"))?;
+        .ok_or_else(|| CorrectionError::NoVariable(name.to_string()))?;
     let cluster_index = record
         .clusters
         .iter()
         .position(|c| c.name == name)
-        .ok_or_else(|| format!("'{name}' has no cluster in the formalization record"))?;
+        .ok_or_else(|| CorrectionError::NoCluster(name.to_string()))?;
     let cluster = &record.clusters[cluster_index];
     if cluster.members.len() < 2 {
-        return Err(format!(
-            "'{name}' stands for one unit variable: nothing to split"
-        ));
+        return Err(CorrectionError::NothingToSplit(name.to_string()));
     }
     let member = cluster
         .members
         .get(member)
         .cloned()
-        .ok_or_else(|| format!("'{name}' has no member {member}"))?;
+        .ok_or_else(|| CorrectionError::NoMember {
+            name: name.to_string(),
+            member: member.to_string(),
+        })?;
     let base = if member.name == name {
         format!("{}_{}", member.name, member.span)
     } else {
@@ -173,18 +177,18 @@ pub fn rename(
     record: Option<&mut FormalizationRecord>,
     old: &str,
     new: &str,
-) -> Result<(), String> {
+) -> Result<(), CorrectionError> {
     if !crate::core::formalize::unit::is_plain_symbol(new) {
-        return Err(format!("'{new}' is not a usable variable name"));
+        return Err(CorrectionError::BadName(new.to_string()));
     }
     if name_in_use(model, new) {
-        return Err(format!("'{new}' is already in use"));
+        return Err(CorrectionError::NameTaken(new.to_string()));
     }
     let variable = model
         .variables
         .iter_mut()
         .find(|v| v.name == old)
-        .ok_or_else(|| format!("there is no variable '{old}'"))?;
+        .ok_or_else(|| CorrectionError::NoVariable(old.to_string()))?;
     variable.name = new.to_string();
     rename_in_rules(model, None, old, new);
     if let Some(record) = record
@@ -308,7 +312,14 @@ mod tests {
         assert_eq!(record.clusters.len(), 1);
         assert_eq!(record.clusters[0].members.len(), 3);
         let error = merge(&mut model, Some(&mut record), "fee", "isMember").unwrap_err();
-        assert!(error.contains("never changes a type"), "{error}");
+        assert!(
+            matches!(error, CorrectionError::TypesDiffer { .. }),
+            "{error}"
+        );
+        assert!(
+            error.to_string().contains("never changes a type"),
+            "{error}"
+        );
     }
 
     #[test]

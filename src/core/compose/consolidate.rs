@@ -17,6 +17,7 @@
 //! names must exist with the right types, new names must be fresh and
 //! well formed, and free text that looks like SMT-LIB commands is refused.
 
+use super::correction::CorrectionError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -202,7 +203,14 @@ fn is_name(name: &str) -> bool {
 }
 
 /// Free text that must not carry anything but words.
-fn check_text(what: &str, text: &str) -> Result<(), String> {
+fn bad_text(what: &str, problem: &str) -> CorrectionError {
+    CorrectionError::BadText {
+        what: what.to_string(),
+        problem: problem.to_string(),
+    }
+}
+
+fn check_text(what: &str, text: &str) -> Result<(), CorrectionError> {
     let lower = text.to_ascii_lowercase();
     if [
         "(assert",
@@ -216,30 +224,36 @@ fn check_text(what: &str, text: &str) -> Result<(), String> {
     .iter()
     .any(|command| lower.contains(command))
     {
-        return Err(format!("{what} contains an SMT-LIB command"));
+        return Err(bad_text(what, "contains an SMT-LIB command"));
     }
     if text.chars().any(|c| c.is_control() && c != '\n') {
-        return Err(format!("{what} contains control characters"));
+        return Err(bad_text(what, "contains control characters"));
     }
     if text.len() > MAX_TEXT {
-        return Err(format!("{what} is longer than {MAX_TEXT} characters"));
+        return Err(bad_text(
+            what,
+            &format!("is longer than {MAX_TEXT} characters"),
+        ));
     }
     Ok(())
 }
 
-fn bool_variable<'a>(model: &'a PolicyModel, name: &str) -> Result<&'a Variable, String> {
+fn bool_variable<'a>(model: &'a PolicyModel, name: &str) -> Result<&'a Variable, CorrectionError> {
     let variable = model
         .variable(name)
-        .ok_or_else(|| format!("there is no variable '{name}'"))?;
+        .ok_or_else(|| CorrectionError::NoVariable(name.to_string()))?;
     if variable.sort != "Bool" {
-        return Err(format!("'{name}' is {}, not Bool", variable.sort));
+        return Err(CorrectionError::NotBool {
+            name: name.to_string(),
+            sort: variable.sort.clone(),
+        });
     }
     Ok(variable)
 }
 
-fn fresh(model: &PolicyModel, name: &str) -> Result<(), String> {
+fn fresh(model: &PolicyModel, name: &str) -> Result<(), CorrectionError> {
     if !is_name(name) {
-        return Err(format!("'{name}' is not a valid name"));
+        return Err(CorrectionError::BadName(name.to_string()));
     }
     let taken = model.variable(name).is_some()
         || model
@@ -247,7 +261,7 @@ fn fresh(model: &PolicyModel, name: &str) -> Result<(), String> {
             .iter()
             .any(|t| t.name == name || t.values.iter().any(|v| v.value == name));
     if taken {
-        return Err(format!("'{name}' is already used"));
+        return Err(CorrectionError::NameTaken(name.to_string()));
     }
     Ok(())
 }
@@ -266,9 +280,16 @@ fn substitute(expr: &Expr, name: &str, replacement: &Expr) -> Expr {
     }
 }
 
-fn rewrite_rules(model: &mut PolicyModel, name: &str, replacement: &Expr) -> Result<(), String> {
+fn rewrite_rules(
+    model: &mut PolicyModel,
+    name: &str,
+    replacement: &Expr,
+) -> Result<(), CorrectionError> {
     for rule in &mut model.rules {
-        let expr = parse_expr(&rule.expression).map_err(|e| format!("{}: {e}", rule.id))?;
+        let expr = parse_expr(&rule.expression).map_err(|e| CorrectionError::RuleDoesNotParse {
+            rule: rule.id.clone(),
+            message: e.to_string(),
+        })?;
         if expr.symbols().contains(&name) {
             rule.expression = substitute(&expr, name, replacement).to_string();
             // A rule whose meaning changed needs review again.
@@ -294,7 +315,7 @@ pub fn apply(
     model: &mut PolicyModel,
     record: Option<&mut FormalizationRecord>,
     proposal: &Proposal,
-) -> Result<(), String> {
+) -> Result<(), CorrectionError> {
     check_text("the reason", &proposal.reason)?;
     let mut edited = model.clone();
     let note = format!("{} ({})", proposal.link.describe(), proposal.id);
@@ -309,7 +330,9 @@ pub fn apply(
             bool_variable(&edited, variable)?;
             bool_variable(&edited, negation_of)?;
             if variable == negation_of {
-                return Err(format!("'{variable}' cannot be its own negation"));
+                return Err(CorrectionError::EmptyLink(format!(
+                    "'{variable}' cannot be its own negation"
+                )));
             }
             let negation = Expr::app(Op::Not, vec![Expr::symbol(negation_of)]);
             rewrite_rules(&mut edited, variable, &negation)?;
@@ -319,7 +342,9 @@ pub fn apply(
             bool_variable(&edited, from)?;
             bool_variable(&edited, to)?;
             if from == to {
-                return Err(format!("'{from}' implies itself: nothing to add"));
+                return Err(CorrectionError::EmptyLink(format!(
+                    "'{from}' implies itself: nothing to add"
+                )));
             }
             let id = edited.fresh_rule_id();
             edited.rules.push(Rule {
@@ -338,12 +363,14 @@ pub fn apply(
         } => {
             check_text("the description", description)?;
             if variables.len() < 2 {
-                return Err("a one-of group needs at least two variables".into());
+                return Err(CorrectionError::BadGroup(
+                    "a one-of group needs at least two variables".into(),
+                ));
             }
             for (i, v) in variables.iter().enumerate() {
                 bool_variable(&edited, v)?;
                 if variables[..i].contains(v) {
-                    return Err(format!("'{v}' is listed twice"));
+                    return Err(CorrectionError::BadGroup(format!("'{v}' is listed twice")));
                 }
             }
             fresh(&edited, type_name)?;
@@ -353,7 +380,9 @@ pub fn apply(
                 let value = value_name(v);
                 fresh(&edited, &value)?;
                 if values.iter().any(|e| e.value == value) {
-                    return Err(format!("two variables give the value {value}"));
+                    return Err(CorrectionError::BadGroup(format!(
+                        "two variables give the value {value}"
+                    )));
                 }
                 let meaning = edited
                     .variable(v)
@@ -508,6 +537,7 @@ mod tests {
         assert!(
             apply(&mut model.clone(), None, &hostile)
                 .unwrap_err()
+                .to_string()
                 .contains("SMT-LIB")
         );
     }

@@ -177,7 +177,7 @@ fn check_one(
     let mut edited = model.clone();
     let mut scratch_record = record.cloned();
     if let Err(error) = apply(&mut edited, scratch_record.as_mut(), proposal) {
-        checked.refused = Some(error);
+        checked.refused = Some(error.to_string());
         return checked;
     }
     let compiled = compile(&edited);
@@ -203,7 +203,7 @@ fn check_one(
         .collect();
     match flips_of(&edited, tests, baseline, timeout) {
         Ok(flips) => checked.flips = flips,
-        Err(error) => checked.refused = Some(error),
+        Err(error) => checked.refused = Some(error.to_string()),
     }
     if let Link::SameMeaning { keep, merge } = &proposal.link
         && let (Some(a), Some(b)) = (model.variable(keep), model.variable(merge))

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
 use crate::core::compose::embed::Embedder;
 use crate::core::compose::record::{FormalizationRecord, RunInfo};
-use crate::core::compose::unify::compose;
+use crate::core::compose::unify::{ComposeError, compose};
 use crate::core::formalize::span_job::{SpanOutcome, SpanSettings};
 use crate::core::formalize::span_runs::{FormalizeEvent, formalize_runtime, formalize_spans};
 use crate::core::formalize::span_task::{DEFAULT_SPAN_BUDGET, plan_spans};
@@ -49,7 +49,7 @@ pub enum FormalizeError {
     #[error("no span could be formalized (first problem: {first_problem})")]
     NoSpanFormalized { first_problem: String },
     #[error("composing the units: {0}")]
-    Composition(String),
+    Composition(#[from] ComposeError),
     #[error("the composed model does not check ({0}); nothing was kept")]
     ModelDoesNotCheck(String),
 }
@@ -113,8 +113,7 @@ pub fn formalize_document(
             first_problem: first_problem(&outcomes),
         });
     }
-    let composition = compose(document, &tasks, &outcomes, embedder, settings.threshold)
-        .map_err(FormalizeError::Composition)?;
+    let composition = compose(document, &tasks, &outcomes, embedder, settings.threshold)?;
     if let Some(issue) = compile(&composition.model).issues.first() {
         return Err(FormalizeError::ModelDoesNotCheck(issue.to_string()));
     }

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::core::document::words::{content_words, split_identifier};
+use crate::core::llm::embeddings::EmbedError;
 pub use crate::core::llm::embeddings::Embedder;
 
 /// Cosine similarity of two vectors; 0 when either is zero or the lengths
@@ -137,9 +138,11 @@ impl LexicalEmbedder {
 }
 
 impl Embedder for LexicalEmbedder {
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         if self.dim == 0 {
-            return Err("LexicalEmbedder: dimension must be positive".into());
+            return Err(EmbedError::Local(
+                "LexicalEmbedder: dimension must be positive".into(),
+            ));
         }
         let feats: Vec<BTreeMap<String, f32>> = texts.iter().map(|t| self.features(t)).collect();
         // Fit: document frequency of each feature over the batch.

@@ -16,6 +16,7 @@
 //! batch is padded here to its longest member, and the mask is passed both
 //! to the model and to the pooling.
 
+use crate::core::llm::embeddings::EmbedError;
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
@@ -266,8 +267,9 @@ fn mean_pool(states: &[Vec<f32>], mask: &[u32]) -> Vec<f32> {
 }
 
 impl Embedder for MiniLmEmbedder {
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
-        self.embed_texts(texts).map_err(|e| e.to_string())
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_texts(texts)
+            .map_err(|e| EmbedError::Local(e.to_string()))
     }
 
     fn name(&self) -> &str {

@@ -13,6 +13,7 @@ pub mod cluster_edit;
 pub mod consolidate;
 pub mod consolidate_check;
 pub mod contrast;
+pub mod correction;
 pub mod document_run;
 pub mod embed;
 #[cfg(feature = "minilm")]

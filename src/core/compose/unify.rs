@@ -102,6 +102,30 @@ struct UnitNames {
     values: HashMap<String, String>,
 }
 
+/// Why the units could not be composed into one model.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    #[error("embedding the variables with {embedder}: {error}")]
+    Embedder {
+        embedder: String,
+        error: crate::core::llm::embeddings::EmbedError,
+    },
+    /// A unit's rule that does not parse (units are checked before, so this
+    /// names a bug, not an LLM mistake).
+    #[error("{span} rules[{index}]: {message}")]
+    RuleDoesNotParse {
+        span: String,
+        index: usize,
+        message: String,
+    },
+    #[error("the embedder {embedder} returned {vectors} vectors for {variables} variables")]
+    WrongCount {
+        embedder: String,
+        vectors: usize,
+        variables: usize,
+    },
+}
+
 /// Composes the formalized units. `outcomes[i]` belongs to `tasks[i]`;
 /// spans that failed contribute nothing.
 pub fn compose(
@@ -110,7 +134,7 @@ pub fn compose(
     outcomes: &[SpanOutcome],
     embedder: &dyn Embedder,
     threshold: f32,
-) -> Result<Composition, String> {
+) -> Result<Composition, ComposeError> {
     let units: Vec<(usize, &PolicyUnit)> = outcomes
         .iter()
         .enumerate()
@@ -143,17 +167,17 @@ pub fn compose(
     let embeddings = if texts.is_empty() {
         Vec::new()
     } else {
-        embedder
-            .embed(&texts)
-            .map_err(|e| format!("embedding the variables with {}: {e}", embedder.name()))?
+        embedder.embed(&texts).map_err(|e| ComposeError::Embedder {
+            embedder: embedder.name().to_string(),
+            error: e,
+        })?
     };
     if embeddings.len() != candidates.len() {
-        return Err(format!(
-            "the embedder {} returned {} vectors for {} variables",
-            embedder.name(),
-            embeddings.len(),
-            candidates.len()
-        ));
+        return Err(ComposeError::WrongCount {
+            embedder: embedder.name().to_string(),
+            vectors: embeddings.len(),
+            variables: candidates.len(),
+        });
     }
     let mut clusters = cluster_variables(&candidates, &embeddings, threshold);
     // Document order: by each cluster's first member.
@@ -228,7 +252,11 @@ pub fn compose(
         let task = &tasks[*span];
         for (k, rule) in unit.rules.iter().enumerate() {
             let expr =
-                parse_expr(&rule.expression).map_err(|e| format!("{} rules[{k}]: {e}", task.id))?;
+                parse_expr(&rule.expression).map_err(|e| ComposeError::RuleDoesNotParse {
+                    span: task.id.clone(),
+                    index: k,
+                    message: e.to_string(),
+                })?;
             let renamed = expr.rename_symbols(&|symbol| {
                 variable_names
                     .get(&(*span, symbol.to_string()))

@@ -161,10 +161,10 @@ pub async fn formalize_span(
                     let previous = serde_json::to_string_pretty(&reply.json).unwrap_or_default();
                     (unit, previous)
                 }
-                Err(message) => {
+                Err(error) => {
                     problems = vec![UnitProblem {
                         field: "reply".into(),
-                        message,
+                        message: error.to_string(),
                     }];
                     feedback = repair_text(
                         &problems,

@@ -131,10 +131,14 @@ pub fn unit_schema() -> Value {
     })
 }
 
+/// A reply that does not read as a policy unit.
+#[derive(Debug, thiserror::Error)]
+#[error("the reply is not a policy unit: {0}")]
+pub struct NotAUnit(#[from] serde_json::Error);
+
 /// Reads a schema-valid reply into a unit.
-pub fn unit_from_json(value: &Value) -> Result<PolicyUnit, String> {
-    serde_json::from_value(value.clone())
-        .map_err(|e| format!("the reply is not a policy unit: {e}"))
+pub fn unit_from_json(value: &Value) -> Result<PolicyUnit, NotAUnit> {
+    Ok(serde_json::from_value(value.clone())?)
 }
 
 /// Whether `name` may be used as an SMT-LIB simple symbol here: letters,
@@ -190,7 +194,7 @@ pub fn unit_vocabulary(unit: &PolicyUnit) -> (Vocabulary, Vec<UnitProblem>) {
         }
         let values: Vec<String> = t.values.iter().map(|v| v.value.clone()).collect();
         if let Err(message) = vocabulary.declare_enum(&t.name, &values) {
-            problem(format!("types[{i}].name"), message);
+            problem(format!("types[{i}].name"), message.to_string());
         }
     }
     for (i, v) in unit.variables.iter().enumerate() {
@@ -219,7 +223,7 @@ pub fn unit_vocabulary(unit: &PolicyUnit) -> (Vocabulary, Vec<UnitProblem>) {
             continue;
         }
         if let Err(message) = vocabulary.declare_variable(&v.name, sort) {
-            problem(format!("variables[{i}].name"), message);
+            problem(format!("variables[{i}].name"), message.to_string());
         }
     }
     (vocabulary, problems)

@@ -31,7 +31,7 @@ use crate::core::model::project::write_atomic;
 /// similarity of meaning.
 pub trait Embedder {
     /// One vector per input text, in order. All vectors have the same length.
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String>;
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
     /// A short, stable identifier of the embedder (for logs and reports).
     fn name(&self) -> &str;
 }
@@ -72,8 +72,28 @@ pub enum EmbedError {
         text_snippet: String,
         dir: String,
     },
+    /// A local embedder (a model run in this process) failed.
+    #[error("{0}")]
+    Local(String),
     #[error("{0}")]
     Internal(String),
+}
+
+/// Why an embeddings reply cannot be used (a place and what is wrong).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnusableReply(pub String);
+
+impl From<String> for UnusableReply {
+    fn from(reason: String) -> UnusableReply {
+        UnusableReply(reason)
+    }
+}
+
+impl From<&str> for UnusableReply {
+    fn from(reason: &str) -> UnusableReply {
+        UnusableReply(reason.to_string())
+    }
 }
 
 /// An [`Embedder`] backed by an OpenAI-compatible `/v1/embeddings` endpoint.
@@ -219,7 +239,7 @@ impl OpenAiEmbedder {
             let fresh =
                 parse_embeddings(&raw, batch.len()).map_err(|reason| EmbedError::InvalidReply {
                     url: self.url.clone(),
-                    reason,
+                    reason: reason.to_string(),
                     raw_snippet: snippet(&raw),
                 })?;
             for (&i, vector) in chunk.iter().zip(fresh) {
@@ -341,8 +361,8 @@ impl OpenAiEmbedder {
 }
 
 impl Embedder for OpenAiEmbedder {
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
-        self.embed_blocking(texts).map_err(|e| e.to_string())
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_blocking(texts)
     }
 
     fn name(&self) -> &str {
@@ -354,37 +374,39 @@ impl Embedder for OpenAiEmbedder {
 /// ordered by `index`. Every item must carry an index (or none may, and
 /// then the order of `data` is used), each index once in `0..expected`,
 /// every vector non-empty, of one length, and made of finite numbers.
-pub fn parse_embeddings(raw: &str, expected: usize) -> Result<Vec<Vec<f32>>, String> {
-    let reply: Value =
-        serde_json::from_str(raw).map_err(|e| format!("the reply is not JSON: {e}"))?;
+pub fn parse_embeddings(raw: &str, expected: usize) -> Result<Vec<Vec<f32>>, UnusableReply> {
+    let reply: Value = serde_json::from_str(raw)
+        .map_err(|e| UnusableReply(format!("the reply is not JSON: {e}")))?;
     if let Some(error) = reply.get("error").filter(|e| !e.is_null()) {
         let message = error
             .get("message")
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| error.to_string());
-        return Err(format!("the server reported an error: {message}"));
+        return Err(UnusableReply::from(format!(
+            "the server reported an error: {message}"
+        )));
     }
     let data = reply
         .get("data")
         .and_then(Value::as_array)
         .ok_or("the reply has no \"data\" array")?;
     if data.len() != expected {
-        return Err(format!(
+        return Err(UnusableReply::from(format!(
             "expected {expected} embeddings (one per input), got {}",
             data.len()
-        ));
+        )));
     }
     let with_index = data
         .iter()
         .filter(|item| item.get("index").is_some())
         .count();
     if with_index != 0 && with_index != data.len() {
-        return Err(format!(
+        return Err(UnusableReply::from(format!(
             "{} of {} items of \"data\" have no \"index\"",
             data.len() - with_index,
             data.len()
-        ));
+        )));
     }
     let mut slots: Vec<Option<Vec<f32>>> = vec![None; expected];
     let mut dimension: Option<usize> = None;
@@ -400,23 +422,25 @@ pub fn parse_embeddings(raw: &str, expected: usize) -> Result<Vec<Vec<f32>>, Str
                     format!("data[{position}].index is {value}, not a non-negative integer")
                 })?;
             if index >= expected {
-                return Err(format!(
+                return Err(UnusableReply::from(format!(
                     "data[{position}].index is {index}, outside 0..{expected}"
-                ));
+                )));
             }
             index
         };
         if slots[index].is_some() {
-            return Err(format!("index {index} occurs twice in \"data\""));
+            return Err(UnusableReply::from(format!(
+                "index {index} occurs twice in \"data\""
+            )));
         }
         let vector = parse_vector(item.get("embedding"))
-            .map_err(|reason| format!("data[{position}].embedding {reason}"))?;
+            .map_err(|reason| UnusableReply(format!("data[{position}].embedding {reason}")))?;
         match dimension {
             Some(d) if d != vector.len() => {
-                return Err(format!(
+                return Err(UnusableReply::from(format!(
                     "data[{position}].embedding has {} dimensions, but others have {d}",
                     vector.len()
-                ));
+                )));
             }
             _ => dimension = Some(vector.len()),
         }
@@ -426,11 +450,11 @@ pub fn parse_embeddings(raw: &str, expected: usize) -> Result<Vec<Vec<f32>>, Str
     slots
         .into_iter()
         .enumerate()
-        .map(|(i, slot)| slot.ok_or_else(|| format!("no embedding has index {i}")))
+        .map(|(i, slot)| slot.ok_or_else(|| UnusableReply(format!("no embedding has index {i}"))))
         .collect()
 }
 
-fn parse_vector(value: Option<&Value>) -> Result<Vec<f32>, String> {
+fn parse_vector(value: Option<&Value>) -> Result<Vec<f32>, UnusableReply> {
     let items = match value {
         None => return Err("is missing".into()),
         Some(Value::Array(items)) => items,
@@ -440,7 +464,11 @@ fn parse_vector(value: Option<&Value>) -> Result<Vec<f32>, String> {
                     .into(),
             );
         }
-        Some(other) => return Err(format!("is {other}, not an array of numbers")),
+        Some(other) => {
+            return Err(UnusableReply::from(format!(
+                "is {other}, not an array of numbers"
+            )));
+        }
     };
     if items.is_empty() {
         return Err("is empty".into());
@@ -451,12 +479,14 @@ fn parse_vector(value: Option<&Value>) -> Result<Vec<f32>, String> {
         .map(|(k, x)| {
             let number = x
                 .as_f64()
-                .ok_or_else(|| format!("[{k}] is {x}, not a number"))?;
+                .ok_or_else(|| UnusableReply(format!("[{k}] is {x}, not a number")))?;
             let single = number as f32;
             if single.is_finite() {
                 Ok(single)
             } else {
-                Err(format!("[{k}] is {number}, not a finite 32-bit number"))
+                Err(UnusableReply(format!(
+                    "[{k}] is {number}, not a finite 32-bit number"
+                )))
             }
         })
         .collect()
@@ -595,7 +625,7 @@ mod tests {
         ];
         for (raw, expected) in cases {
             let error = parse_embeddings(raw, 2).unwrap_err();
-            assert!(error.contains(expected), "{raw}: {error}");
+            assert!(error.to_string().contains(expected), "{raw}: {error}");
         }
     }
 }

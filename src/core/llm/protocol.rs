@@ -95,7 +95,8 @@ pub fn parse_reply(protocol: Protocol, request: &LlmRequest, raw: &str) -> Resul
                 ));
             }
             match message.get("content") {
-                Some(Value::String(text)) => parse_content(text).map_err(invalid)?,
+                Some(Value::String(text)) => parse_content(text)
+                    .map_err(|e| invalid(format!("the message content is not JSON: {e}")))?,
                 // Some servers hand back the object itself.
                 Some(object @ Value::Object(_)) => object.clone(),
                 _ => return Err(invalid("choices[0].message.content is missing".into())),
@@ -137,7 +138,7 @@ pub fn parse_reply(protocol: Protocol, request: &LlmRequest, raw: &str) -> Resul
 
 /// Parses message content as JSON, tolerating a surrounding Markdown code
 /// fence (some local servers add one despite the schema).
-fn parse_content(text: &str) -> Result<Value, String> {
+fn parse_content(text: &str) -> Result<Value, serde_json::Error> {
     let trimmed = text.trim();
     let unfenced = trimmed
         .strip_prefix("```json")
@@ -145,5 +146,4 @@ fn parse_content(text: &str) -> Result<Value, String> {
         .and_then(|rest| rest.trim_end().strip_suffix("```"))
         .unwrap_or(trimmed);
     serde_json::from_str(unfenced.trim())
-        .map_err(|e| format!("the message content is not JSON: {e}"))
 }

@@ -5,20 +5,38 @@
 
 use serde_json::Value;
 
+/// Where a reply departs from its schema, and how.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaMismatch {
+    #[error("the reply is {found} where an object was expected")]
+    NotAnObject { found: &'static str },
+    #[error("{path}: expected {expected}, found {found}")]
+    WrongType {
+        path: String,
+        expected: String,
+        found: &'static str,
+    },
+    #[error("{path}: {value} is not one of the allowed values")]
+    NotAllowed { path: String, value: String },
+    #[error("{path}: missing required property '{name}'")]
+    Missing { path: String, name: String },
+    #[error("{path}: unexpected property '{name}'")]
+    Unexpected { path: String, name: String },
+}
+
 /// Checks `value` against `schema`. The top level must be an object. The
 /// error names the first offending place as a JSON pointer-like path.
-pub fn validate_reply(value: &Value, schema: &Value) -> Result<(), String> {
+pub fn validate_reply(value: &Value, schema: &Value) -> Result<(), SchemaMismatch> {
     if !value.is_object() {
-        return Err(format!(
-            "the reply is {} where an object was expected",
-            type_name(value)
-        ));
+        return Err(SchemaMismatch::NotAnObject {
+            found: type_name(value),
+        });
     }
     validate(value, schema, "$")
 }
 
 /// Checks `value` against `schema` at `path` (used in messages).
-pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), SchemaMismatch> {
     let Some(schema) = schema.as_object() else {
         // `true` or a non-object schema accepts anything.
         return Ok(());
@@ -30,23 +48,29 @@ pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), String>
             _ => Vec::new(),
         };
         if !allowed.is_empty() && !allowed.iter().any(|name| has_type(value, name)) {
-            return Err(format!(
-                "{path}: expected {}, found {}",
-                allowed.join(" or "),
-                type_name(value)
-            ));
+            return Err(SchemaMismatch::WrongType {
+                path: path.to_string(),
+                expected: allowed.join(" or "),
+                found: type_name(value),
+            });
         }
     }
     if let Some(Value::Array(options)) = schema.get("enum")
         && !options.contains(value)
     {
-        return Err(format!("{path}: {value} is not one of the allowed values"));
+        return Err(SchemaMismatch::NotAllowed {
+            path: path.to_string(),
+            value: value.to_string(),
+        });
     }
     if let Value::Object(fields) = value {
         if let Some(Value::Array(required)) = schema.get("required") {
             for name in required.iter().filter_map(Value::as_str) {
                 if !fields.contains_key(name) {
-                    return Err(format!("{path}: missing required property '{name}'"));
+                    return Err(SchemaMismatch::Missing {
+                        path: path.to_string(),
+                        name: name.to_string(),
+                    });
                 }
             }
         }
@@ -56,7 +80,10 @@ pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), String>
                 Some(sub) => validate(field, sub, &format!("{path}.{name}"))?,
                 None => {
                     if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-                        return Err(format!("{path}: unexpected property '{name}'"));
+                        return Err(SchemaMismatch::Unexpected {
+                            path: path.to_string(),
+                            name: name.clone(),
+                        });
                     }
                 }
             }

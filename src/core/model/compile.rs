@@ -4,6 +4,7 @@
 
 use super::policy::PolicyModel;
 use crate::core::smt::english::Glossary;
+use crate::core::smt::typecheck::DeclarationError;
 use crate::core::smt::{Expr, SmtError, Sort, Vocabulary, parse_expr};
 
 /// One rule, parsed and elaborated.
@@ -76,9 +77,11 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
             continue;
         }
         if let Err(message) = compiled.vocabulary.declare_enum(&type_def.name, &values) {
-            compiled
-                .issues
-                .push(issue(format!("types[{i}].name"), &type_def.name, message));
+            compiled.issues.push(issue(
+                format!("types[{i}].name"),
+                &type_def.name,
+                message.to_string(),
+            ));
             continue;
         }
         compiled.enums.push((type_def.name.clone(), values));
@@ -95,15 +98,14 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
             .vocabulary
             .declare_variable(&variable.name, sort.clone())
         {
-            let field = if message.contains("type") {
-                "type"
-            } else {
-                "name"
+            let field = match message {
+                DeclarationError::UnknownType(_) => "type",
+                _ => "name",
             };
             compiled.issues.push(issue(
                 format!("variables[{i}].{field}"),
                 &variable.name,
-                message,
+                message.to_string(),
             ));
             continue;
         }

@@ -102,9 +102,28 @@ fn rules_text(model: &PolicyModel, selected: &[String]) -> String {
     lines.join("\n")
 }
 
+/// Why a proposed edit is refused (the reason goes back to the LLM once,
+/// then to the expert).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefusedEdit {
+    #[error("unknown edit kind '{0}'")]
+    UnknownKind(String),
+    #[error("there is no rule '{0}'")]
+    NoRule(String),
+    #[error("'{0}' is not a usable variable name")]
+    BadName(String),
+    #[error("there is no variable '{0}'")]
+    NoVariable(String),
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The model with the edit has a new compile issue.
+    #[error("{0}")]
+    DoesNotCheck(String),
+}
+
 /// Reads one edit of the reply and checks it against `model` (which has
 /// the edits accepted so far applied).
-fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), String> {
+fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), RefusedEdit> {
     let field = |name: &str| item[name].as_str().unwrap_or("").trim().to_string();
     let kind = field("kind");
     let reason = field("reason");
@@ -131,30 +150,30 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
             name: field("name"),
             description: field("description"),
         },
-        other => return Err(format!("unknown edit kind '{other}'")),
+        other => return Err(RefusedEdit::UnknownKind(other.to_string())),
     };
     match &edit {
         ModelEdit::ReplaceRule { id, .. } | ModelEdit::DeleteRule { id }
             if model.rule(id).is_none() =>
         {
-            return Err(format!("there is no rule '{id}'"));
+            return Err(RefusedEdit::NoRule(id.clone()));
         }
         ModelEdit::AddVariable { variable } if !is_plain_symbol(&variable.name) => {
-            return Err(format!("'{}' is not a usable variable name", variable.name));
+            return Err(RefusedEdit::BadName(variable.name.clone()));
         }
         ModelEdit::DescribeVariable { name, .. } if model.variable(name).is_none() => {
-            return Err(format!("there is no variable '{name}'"));
+            return Err(RefusedEdit::NoVariable(name.clone()));
         }
         _ => {}
     }
     let mut after = model.clone();
-    apply_repair(&edit, &mut after).map_err(|e| e.to_string())?;
+    apply_repair(&edit, &mut after)?;
     let before_issues = compile(model).issues.len();
     let issues = compile(&after).issues;
     if issues.len() > before_issues
         && let Some(issue) = issues.last()
     {
-        return Err(issue.to_string());
+        return Err(RefusedEdit::DoesNotCheck(issue.to_string()));
     }
     Ok((edit, reason))
 }

@@ -17,29 +17,54 @@ pub struct Vocabulary {
     value_sorts: HashMap<String, String>,
 }
 
+/// Why a declaration cannot be added to the vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeclarationError {
+    #[error("the type name '{0}' is already declared")]
+    TypeTaken(String),
+    #[error("the enum value '{value}' is already a value of '{owner}'")]
+    ValueTaken { value: String, owner: String },
+    #[error("the enum value '{0}' is already a variable")]
+    ValueIsVariable(String),
+    #[error("the value '{value}' appears twice in '{type_name}'")]
+    ValueTwice { value: String, type_name: String },
+    #[error("the variable '{0}' is already declared")]
+    VariableTaken(String),
+    #[error("'{name}' is already a value of the enum '{owner}'")]
+    VariableIsValue { name: String, owner: String },
+    #[error("'{0}' is reserved and cannot name a variable")]
+    Reserved(String),
+    #[error("the type '{0}' is not declared")]
+    UnknownType(String),
+}
+
 impl Vocabulary {
     pub fn new() -> Vocabulary {
         Vocabulary::default()
     }
 
     /// Declares an enumeration. Fails with a message when a name is taken.
-    pub fn declare_enum(&mut self, name: &str, values: &[String]) -> Result<(), String> {
+    pub fn declare_enum(&mut self, name: &str, values: &[String]) -> Result<(), DeclarationError> {
         if matches!(name, "Bool" | "Int" | "Real") || self.enums.contains_key(name) {
-            return Err(format!("the type name '{name}' is already declared"));
+            return Err(DeclarationError::TypeTaken(name.to_string()));
         }
         for value in values {
             if let Some(owner) = self.value_sorts.get(value) {
-                return Err(format!(
-                    "the enum value '{value}' is already a value of '{owner}'"
-                ));
+                return Err(DeclarationError::ValueTaken {
+                    value: value.clone(),
+                    owner: owner.clone(),
+                });
             }
             if self.variables.contains_key(value) {
-                return Err(format!("the enum value '{value}' is already a variable"));
+                return Err(DeclarationError::ValueIsVariable(value.clone()));
             }
         }
         for (i, value) in values.iter().enumerate() {
             if values[..i].contains(value) {
-                return Err(format!("the value '{value}' appears twice in '{name}'"));
+                return Err(DeclarationError::ValueTwice {
+                    value: value.clone(),
+                    type_name: name.to_string(),
+                });
             }
         }
         for value in values {
@@ -50,20 +75,23 @@ impl Vocabulary {
     }
 
     /// Declares a variable. Fails with a message when the name is taken or the sort unknown.
-    pub fn declare_variable(&mut self, name: &str, sort: Sort) -> Result<(), String> {
+    pub fn declare_variable(&mut self, name: &str, sort: Sort) -> Result<(), DeclarationError> {
         if self.variables.contains_key(name) {
-            return Err(format!("the variable '{name}' is already declared"));
+            return Err(DeclarationError::VariableTaken(name.to_string()));
         }
         if let Some(owner) = self.value_sorts.get(name) {
-            return Err(format!("'{name}' is already a value of the enum '{owner}'"));
+            return Err(DeclarationError::VariableIsValue {
+                name: name.to_string(),
+                owner: owner.clone(),
+            });
         }
         if matches!(name, "true" | "false") || Op::from_symbol(name).is_some() {
-            return Err(format!("'{name}' is reserved and cannot name a variable"));
+            return Err(DeclarationError::Reserved(name.to_string()));
         }
         if let Sort::Enum(type_name) = &sort
             && !self.enums.contains_key(type_name)
         {
-            return Err(format!("the type '{type_name}' is not declared"));
+            return Err(DeclarationError::UnknownType(type_name.clone()));
         }
         self.variables.insert(name.to_string(), sort);
         Ok(())

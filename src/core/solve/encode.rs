@@ -83,27 +83,27 @@ impl Z3Vocabulary {
     }
 
     /// Encodes an elaborated Bool formula.
-    pub fn formula(&self, expr: &Expr) -> Result<Bool, String> {
+    pub fn formula(&self, expr: &Expr) -> Result<Bool, EncodeError> {
         self.term(expr)?
             .as_bool()
-            .ok_or_else(|| format!("'{expr}' is not a Bool formula"))
+            .ok_or_else(|| EncodeError::from(format!("'{expr}' is not a Bool formula")))
     }
 
     /// Encodes an elaborated term. Errors only on expressions the type checker
     /// would have rejected.
-    pub fn term(&self, expr: &Expr) -> Result<Dynamic, String> {
+    pub fn term(&self, expr: &Expr) -> Result<Dynamic, EncodeError> {
         match &expr.kind {
             ExprKind::Bool(b) => Ok(Dynamic::from_ast(&Bool::from_bool(*b))),
             ExprKind::Int(i) => Int::from_str(&i.to_string())
                 .map(|i| Dynamic::from_ast(&i))
-                .map_err(|_| format!("bad integer {i}")),
+                .map_err(|_| EncodeError::from(format!("bad integer {i}"))),
             ExprKind::Decimal(r) => Ok(Dynamic::from_ast(&real_literal(r)?)),
             ExprKind::Symbol(name) => self
                 .variables
                 .get(name)
                 .or_else(|| self.values.get(name))
                 .cloned()
-                .ok_or_else(|| format!("unknown name '{name}'")),
+                .ok_or_else(|| EncodeError::from(format!("unknown name '{name}'"))),
             ExprKind::App(op, args) => {
                 let args = args
                     .iter()
@@ -175,14 +175,35 @@ fn enum_sort(name: &str, values: &[String]) -> (z3::Sort, Vec<Dynamic>) {
     })
 }
 
-fn real_literal(r: &BigRational) -> Result<Real, String> {
-    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
-        .ok_or_else(|| format!("bad rational {r}"))
+/// An expression Z3 cannot be given: only expressions the type checker
+/// would have rejected get here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EncodeError(pub String);
+
+impl From<String> for EncodeError {
+    fn from(message: String) -> EncodeError {
+        EncodeError(message)
+    }
 }
 
-fn bools(args: &[Dynamic]) -> Result<Vec<Bool>, String> {
+impl From<&str> for EncodeError {
+    fn from(message: &str) -> EncodeError {
+        EncodeError(message.to_string())
+    }
+}
+
+fn real_literal(r: &BigRational) -> Result<Real, EncodeError> {
+    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
+        .ok_or_else(|| EncodeError::from(format!("bad rational {r}")))
+}
+
+fn bools(args: &[Dynamic]) -> Result<Vec<Bool>, EncodeError> {
     args.iter()
-        .map(|a| a.as_bool().ok_or_else(|| format!("'{a}' is not Bool")))
+        .map(|a| {
+            a.as_bool()
+                .ok_or_else(|| EncodeError::from(format!("'{a}' is not Bool")))
+        })
         .collect()
 }
 
@@ -190,17 +211,20 @@ fn ints(args: &[Dynamic]) -> Option<Vec<Int>> {
     args.iter().map(Dynamic::as_int).collect()
 }
 
-fn reals(args: &[Dynamic]) -> Result<Vec<Real>, String> {
+fn reals(args: &[Dynamic]) -> Result<Vec<Real>, EncodeError> {
     args.iter()
-        .map(|a| a.as_real().ok_or_else(|| format!("'{a}' is not Real")))
+        .map(|a| {
+            a.as_real()
+                .ok_or_else(|| EncodeError::from(format!("'{a}' is not Real")))
+        })
         .collect()
 }
 
 /// `(op a b c)` for a chainable relation: `(and (op a b) (op b c))`.
 fn chain(
     args: &[Dynamic],
-    relation: impl Fn(&Dynamic, &Dynamic) -> Result<Bool, String>,
-) -> Result<Dynamic, String> {
+    relation: impl Fn(&Dynamic, &Dynamic) -> Result<Bool, EncodeError>,
+) -> Result<Dynamic, EncodeError> {
     let links = args
         .windows(2)
         .map(|w| relation(&w[0], &w[1]))
@@ -208,7 +232,7 @@ fn chain(
     Ok(Dynamic::from_ast(&Bool::and(&links)))
 }
 
-fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, String> {
+fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, EncodeError> {
     if let (Some(a), Some(b)) = (a.as_int(), b.as_int()) {
         return Ok(match op {
             Op::Lt => a.lt(&b),
@@ -218,8 +242,8 @@ fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, String> {
         });
     }
     let (a, b) = (
-        a.as_real().ok_or("not numeric")?,
-        b.as_real().ok_or("not numeric")?,
+        a.as_real().ok_or(EncodeError::from("not numeric"))?,
+        b.as_real().ok_or(EncodeError::from("not numeric"))?,
     );
     Ok(match op {
         Op::Lt => a.lt(&b),
@@ -229,14 +253,14 @@ fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Result<Bool, String> {
     })
 }
 
-fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
+fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, EncodeError> {
     let result = match op {
         Op::And => Dynamic::from_ast(&Bool::and(&bools(args)?)),
         Op::Or => Dynamic::from_ast(&Bool::or(&bools(args)?)),
         Op::Not => Dynamic::from_ast(&bools(args)?[0].not()),
         Op::Implies => {
             let parts = bools(args)?;
-            let (last, init) = parts.split_last().ok_or("empty =>")?;
+            let (last, init) = parts.split_last().ok_or(EncodeError::from("empty =>"))?;
             let folded = init
                 .iter()
                 .rev()
@@ -244,11 +268,14 @@ fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
             Dynamic::from_ast(&folded)
         }
         Op::Eq => chain(args, |a, b| {
-            a.safe_eq(b.clone()).map_err(|e| format!("{e:?}"))
+            a.safe_eq(b.clone())
+                .map_err(|e| EncodeError::from(format!("{e:?}")))
         })?,
         Op::Distinct => Dynamic::from_ast(&Dynamic::distinct(args)),
         Op::Ite => {
-            let condition = args[0].as_bool().ok_or("ite condition is not Bool")?;
+            let condition = args[0]
+                .as_bool()
+                .ok_or(EncodeError::from("ite condition is not Bool"))?;
             condition.ite(&args[1], &args[2])
         }
         Op::Lt | Op::Le | Op::Gt | Op::Ge => chain(args, |a, b| compare(op, a, b))?,
@@ -274,11 +301,21 @@ fn apply(op: Op, args: &[Dynamic]) -> Result<Dynamic, String> {
         }
         Op::Div => {
             let reals = reals(args)?;
-            let (first, rest) = reals.split_first().ok_or("empty /")?;
+            let (first, rest) = reals.split_first().ok_or(EncodeError::from("empty /"))?;
             Dynamic::from_ast(&rest.iter().fold(first.clone(), |acc, d| acc.div(d)))
         }
-        Op::ToReal => Dynamic::from_ast(&args[0].as_int().ok_or("to_real of a non-Int")?.to_real()),
-        Op::ToInt => Dynamic::from_ast(&args[0].as_real().ok_or("to_int of a non-Real")?.to_int()),
+        Op::ToReal => Dynamic::from_ast(
+            &args[0]
+                .as_int()
+                .ok_or(EncodeError::from("to_real of a non-Int"))?
+                .to_real(),
+        ),
+        Op::ToInt => Dynamic::from_ast(
+            &args[0]
+                .as_real()
+                .ok_or(EncodeError::from("to_int of a non-Real"))?
+                .to_int(),
+        ),
     };
     Ok(result)
 }

@@ -2,6 +2,7 @@
 //! owns it. Z3 types never leave this module.
 
 mod encode;
+mod error;
 mod formulas;
 pub mod lint_checks;
 mod session;
@@ -11,5 +12,7 @@ pub mod worker;
 // Findings are plain data of the model layer; re-exported for the callers
 // that get them from the solver.
 pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario, Value};
+pub use encode::EncodeError;
+pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};
 pub use worker::{FormulaReply, SolverReply, SolverWorker, Ticket};

@@ -3,6 +3,7 @@
 //! findings algorithm itself is in `verify.rs`.
 
 use super::encode::Z3Vocabulary;
+use super::error::SolveError;
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
@@ -82,7 +83,7 @@ const MAX_CONE_SOLVERS: usize = 6;
 impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
     /// under its own guard literal.
-    pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
+    pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, SolveError> {
         let vocabulary =
             Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
         let mut session = SolverSession {
@@ -115,7 +116,7 @@ impl SolverSession {
         self.solver.set_params(&params);
     }
 
-    fn add_rule(&mut self, id: &str, formula: &Expr) -> Result<(), String> {
+    fn add_rule(&mut self, id: &str, formula: &Expr) -> Result<(), SolveError> {
         let encoded = self.vocabulary.formula(formula)?;
         let literal = Bool::fresh_const("rule");
         self.solver.assert(literal.implies(&encoded));
@@ -226,7 +227,7 @@ impl SolverSession {
     /// Replaces (or adds, or with `None` removes) one rule: asserts the new
     /// formula under a fresh guard and retires the old guard. The rest of the
     /// model stays loaded.
-    pub fn replace_rule(&mut self, id: &str, formula: Option<&Expr>) -> Result<(), String> {
+    pub fn replace_rule(&mut self, id: &str, formula: Option<&Expr>) -> Result<(), SolveError> {
         // Encode first: a formula that cannot be encoded leaves the old rule in place.
         if let Some(formula) = formula {
             self.vocabulary.formula(formula)?;
@@ -344,12 +345,12 @@ impl SolverSession {
         mut core: Vec<usize>,
         fixed: &[Bool],
         interruption: &dyn Interruption,
-    ) -> Result<(Vec<usize>, bool), String> {
+    ) -> Result<(Vec<usize>, bool), SolveError> {
         let mut proved_minimal = true;
         let mut i = 0;
         while i < core.len() {
             if let Some(reason) = interruption.reason() {
-                return Err(reason);
+                return Err(SolveError::Undecided(reason));
             }
             let candidate: Vec<usize> = core
                 .iter()
@@ -372,7 +373,7 @@ impl SolverSession {
                 SatResult::Sat => i += 1,
                 SatResult::Unknown => {
                     if let Some(reason) = interruption.reason() {
-                        return Err(reason);
+                        return Err(SolveError::Undecided(reason));
                     }
                     proved_minimal = false;
                     i += 1;
@@ -400,7 +401,7 @@ impl SolverSession {
     pub(super) fn consistency(
         &mut self,
         interruption: &dyn Interruption,
-    ) -> Result<Option<bool>, String> {
+    ) -> Result<Option<bool>, SolveError> {
         if let Some(known) = self.consistency {
             return Ok(known);
         }
@@ -412,7 +413,7 @@ impl SolverSession {
             SatResult::Unsat => self.consistency = Some(Some(false)),
             SatResult::Unknown => {
                 if let Some(reason) = interruption.reason() {
-                    return Err(reason);
+                    return Err(SolveError::Undecided(reason));
                 }
                 return Ok(None);
             }

@@ -6,6 +6,7 @@
 //! on (its cone: the rule groups its variables touch), kept warm across
 //! questions; the guards of past questions stay behind, never assumed again.
 
+use super::error::SolveError;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use crate::core::smt::{Expr, ExprKind};
@@ -56,7 +57,7 @@ impl SolverSession {
             result
         });
         result.unwrap_or_else(|reason| {
-            Finding::too_complex(&premise.to_string(), &claim.to_string(), reason)
+            Finding::too_complex(&premise.to_string(), &claim.to_string(), reason.to_string())
         })
     }
 
@@ -72,7 +73,7 @@ impl SolverSession {
         premise: &Expr,
         claim: &Expr,
         interruption: &dyn Interruption,
-    ) -> Result<Scope, String> {
+    ) -> Result<Scope, SolveError> {
         let consistency = self.consistency(interruption)?;
         let mut question: Vec<&str> = premise
             .symbols()
@@ -130,7 +131,7 @@ impl SolverSession {
         scope: &Scope,
         warnings: Vec<LogicWarning>,
         interruption: &dyn Interruption,
-    ) -> Result<Finding, String> {
+    ) -> Result<Finding, SolveError> {
         let mut finding = Finding::new(
             FindingKind::Satisfiable,
             &premise.to_string(),
@@ -173,7 +174,7 @@ impl SolverSession {
             (None, None) => {
                 // IMPOSSIBLE: the core of M ∧ P itself.
                 if self.check(&with(&[&guards.premise_holds])) != SatResult::Unsat {
-                    return Err(self.unknown_reason(interruption));
+                    return Err(SolveError::Undecided(self.unknown_reason(interruption)));
                 }
                 let (minimal, proved) = self.minimize(
                     self.core_rules(),
@@ -224,7 +225,7 @@ impl SolverSession {
         preferences: &[(String, Bool)],
         cone: &[usize],
         interruption: &dyn Interruption,
-    ) -> Result<Result<(), Vec<usize>>, String> {
+    ) -> Result<Result<(), Vec<usize>>, SolveError> {
         let refuted = self.refuted_preferences(cone);
         let mut active: Vec<&(String, Bool)> = preferences
             .iter()
@@ -238,7 +239,9 @@ impl SolverSession {
             all.extend(active.iter().map(|(_, literal)| literal.clone()));
             match self.check(&all) {
                 SatResult::Sat => return Ok(Ok(())),
-                SatResult::Unknown => return Err(self.unknown_reason(interruption)),
+                SatResult::Unknown => {
+                    return Err(SolveError::Undecided(self.unknown_reason(interruption)));
+                }
                 SatResult::Unsat => {
                     let core: HashSet<String> = self
                         .solver
@@ -268,7 +271,7 @@ impl SolverSession {
         match self.check(assumptions) {
             SatResult::Sat => Ok(Ok(())),
             SatResult::Unsat => Ok(Err(self.core_rules())),
-            SatResult::Unknown => Err(self.unknown_reason(interruption)),
+            SatResult::Unknown => Err(SolveError::Undecided(self.unknown_reason(interruption))),
         }
     }
 
@@ -278,10 +281,10 @@ impl SolverSession {
         &mut self,
         mut finding: Finding,
         interruption: &dyn Interruption,
-    ) -> Result<Finding, String> {
+    ) -> Result<Finding, SolveError> {
         let all: Vec<usize> = (0..self.rules.len()).collect();
         if self.check(&self.literals(&all)) != SatResult::Unsat {
-            return Err(self.unknown_reason(interruption));
+            return Err(SolveError::Undecided(self.unknown_reason(interruption)));
         }
         let (minimal, proved) = self.minimize(self.core_rules(), &[], interruption)?;
         finding.kind = FindingKind::Impossible;
@@ -298,7 +301,7 @@ impl SolverSession {
         premise: &Expr,
         claim: &Expr,
         interruption: &dyn Interruption,
-    ) -> Result<Vec<LogicWarning>, String> {
+    ) -> Result<Vec<LogicWarning>, SolveError> {
         let p = self.vocabulary.formula(premise)?;
         let c = self.vocabulary.formula(claim)?;
         let alone = Solver::new();
@@ -327,7 +330,7 @@ impl SolverSession {
                 SatResult::Sat => {}
                 SatResult::Unknown => {
                     if let Some(reason) = interruption.reason() {
-                        return Err(reason);
+                        return Err(SolveError::Undecided(reason));
                     }
                 }
             }
@@ -363,10 +366,10 @@ impl SolverSession {
     pub(super) fn model_scenario(
         &self,
         scope: Option<&HashSet<String>>,
-    ) -> Result<Scenario, String> {
+    ) -> Result<Scenario, SolveError> {
         self.solver
             .get_model()
             .map(|m| self.vocabulary.scenario(&m, scope))
-            .ok_or_else(|| "the solver gave no model".to_string())
+            .ok_or(SolveError::NoModel)
     }
 }

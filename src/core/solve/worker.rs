@@ -4,6 +4,7 @@
 //! timeout parameter alone is not reliable on non-linear problems), and a
 //! request can be cancelled the same way.
 
+use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
 use super::lint_checks::LintEvent;
 use super::session::{Interruption, SolverSession};
@@ -39,7 +40,7 @@ pub struct FormulaReply {
 enum Job {
     Load {
         model: Box<CompiledModel>,
-        done: Sender<Result<(), String>>,
+        done: Sender<Result<(), SolveError>>,
     },
     ReplaceRule {
         id: String,
@@ -184,15 +185,13 @@ impl SolverWorker {
     }
 
     /// Loads (or reloads) a whole model and waits until it is asserted.
-    pub fn load(&self, model: CompiledModel) -> Result<(), String> {
+    pub fn load(&self, model: CompiledModel) -> Result<(), SolveError> {
         let (done, finished) = mpsc::channel();
         self.send(Job::Load {
             model: Box::new(model),
             done,
         });
-        finished
-            .recv()
-            .unwrap_or_else(|_| Err("the solver thread stopped".into()))
+        finished.recv().unwrap_or(Err(SolveError::WorkerStopped))
     }
 
     /// Loads a whole model without waiting; requests sent after it run on the
@@ -352,9 +351,7 @@ fn handle_job(
             let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 SolverSession::load(&model, timeout.as_millis() as u64)
             }))
-            .unwrap_or_else(|_| {
-                Err("the solver failed internally while loading the model".to_string())
-            });
+            .unwrap_or_else(|_| Err(SolveError::LoadFailed));
             let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);
             *session = loaded.ok();
             let _ = done.send(result);

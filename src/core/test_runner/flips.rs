@@ -7,9 +7,20 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::core::model::ModelEdit;
-use crate::core::model::{LogicTest, PolicyModel, compile};
-use crate::core::solve::{FindingKind, SolverWorker};
+use crate::core::model::{EditError, LogicTest, PolicyModel, compile};
+use crate::core::solve::{FindingKind, SolveError, SolverWorker};
 use crate::core::test_runner::{TestOutcome, run_tests};
+
+/// Why the flips of an edit could not be worked out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PreviewError {
+    #[error("the model does not check: {0}")]
+    ModelDoesNotCheck(String),
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    #[error(transparent)]
+    Solver(#[from] SolveError),
+}
 
 /// A test whose result an edit would change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -28,10 +39,10 @@ pub fn suite_outcomes(
     model: &PolicyModel,
     tests: &[LogicTest],
     timeout: Duration,
-) -> Result<Vec<TestOutcome>, String> {
+) -> Result<Vec<TestOutcome>, PreviewError> {
     let compiled = compile(model);
     if let Some(issue) = compiled.issues.first() {
-        return Err(format!("the model does not check: {issue}"));
+        return Err(PreviewError::ModelDoesNotCheck(issue.to_string()));
     }
     let counted: Vec<LogicTest> = tests
         .iter()
@@ -51,10 +62,10 @@ pub fn preview_flips(
     baseline: &[TestOutcome],
     edits: &[&ModelEdit],
     timeout: Duration,
-) -> Result<Vec<TestFlip>, String> {
+) -> Result<Vec<TestFlip>, PreviewError> {
     let mut edited = model.clone();
     for edit in edits {
-        edit.apply(&mut edited).map_err(|e| e.to_string())?;
+        edit.apply(&mut edited)?;
     }
     flips_of(&edited, tests, baseline, timeout)
 }
@@ -66,7 +77,7 @@ pub fn flips_of(
     tests: &[LogicTest],
     baseline: &[TestOutcome],
     timeout: Duration,
-) -> Result<Vec<TestFlip>, String> {
+) -> Result<Vec<TestFlip>, PreviewError> {
     let after = suite_outcomes(edited, tests, timeout)?;
     let mut flips = Vec::new();
     for outcome in after {

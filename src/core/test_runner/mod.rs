@@ -3,6 +3,7 @@
 pub mod flips;
 
 use crate::core::model::{CompiledModel, LogicTest};
+use crate::core::smt::SmtError;
 use crate::core::solve::{Finding, FindingKind, SolverWorker};
 use serde::Serialize;
 use std::sync::mpsc;
@@ -29,17 +30,26 @@ impl TestOutcome {
     }
 }
 
+/// Which side of a test does not check against the model, and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TestCheckError {
+    #[error("premise: {0}")]
+    Premise(SmtError),
+    #[error("claim: {0}")]
+    Claim(SmtError),
+}
+
 /// Parses and checks a test's premise and claim against the model.
 pub fn check_test(
     model: &CompiledModel,
     test: &LogicTest,
-) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), String> {
+) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), TestCheckError> {
     let (_, premise) = model
         .check_formula(&test.premise)
-        .map_err(|e| format!("premise: {e}"))?;
+        .map_err(TestCheckError::Premise)?;
     let (_, claim) = model
         .check_formula(&test.claim)
-        .map_err(|e| format!("claim: {e}"))?;
+        .map_err(TestCheckError::Claim)?;
     Ok((premise, claim))
 }
 
@@ -76,7 +86,7 @@ pub fn run_tests(
                         Duration::ZERO,
                     ),
                 },
-                Err(error) => (None, Some(error), Duration::ZERO),
+                Err(error) => (None, Some(error.to_string()), Duration::ZERO),
             };
             let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
             TestOutcome {

@@ -30,6 +30,7 @@ use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 use crate::core::solve::{FindingKind, SolverWorker};
+use crate::core::test_runner::{TestCheckError, check_test};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -160,15 +161,10 @@ fn parse_tests<'a>(
     let mut parsed = Vec::new();
     let mut skipped = Vec::new();
     for test in tests.iter().filter(|t| t.status.counts()) {
-        let checked = (|| -> Result<_, String> {
-            model
-                .check_formula(&test.premise)
-                .map_err(|e| format!("premise: {e}"))?;
-            model
-                .check_formula(&test.claim)
-                .map_err(|e| format!("claim: {e}"))?;
-            let premise = parse_expr(&test.premise).map_err(|e| format!("premise: {e}"))?;
-            let claim = parse_expr(&test.claim).map_err(|e| format!("claim: {e}"))?;
+        let checked = (|| -> Result<_, TestCheckError> {
+            check_test(model, test)?;
+            let premise = parse_expr(&test.premise).map_err(TestCheckError::Premise)?;
+            let claim = parse_expr(&test.claim).map_err(TestCheckError::Claim)?;
             let variables = question_variables(model, &premise, &claim)
                 .into_iter()
                 .map(str::to_string)
@@ -183,7 +179,7 @@ fn parse_tests<'a>(
             }),
             Err(reason) => skipped.push(SkippedTest {
                 id: test.id.clone(),
-                reason,
+                reason: reason.to_string(),
             }),
         }
     }

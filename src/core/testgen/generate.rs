@@ -123,6 +123,17 @@ pub fn candidates(model: &CompiledModel, seed: u64) -> Vec<Candidate> {
     b.out
 }
 
+/// Why a generated test cannot be rejected with a given expected finding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RejectError {
+    #[error("{0} was written by hand, not generated; edit its expected finding instead")]
+    WrittenByHand(String),
+    #[error("{0} is not a generated test")]
+    NotGenerated(String),
+    #[error("{test} was proved {proved}; expecting {proved} is accepting it, not rejecting it")]
+    SameAsProved { test: String, proved: FindingKind },
+}
+
 /// A candidate with its proved finding.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GeneratedTest {
@@ -270,21 +281,18 @@ pub fn accept(test: &mut LogicTest) {
 /// (until the model is repaired) that expects `expected`. Fails for a test
 /// that was not generated, and when `expected` is the proved finding (that
 /// is an accept).
-pub fn reject(test: &mut LogicTest, expected: FindingKind) -> Result<(), String> {
+pub fn reject(test: &mut LogicTest, expected: FindingKind) -> Result<(), RejectError> {
     let Some(proved) = test.proved else {
-        return Err(format!(
-            "{} was written by hand, not generated; edit its expected finding instead",
-            test.id
-        ));
+        return Err(RejectError::WrittenByHand(test.id.clone()));
     };
     if test.status == TestStatus::Manual {
-        return Err(format!("{} is not a generated test", test.id));
+        return Err(RejectError::NotGenerated(test.id.clone()));
     }
     if expected == proved {
-        return Err(format!(
-            "{} was proved {proved}; expecting {expected} is accepting it, not rejecting it",
-            test.id
-        ));
+        return Err(RejectError::SameAsProved {
+            test: test.id.clone(),
+            proved,
+        });
     }
     test.expected = expected;
     test.status = TestStatus::Rejected;

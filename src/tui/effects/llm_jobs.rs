@@ -151,8 +151,10 @@ fn preview_stream(
         let baseline = suite_outcomes(&model, &tests, timeout);
         for (index, candidate) in edited.iter().enumerate() {
             let flips = match &baseline {
-                Ok(baseline) => flips_of(candidate, &tests, baseline, timeout),
-                Err(error) => Err(error.clone()),
+                Ok(baseline) => {
+                    flips_of(candidate, &tests, baseline, timeout).map_err(|e| e.to_string())
+                }
+                Err(error) => Err(error.to_string()),
             };
             if send.send(message(index, flips)).is_err() {
                 return;
@@ -255,7 +257,7 @@ fn verifier(
     )
     .with_cache(TranslationCache::in_project_cache(&cache_dir));
     let worker = SolverWorker::spawn(timeout);
-    worker.load(compiled.clone())?;
+    worker.load(compiled.clone()).map_err(|e| e.to_string())?;
     Ok((verifier, worker))
 }
 

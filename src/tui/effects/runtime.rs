@@ -135,7 +135,7 @@ impl Runtime {
                                 name: job.test.name,
                                 expected: job.test.expected,
                                 finding: None,
-                                error: Some(error),
+                                error: Some(error.to_string()),
                                 passed: false,
                                 elapsed: Duration::ZERO,
                             }),

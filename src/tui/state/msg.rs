@@ -129,7 +129,7 @@ pub struct Formalized {
 pub struct TestJob {
     pub test: LogicTest,
     /// The elaborated premise and claim, or why they do not check.
-    pub formulas: Result<(Expr, Expr), String>,
+    pub formulas: Result<(Expr, Expr), crate::core::test_runner::TestCheckError>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -258,7 +258,7 @@ pub fn split(app: &mut App) -> Vec<Effect> {
             finish_cluster_edit(app, &format!("split {new_name} off {name}"), model, record)
         }
         Err(error) => {
-            app.status.last_error = Some(error);
+            app.status.last_error = Some(error.to_string());
             Vec::new()
         }
     }
@@ -314,7 +314,7 @@ pub fn name_prompt_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 }
                 Err(error) => {
                     if let Some(Overlay::Name(prompt)) = app.overlay.as_mut() {
-                        prompt.error = Some(error);
+                        prompt.error = Some(error.to_string());
                     }
                     Vec::new()
                 }

@@ -327,7 +327,7 @@ pub fn reject_with(
         return Vec::new();
     };
     if let Err(error) = crate::core::testgen::generate::reject(test, expected) {
-        app.status.last_error = Some(error);
+        app.status.last_error = Some(error.to_string());
         return Vec::new();
     }
     let id = test.id.clone();
