@@ -7,7 +7,7 @@
 mod support;
 
 use precept::core::answer::confidence::DissentReason;
-use precept::core::answer::spans::TextPart;
+use precept::core::answer::locate::TextPart;
 use precept::core::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, Fault, TranslationCache, VerifyCancel,
     VerifyEvent, VerifyOptions, run_nl_tests, samples_of,

@@ -177,8 +177,8 @@ pub fn report_text(report: &AnswerReport, model: &CompiledModel) -> String {
     }
     for span in &report.untranslated {
         let part = match span.part {
-            crate::core::answer::spans::TextPart::Question => "question",
-            crate::core::answer::spans::TextPart::Answer => "answer",
+            crate::core::answer::locate::TextPart::Question => "question",
+            crate::core::answer::locate::TextPart::Answer => "answer",
         };
         let _ = writeln!(
             out,

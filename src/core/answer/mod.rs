@@ -11,7 +11,7 @@
 //! - `cache`: cached translations and when a vocabulary change affects them
 //! - `confidence`: Alg. 1 — what a translation means, support, merging
 //! - `budget`: size limits (TOO_COMPLEX)
-//! - `spans`: locating quotes in the input
+//! - `locate`: finding a quote in the question or answer
 //! - `untranslated`: what of the input no translation covered
 //! - `report`: the result types and the aggregation
 //! - `feedback`: actionable text from findings
@@ -30,7 +30,7 @@ pub mod feedback;
 pub mod pipeline;
 pub mod reply;
 pub mod report;
-pub mod spans;
+pub mod locate;
 pub mod translate;
 pub mod untranslated;
 pub mod vocabulary;

@@ -15,7 +15,7 @@
 //! change the finding: what was translated is judged on its own.
 
 use super::confidence::{Disagreement, WrittenForm};
-use super::spans::TextPart;
+use super::locate::TextPart;
 use super::translate::Translation;
 use crate::core::solve::{Finding, FindingKind};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! answer when nothing of it was translated.
 
 use super::report::UntranslatedSpan;
-use super::spans::{TextPart, locate_in};
+use super::locate::{TextPart, locate_in};
 use super::translate::{AnswerInput, Translation};
 
 /// The untranslated statements of all translations, located in the input

@@ -6,7 +6,7 @@ mod error;
 mod formulas;
 pub mod lint_checks;
 mod session;
-mod verify;
+mod claim_check;
 pub mod worker;
 
 // Findings are plain data of the model layer; re-exported for the callers
