@@ -2,8 +2,8 @@
 //! marked untranslated, located in the question and answer, or the whole
 //! answer when nothing of it was translated.
 
-use super::report::UntranslatedSpan;
 use super::locate::{TextPart, locate_in};
+use super::report::UntranslatedSpan;
 use super::translate::{AnswerInput, Translation};
 
 /// The untranslated statements of all translations, located in the input

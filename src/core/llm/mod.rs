@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod config;
+pub mod embedding_reply;
 pub mod embeddings;
 pub mod prompts;
 pub mod protocol;

@@ -1,12 +1,12 @@
 //! The Z3 bridge: findings, the solver session and the worker thread that
 //! owns it. Z3 types never leave this module.
 
+mod claim_check;
 mod encode;
 mod error;
 mod formulas;
 pub mod lint_checks;
 mod session;
-mod claim_check;
 pub mod worker;
 
 // Findings are plain data of the model layer; re-exported for the callers

@@ -1,0 +1,347 @@
+//! The rule editor, drafts, new rules and deleting declarations.
+
+use super::*;
+
+// ----------------------------------------------------------------- editor
+
+#[test]
+fn e_opens_the_editor_on_the_selected_rule() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R16");
+    assert!(press(&mut app, 'e').is_empty());
+    {
+        let Some(Overlay::Editor(editor)) = &app.overlay else {
+            panic!("e did not open the editor");
+        };
+        assert_eq!(
+            editor.target,
+            EditTarget::Rule {
+                id: "R16".into(),
+                is_new: false
+            }
+        );
+        assert_eq!(editor.text(), R16);
+        assert!(editor.error.is_none());
+    }
+    // Keys now go to the text, not to the keymap.
+    press(&mut app, 'j');
+    assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
+    assert_eq!(app.selected_rule().unwrap().id, "R16");
+    assert!(editor_text(&app).starts_with('j'));
+}
+
+#[test]
+fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
+    let (_dir, mut app) = park();
+    let generation = app.generation;
+    edit_rule(&mut app, "R16", "(= totalExpense (* 1.2 cashPaymnt))");
+    // The error shows live while typing, with line and column.
+    let Some(Overlay::Editor(editor)) = &app.overlay else {
+        panic!()
+    };
+    let error = editor.error.clone().expect("a live error");
+    assert_eq!((error.line, error.column), (1, 24), "{error}");
+    assert!(error.message.contains("cashPaymnt"), "{error}");
+
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(kinds(&effects), ["SaveDrafts"]);
+    let Effect::SaveDrafts(drafts) = &effects[0] else {
+        unreachable!()
+    };
+    assert_eq!(
+        drafts.rules.get("R16").map(String::as_str),
+        Some("(= totalExpense (* 1.2 cashPaymnt))")
+    );
+    assert_eq!(&app.drafts, drafts);
+    assert_eq!(expression(&app.model, "R16"), R16);
+    assert_eq!(app.generation, generation, "nothing reruns");
+    // The editor stays open with the error, and the status line says why.
+    assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
+    let status = app.status.last_error.clone().unwrap();
+    assert!(status.contains("R16 kept as a draft"), "{status}");
+}
+
+#[test]
+fn a_draft_is_what_the_editor_shows_next_time() {
+    let (_dir, mut app) = park();
+    edit_rule(&mut app, "R16", "(= totalExpense");
+    ctrl(&mut app, 's');
+    code(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(app.drafts.rules["R16"], "(= totalExpense");
+    press(&mut app, 'e');
+    assert_eq!(editor_text(&app), "(= totalExpense");
+}
+
+#[test]
+fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let generation = app.generation;
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(
+        kinds(&effects),
+        ["SaveModel", "ReplaceRule", "RunTests"],
+        "{effects:#?}"
+    );
+    assert!(app.overlay.is_none());
+    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    let Effect::SaveModel(saved) = &effects[0] else {
+        unreachable!()
+    };
+    assert_eq!(expression(saved, "R16"), R16_TAXED_MORE);
+    assert!(
+        matches!(&effects[1], Effect::ReplaceRule { id, formula: Some(_) } if id == "R16"),
+        "{:?}",
+        effects[1]
+    );
+    let (new_generation, jobs, probe) = run_tests_effect(&effects);
+    assert_eq!(new_generation, generation + 1);
+    assert_eq!(app.generation, generation + 1);
+    assert!(probe);
+    assert!(jobs.contains(&"T1".to_string()) && jobs.contains(&"T2".to_string()));
+
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(expression(&read_model(dir.path()), "R16"), R16_TAXED_MORE);
+    // 10% tax made 1.2: the $35.40 senior can no longer get in with credits.
+    assert_eq!(app.counts(), (16, 2, 0));
+    let failing: Vec<&str> = app
+        .failing_tests()
+        .into_iter()
+        .map(|i| app.tests.tests[i].id.as_str())
+        .collect();
+    assert_eq!(failing, ["T1", "T2"]);
+    assert_eq!(
+        app.flips,
+        [
+            Flip {
+                test_id: "T1".into(),
+                now_passes: false
+            },
+            Flip {
+                test_id: "T2".into(),
+                now_passes: false
+            },
+        ]
+    );
+    let message = app.status.message.clone().unwrap();
+    assert!(message.starts_with("16 passed, 2 failed"), "{message}");
+    assert!(
+        message.contains("flipped: 2 passed→failed, 0 failed→passed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_applied_edit_clears_the_rules_draft() {
+    let (_dir, mut app) = park();
+    edit_rule(&mut app, "R16", "(= totalExpense");
+    ctrl(&mut app, 's');
+    clear_editor(&mut app);
+    type_text(&mut app, R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(
+        kinds(&effects),
+        ["SaveDrafts", "SaveModel", "ReplaceRule", "RunTests"]
+    );
+    assert_eq!(effects[0], Effect::SaveDrafts(Drafts::default()));
+    assert!(app.drafts.rules.is_empty());
+}
+
+const SPLIT_MODEL: &str = r#"{
+  "schema_version": 1,
+  "title": "Two unrelated policies",
+  "types": [],
+  "variables": [
+    {"name": "member", "type": "Bool", "description": "Whether the visitor is a member"},
+    {"name": "freeParking", "type": "Bool", "description": "Whether parking is free"},
+    {"name": "guests", "type": "Int", "description": "Guests brought along"},
+    {"name": "guestFee", "type": "Real", "description": "Fee for the guests in dollars"}
+  ],
+  "rules": [
+    {"id": "P1", "expression": "(=> member freeParking)"},
+    {"id": "G1", "expression": "(>= guests 0)"},
+    {"id": "G2", "expression": "(= guestFee (* 5.0 guests))"}
+  ]
+}"#;
+
+const SPLIT_TESTS: &str = r#"{
+  "schema_version": 1,
+  "tests": [
+    {"id": "T1", "name": "Members park free", "premise": "member", "claim": "freeParking", "expected": "VALID"},
+    {"id": "T2", "name": "Paid parking means no member", "premise": "(not freeParking)", "claim": "(not member)", "expected": "VALID"},
+    {"id": "T3", "name": "Two guests cost $10", "premise": "(= guests 2)", "claim": "(= guestFee 10.0)", "expected": "VALID"},
+    {"id": "T4", "name": "Guest fee is never negative", "premise": "true", "claim": "(>= guestFee 0.0)", "expected": "VALID"}
+  ]
+}"#;
+
+#[test]
+fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("model.json"), SPLIT_MODEL).unwrap();
+    fs::write(dir.path().join("tests.json"), SPLIT_TESTS).unwrap();
+    let mut app = open_app(dir.path());
+    let mut runtime = start(&mut app);
+    assert_eq!(app.counts(), (4, 0, 0));
+
+    // Guest fee rule: only the guest tests depend on it.
+    edit_rule(&mut app, "G2", "(= guestFee (* 6.0 guests))");
+    let effects = ctrl(&mut app, 's');
+    let (_, jobs, probe) = run_tests_effect(&effects);
+    assert_eq!(jobs, ["T3", "T4"]);
+    assert!(probe, "a partial rerun also probes consistency");
+    assert_eq!(app.run_size, 2);
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.counts(), (3, 1, 0), "T3 now fails: 2 guests cost $12");
+    assert!(matches!(app.test_state("T1"), TestState::Done(o) if o.passed));
+    let message = app.status.message.clone().unwrap();
+    assert!(message.contains("(reran 2 affected)"), "{message}");
+
+    // Parking rule: only the parking tests.
+    edit_rule(&mut app, "P1", "(=> member (not freeParking))");
+    let effects = ctrl(&mut app, 's');
+    let (_, jobs, probe) = run_tests_effect(&effects);
+    assert_eq!(jobs, ["T1", "T2"]);
+    assert!(probe);
+}
+
+// ----------------------------------------------------------------- drafts
+
+#[test]
+fn esc_with_changed_text_keeps_a_draft() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R1");
+    press(&mut app, 'e');
+    // Esc without a change keeps nothing.
+    assert!(code(&mut app, KeyCode::Esc).is_empty());
+    assert!(app.overlay.is_none());
+    assert!(app.drafts.rules.is_empty());
+
+    press(&mut app, 'e');
+    ctrl(&mut app, 'e');
+    code(&mut app, KeyCode::Backspace);
+    type_text(&mut app, " unfinished");
+    let effects = code(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    let draft = "(= baseFee 50.0 unfinished";
+    let mut expected = Drafts::default();
+    expected.rules.insert("R1".into(), draft.into());
+    assert_eq!(effects, [Effect::SaveDrafts(expected.clone())]);
+    assert_eq!(app.drafts, expected);
+    assert_eq!(expression(&app.model, "R1"), "(= baseFee 50.0)");
+    assert!(
+        app.status.message.as_deref().unwrap().contains("draft"),
+        "{:?}",
+        app.status.message
+    );
+}
+
+#[test]
+fn typing_is_autosaved_as_a_draft_within_half_a_second() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R1");
+    press(&mut app, 'e');
+    type_text(&mut app, "x");
+    assert!(app.draft_dirty);
+    let mut saved = Vec::new();
+    for _ in 0..5 {
+        saved.extend(update(&mut app, Msg::Tick));
+    }
+    assert_eq!(kinds(&saved), ["SaveDrafts"]);
+    assert_eq!(app.drafts.rules["R1"], "x(= baseFee 50.0)");
+    assert!(!app.draft_dirty);
+    // Nothing new typed: no more saves.
+    for _ in 0..10 {
+        assert!(update(&mut app, Msg::Tick).is_empty());
+    }
+}
+
+#[test]
+fn quitting_with_the_editor_open_keeps_the_text_as_a_draft() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R1");
+    press(&mut app, 'e');
+    type_text(&mut app, "x");
+    let effects = ctrl(&mut app, 'c');
+    assert_eq!(kinds(&effects), ["SaveDrafts", "Quit"]);
+    assert!(app.quit);
+    assert_eq!(app.drafts.rules["R1"], "x(= baseFee 50.0)");
+}
+
+// ------------------------------------------------------------ new rules
+
+#[test]
+
+fn a_new_rule_kept_as_a_draft_can_be_reopened() {
+    let (dir, mut app) = park();
+    assert!(press(&mut app, 'a').is_empty());
+    type_text(&mut app, "(= totalExpense");
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(kinds(&effects), ["SaveDrafts"]);
+    assert_eq!(app.drafts.rules["R18"], "(= totalExpense");
+    code(&mut app, KeyCode::Esc);
+    let hint = app.status.last_error.clone().unwrap_or_default()
+        + &app.status.message.clone().unwrap_or_default();
+    assert!(hint.contains("draft"), "{hint}");
+    // The draft is on disk (drafts are never lost) ...
+    let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
+    settle(&mut app, &mut runtime, effects);
+    assert!(
+        fs::read_to_string(dir.path().join("drafts.json"))
+            .unwrap()
+            .contains("(= totalExpense")
+    );
+    // ... and the expert gets back to it by adding a rule again, as for an
+    // existing rule's draft with e.
+    press(&mut app, 'a');
+    assert_eq!(editor_text(&app), "(= totalExpense");
+}
+
+// --------------------------------------------------------------- deleting
+
+#[test]
+fn deleting_a_variable_that_rules_use_is_refused() {
+    let (_dir, mut app) = park();
+    press(&mut app, '2');
+    let before = app.model.clone();
+    assert_eq!(
+        app.model.variables[app.variable_cursor.selected].name,
+        "ageClass"
+    );
+    let effects = press(&mut app, 'd');
+    assert!(effects.is_empty());
+    assert_eq!(app.model, before);
+    let error = app.status.last_error.clone().expect("an error is shown");
+    assert_eq!(
+        error,
+        "ageClass is used by R4, R5, R6, R7; edit or delete those rules first"
+    );
+    // The enum type is in use too.
+    press(&mut app, 'G');
+    assert!(press(&mut app, 'd').is_empty());
+    assert_eq!(app.model, before);
+    let error = app.status.last_error.clone().unwrap();
+    assert!(
+        error.contains("variables of type AgeClass exist"),
+        "{error}"
+    );
+}
+
+#[test]
+fn deleting_a_rule_can_be_undone() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R13");
+    let effects = press(&mut app, 'd');
+    assert_eq!(kinds(&effects), ["SaveModel", "ReplaceRule", "RunTests"]);
+    assert_eq!(
+        effects[1],
+        Effect::ReplaceRule {
+            id: "R13".into(),
+            formula: None
+        }
+    );
+    assert!(app.model.rule("R13").is_none());
+    press(&mut app, 'u');
+    assert!(app.model.rule("R13").is_some());
+}

@@ -1,0 +1,179 @@
+//! The verify screen.
+
+use super::*;
+
+// ----------------------------------------------------------------- verify
+
+const PREMISE: &str = "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))";
+const CLAIM: &str = "(not isEntryAllowed)";
+
+fn ask(app: &mut App, premise: &str, claim: &str) -> Vec<Effect> {
+    press(app, '4');
+    assert_eq!(app.focus, Pane::VerifyInput);
+    type_text(app, premise);
+    code(app, KeyCode::Tab);
+    type_text(app, claim);
+    code(app, KeyCode::Enter)
+}
+
+#[test]
+fn enter_on_the_verify_screen_asks_the_solver() {
+    let (_dir, mut app) = park();
+    let effects = ask(&mut app, PREMISE, CLAIM);
+    assert_eq!(effects.len(), 1, "{effects:#?}");
+    let Effect::Verify {
+        ticket,
+        premise,
+        claim,
+    } = &effects[0]
+    else {
+        panic!("{effects:#?}")
+    };
+    assert_eq!(*ticket, 1);
+    assert_eq!(*premise, app.compiled.check_formula(PREMISE).unwrap().1);
+    assert_eq!(*claim, app.compiled.check_formula(CLAIM).unwrap().1);
+    assert!(app.verify.running);
+    assert_eq!(app.status.job.as_deref(), Some("verifying"));
+}
+
+#[test]
+fn a_malformed_premise_is_reported_with_line_and_column() {
+    let (_dir, mut app) = park();
+    let effects = ask(&mut app, "(and (= ageClass SENIOR) isLowSeasn)", CLAIM);
+    assert!(effects.is_empty());
+    let error = app.verify.error.clone().expect("an error");
+    assert!(error.starts_with("premise: 1:26: "), "{error}");
+    assert!(error.contains("isLowSeasn"), "{error}");
+    assert!(!app.verify.running);
+
+    // A claim problem names the claim.
+    code(&mut app, KeyCode::Tab);
+    let premise_len = app.verify.premise.lines()[0].chars().count();
+    for _ in 0..premise_len {
+        code(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "true");
+    code(&mut app, KeyCode::Tab);
+    type_text(&mut app, ")");
+    assert!(code(&mut app, KeyCode::Enter).is_empty());
+    let error = app.verify.error.clone().unwrap();
+    assert!(error.starts_with("claim: 1:"), "{error}");
+}
+
+#[test]
+fn the_verify_finding_is_shown_only_for_the_latest_question() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ask(&mut app, PREMISE, CLAIM);
+    let Effect::Verify { ticket, .. } = effects[0].clone() else {
+        panic!()
+    };
+    // A reply for an older question is ignored.
+    let stale = precept::core::solve::Finding::too_complex("true", "true", "an old question");
+    update(
+        &mut app,
+        Msg::VerifyFinished {
+            ticket: ticket - 1,
+            finding: Box::new(stale),
+        },
+    );
+    assert!(app.verify.finding.is_none());
+    assert!(app.verify.running);
+
+    settle(&mut app, &mut runtime, effects);
+    let finding = app.verify.finding.clone().expect("a finding");
+    assert_eq!(finding.kind, FindingKind::Satisfiable);
+    assert!(!app.verify.running);
+    assert_eq!(app.status.job, None);
+    let scenario = finding.claims_false_scenario.expect("a scenario");
+    assert_eq!(
+        scenario.get("creditUnits").map(ToString::to_string),
+        Some("3".into())
+    );
+}
+
+#[test]
+fn ctrl_s_then_v_saves_the_question_as_a_test() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    // ctrl-s before asking explains what to do.
+    press(&mut app, '4');
+    assert!(ctrl(&mut app, 's').is_empty());
+    assert!(app.overlay.is_none());
+    code(&mut app, KeyCode::Esc);
+
+    let premise =
+        "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4) (= creditUnits 3))";
+    let effects = ask(&mut app, premise, "isEntryAllowed");
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(
+        app.verify.finding.as_ref().map(|f| f.kind),
+        Some(FindingKind::Valid)
+    );
+
+    assert!(ctrl(&mut app, 's').is_empty());
+    assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
+    let effects = press(&mut app, 'v');
+    assert!(app.overlay.is_none());
+    assert_eq!(kinds(&effects), ["SaveTests", "RunTests"]);
+    let Effect::SaveTests(suite) = &effects[0] else {
+        unreachable!()
+    };
+    assert_eq!(suite.tests.len(), 19);
+    let added = suite.tests.last().unwrap();
+    assert_eq!(added.id, "T19");
+    assert_eq!(added.premise, premise);
+    assert_eq!(added.claim, "isEntryAllowed");
+    assert_eq!(added.expected, FindingKind::Valid);
+    let (_, jobs, _) = run_tests_effect(&effects);
+    assert_eq!(jobs, ["T19"]);
+
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.counts(), (19, 0, 0));
+    let on_disk: precept::core::model::TestSuite =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
+    assert_eq!(on_disk.tests.len(), 19);
+    assert_eq!(on_disk.tests[18].id, "T19");
+    assert_eq!(test_index(&app, "T19"), 18);
+}
+
+#[test]
+fn any_other_key_at_the_expected_prompt_saves_nothing() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ask(&mut app, PREMISE, CLAIM);
+    settle(&mut app, &mut runtime, effects);
+    ctrl(&mut app, 's');
+    assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
+    assert!(press(&mut app, 'x').is_empty());
+    assert!(app.overlay.is_none());
+    assert_eq!(app.tests.tests.len(), 18);
+}
+
+#[test]
+
+fn an_edit_that_makes_the_rules_contradict_each_other_reports_the_flips() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    assert_eq!(app.counts(), (18, 0, 0));
+    // baseFee cannot be both: every question becomes IMPOSSIBLE.
+    edit_rule(&mut app, "R1", "(and (= baseFee 50.0) (= baseFee 60.0))");
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    assert!(
+        app.status
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("contradict each other")),
+        "{:?}",
+        app.status
+    );
+    // Only the four tests that expect IMPOSSIBLE still pass.
+    assert_eq!(app.counts(), (4, 14, 0));
+    // Fourteen tests went from passing to failing because of this edit; the
+    // user is told which ones flipped, as after any other edit.
+    assert_eq!(app.flips.len(), 14, "{:?}", app.flips);
+    assert!(app.flips.iter().all(|f| !f.now_passes));
+    let message = app.status.message.clone().unwrap();
+    assert!(message.contains("flipped: 14 passed→failed"), "{message}");
+}

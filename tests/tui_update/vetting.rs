@@ -1,0 +1,212 @@
+//! The vetting screen.
+
+use super::*;
+
+// ---------------------------------------------------------------- vetting
+
+#[test]
+fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
+    let dir = copy_sample("airline-refunds");
+    let project = Project::load_unchecked(dir.path()).unwrap();
+    let mut app = App::new(
+        project,
+        Drafts::default(),
+        Keymap::default(),
+        Theme::built_in("dark").unwrap(),
+        (100, 30),
+    );
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    assert_eq!(app.screen, Screen::Vetting);
+    assert_eq!(kinds(&effects), ["Lint"]);
+    assert!(app.lint.running);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.running, "the lint run finished");
+    let redundant = app
+        .lint
+        .diagnostics
+        .iter()
+        .position(|d| d.code == precept::core::lint::LintCode::RedundantRule)
+        .expect("the sample has a redundant rule");
+    let target = app.lint.diagnostics[redundant].rules[0].clone();
+    for _ in 0..redundant {
+        press(&mut app, 'j');
+    }
+    let rules_before = app.model.rules.len();
+    let effects = press(&mut app, 'x');
+    assert_eq!(app.model.rules.len(), rules_before - 1);
+    assert!(
+        app.model.rule(&target).is_none(),
+        "{target} was deleted by the fix"
+    );
+    assert!(
+        kinds(&effects).contains(&"SaveModel") && kinds(&effects).contains(&"Lint"),
+        "{:?}",
+        kinds(&effects)
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.diagnostics.iter().any(|d| d.code == precept::core::lint::LintCode::RedundantRule && d.rules[0] == target));
+    // An ordinary edit: undo brings the rule back.
+    let effects = press(&mut app, 'u');
+    assert!(app.model.rule(&target).is_some());
+    settle(&mut app, &mut runtime, effects);
+}
+
+#[test]
+fn coverage_and_mutation_are_measured_in_the_background() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, 'C');
+    assert_eq!(app.screen, Screen::Vetting);
+    assert!(
+        kinds(&effects).contains(&"Coverage"),
+        "{:?}",
+        kinds(&effects)
+    );
+    assert!(app.coverage.running);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.coverage.running);
+    let coverage = app.coverage.coverage.as_ref().expect("a coverage report");
+    assert_eq!(coverage.totals.rules, 17);
+    assert!(coverage.untouched.is_empty());
+    let mutation = app.coverage.mutation.as_ref().expect("a mutation report");
+    assert!(mutation.killed > 0 && mutation.evaluated >= mutation.killed);
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("mutation score"),
+        "{:?}",
+        app.status.message
+    );
+}
+
+#[test]
+fn generated_tests_are_proposed_then_accepted_or_rejected() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let before = app.tests.tests.len();
+    let effects = ctrl(&mut app, 'g');
+    assert_eq!(kinds(&effects), ["Generate"]);
+    settle(&mut app, &mut runtime, effects);
+    let proposed: Vec<usize> = app
+        .tests
+        .tests
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.status == precept::core::model::TestStatus::Proposed)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!proposed.is_empty() && app.tests.tests.len() == before + proposed.len());
+    // Proposed tests do not count until reviewed.
+    assert_eq!(app.counts().0 + app.counts().1, before);
+    // Accept the first: a regression test expecting the proved finding.
+    press(&mut app, '3');
+    for _ in 0..proposed[0] {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'y');
+    settle(&mut app, &mut runtime, effects);
+    let accepted = &app.tests.tests[proposed[0]];
+    assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
+    assert_eq!(Some(accepted.expected), accepted.proved);
+    // Reject the second with another finding: it becomes a failing test.
+    press(&mut app, 'j');
+    press(&mut app, 'R');
+    assert!(matches!(app.overlay, Some(Overlay::RejectPrompt { .. })));
+    let proved = app.tests.tests[proposed[1]].proved.unwrap();
+    let other = if proved == FindingKind::Valid {
+        'i'
+    } else {
+        'v'
+    };
+    let effects = press(&mut app, other);
+    settle(&mut app, &mut runtime, effects);
+    let rejected = &app.tests.tests[proposed[1]];
+    assert_eq!(rejected.status, precept::core::model::TestStatus::Rejected);
+    assert_eq!(app.test_state(&rejected.id).passed(), Some(false));
+    // Saved with their states.
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
+    let statuses: Vec<&str> = saved["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["status"].as_str())
+        .collect();
+    assert!(
+        statuses.contains(&"accepted")
+            && statuses.contains(&"rejected")
+            && statuses.contains(&"proposed"),
+        "{statuses:?}"
+    );
+}
+
+/// `x` on a conflicting overlap: both exception fixes are offered, each with
+/// the tests it would flip (worked out by the solver in the background);
+/// the chosen one is applied as an ordinary edit and undone with `u`.
+#[test]
+fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
+    let scratch = tempfile::tempdir().unwrap();
+    support::overlap_project(scratch.path());
+    let mut app = open_app(scratch.path());
+    let mut runtime = start(&mut app);
+    assert_eq!(
+        app.results["T1"].passed(),
+        Some(false),
+        "IMPOSSIBLE before the fix"
+    );
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    let overlap = app
+        .lint
+        .diagnostics
+        .iter()
+        .position(|d| d.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .expect("the overlap is reported");
+    for _ in 0..overlap {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'x');
+    assert_eq!(kinds(&effects), ["PreviewFixes"]);
+    settle(&mut app, &mut runtime, effects);
+    let Some(Overlay::FixChoice(choice)) = &app.overlay else {
+        panic!("a choice of fixes, not {:?}", app.overlay.is_some());
+    };
+    assert_eq!(choice.fixes.len(), 2);
+    assert!(
+        choice.fixes[0]
+            .description
+            .starts_with("R2 is the exception")
+    );
+    let flips = |i: usize| match &choice.flips[i] {
+        Some(Ok(flips)) => flips.clone(),
+        other => panic!("fix {i}: {other:?}"),
+    };
+    assert!(
+        flips(0).iter().any(|f| f.test_id == "T1" && f.passes_after),
+        "making denied boarding the exception fixes T1"
+    );
+    assert!(!flips(1).iter().any(|f| f.test_id == "T1" && f.passes_after));
+
+    let before = app.model.rules[0].expression.clone();
+    press(&mut app, '2');
+    press(&mut app, '1');
+    let effects = update(&mut app, key_event(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(app.overlay.is_none());
+    assert_eq!(
+        app.model.rules[0].expression,
+        "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.results["T1"].passed(), Some(true));
+    assert_eq!(
+        read_model(scratch.path()).rules[0].expression,
+        app.model.rules[0].expression,
+        "saved at once"
+    );
+    let effects = press(&mut app, 'u');
+    assert_eq!(app.model.rules[0].expression, before);
+    settle(&mut app, &mut runtime, effects);
+}
