@@ -264,3 +264,59 @@ fn binary_and_malformed_input_files_are_reported_not_panicked_on() {
         stderr(&out)
     );
 }
+
+/// `precept show DIR | head` (and any other command whose reader goes
+/// away) ends quietly, as Unix tools do: no panic, no backtrace.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    // Big enough to overflow the pipe's buffer once the reader is gone.
+    let mut smtlib = String::new();
+    for i in 0..3000 {
+        smtlib.push_str(&format!(
+            "(declare-const applicantHasDocumentNumber{i} Bool)\n"
+        ));
+    }
+    for i in 0..3000 {
+        smtlib.push_str(&format!(
+            "(assert (=> applicantHasDocumentNumber{i} (not applicantHasDocumentNumber{})))\n",
+            (i + 1) % 3000
+        ));
+    }
+    let file = dir.path().join("big.smt2");
+    fs::write(&file, smtlib).unwrap();
+    let project = dir.path().join("big");
+    let imported = precept(&[
+        "import",
+        file.to_str().unwrap(),
+        "--out",
+        project.to_str().unwrap(),
+    ]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    for args in [
+        vec!["show"],
+        vec!["show", "--smtlib"],
+        vec!["show", "--english"],
+    ] {
+        let mut child = support::precept_command()
+            .args(&args)
+            .arg(&project)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        reader.read_exact(&mut first).unwrap();
+        drop(reader);
+        let output = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        assert_ne!(output.status.code(), Some(101), "{args:?} panicked");
+    }
+}
