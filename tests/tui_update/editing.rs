@@ -345,3 +345,39 @@ fn deleting_a_rule_can_be_undone() {
     press(&mut app, 'u');
     assert!(app.model.rule("R13").is_some());
 }
+
+#[test]
+fn editing_an_approved_rule_sends_it_back_to_review() {
+    let (_dir, mut app) = park();
+    select_rule(&mut app, "R16");
+    let review = |app: &App| app.model.rule("R16").unwrap().review;
+    for _ in 0..3 {
+        press(&mut app, 'A');
+        if review(&app) == ReviewStatus::Approved {
+            break;
+        }
+    }
+    assert_eq!(review(&app), ReviewStatus::Approved);
+    assert_eq!(
+        app.status.message.as_deref(),
+        Some("R16 marked approved"),
+        "plain words in the status line"
+    );
+    press(&mut app, 'A');
+    assert_eq!(
+        app.status.message.as_deref(),
+        Some("R16 marked needs change")
+    );
+    press(&mut app, 'A');
+    press(&mut app, 'A');
+    assert_eq!(review(&app), ReviewStatus::Approved);
+    // Saving the same text again changes nothing.
+    let same = expression(&app.model, "R16").to_string();
+    edit_rule(&mut app, "R16", &same);
+    ctrl(&mut app, 's');
+    assert_eq!(review(&app), ReviewStatus::Approved);
+    // A new text: the approval was of the old one.
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    ctrl(&mut app, 's');
+    assert_eq!(review(&app), ReviewStatus::Unreviewed);
+}

@@ -9,7 +9,7 @@ mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
-use precept::core::model::{PolicyModel, Project};
+use precept::core::model::{PolicyModel, Project, ReviewStatus};
 use precept::core::solve::FindingKind;
 use precept::tui::effects::runtime::Runtime;
 use precept::tui::input::editor::EditTarget;

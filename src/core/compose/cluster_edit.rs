@@ -32,9 +32,10 @@ pub fn rename_in_rules(
         if let Ok(expr) = parse_expr(&rule.expression)
             && expr.symbols().contains(&old)
         {
-            rule.expression = expr
-                .rename_symbols(&|s| (s == old).then(|| new.to_string()))
-                .to_string();
+            rule.rename_only(
+                expr.rename_symbols(&|s| (s == old).then(|| new.to_string()))
+                    .to_string(),
+            );
         }
     }
 }

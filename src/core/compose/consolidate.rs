@@ -291,7 +291,7 @@ fn rewrite_rules(
             message: e.to_string(),
         })?;
         if expr.symbols().contains(&name) {
-            rule.expression = substitute(&expr, name, replacement).to_string();
+            rule.rewrite(substitute(&expr, name, replacement).to_string());
             // A rule whose meaning changed needs review again.
             rule.review = ReviewStatus::Unreviewed;
         }

@@ -65,7 +65,7 @@ impl ModelEdit {
             ModelEdit::ReplaceRule { id, expression } => {
                 let rule = model.rules.iter_mut().find(|r| &r.id == id);
                 let rule = rule.ok_or_else(|| EditError::Gone(format!("rule {id}")))?;
-                rule.expression = expression.clone();
+                rule.rewrite(expression.clone());
             }
             ModelEdit::AddRule { expression, note } => {
                 let id = model.fresh_rule_id();
@@ -120,14 +120,6 @@ impl ModelEdit {
             }
         }
         Ok(())
-    }
-
-    /// The rule the edit changes in place, if any.
-    pub fn rule_changed(&self) -> Option<&str> {
-        match self {
-            ModelEdit::ReplaceRule { id, .. } => Some(id),
-            _ => None,
-        }
     }
 
     /// A one-line summary: "replace R4", "add variable isMember".
@@ -198,6 +190,25 @@ mod tests {
             again.apply(&mut m),
             Err(EditError::AlreadyExists(_))
         ));
+    }
+
+    #[test]
+    fn rewriting_an_approved_rule_sends_it_back_to_review_and_renaming_does_not() {
+        let mut m = model();
+        let same = ModelEdit::ReplaceRule {
+            id: "R1".into(),
+            expression: "(>= age 18)".into(),
+        };
+        same.apply(&mut m).unwrap();
+        assert_eq!(m.rules[0].review, ReviewStatus::Approved, "same text");
+        m.rules[0].rename_only("(>= years 18)".into());
+        assert_eq!(m.rules[0].review, ReviewStatus::Approved, "a rename");
+        let changed = ModelEdit::ReplaceRule {
+            id: "R1".into(),
+            expression: "(>= years 21)".into(),
+        };
+        changed.apply(&mut m).unwrap();
+        assert_eq!(m.rules[0].review, ReviewStatus::Unreviewed);
     }
 
     #[test]

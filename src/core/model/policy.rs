@@ -94,6 +94,38 @@ pub enum ReviewStatus {
     NeedsChange,
 }
 
+impl Rule {
+    /// Gives the rule new text. A change of text sends an approved (or
+    /// flagged) rule back to review: the expert approved what it said, not
+    /// what it says now. (Until a semantic diff can prove a rewrite means
+    /// the same, any change of text counts.) Returns whether the text changed.
+    pub fn rewrite(&mut self, expression: String) -> bool {
+        if self.expression == expression {
+            return false;
+        }
+        self.expression = expression;
+        self.review = ReviewStatus::Unreviewed;
+        true
+    }
+
+    /// Renames symbols in the rule's text: the same rule in new words, so
+    /// its review stands.
+    pub fn rename_only(&mut self, expression: String) {
+        self.expression = expression;
+    }
+}
+
+impl ReviewStatus {
+    /// In plain words, as the status line and reports say it.
+    pub fn label(self) -> &'static str {
+        match self {
+            ReviewStatus::Unreviewed => "unreviewed",
+            ReviewStatus::Approved => "approved",
+            ReviewStatus::NeedsChange => "needs change",
+        }
+    }
+}
+
 impl PolicyModel {
     pub fn rule(&self, id: &str) -> Option<&Rule> {
         self.rules.iter().find(|r| r.id == id)

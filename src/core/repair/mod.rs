@@ -10,18 +10,12 @@ use serde_json::{Value, json};
 use crate::core::formalize::unit::is_plain_symbol;
 use crate::core::llm::prompts::{FRAGMENT_GRAMMAR, REPAIR_FEEDBACK, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
-use crate::core::model::{EditError, ModelEdit, PolicyModel, ReviewStatus, Variable, compile};
+use crate::core::model::{EditError, ModelEdit, PolicyModel, Variable, compile};
 
-/// Applies an accepted repair: the edit, and a rule it rewrites goes back
-/// to unreviewed (the LLM wrote its new text).
+/// Applies an accepted repair (a rule it rewrites goes back to review, as
+/// every rewrite does).
 pub fn apply_repair(edit: &ModelEdit, model: &mut PolicyModel) -> Result<(), EditError> {
-    edit.apply(model)?;
-    if let Some(id) = edit.rule_changed()
-        && let Some(rule) = model.rules.iter_mut().find(|r| r.id == id)
-    {
-        rule.review = ReviewStatus::Unreviewed;
-    }
-    Ok(())
+    edit.apply(model)
 }
 
 /// A checked edit, with both views of what changes.
@@ -346,8 +340,8 @@ pub async fn propose_repair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::Rule;
     use crate::core::model::{EnumValue, TypeDef};
+    use crate::core::model::{ReviewStatus, Rule};
 
     fn model() -> PolicyModel {
         PolicyModel {

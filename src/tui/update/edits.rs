@@ -228,9 +228,10 @@ fn rename_in_rules(app: &mut App, old: &str, new: &str) {
         if let Ok(expr) = crate::core::smt::parse_expr(&rule.expression)
             && expr.symbols().contains(&old)
         {
-            rule.expression = expr
-                .rename_symbols(&|s| (s == old).then(|| new.to_string()))
-                .to_string();
+            rule.rename_only(
+                expr.rename_symbols(&|s| (s == old).then(|| new.to_string()))
+                    .to_string(),
+            );
         }
     }
 }
@@ -265,7 +266,9 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
         end: s.end,
     });
     match app.model.rules.iter_mut().find(|r| r.id == id) {
-        Some(rule) => rule.expression = expression,
+        Some(rule) => {
+            rule.rewrite(expression);
+        }
         None => {
             app.model.rules.push(Rule {
                 id: id.to_string(),
@@ -482,7 +485,7 @@ pub fn cycle_review(app: &mut App) -> Vec<Effect> {
         ReviewStatus::Approved => ReviewStatus::NeedsChange,
         ReviewStatus::NeedsChange => ReviewStatus::Unreviewed,
     };
-    let label = format!("{} marked {:?}", rule.id, rule.review).to_lowercase();
+    let label = format!("{} marked {}", rule.id, rule.review.label());
     app.history.record(label.clone(), before);
     app.status.message = Some(label);
     vec![Effect::SaveModel(Box::new(app.model.clone()))]
