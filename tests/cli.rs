@@ -320,3 +320,32 @@ fn a_closed_pipe_ends_a_command_quietly() {
         assert_ne!(output.status.code(), Some(101), "{args:?} panicked");
     }
 }
+
+/// `precept lint --strict` is a CI gate: rules that conflict fail it, while
+/// plain `precept lint` fails only on errors. The summary line counts every
+/// severity.
+#[test]
+fn lint_strict_fails_on_conflicting_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    support::overlap_project(dir.path());
+    let path = dir.path().to_str().unwrap();
+    let plain = precept(&["lint", path]);
+    let text = stdout(&plain);
+    assert!(
+        text.contains("L206") || text.contains("L209"),
+        "the project has a conflict: {text}"
+    );
+    let summary = text.lines().last().unwrap_or_default();
+    assert!(
+        summary.contains(" error") && summary.contains(" warning") && summary.contains(" note"),
+        "{summary}"
+    );
+    assert_eq!(plain.status.code(), Some(0), "{text}");
+    let strict = precept(&["lint", path, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    assert!(
+        stdout(&strict).contains("--strict: "),
+        "{}",
+        stdout(&strict)
+    );
+}

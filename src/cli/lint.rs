@@ -2,7 +2,7 @@
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
-use crate::core::lint::{Diagnostic, Severity, syntactic};
+use crate::core::lint::{Diagnostic, LintCounts, Severity, syntactic};
 use crate::core::model::{Project, compile};
 use crate::core::solve::SolverWorker;
 use crate::core::solve::lint_checks::LintEvent;
@@ -24,6 +24,10 @@ pub struct LintArgs {
     /// The deadline of each solver check in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Also fail (exit 1) when rules conflict: an inconsistent policy,
+    /// conflicting overlaps, shadowed exceptions, impossible situations
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Runs the solver-backed checks, showing progress on stderr when it is a terminal.
@@ -67,26 +71,20 @@ pub fn run(args: &LintArgs) -> Outcome {
         diagnostics.extend(solver_diagnostics(&worker, &compiled, show_progress));
     }
     diagnostics.sort_by_key(|d| (d.severity, d.code));
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let counts = LintCounts::of(&diagnostics);
+    let conflicts = diagnostics.iter().filter(|d| d.code.is_conflict()).count();
     if args.json {
         print_json(&diagnostics)?;
     } else {
         for diagnostic in &diagnostics {
             print!("{}", diagnostic_text(diagnostic));
         }
-        let warnings = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
-        println!(
-            "{errors} errors, {warnings} warnings, {} notes",
-            diagnostics.len() - errors - warnings
-        );
+        println!("{counts}");
+        if args.strict && conflicts > 0 {
+            println!("--strict: {conflicts} conflicting rule findings");
+        }
     }
-    if errors > 0 {
+    if counts.errors > 0 || (args.strict && conflicts > 0) {
         Err(Failure::Check)
     } else {
         Ok(())

@@ -3,4 +3,6 @@
 
 pub mod syntactic;
 
-pub use crate::core::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
+pub use crate::core::model::diagnostic::{
+    Diagnostic, Fix, LintCode, LintCounts, ModelEdit, Severity,
+};

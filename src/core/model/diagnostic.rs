@@ -122,6 +122,63 @@ impl LintCode {
     }
 }
 
+impl LintCode {
+    /// Whether the diagnostic says the rules contradict each other (for a
+    /// CI gate: `precept lint --strict`): an inconsistent policy, rules that
+    /// conflict where they overlap, an exception its general rule shadows,
+    /// a situation the rules make impossible.
+    pub fn is_conflict(self) -> bool {
+        matches!(
+            self,
+            LintCode::Inconsistent
+                | LintCode::ConflictingOverlap
+                | LintCode::ShadowedException
+                | LintCode::ImpossibleSituation
+        )
+    }
+}
+
+/// How many diagnostics of each severity: one count, said the same way by
+/// the CLI, the vetting pane and the status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct LintCounts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+impl LintCounts {
+    pub fn of(diagnostics: &[Diagnostic]) -> LintCounts {
+        let mut counts = LintCounts::default();
+        for diagnostic in diagnostics {
+            match diagnostic.severity {
+                Severity::Error => counts.errors += 1,
+                Severity::Warning => counts.warnings += 1,
+                Severity::Info => counts.notes += 1,
+            }
+        }
+        counts
+    }
+
+    pub fn total(self) -> usize {
+        self.errors + self.warnings + self.notes
+    }
+}
+
+impl std::fmt::Display for LintCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        write!(
+            f,
+            "{}, {}, {}",
+            plural(self.errors, "error", "errors"),
+            plural(self.warnings, "warning", "warnings"),
+            plural(self.notes, "note", "notes")
+        )
+    }
+}
+
 impl Serialize for LintCode {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())
@@ -174,11 +231,17 @@ impl Diagnostic {
         self
     }
 
+    /// The variables involved, each once, in the order first named.
     pub fn variables(
         mut self,
         variables: impl IntoIterator<Item = impl Into<String>>,
     ) -> Diagnostic {
-        self.variables = variables.into_iter().map(Into::into).collect();
+        self.variables = Vec::new();
+        for variable in variables.into_iter().map(Into::into) {
+            if !self.variables.contains(&variable) {
+                self.variables.push(variable);
+            }
+        }
         self
     }
 
@@ -199,6 +262,16 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_name_every_severity_and_a_variable_is_listed_once() {
+        let d = |severity| Diagnostic::new(LintCode::Gap, severity, "m");
+        let counts = LintCounts::of(&[d(Severity::Warning), d(Severity::Info), d(Severity::Info)]);
+        assert_eq!(counts.to_string(), "0 errors, 1 warning, 2 notes");
+        assert_eq!(counts.total(), 3);
+        let listed = d(Severity::Info).variables(["a", "b", "a"]);
+        assert_eq!(listed.variables, ["a", "b"]);
+    }
 
     #[test]
     fn codes_are_unique_and_stable() {

@@ -43,18 +43,8 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
             app.lint.running = false;
             app.lint.progress = None;
             app.status.job = None;
-            let count = |severity| {
-                app.lint
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == severity)
-                    .count()
-            };
-            let (errors, warnings) = (
-                count(crate::core::lint::Severity::Error),
-                count(crate::core::lint::Severity::Warning),
-            );
-            let mut message = format!("lint: {errors} errors, {warnings} warnings");
+            let counts = crate::core::lint::LintCounts::of(&app.lint.diagnostics);
+            let mut message = format!("lint: {counts}");
             if undecided > 0 {
                 message.push_str(&format!(", {undecided} checks not decided in time"));
             }

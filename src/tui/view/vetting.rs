@@ -27,7 +27,8 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         (true, None) => " · running".into(),
         _ => String::new(),
     };
-    let title = format!("Lint · {} found{state}", lint.diagnostics.len());
+    let counts = crate::core::lint::LintCounts::of(&lint.diagnostics);
+    let title = format!("Lint · {} found: {counts}{state}", counts.total());
     let width = area.width.saturating_sub(12) as usize;
     render_rows(
         app,
