@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use precept::core::llm::LlmClient;
 use precept::core::model::{Project, ReviewStatus};
-use precept::core::repair::{apply_repair, propose_repair};
+use precept::core::repair::propose_repair;
 use precept::core::test_runner::flips::{preview_flips, suite_outcomes};
 use serde_json::{Value, json};
 use support::llm_server::{OPENAI_PATH, Server, openai_json, scripted_client};
@@ -125,7 +125,7 @@ fn feedback_on_a_wrong_discount_becomes_a_checked_edit_that_fixes_the_failing_te
     );
 
     // Accepting is applying the edit: the rule is unreviewed again.
-    apply_repair(&proposed.edit, &mut project.model).unwrap();
+    proposed.edit.apply(&mut project.model).unwrap();
     let r6 = project.model.rule("R6").unwrap();
     assert_eq!(r6.review, ReviewStatus::Unreviewed);
     let after = suite_outcomes(&project.model, &project.tests.tests, timeout).unwrap();

@@ -12,12 +12,6 @@ use crate::core::llm::prompts::{FRAGMENT_GRAMMAR, REPAIR_FEEDBACK, render};
 use crate::core::llm::{LlmClient, LlmError, LlmRequest};
 use crate::core::model::{EditError, ModelEdit, PolicyModel, Variable, compile};
 
-/// Applies an accepted repair (a rule it rewrites goes back to review, as
-/// every rewrite does).
-pub fn apply_repair(edit: &ModelEdit, model: &mut PolicyModel) -> Result<(), EditError> {
-    edit.apply(model)
-}
-
 /// A checked edit, with both views of what changes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ProposedEdit {
@@ -161,7 +155,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         _ => {}
     }
     let mut after = model.clone();
-    apply_repair(&edit, &mut after)?;
+    edit.apply(&mut after)?;
     let before_issues = compile(model).issues.len();
     let issues = compile(&after).issues;
     if issues.len() > before_issues
@@ -175,7 +169,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
 /// Both views of an edit against the model before it.
 fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEdit {
     let mut after_model = model.clone();
-    let _ = apply_repair(edit, &mut after_model);
+    let _ = edit.apply(&mut after_model);
     let english_of = |m: &PolicyModel, id: &str| {
         let compiled = compile(m);
         compiled
@@ -262,7 +256,7 @@ pub fn check_reply(model: &PolicyModel, reply: &Value) -> (Vec<ProposedEdit>, Ve
         match check_edit(&current, item) {
             Ok((edit, reason)) => {
                 edits.push(describe(&current, &edit, reason));
-                let _ = apply_repair(&edit, &mut current);
+                let _ = edit.apply(&mut current);
             }
             Err(message) => refused.push(format!("edits[{i}]: {message}")),
         }
@@ -406,7 +400,7 @@ mod tests {
         assert!(refused[1].starts_with("edits[4]") && refused[1].contains("unknownThing"));
         let mut m = model();
         for e in &edits {
-            apply_repair(&e.edit, &mut m).unwrap();
+            e.edit.apply(&mut m).unwrap();
         }
         assert_eq!(m.rules[0].review, ReviewStatus::Unreviewed);
         assert_eq!(m.rules[1].id, "R2");

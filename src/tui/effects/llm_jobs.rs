@@ -19,7 +19,7 @@ use crate::core::compose::embed::LexicalEmbedder;
 use crate::core::llm::{CancelToken, LlmClient, Mode, configured_client};
 use crate::core::model::ModelEdit;
 use crate::core::model::{CompiledModel, LogicTest, NlTest, PolicyModel};
-use crate::core::repair::{apply_repair, propose_repair};
+use crate::core::repair::propose_repair;
 use crate::core::solve::SolverWorker;
 use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 use crate::tui::state::msg::{Formalized, Msg, Redundancy};
@@ -125,7 +125,7 @@ pub fn start_preview(
     let mut edited = Vec::with_capacity(edits.len());
     let mut current = model.clone();
     for edit in &edits {
-        let _ = apply_repair(edit, &mut current);
+        let _ = edit.apply(&mut current);
         edited.push(current.clone());
     }
     preview_stream(model, tests, edited, timeout, move |index, flips| {

@@ -3,7 +3,7 @@
 //! after seeing it in SMT-LIB and English with the tests it would flip. An
 //! accepted edit is an ordinary undoable edit.
 
-use crate::core::repair::{RepairProposal, apply_repair};
+use crate::core::repair::RepairProposal;
 use crate::core::test_runner::flips::TestFlip;
 use crate::tui::state::app::{App, Overlay, Pane};
 use crate::tui::state::assist::{Proposed, RepairStage, RepairState};
@@ -138,7 +138,7 @@ fn accept(app: &mut App) -> Vec<Effect> {
     };
     proposed.decisions[at] = Some(true);
     let mut model = app.model.clone();
-    if let Err(error) = apply_repair(&edit, &mut model) {
+    if let Err(error) = edit.apply(&mut model) {
         app.status.message = Some(format!("cannot apply the repair: {error}"));
         return Vec::new();
     }
