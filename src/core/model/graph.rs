@@ -44,9 +44,11 @@ impl RuleGraph {
 
     /// Builds the graph from each rule's variables, in order; rule `i` is
     /// named by its position (`"0"`, `"1"`, …).
-    pub fn from_rule_variables(rule_variables: &[Vec<String>]) -> RuleGraph {
+    pub fn from_rule_variables<'a>(
+        rule_variables: impl IntoIterator<Item = &'a [String]>,
+    ) -> RuleGraph {
         let rules = rule_variables
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, names)| (i.to_string(), names.iter().map(String::as_str).collect()))
             .collect();
@@ -202,13 +204,14 @@ mod tests {
     #[test]
     fn rules_group_through_shared_variables() {
         let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let cones = RuleGraph::from_rule_variables(&[
+        let lists = [
             names(&["a", "x"]),
             names(&["x", "b"]),
             names(&["y"]),
             names(&["b", "z"]),
             names(&[]),
-        ]);
+        ];
+        let cones = RuleGraph::from_rule_variables(lists.iter().map(Vec::as_slice));
         assert_eq!(cones.rules_touching(["a"]), vec![0, 1, 3]);
         assert_eq!(cones.rules_touching(["y"]), vec![2]);
         assert_eq!(cones.rules_touching(["y", "z"]), vec![0, 1, 2, 3]);

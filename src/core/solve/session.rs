@@ -435,12 +435,7 @@ impl SolverSession {
     pub(super) fn rules_touching(&mut self, variables: &[&str]) -> Vec<usize> {
         let rules = &self.rules;
         let cones = self.cones.get_or_insert_with(|| {
-            RuleGraph::from_rule_variables(
-                &rules
-                    .iter()
-                    .map(|r| r.variables.clone())
-                    .collect::<Vec<_>>(),
-            )
+            RuleGraph::from_rule_variables(rules.iter().map(|r| r.variables.as_slice()))
         });
         cones.rules_touching(variables.iter().copied())
     }
