@@ -128,7 +128,7 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let message = app.status.message.clone().unwrap();
     assert!(message.starts_with("16 passed, 2 failed"), "{message}");
     assert!(
-        message.contains("flipped: 2 passed→failed, 0 failed→passed"),
+        message.contains("flipped: 2 passed→failed (T1, T2), 0 failed→passed"),
         "{message}"
     );
 }

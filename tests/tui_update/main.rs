@@ -210,12 +210,32 @@ fn start(app: &mut App) -> Runtime {
     runtime
 }
 
+/// The screen as drawn at the app's size, one string per row.
+fn screen_text(app: &App) -> String {
+    let (width, height) = app.size;
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| precept::tui::view::render(app, frame))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn read_model(dir: &Path) -> PolicyModel {
     serde_json::from_str(&fs::read_to_string(dir.join("model.json")).unwrap())
         .expect("model.json is valid JSON")
 }
 
 mod editing;
+mod freshness;
 mod navigation;
 mod runs;
 mod verify;

@@ -86,7 +86,7 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
     let message = app.status.message.clone().unwrap();
     assert_eq!(
         message,
-        "17 passed, 1 failed; flipped: 1 passed→failed, 0 failed→passed"
+        "17 passed, 1 failed; flipped: 1 passed→failed (T4), 0 failed→passed · J jumps to them"
     );
 
     // And back: the failing test passes again in the next run.

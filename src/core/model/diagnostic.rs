@@ -123,6 +123,11 @@ impl LintCode {
 }
 
 impl LintCode {
+    /// Whether the solver finds it (`L2xx`), rather than reading the text (`L1xx`).
+    pub fn is_solver_backed(self) -> bool {
+        self.code().starts_with("L2")
+    }
+
     /// Whether the diagnostic says the rules contradict each other (for a
     /// CI gate: `precept lint --strict`): an inconsistent policy, rules that
     /// conflict where they overlap, an exception its general rule shadows,

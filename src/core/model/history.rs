@@ -16,6 +16,11 @@ struct Entry<S> {
 pub struct History<S> {
     undo: Vec<Entry<S>>,
     redo: Vec<(String, S)>,
+    /// How many edits, undos and redos have happened (what watches for
+    /// change compares it with the count it last saw).
+    changes: u64,
+    /// What the latest edit, undo or redo did, e.g. "undo edit rule R4".
+    last_change: Option<String>,
 }
 
 impl<S> Default for History<S> {
@@ -23,6 +28,8 @@ impl<S> Default for History<S> {
         History {
             undo: Vec::new(),
             redo: Vec::new(),
+            changes: 0,
+            last_change: None,
         }
     }
 }
@@ -32,10 +39,9 @@ const MAX_UNDO: usize = 200;
 impl<S> History<S> {
     /// Records that an edit labelled `label` is about to change `before`.
     pub fn record(&mut self, label: impl Into<String>, before: S) {
-        self.undo.push(Entry {
-            label: label.into(),
-            before,
-        });
+        let label = label.into();
+        self.changed(label.clone());
+        self.undo.push(Entry { label, before });
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
@@ -46,6 +52,7 @@ impl<S> History<S> {
     /// remembering `current` for redo.
     pub fn undo(&mut self, current: S) -> Option<(String, S)> {
         let entry = self.undo.pop()?;
+        self.changed(format!("undo {}", entry.label));
         self.redo.push((entry.label.clone(), current));
         Some((entry.label, entry.before))
     }
@@ -53,6 +60,7 @@ impl<S> History<S> {
     /// Redoes the last undone edit.
     pub fn redo(&mut self, current: S) -> Option<(String, S)> {
         let (label, after) = self.redo.pop()?;
+        self.changed(format!("redo {label}"));
         self.undo.push(Entry {
             label: label.clone(),
             before: current,
@@ -62,6 +70,21 @@ impl<S> History<S> {
 
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
+    }
+
+    fn changed(&mut self, what: String) {
+        self.changes += 1;
+        self.last_change = Some(what);
+    }
+
+    /// How many edits, undos and redos there have been.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// What the latest edit, undo or redo did ("edit rule R4", "undo edit rule R4").
+    pub fn last_change(&self) -> Option<&str> {
+        self.last_change.as_deref()
     }
 }
 

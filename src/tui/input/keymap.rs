@@ -36,6 +36,7 @@ pub enum Action {
     Rerun,
     NextFailing,
     PrevFailing,
+    NextFlipped,
     Approve,
     Lint,
     Coverage,
@@ -55,7 +56,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 46] = [
+const ACTION_NAMES: [(&str, Action); 47] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -85,6 +86,7 @@ const ACTION_NAMES: [(&str, Action); 46] = [
     ("rerun", Action::Rerun),
     ("next_failing", Action::NextFailing),
     ("prev_failing", Action::PrevFailing),
+    ("next_flipped", Action::NextFlipped),
     ("approve", Action::Approve),
     ("lint", Action::Lint),
     ("coverage", Action::Coverage),

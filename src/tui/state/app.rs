@@ -7,7 +7,7 @@ use crate::core::model::drafts::Drafts;
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::history::History;
 use crate::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
-use crate::core::solve::Finding;
+use crate::core::solve::{Finding, FindingKind};
 use crate::core::test_runner::TestOutcome;
 use crate::tui::input::editor::Editor;
 use crate::tui::input::keymap::Keymap;
@@ -96,6 +96,15 @@ impl TestState {
 pub struct Flip {
     pub test_id: String,
     pub now_passes: bool,
+}
+
+/// The last change of a test's finding: which edit's rerun changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingChange {
+    /// The edit, undo or redo whose rerun changed it (e.g. "edit rule R4").
+    pub edit: String,
+    pub from: FindingKind,
+    pub to: FindingKind,
 }
 
 /// An overlay over the screen.
@@ -255,6 +264,8 @@ pub struct LintState {
     /// Whether a lint has ever run (the screen offers to start one).
     pub ran: bool,
     pub cursor: ListCursor,
+    /// The model the diagnostics describe, and the edit that made them stale.
+    pub basis: crate::tui::state::freshness::Basis,
 }
 
 /// Test generation in the background.
@@ -271,6 +282,8 @@ pub struct CoverageState {
     pub running: bool,
     pub coverage: Option<crate::core::testgen::coverage::CoverageReport>,
     pub mutation: Option<crate::core::testgen::mutation::MutationReport>,
+    /// The model and tests the figures describe, and the edit that made them stale.
+    pub basis: crate::tui::state::freshness::Basis,
 }
 
 /// What undo restores: the model, the tests and `formalization.json` as
@@ -314,6 +327,15 @@ pub struct App {
     pub run_was_partial: bool,
     /// Pass/fail of each test before the current run (for flips).
     pub previous_pass: HashMap<String, Option<bool>>,
+    /// The finding of each test before the current run.
+    pub previous_finding: HashMap<String, FindingKind>,
+    /// The edit that started the current run (None: a rerun of everything
+    /// that no edit asked for, such as opening the project or `r`).
+    pub run_cause: Option<String>,
+    /// Per test: the edit that last changed its finding.
+    pub finding_changes: HashMap<String, FindingChange>,
+    /// The history's change count the workbench last reacted to.
+    pub seen_changes: u64,
 
     pub screen: Screen,
     pub focus: Pane,
@@ -406,6 +428,10 @@ impl App {
             run_size: 0,
             run_was_partial: false,
             previous_pass: HashMap::new(),
+            previous_finding: HashMap::new(),
+            run_cause: None,
+            finding_changes: HashMap::new(),
+            seen_changes: 0,
             screen: Screen::Rules,
             focus: Pane::Rules,
             span_cursor: ListCursor::default(),
@@ -550,6 +576,18 @@ impl App {
             .collect()
     }
 
+    /// Generated tests still waiting for the expert's verdict: they do not
+    /// count in pass/fail until accepted.
+    pub fn proposed_count(&self) -> usize {
+        self.tests
+            .tests
+            .iter()
+            .filter(|t| !t.status.counts())
+            .count()
+    }
+
+    /// Passed, failed and not yet finished, over the tests that count
+    /// (written by hand, or generated and accepted or rejected).
     pub fn counts(&self) -> (usize, usize, usize) {
         let mut passed = 0;
         let mut failed = 0;

@@ -90,6 +90,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Rerun => return vec![runs::start_full_run(app)],
         Action::NextFailing => navigation::next_failing(app, 1),
         Action::PrevFailing => navigation::next_failing(app, -1),
+        Action::NextFlipped => navigation::next_flipped(app),
         Action::Approve => return edits::cycle_review(app),
         Action::Filter => open_filter(app),
         Action::Search => {

@@ -7,6 +7,7 @@ mod answer_tests;
 mod consolidation;
 mod edits;
 mod formalize;
+mod freshness;
 mod navigation;
 pub(crate) mod overlays;
 mod repair;
@@ -14,6 +15,7 @@ mod runs;
 mod vetting;
 
 pub use actions::act;
+pub use freshness::RELINT_AT_ONCE_RULES;
 pub use runs::start_full_run;
 
 use crate::tui::input::keymap::Action;
@@ -25,6 +27,12 @@ use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers, MouseEventKind};
 const DRAFT_AUTOSAVE_TICKS: u64 = 5;
 
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let mut effects = dispatch(app, msg);
+    effects.extend(freshness::react_to_changes(app));
+    effects
+}
+
+fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Tick => {
             app.tick += 1;

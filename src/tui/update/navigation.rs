@@ -320,6 +320,41 @@ pub fn next_failing(app: &mut App, direction: isize) {
     app.status.message = Some(format!("failing test {position} of {}", failing.len()));
 }
 
+/// `J`: the next test the last run flipped, in the order they flipped.
+pub fn next_flipped(app: &mut App) {
+    let flipped: Vec<usize> = app
+        .flips
+        .iter()
+        .filter_map(|f| app.tests.tests.iter().position(|t| t.id == f.test_id))
+        .collect();
+    if flipped.is_empty() {
+        app.status.message = Some("the last run flipped no test".into());
+        return;
+    }
+    let current = (app.screen == Screen::Tests)
+        .then(|| flipped.iter().position(|&i| i == app.test_cursor.selected))
+        .flatten();
+    let position = current.map_or(0, |p| (p + 1) % flipped.len());
+    jump_to_test(app, flipped[position]);
+    let flip = &app.flips[position];
+    let how = if flip.now_passes {
+        "failed→passed"
+    } else {
+        "passed→failed"
+    };
+    let by = app
+        .finding_changes
+        .get(&flip.test_id)
+        .map(|c| format!(" by {}", c.edit))
+        .unwrap_or_default();
+    app.status.message = Some(format!(
+        "flipped test {} of {}: {} {how}{by}",
+        position + 1,
+        flipped.len(),
+        flip.test_id
+    ));
+}
+
 fn contains(area: ratatui::layout::Rect, column: u16, row: u16) -> bool {
     column >= area.x && column < area.x + area.width && row >= area.y && row < area.y + area.height
 }

@@ -3,7 +3,7 @@
 
 use crate::core::solve::FindingKind;
 use crate::core::test_runner::{TestOutcome, check_test};
-use crate::tui::state::app::{App, Flip, Overlay, Pane, TestState};
+use crate::tui::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
 use crate::tui::state::msg::{Effect, TestJob};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -19,6 +19,10 @@ pub fn start_full_run(app: &mut App) -> Effect {
 pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial: bool) -> Effect {
     app.generation += 1;
     app.flips.clear();
+    // A run started while handling an edit, undo or redo is that change's rerun.
+    app.run_cause = (app.history.changes() != app.seen_changes)
+        .then(|| app.history.last_change().map(str::to_string))
+        .flatten();
     let mut jobs = Vec::new();
     for test in app.tests.tests.iter().filter(|t| ids.contains(&t.id)) {
         jobs.push(TestJob {
@@ -39,6 +43,11 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
             other => other.and_then(TestState::passed),
         };
         app.previous_pass.insert(job.test.id.clone(), previous);
+        if let Some(TestState::Done(outcome)) = app.results.get(&job.test.id)
+            && let Some(kind) = outcome.actual()
+        {
+            app.previous_finding.insert(job.test.id.clone(), kind);
+        }
         app.results.insert(job.test.id.clone(), TestState::Running);
     }
     app.pending = jobs.len();
@@ -74,27 +83,67 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
             now_passes,
         });
     }
+    if let (Some(from), Some(to)) = (app.previous_finding.remove(&id), outcome.actual())
+        && from != to
+    {
+        let edit = app
+            .run_cause
+            .clone()
+            .unwrap_or_else(|| "a rerun with no edit".into());
+        app.finding_changes
+            .insert(id.clone(), FindingChange { edit, from, to });
+    }
     app.results.insert(id, TestState::Done(Box::new(outcome)));
     app.pending = app.pending.saturating_sub(1);
     if app.pending == 0 {
         app.status.job = None;
+        app.previous_finding.clear();
         let (passed, failed, _) = app.counts();
         let mut message = format!("{passed} passed, {failed} failed");
         if app.run_was_partial {
             message.push_str(&format!(" (reran {} affected)", app.run_size));
         }
         if !app.flips.is_empty() {
-            let broke = app.flips.iter().filter(|f| !f.now_passes).count();
-            let fixed = app.flips.len() - broke;
-            message.push_str(&format!(
-                "; flipped: {broke} passed→failed, {fixed} failed→passed"
-            ));
+            message.push_str(&format!("; {}", flips_summary(&app.flips)));
         }
         app.status.message = Some(message);
     } else {
         app.status.job = Some(format!("running tests: {} to go", app.pending));
     }
     Vec::new()
+}
+
+/// The most flipped tests the status line names in each direction.
+const FLIPS_NAMED: usize = 6;
+
+/// The flips of a run, counted and named: "flipped: 1 passed→failed (T3),
+/// 2 failed→passed (T7, T9) · J jumps to them".
+pub fn flips_summary(flips: &[Flip]) -> String {
+    let group = |now_passes: bool| {
+        let ids: Vec<&str> = flips
+            .iter()
+            .filter(|f| f.now_passes == now_passes)
+            .map(|f| f.test_id.as_str())
+            .collect();
+        if ids.is_empty() {
+            return (0, String::new());
+        }
+        let mut named = ids
+            .iter()
+            .take(FLIPS_NAMED)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if ids.len() > FLIPS_NAMED {
+            named.push_str(&format!(" and {} more", ids.len() - FLIPS_NAMED));
+        }
+        (ids.len(), format!(" ({named})"))
+    };
+    let (broke, broke_named) = group(false);
+    let (fixed, fixed_named) = group(true);
+    format!(
+        "flipped: {broke} passed→failed{broke_named}, {fixed} failed→passed{fixed_named} · J jumps to them"
+    )
 }
 
 /// The probe that accompanies a partial rerun: if the edit made the policy

@@ -9,16 +9,23 @@ use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::flips::TestFlip;
 use crate::tui::state::app::{App, Screen};
 use crate::tui::state::app::{FixChoice, Overlay};
+use crate::tui::state::freshness::{Basis, model_fingerprint, suite_fingerprint};
 use crate::tui::state::msg::Effect;
 
 /// Starts a lint run, replacing any older one.
 pub fn start_lint(app: &mut App) -> Vec<Effect> {
+    app.lint.cursor = Default::default();
+    relint(app)
+}
+
+/// Lints again after an edit, keeping the cursor where it was.
+pub fn relint(app: &mut App) -> Vec<Effect> {
+    app.lint.basis = Basis::new(model_fingerprint(&app.model));
     app.lint.generation += 1;
     app.lint.diagnostics = syntactic::check(&app.model, &app.compiled);
     app.lint.running = true;
     app.lint.ran = true;
     app.lint.progress = None;
-    app.lint.cursor = Default::default();
     app.status.job = Some("linting".into());
     vec![Effect::Lint {
         generation: app.lint.generation,
@@ -162,12 +169,13 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
     app.history.record(fix.description.clone(), before);
     let mut effects =
         finish_declaration_edit(app, format!("fixed: {} (u to undo)", fix.description), true);
-    effects.extend(start_lint(app));
+    effects.extend(relint(app));
     effects
 }
 
 /// Starts measuring coverage and the mutation score, replacing an older run.
 pub fn start_coverage(app: &mut App) -> Vec<Effect> {
+    app.coverage.basis = Basis::new(suite_fingerprint(&app.model, &app.tests));
     app.coverage.generation += 1;
     app.coverage.running = true;
     app.status.job = Some("measuring coverage and mutation score".into());
@@ -197,6 +205,12 @@ pub fn coverage_done(
         "coverage {:.0}% of rules both ways; mutation score {score}, {} survivors",
         coverage.totals.covered_percent, mutation.survived
     ));
+    if let Some(edit) = app.coverage.basis.stale_since() {
+        let message = app.status.message.take().unwrap_or_default();
+        app.status.message = Some(format!(
+            "{message} — measured on the model before {edit}: C to measure again"
+        ));
+    }
     app.coverage.coverage = Some(coverage);
     app.coverage.mutation = Some(mutation);
     Vec::new()

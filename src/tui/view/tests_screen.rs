@@ -19,14 +19,14 @@ fn spinner(tick: u64) -> &'static str {
 pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Tests;
     let (passed, failed, waiting) = app.counts();
-    let title = format!(
-        "Tests · {passed} pass · {failed} fail{}",
-        if waiting > 0 {
-            format!(" · {waiting} waiting")
-        } else {
-            String::new()
-        }
-    );
+    let mut title = format!("Tests · {passed} pass · {failed} fail");
+    if waiting > 0 {
+        title.push_str(&format!(" · {waiting} waiting"));
+    }
+    let proposed = app.proposed_count();
+    if proposed > 0 {
+        title.push_str(&format!(" · {proposed} proposed, not counted"));
+    }
     let width = area.width.saturating_sub(10) as usize;
     render_rows(
         app,
@@ -148,6 +148,17 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                         Span::styled(finding.kind.name(), finding_style(app, finding.kind)),
                         verdict,
                     ]));
+                    if let Some(change) = app.finding_changes.get(&test.id) {
+                        lines.push(Line::styled(
+                            format!(
+                                "Finding changed from {} to {} by: {}",
+                                change.from.name(),
+                                change.to.name(),
+                                change.edit
+                            ),
+                            app.theme.emphasis(),
+                        ));
+                    }
                     let selected = focused.then_some(app.evidence_cursor.selected);
                     lines.extend(finding_lines(app, finding, selected, width));
                 }

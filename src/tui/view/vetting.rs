@@ -28,7 +28,12 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         _ => String::new(),
     };
     let counts = crate::core::lint::LintCounts::of(&lint.diagnostics);
-    let title = format!("Lint · {} found: {counts}{state}", counts.total());
+    let stale = if lint.basis.stale_since().is_some() && !lint.running {
+        "STALE · "
+    } else {
+        ""
+    };
+    let title = format!("Lint · {stale}{} found: {counts}{state}", counts.total());
     let width = area.width.saturating_sub(12) as usize;
     render_rows(
         app,
@@ -82,13 +87,24 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         return;
     };
     let (mark, style) = severity_mark(app, diagnostic.severity);
-    let mut lines = vec![Line::from(vec![
+    let mut lines = Vec::new();
+    if let Some(edit) = app.lint.basis.stale_since()
+        && !app.lint.running
+    {
+        let note = format!(
+            "STALE since {edit}: the solver checks describe the model before it (L lints again; the L1xx checks are current)"
+        );
+        for text in wrap(&note, width) {
+            lines.push(Line::styled(text, app.theme.pending()));
+        }
+    }
+    lines.push(Line::from(vec![
         Span::styled(
             format!("{mark} {} ", diagnostic.code.code()),
             style.add_modifier(Modifier::BOLD),
         ),
         Span::styled(diagnostic.name, app.theme.accent()),
-    ])];
+    ]));
     for text in wrap(&diagnostic.message, width) {
         lines.push(Line::styled(format!("  {text}"), app.theme.text()));
     }
@@ -147,10 +163,12 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
-    let title = if app.coverage.running {
-        "Coverage · measuring…".to_string()
-    } else {
-        "Coverage · C to measure".to_string()
+    let title = match (app.coverage.running, app.coverage.basis.stale_since()) {
+        (true, None) => "Coverage · measuring…".to_string(),
+        (_, Some(edit)) if app.coverage.coverage.is_some() || app.coverage.running => {
+            format!("Coverage · STALE since {edit}: C to measure again")
+        }
+        _ => "Coverage · C to measure".to_string(),
     };
     let block = pane(app, title, false);
     let inner = block.inner(area);

@@ -1,0 +1,212 @@
+//! Results computed before an edit never pass for current: lint reruns (or
+//! says it is stale, naming the edit), coverage says it is stale, the
+//! status line drops an error the edit answered, and flips are named with
+//! the edit that caused them.
+
+use super::*;
+use precept::core::lint::LintCode;
+use precept::tui::update::RELINT_AT_ONCE_RULES;
+
+const DUPLICATE_OF_R1: &str = "(= baseFee 50.0)";
+
+fn add_rule(app: &mut App, text: &str) -> Vec<Effect> {
+    press(app, '1');
+    press(app, 'a');
+    type_text(app, text);
+    ctrl(app, 's')
+}
+
+fn has_duplicate(app: &App) -> bool {
+    app.lint
+        .diagnostics
+        .iter()
+        .any(|d| d.code == LintCode::DuplicateRule)
+}
+
+#[test]
+fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
+    let (_dir, mut app) = park();
+    assert_eq!(expression(&app.model, "R1"), DUPLICATE_OF_R1);
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    assert!(!has_duplicate(&app));
+
+    // A small model is linted again after every edit.
+    let effects = add_rule(&mut app, DUPLICATE_OF_R1);
+    assert!(kinds(&effects).contains(&"Lint"), "{:?}", kinds(&effects));
+    settle(&mut app, &mut runtime, effects);
+    assert!(has_duplicate(&app), "{:?}", app.lint.diagnostics);
+    assert_eq!(app.lint.basis.stale_since(), None);
+
+    // Undo: the duplicate is gone before the solver has said anything.
+    let effects = press(&mut app, 'u');
+    assert!(!has_duplicate(&app), "{:?}", app.lint.diagnostics);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!has_duplicate(&app));
+    assert!(!screen_text(&app).contains("STALE"));
+}
+
+#[test]
+fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
+    let dir = copy_sample("park-admission");
+    let mut model = read_model(dir.path());
+    // Enough rules that linting after every edit is no longer cheap.
+    for i in 0..RELINT_AT_ONCE_RULES {
+        model.rules.push(precept::core::model::Rule {
+            id: format!("X{i}"),
+            expression: format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
+            source_span: None,
+            review: ReviewStatus::Unreviewed,
+            note: String::new(),
+        });
+    }
+    fs::write(
+        dir.path().join("model.json"),
+        serde_json::to_string_pretty(&model).unwrap(),
+    )
+    .unwrap();
+    let mut app = open_app(dir.path());
+    app.size = (140, 30);
+    // Lint, and edit at once: the results still arriving describe the old model.
+    press(&mut app, '5');
+    let effects = add_rule(&mut app, DUPLICATE_OF_R1);
+    assert!(!kinds(&effects).contains(&"Lint"), "{:?}", kinds(&effects));
+    let new_rule = app.model.rules.last().unwrap().id.clone();
+    assert_eq!(
+        app.lint.basis.stale_since(),
+        Some(format!("add rule {new_rule}").as_str())
+    );
+    // The syntactic checks are redone at once: the duplicate is listed.
+    assert!(has_duplicate(&app));
+    app.lint.running = false;
+    press(&mut app, '5');
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("Lint · STALE · ")
+            && screen.contains(&format!(
+                "STALE since add rule {new_rule}: the solver checks"
+            )),
+        "{screen}"
+    );
+    // Undo returns to the linted model: current again.
+    press(&mut app, 'u');
+    assert_eq!(app.lint.basis.stale_since(), None);
+}
+
+#[test]
+fn coverage_measured_before_an_edit_says_so() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, 'C');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.coverage.basis.stale_since(), None);
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.coverage.basis.stale_since(), Some("edit rule R16"));
+    app.size = (140, 40);
+    press(&mut app, '5');
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("Coverage · STALE since edit rule R16"),
+        "{screen}"
+    );
+    // A review mark does not change what coverage measured.
+    let (_dir2, mut fresh) = park();
+    let mut runtime2 = start(&mut fresh);
+    let effects = press(&mut fresh, 'C');
+    settle(&mut fresh, &mut runtime2, effects);
+    press(&mut fresh, '1');
+    press(&mut fresh, 'A');
+    assert_eq!(fresh.coverage.basis.stale_since(), None);
+}
+
+#[test]
+fn the_draft_error_goes_once_the_corrected_rule_is_applied() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    edit_rule(&mut app, "R16", "(= totalExpense");
+    ctrl(&mut app, 's');
+    assert!(
+        app.status
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("R16 kept as a draft")),
+        "{:?}",
+        app.status
+    );
+    clear_editor(&mut app);
+    type_text(&mut app, R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(app.status.last_error, None, "{:?}", app.status);
+    settle(&mut app, &mut runtime, effects);
+    assert!(
+        !screen_text(&app).contains("kept as a draft"),
+        "{}",
+        screen_text(&app)
+    );
+}
+
+#[test]
+fn flips_are_named_and_j_walks_them_with_the_edit_that_made_them() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    let message = app.status.message.clone().unwrap();
+    assert!(
+        message.ends_with("flipped: 2 passed→failed (T1, T2), 0 failed→passed · J jumps to them"),
+        "{message}"
+    );
+    press(&mut app, 'J');
+    assert_eq!((app.screen, app.focus), (Screen::Tests, Pane::Tests));
+    assert_eq!(app.selected_test().unwrap().id, "T1");
+    let change = &app.finding_changes["T1"];
+    assert_eq!(change.edit, "edit rule R16");
+    assert_ne!(change.from, change.to);
+    assert_eq!(
+        app.status.message.as_deref(),
+        Some("flipped test 1 of 2: T1 passed→failed by edit rule R16")
+    );
+    app.size = (140, 40);
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains(&format!(
+            "Finding changed from {} to {} by: edit rule R16",
+            change.from.name(),
+            change.to.name()
+        )),
+        "{screen}"
+    );
+    press(&mut app, 'J');
+    assert_eq!(app.selected_test().unwrap().id, "T2");
+    press(&mut app, 'J');
+    assert_eq!(app.selected_test().unwrap().id, "T1", "wraps around");
+
+    // Undo flips them back, and says so.
+    let effects = press(&mut app, 'u');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.finding_changes["T1"].edit, "undo edit rule R16");
+}
+
+#[test]
+fn proposed_tests_are_counted_apart_from_pass_and_fail() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ctrl(&mut app, 'g');
+    settle(&mut app, &mut runtime, effects);
+    let proposed = app.proposed_count();
+    assert!(proposed > 0);
+    assert_eq!(app.counts(), (18, 0, 0), "proposed tests do not count");
+    app.size = (160, 40);
+    press(&mut app, '3');
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains(&format!(
+            "Tests · 18 pass · 0 fail · {proposed} proposed, not counted"
+        )),
+        "{screen}"
+    );
+}
