@@ -351,6 +351,32 @@ fn duplicate_and_equivalent_rules() {
 }
 
 #[test]
+fn rules_of_a_bare_shape_are_not_reported_as_renamings() {
+    // Every `A ⇒ B` rule has the same shape; only rules that repeat a
+    // number or an enum value can be a copy adapted halfway.
+    let model = model(
+        "(declare-datatype Tier ((GOLD) (SILVER)))
+         (declare-const a Bool)
+         (declare-const b Bool)
+         (declare-const c Bool)
+         (declare-const d Bool)
+         (declare-const t Tier)
+         (declare-const u Tier)
+         (assert (=> a b))
+         (assert (=> c d))
+         (assert (=> (and a (not b)) d))
+         (assert (=> (and c (not d)) b))
+         (assert (=> a (= t GOLD)))
+         (assert (=> c (= u GOLD)))",
+    );
+    let diagnostics = lint(&model);
+    show(&diagnostics);
+    let equivalent = of(&diagnostics, LintCode::EquivalentRule);
+    let pairs: Vec<Vec<String>> = equivalent.iter().map(|d| d.rules.clone()).collect();
+    assert_eq!(pairs, vec![vec!["R6".to_string(), "R5".to_string()]]);
+}
+
+#[test]
 fn renaming_must_keep_sorts() {
     let model = model(
         "(declare-const n Int)

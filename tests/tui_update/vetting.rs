@@ -159,12 +159,17 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
     );
     let effects = press(&mut app, '5');
     settle(&mut app, &mut runtime, effects);
-    let overlap = app
+    // The list is ranked: the impossible situation the overlap makes
+    // (three rules) comes before the overlap itself (two).
+    let rows: Vec<&str> = app
         .lint
-        .diagnostics
+        .triage
+        .groups
         .iter()
-        .position(|d| d.code == precept::core::lint::LintCode::ConflictingOverlap)
-        .expect("the overlap is reported");
+        .map(|g| g.code.code())
+        .collect();
+    assert_eq!(rows, ["L210", "L206", "L207"]);
+    let overlap = 1;
     for _ in 0..overlap {
         press(&mut app, 'j');
     }
@@ -209,4 +214,118 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
     let effects = press(&mut app, 'u');
     assert_eq!(app.model.rules[0].expression, before);
     settle(&mut app, &mut runtime, effects);
+}
+
+/// Two exceptions that both conflict with one general rule over the same
+/// output: one row, naming both pairs; tab and j reach the second rule;
+/// x offers the fixes of both conflicts. Notes are folded into one row.
+#[test]
+fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
+    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
+    let scratch = tempfile::tempdir().unwrap();
+    let mut model = precept::core::model::import::import_smtlib(
+        "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)
+         (declare-const cancelled Bool)(declare-const refund Bool)(declare-const seats Int)
+         (assert (=> (and operated (not travelled)) (not refund)))
+         (assert (=> deniedBoarding refund))
+         (assert (=> cancelled refund))
+         (assert (>= seats 0))",
+    )
+    .unwrap();
+    for v in &mut model.variables {
+        v.description = format!("whether the passenger's case is {}", v.name);
+    }
+    let mut tests = TestSuite::default();
+    tests.tests.push(LogicTest::new(
+        "T1",
+        "denied boarding is refunded",
+        "(and operated deniedBoarding (not travelled))",
+        "refund",
+        FindingKind::Valid,
+    ));
+    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    let mut app = open_app(scratch.path());
+    app.size = (150, 40);
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+
+    let conflicts = app
+        .lint
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .count();
+    assert_eq!(conflicts, 2, "{:#?}", app.lint.diagnostics);
+    let row = app
+        .lint
+        .triage
+        .groups
+        .iter()
+        .position(|g| g.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .expect("one row for both conflicts");
+    assert_eq!(
+        app.lint.triage.groups[row].subject,
+        "2 conflicts deciding refund: R1 ↔ R2, R1 ↔ R3"
+    );
+    // The bare assertion on seats, and seats making a group of rules of its
+    // own, are notes: folded into the last row.
+    assert_eq!(
+        app.lint.triage.folded_notes, 2,
+        "{:#?}",
+        app.lint.diagnostics
+    );
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("L206 2 conflicts deciding refund: R1 ↔ R2, R1 ↔ R3"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("2 notes folded away · f shows them"),
+        "{screen}"
+    );
+    assert!(!screen.contains("L130"), "{screen}");
+    press(&mut app, 'f');
+    assert_eq!(app.lint.triage.folded_notes, 0);
+    assert!(screen_text(&app).contains("L130"));
+    press(&mut app, 'f');
+
+    // enter goes to the first rule; tab, j and enter to another.
+    for _ in 0..row {
+        press(&mut app, 'j');
+    }
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::DiagnosticRules);
+    press(&mut app, 'j');
+    code(&mut app, KeyCode::Enter);
+    assert_eq!(
+        (app.screen, app.selected_rule().unwrap().id.as_str()),
+        (Screen::Rules, "R2")
+    );
+
+    // x on the row: the fixes of both conflicts to choose from.
+    press(&mut app, '5');
+    for _ in 0..row {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'x');
+    assert_eq!(kinds(&effects), ["PreviewFixes"]);
+    let Some(Overlay::FixChoice(choice)) = &app.overlay else {
+        panic!("a choice of fixes");
+    };
+    assert_eq!(choice.fixes.len(), 4, "two exception fixes per conflict");
+    settle(&mut app, &mut runtime, effects);
+    code(&mut app, KeyCode::Esc);
+    // Enter on a row reaches its first rule and says which others it names.
+    press(&mut app, '5');
+    assert_eq!(app.focus, Pane::Diagnostics);
+    code(&mut app, KeyCode::Enter);
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("tab, then j/k and enter")),
+        "{:?}",
+        app.status.message
+    );
 }

@@ -6,3 +6,4 @@ pub mod syntactic;
 pub use crate::core::model::diagnostic::{
     Diagnostic, Fix, LintCode, LintCounts, ModelEdit, Severity,
 };
+pub mod triage;

@@ -64,6 +64,8 @@ pub enum Pane {
     VerifyResult,
     /// The lint diagnostics of the vetting screen.
     Diagnostics,
+    /// The rules of the selected diagnostic (enter goes to the one chosen).
+    DiagnosticRules,
     /// The formalize screen's spans.
     FormalizeSpans,
     /// The formalize screen's clusters of unit variables.
@@ -266,6 +268,31 @@ pub struct LintState {
     pub cursor: ListCursor,
     /// The model the diagnostics describe, and the edit that made them stale.
     pub basis: crate::tui::state::freshness::Basis,
+    /// The diagnostics grouped and ranked, notes folded: the rows shown.
+    pub triage: crate::core::lint::triage::Triage,
+    /// Whether the notes are shown rather than folded away (`f`).
+    pub show_notes: bool,
+    /// The rule chosen among the selected row's rules.
+    pub rule_cursor: ListCursor,
+}
+
+impl LintState {
+    /// The row under the cursor.
+    pub fn selected_group(&self) -> Option<&crate::core::lint::triage::DiagnosticGroup> {
+        self.triage.groups.get(self.cursor.selected)
+    }
+
+    /// The diagnostics of the row under the cursor.
+    pub fn selected_members(&self) -> Vec<&crate::core::lint::Diagnostic> {
+        self.selected_group()
+            .map(|g| g.members.iter().map(|&i| &self.diagnostics[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// Rows of the list: the groups, and a last row counting folded notes.
+    pub fn row_count(&self) -> usize {
+        self.triage.groups.len() + usize::from(self.triage.folded_notes > 0)
+    }
 }
 
 /// Test generation in the background.

@@ -92,6 +92,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::PrevFailing => navigation::next_failing(app, -1),
         Action::NextFlipped => navigation::next_flipped(app),
         Action::Approve => return edits::cycle_review(app),
+        Action::Filter if app.screen == Screen::Vetting => return vetting::toggle_notes(app),
         Action::Filter => open_filter(app),
         Action::Search => {
             app.overlay = Some(Overlay::Search(crate::tui::state::app::Picker::new(

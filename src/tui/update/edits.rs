@@ -53,7 +53,7 @@ pub fn open_editor(app: &mut App) {
             }
         }
         Pane::VerifyInput | Pane::VerifyResult => app.focus = Pane::VerifyInput,
-        Pane::Diagnostics => {
+        Pane::Diagnostics | Pane::DiagnosticRules => {
             app.status.message =
                 Some("press enter to go to the rule, x to apply the suggested fix".into())
         }
@@ -434,6 +434,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
         Pane::VerifyInput
         | Pane::VerifyResult
         | Pane::Diagnostics
+        | Pane::DiagnosticRules
         | Pane::FormalizeSpans
         | Pane::Clusters
         | Pane::NlTests => Vec::new(),

@@ -27,7 +27,7 @@ fn panes(screen: Screen) -> &'static [Pane] {
         Screen::Variables => &[Pane::Variables],
         Screen::Tests => &[Pane::Tests, Pane::Evidence, Pane::NlTests],
         Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
-        Screen::Vetting => &[Pane::Diagnostics],
+        Screen::Vetting => &[Pane::Diagnostics, Pane::DiagnosticRules],
         Screen::Formalize => &[Pane::FormalizeSpans, Pane::Clusters],
     }
 }
@@ -67,7 +67,11 @@ fn focused_list(app: &App) -> (usize, usize) {
         Pane::Variables => (app.variable_rows().len(), inner_height(layout.list)),
         Pane::Tests => (app.tests.tests.len(), inner_height(layout.list)),
         Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
-        Pane::Diagnostics => (app.lint.diagnostics.len(), inner_height(layout.list)),
+        Pane::Diagnostics => (app.lint.row_count(), inner_height(layout.list)),
+        Pane::DiagnosticRules => (
+            app.lint.selected_group().map_or(0, |g| g.rules.len()),
+            inner_height(layout.detail),
+        ),
         Pane::FormalizeSpans => (formalize_span_count(app), inner_height(layout.list)),
         Pane::NlTests => (app.tests.nl_tests.len(), inner_height(layout.nl_tests)),
         Pane::Clusters => (
@@ -105,7 +109,11 @@ pub fn move_selection(app: &mut App, delta: isize) {
             app.evidence_cursor = Default::default();
         }
         Pane::Evidence => app.evidence_cursor.step(delta, len, height),
-        Pane::Diagnostics => app.lint.cursor.step(delta, len, height),
+        Pane::Diagnostics => {
+            app.lint.cursor.step(delta, len, height);
+            app.lint.rule_cursor = Default::default();
+        }
+        Pane::DiagnosticRules => app.lint.rule_cursor.step(delta, len, height),
         Pane::FormalizeSpans => app.formalization.span_cursor.step(delta, len, height),
         Pane::NlTests => app.nl.cursor.step(delta, len, height),
         Pane::Clusters => app.formalization.cluster_cursor.step(delta, len, height),
@@ -260,14 +268,29 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             }
         }
         Pane::VerifyResult => return super::runs::run_verify(app),
-        Pane::Diagnostics => {
-            let first = app
-                .lint
-                .diagnostics
-                .get(app.lint.cursor.selected)
-                .and_then(|d| d.rules.first().cloned());
-            match first {
-                Some(id) => jump_to_rule(app, &id),
+        Pane::Diagnostics | Pane::DiagnosticRules => {
+            let Some(group) = app.lint.selected_group() else {
+                if app.lint.triage.folded_notes > 0 {
+                    return super::vetting::toggle_notes(app);
+                }
+                return Vec::new();
+            };
+            let chosen = if app.focus == Pane::DiagnosticRules {
+                app.lint.rule_cursor.selected
+            } else {
+                0
+            };
+            let others: Vec<String> = group.rules.iter().skip(1).cloned().collect();
+            match group.rules.get(chosen).cloned() {
+                Some(id) => {
+                    jump_to_rule(app, &id);
+                    if chosen == 0 && !others.is_empty() {
+                        app.status.message = Some(format!(
+                            "at {id}; its diagnostic also names {}: tab, then j/k and enter, goes to another",
+                            others.join(", ")
+                        ));
+                    }
+                }
                 None => app.status.message = Some("this diagnostic names no rule".into()),
             }
         }

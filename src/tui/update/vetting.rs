@@ -4,6 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::edits::finish_declaration_edit;
+use crate::core::lint::triage::triage;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
 use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::flips::TestFlip;
@@ -26,6 +27,7 @@ pub fn relint(app: &mut App) -> Vec<Effect> {
     app.lint.running = true;
     app.lint.ran = true;
     app.lint.progress = None;
+    retriage(app);
     app.status.job = Some("linting".into());
     vec![Effect::Lint {
         generation: app.lint.generation,
@@ -45,6 +47,7 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
         LintEvent::Found(diagnostic) => {
             app.lint.diagnostics.push(*diagnostic);
             app.lint.diagnostics.sort_by_key(|d| (d.severity, d.code));
+            retriage(app);
         }
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
@@ -55,33 +58,100 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
             if undecided > 0 {
                 message.push_str(&format!(", {undecided} checks not decided in time"));
             }
+            if app.lint.triage.folded_notes > 0 {
+                message.push_str(" (notes folded away: f shows them)");
+            }
             app.status.message = Some(message);
         }
     }
     Vec::new()
 }
 
+/// Groups and ranks the diagnostics for the list (notes folded unless
+/// shown); a diagnostic's rank counts the tests in its cone.
+pub fn retriage(app: &mut App) {
+    let graph = &app.graph;
+    let test_components: Vec<std::collections::BTreeSet<usize>> = app
+        .tests
+        .tests
+        .iter()
+        .map(|test| {
+            let names: Vec<String> = [&test.premise, &test.claim]
+                .into_iter()
+                .filter_map(|text| crate::core::smt::parse_expr(text).ok())
+                .flat_map(|e| {
+                    e.symbols()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            graph.components_of(names.iter().map(String::as_str))
+        })
+        .collect();
+    let reached = |diagnostic: &crate::core::lint::Diagnostic| {
+        let mut names = diagnostic.variables.clone();
+        for rule in &diagnostic.rules {
+            names.extend(graph.variables_of(rule));
+        }
+        let components = graph.components_of(names.iter().map(String::as_str));
+        test_components
+            .iter()
+            .filter(|c| !c.is_disjoint(&components))
+            .count()
+    };
+    app.lint.triage = triage(&app.lint.diagnostics, &reached, app.lint.show_notes);
+}
+
+/// `f` on the vetting screen: shows the notes, or folds them away again.
+pub fn toggle_notes(app: &mut App) -> Vec<Effect> {
+    app.lint.show_notes = !app.lint.show_notes;
+    retriage(app);
+    app.lint.cursor = Default::default();
+    app.lint.rule_cursor = Default::default();
+    app.status.message = Some(if app.lint.show_notes {
+        "notes shown (f folds them away)".into()
+    } else {
+        format!(
+            "{} notes folded away (f shows them)",
+            app.lint.triage.folded_notes
+        )
+    });
+    Vec::new()
+}
+
 /// `x`: applies the selected diagnostic's fix as an ordinary edit (undo
 /// takes it back), then lints again. A diagnostic with several fixes (an
-/// exception fix can go either way) opens a choice instead, each fix shown
-/// with the tests it would flip.
+/// exception fix can go either way), or a row of several diagnostics,
+/// opens a choice instead, each fix shown with the tests it would flip.
 pub fn apply_fix(app: &mut App) -> Vec<Effect> {
     if app.screen != Screen::Vetting {
         return Vec::new();
     }
-    let Some(diagnostic) = app.lint.diagnostics.get(app.lint.cursor.selected) else {
+    let members = app.lint.selected_members();
+    if members.is_empty() {
         return Vec::new();
-    };
-    let Some(fix) = diagnostic.fix.clone() else {
-        app.status.message = Some("this diagnostic has no automatic fix".into());
-        return Vec::new();
-    };
-    if !diagnostic.alternatives.is_empty() {
-        let mut fixes = vec![fix];
-        fixes.extend(diagnostic.alternatives.iter().cloned());
-        return open_fix_choice(app, diagnostic.message.clone(), fixes);
     }
-    apply_chosen_fix(app, fix)
+    let fixes: Vec<Fix> = members
+        .iter()
+        .flat_map(|d| d.fix.iter().chain(d.alternatives.iter()).cloned())
+        .collect();
+    let title = if members.len() == 1 {
+        members[0].message.clone()
+    } else {
+        app.lint
+            .selected_group()
+            .map(|g| format!("{} {}", g.code.code(), g.subject))
+            .unwrap_or_default()
+    };
+    match fixes.len() {
+        0 => {
+            app.status.message = Some("this diagnostic has no automatic fix".into());
+            Vec::new()
+        }
+        1 => apply_chosen_fix(app, fixes.into_iter().next().expect("one fix")),
+        _ => open_fix_choice(app, title, fixes),
+    }
 }
 
 fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect> {

@@ -16,18 +16,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     if let Some(error) = &app.status.last_error {
         spans.push(Span::styled(format!("✗ {error}  "), app.theme.error()));
     }
-    if let Some(message) = &app.status.message {
-        spans.push(Span::styled(message.clone(), app.theme.text()));
-    } else if app.status.job.is_none() {
-        let (passed, failed, _) = app.counts();
-        spans.push(Span::styled(
-            format!("{passed} passed, {failed} failed"),
-            if failed > 0 {
-                app.theme.fail()
-            } else {
-                app.theme.pass()
-            },
-        ));
+    // The suite's standing stays in view whatever message another job left.
+    let (passed, failed, _) = app.counts();
+    let standing = format!("{passed} passed, {failed} failed");
+    let standing_style = if failed > 0 {
+        app.theme.fail()
+    } else {
+        app.theme.pass()
+    };
+    match &app.status.message {
+        Some(message) => {
+            spans.push(Span::styled(message.clone(), app.theme.text()));
+            if app.pending == 0 && !message.contains(&standing) {
+                spans.push(Span::styled(format!("  · {standing}"), standing_style));
+            }
+        }
+        None if app.status.job.is_none() => spans.push(Span::styled(standing, standing_style)),
+        None => {}
     }
     let hint = format!(
         " {} help · {} commands ",

@@ -34,7 +34,8 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         ""
     };
     let title = format!("Lint · {stale}{} found: {counts}{state}", counts.total());
-    let width = area.width.saturating_sub(12) as usize;
+    let width = area.width.saturating_sub(10) as usize;
+    let groups = &lint.triage.groups;
     render_rows(
         app,
         frame,
@@ -42,23 +43,28 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         pane(app, title, focused),
         ListView {
             cursor: lint.cursor,
-            len: lint.diagnostics.len(),
+            len: lint.row_count(),
             focused,
         },
         |i| {
-            let diagnostic = &lint.diagnostics[i];
-            let (mark, style) = severity_mark(app, diagnostic.severity);
-            let subject = diagnostic
-                .rules
-                .first()
-                .or(diagnostic.variables.first())
-                .cloned()
-                .unwrap_or_default();
+            let Some(group) = groups.get(i) else {
+                return Line::styled(
+                    fit(
+                        &format!(
+                            "  {} notes folded away · f shows them",
+                            lint.triage.folded_notes
+                        ),
+                        width + 8,
+                    ),
+                    app.theme.dim(),
+                );
+            };
+            let (mark, style) = severity_mark(app, group.severity);
             Line::from(vec![
                 Span::styled(format!("{mark} "), style),
-                Span::styled(format!("{} ", diagnostic.code.code()), app.theme.accent()),
+                Span::styled(format!("{} ", group.code.code()), app.theme.accent()),
                 Span::styled(
-                    fit(&format!("{} {subject}", diagnostic.name), width),
+                    fit(&format!("{} · {}", group.subject, group.code.name()), width),
                     app.theme.text(),
                 ),
             ])
@@ -66,27 +72,78 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// The rules a row names, each with its SMT-LIB; the one chosen (when the
+/// rules have the keyboard) is marked, and enter goes to it.
+fn rule_lines<'a>(app: &'a App, rules: &[String], width: usize) -> Vec<Line<'a>> {
+    let choosing = app.focus == Pane::DiagnosticRules;
+    let mut lines = vec![Line::styled(
+        if choosing {
+            "Rules · j/k choose · enter goes to the rule"
+        } else if rules.len() > 1 {
+            "Rules · tab to choose one"
+        } else {
+            "Rules"
+        },
+        app.theme.dim(),
+    )];
+    for (i, id) in rules.iter().enumerate() {
+        let smt = app
+            .compiled
+            .rule(id)
+            .map(|r| r.written.to_string())
+            .unwrap_or_default();
+        let chosen = choosing && i == app.lint.rule_cursor.selected;
+        let marker = if chosen { "▶ " } else { "  " };
+        let id_style = if chosen {
+            app.theme.selected()
+        } else {
+            app.theme.accent()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{marker}{id:<5} "), id_style),
+            Span::styled(fit(&smt, width.saturating_sub(8)), app.theme.text()),
+        ]));
+    }
+    lines
+}
+
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
     let block = pane(
         app,
         "Diagnostic · enter: go to rule · x: apply fix · L: lint again".into(),
-        false,
+        app.focus == Pane::DiagnosticRules,
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width.saturating_sub(2) as usize;
-    let Some(diagnostic) = app.lint.diagnostics.get(app.lint.cursor.selected) else {
+    let members = app.lint.selected_members();
+    let Some(group) = app.lint.selected_group() else {
         let text = if app.lint.running {
-            "Linting… results appear as they are found."
+            "Linting… results appear as they are found.".to_string()
+        } else if app.lint.triage.folded_notes > 0 && app.lint.triage.groups.is_empty() {
+            format!(
+                "No errors or warnings. {} notes are folded away: f shows them.",
+                app.lint.triage.folded_notes
+            )
+        } else if app.lint.triage.folded_notes > 0 {
+            format!(
+                "{} notes (unused names, shared shapes, descriptions) are folded away: f or enter shows them.",
+                app.lint.triage.folded_notes
+            )
         } else if app.lint.ran {
-            "No diagnostics: the model passes every check."
+            "No diagnostics: the model passes every check.".to_string()
         } else {
-            "Press L to lint the model."
+            "Press L to lint the model.".to_string()
         };
-        frame.render_widget(Paragraph::new(text).style(app.theme.dim()), inner);
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .style(app.theme.dim()),
+            inner,
+        );
         return;
     };
-    let (mark, style) = severity_mark(app, diagnostic.severity);
+    let (mark, style) = severity_mark(app, group.severity);
     let mut lines = Vec::new();
     if let Some(edit) = app.lint.basis.stale_since()
         && !app.lint.running
@@ -98,37 +155,48 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             lines.push(Line::styled(text, app.theme.pending()));
         }
     }
+    let heading = if members.len() > 1 {
+        format!("{} · {} of them", group.code.name(), members.len())
+    } else {
+        group.code.name().to_string()
+    };
     lines.push(Line::from(vec![
         Span::styled(
-            format!("{mark} {} ", diagnostic.code.code()),
+            format!("{mark} {} ", group.code.code()),
             style.add_modifier(Modifier::BOLD),
         ),
-        Span::styled(diagnostic.name, app.theme.accent()),
+        Span::styled(heading, app.theme.accent()),
     ]));
-    for text in wrap(&diagnostic.message, width) {
-        lines.push(Line::styled(format!("  {text}"), app.theme.text()));
-    }
-    if !diagnostic.rules.is_empty() {
-        lines.push(Line::styled("Rules", app.theme.dim()));
-        for id in &diagnostic.rules {
-            let smt = app
-                .compiled
-                .rule(id)
-                .map(|r| r.written.to_string())
-                .unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {id:<5} "), app.theme.accent()),
-                Span::styled(fit(&smt, width.saturating_sub(7)), app.theme.text()),
-            ]));
+    for diagnostic in &members {
+        let bullet = if members.len() > 1 { "• " } else { "  " };
+        for (n, text) in wrap(&diagnostic.message, width.saturating_sub(2))
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if n == 0 { bullet } else { "  " };
+            lines.push(Line::styled(format!("{lead}{text}"), app.theme.text()));
         }
     }
-    if !diagnostic.variables.is_empty() {
+    if !group.rules.is_empty() {
+        lines.extend(rule_lines(app, &group.rules, width));
+    }
+    let mut variables: Vec<&str> = Vec::new();
+    for diagnostic in &members {
+        for v in &diagnostic.variables {
+            if !variables.contains(&v.as_str()) {
+                variables.push(v);
+            }
+        }
+    }
+    if !variables.is_empty() {
         lines.push(Line::from(vec![
             Span::styled("Variables ", app.theme.dim()),
-            Span::styled(diagnostic.variables.join(", "), app.theme.text()),
+            Span::styled(variables.join(", "), app.theme.text()),
         ]));
     }
-    if let Some(scenario) = &diagnostic.scenario {
+    if let [diagnostic] = members.as_slice()
+        && let Some(scenario) = &diagnostic.scenario
+    {
         lines.push(Line::styled("Scenario", app.theme.dim()));
         for (name, value) in &scenario.values {
             lines.push(Line::styled(
@@ -137,17 +205,21 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             ));
         }
     }
-    if let Some(fix) = &diagnostic.fix {
-        let label = if diagnostic.alternatives.is_empty() {
+    let fixes: Vec<&crate::core::lint::Fix> = members
+        .iter()
+        .flat_map(|d| d.fix.iter().chain(d.alternatives.iter()))
+        .collect();
+    if let Some((first, others)) = fixes.split_first() {
+        let label = if others.is_empty() {
             "Fix (x) "
         } else {
             "Fixes (x chooses) "
         };
         lines.push(Line::from(vec![
             Span::styled(label, app.theme.pass()),
-            Span::styled(fix.description.clone(), app.theme.text()),
+            Span::styled(first.description.clone(), app.theme.text()),
         ]));
-        for other in &diagnostic.alternatives {
+        for other in others {
             lines.push(Line::from(vec![
                 Span::styled("    or ", app.theme.dim()),
                 Span::styled(other.description.clone(), app.theme.text()),

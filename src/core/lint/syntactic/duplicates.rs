@@ -157,7 +157,12 @@ pub(super) fn duplicate_rules(compiled: &CompiledModel, found: &mut Vec<Found>) 
         }
     }
     let mut first_of_shape: HashMap<String, (Vec<String>, usize)> = HashMap::new();
-    for i in representatives {
+    // Only rules that repeat a number or an enum value can be a copy left
+    // half adapted; two rules of the bare shape `(=> a b)` are just two rules.
+    for i in representatives
+        .into_iter()
+        .filter(|&i| has_constant(&rules[i].written, vocabulary))
+    {
         let (form, order) = renamed_form(&rules[i].written, vocabulary);
         let Some((earlier_order, j)) = first_of_shape.get(&form) else {
             first_of_shape.insert(form, (order, i));
@@ -198,6 +203,16 @@ pub(super) fn duplicate_rules(compiled: &CompiledModel, found: &mut Vec<Found>) 
                 .rules([later, earlier])
                 .variables(variables),
         ));
+    }
+}
+
+/// Whether the expression mentions a number or an enum value.
+fn has_constant(expr: &Expr, vocabulary: &Vocabulary) -> bool {
+    match &expr.kind {
+        ExprKind::Bool(_) => false,
+        ExprKind::Int(_) | ExprKind::Decimal(_) => true,
+        ExprKind::Symbol(name) => vocabulary.variable_sort(name).is_none(),
+        ExprKind::App(_, args) => args.iter().any(|a| has_constant(a, vocabulary)),
     }
 }
 
