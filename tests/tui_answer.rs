@@ -129,7 +129,21 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     // Save it as a natural-language test expecting SATISFIABLE.
     key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
-    let effects = key(&mut app, KeyCode::Char('s'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('s'), KeyModifiers::NONE);
+    assert!(
+        matches!(app.overlay, Some(Overlay::Name(_))),
+        "asks for a name"
+    );
+    let effects = key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(
+        app.status
+            .message
+            .as_deref()
+            .is_some_and(|m| m
+                .starts_with("saved natural-language test NL1 “No, you cannot visit the park.”")),
+        "{:?}",
+        app.status.message
+    );
     for effect in effects {
         runtime.execute(effect);
     }

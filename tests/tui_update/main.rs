@@ -236,6 +236,7 @@ fn read_model(dir: &Path) -> PolicyModel {
 
 mod editing;
 mod freshness;
+mod input;
 mod navigation;
 mod runs;
 mod verify;

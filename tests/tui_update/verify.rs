@@ -113,7 +113,28 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
 
     assert!(ctrl(&mut app, 's').is_empty());
     assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
-    let effects = press(&mut app, 'v');
+    // Then the name: offered from the claim's English, and editable.
+    assert!(press(&mut app, 'v').is_empty());
+    let Some(Overlay::Name(prompt)) = &app.overlay else {
+        panic!("a name prompt");
+    };
+    let (written, _) = app.compiled.check_formula("isEntryAllowed").unwrap();
+    let english = app.compiled.glossary.sentence(&written);
+    assert!(!english.contains("isEntryAllowed"), "{english}");
+    assert_eq!(prompt.text(), format!("asked: {english}"));
+    // esc saves nothing.
+    code(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(app.tests.tests.len(), 18);
+    assert_eq!(app.status.message.as_deref(), Some("not saved"));
+    ctrl(&mut app, 's');
+    press(&mut app, 'v');
+    let Some(Overlay::Name(prompt)) = &mut app.overlay else {
+        panic!("a name prompt");
+    };
+    prompt.input = ratatui_textarea::TextArea::default();
+    type_text(&mut app, "senior with credits gets in");
+    let effects = code(&mut app, KeyCode::Enter);
     assert!(app.overlay.is_none());
     assert_eq!(kinds(&effects), ["SaveTests", "RunTests"]);
     let Effect::SaveTests(suite) = &effects[0] else {
@@ -125,11 +146,19 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
     assert_eq!(added.premise, premise);
     assert_eq!(added.claim, "isEntryAllowed");
     assert_eq!(added.expected, FindingKind::Valid);
+    assert_eq!(added.name, "senior with credits gets in");
     let (_, jobs, _) = run_tests_effect(&effects);
     assert_eq!(jobs, ["T19"]);
 
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.counts(), (19, 0, 0));
+    // The confirmation stays, with the first result.
+    assert_eq!(
+        app.status.message.as_deref(),
+        Some(
+            "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · 19 passed, 0 failed (reran 1 affected)"
+        )
+    );
     let on_disk: precept::core::model::TestSuite =
         serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
     assert_eq!(on_disk.tests.len(), 19);

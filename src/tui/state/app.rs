@@ -238,9 +238,9 @@ pub struct VerifyPane {
 impl Default for VerifyPane {
     fn default() -> Self {
         let mut premise = TextArea::default();
-        premise.set_placeholder_text("premise, e.g. (and (= ageClass SENIOR) isLowSeason)");
+        premise.set_placeholder_text("premise in SMT-LIB (empty: no facts)");
         let mut claim = TextArea::default();
-        claim.set_placeholder_text("claim, e.g. isEntryAllowed");
+        claim.set_placeholder_text("claim in SMT-LIB");
         VerifyPane {
             mode: VerifyMode::Logic,
             qa: AnswerPane::default(),
@@ -361,6 +361,9 @@ pub struct App {
     pub run_cause: Option<String>,
     /// Per test: the edit that last changed its finding.
     pub finding_changes: HashMap<String, FindingChange>,
+    /// Said before the current run's result when it finishes (e.g. which
+    /// test was just saved).
+    pub run_note: Option<String>,
     /// The history's change count the workbench last reacted to.
     pub seen_changes: u64,
 
@@ -382,6 +385,9 @@ pub struct App {
     pub generating: GenerationState,
     pub formalization: crate::tui::state::assist::FormalizeState,
     pub nl: crate::tui::state::assist::NlTestsState,
+    /// The expert's last feedback for a repair that did not come back with
+    /// edits (no LLM, an error, or closed): offered again on the next `w`.
+    pub repair_feedback: String,
     /// Rules marked with space, for a repair from feedback about several rules.
     pub marked_rules: std::collections::BTreeSet<String>,
     pub repair_ticket: u64,
@@ -459,6 +465,7 @@ impl App {
             run_cause: None,
             finding_changes: HashMap::new(),
             seen_changes: 0,
+            run_note: None,
             screen: Screen::Rules,
             focus: Pane::Rules,
             span_cursor: ListCursor::default(),
@@ -475,6 +482,7 @@ impl App {
             generating: GenerationState::default(),
             formalization: crate::tui::state::assist::FormalizeState::default(),
             nl: crate::tui::state::assist::NlTestsState::default(),
+            repair_feedback: String::new(),
             marked_rules: std::collections::BTreeSet::new(),
             repair_ticket: 0,
             fix_ticket: 0,
@@ -512,6 +520,16 @@ impl App {
             .iter()
             .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
             .collect();
+        // The verify inputs' examples come from this model's vocabulary.
+        let (premise, claim) = crate::tui::state::examples::verify_examples(&self.compiled);
+        self.verify.premise.set_placeholder_text(match premise {
+            Some(example) => format!("premise, e.g. {example} (empty: no facts)"),
+            None => "premise in SMT-LIB (empty: no facts)".to_string(),
+        });
+        self.verify.claim.set_placeholder_text(match claim {
+            Some(example) => format!("claim, e.g. {example}"),
+            None => "claim in SMT-LIB".to_string(),
+        });
     }
 
     pub fn snapshot(&self) -> Snapshot {

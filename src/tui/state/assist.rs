@@ -126,6 +126,11 @@ pub enum NamePurpose {
     Rename { variable: String },
     /// Merge this variable into the one typed.
     MergeInto { variable: String },
+    /// Name the verify question saved as a test expecting `expected`.
+    SaveTest {
+        expected: crate::core::solve::FindingKind,
+        natural_language: bool,
+    },
 }
 
 impl NamePrompt {

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod assist;
+pub mod examples;
 pub mod freshness;
 pub mod list_cursor;
 pub mod msg;

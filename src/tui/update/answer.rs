@@ -3,8 +3,6 @@
 //! natural-language test with the finding the expert expects.
 
 use crate::core::answer::{AnswerReport, VerifyEvent};
-use crate::core::model::NlTest;
-use crate::core::solve::FindingKind;
 use crate::tui::state::app::{App, Overlay, Pane, VerifyMode};
 use crate::tui::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -116,27 +114,4 @@ pub fn checked(
         Err(error) => qa.error = Some(error),
     }
     Vec::new()
-}
-
-/// Saves the checked Q/A as a natural-language test expecting `expected`.
-pub fn save_as_nl_test(app: &mut App, expected: FindingKind) -> Vec<Effect> {
-    let question = app.verify.qa.question.lines().join("\n").trim().to_string();
-    let answer = app.verify.qa.answer.lines().join("\n").trim().to_string();
-    let before = app.snapshot();
-    let id = app.tests.fresh_nl_id();
-    app.history
-        .record(format!("add natural-language test {id}"), before);
-    let name: String = answer.chars().take(60).collect();
-    app.tests.nl_tests.push(NlTest {
-        id: id.clone(),
-        name,
-        question,
-        answer,
-        expected,
-        note: String::new(),
-    });
-    app.status.message = Some(format!(
-        "saved as natural-language test {id}, expecting {expected} (precept test runs it)"
-    ));
-    vec![Effect::SaveTests(Box::new(app.tests.clone()))]
 }

@@ -299,6 +299,8 @@ pub fn name_prompt_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                     cluster_edit::merge(&mut model, record.as_mut(), &text, variable),
                     format!("merged {variable} into {text}"),
                 ),
+                // Routed to save_test by the overlay's key handler.
+                NamePurpose::SaveTest { .. } => return Vec::new(),
             };
             match result {
                 Ok(()) => {

@@ -12,6 +12,7 @@ mod navigation;
 pub(crate) mod overlays;
 mod repair;
 mod runs;
+mod save_test;
 mod vetting;
 
 pub use actions::act;

@@ -5,6 +5,7 @@ use super::edits;
 use crate::core::solve::FindingKind;
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::{App, Overlay, VariableRow};
+use crate::tui::state::assist::NamePurpose;
 use crate::tui::state::msg::Effect;
 use crate::tui::state::queries::{Command, Hit, filtered_commands, search};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -47,11 +48,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             };
             app.overlay = None;
             if let Some(expected) = expected {
-                return if answer_mode {
-                    super::answer::save_as_nl_test(app, expected)
-                } else {
-                    super::runs::save_verify_as_test(app, expected)
-                };
+                super::save_test::ask_name(app, expected);
             }
         }
         Overlay::RejectPrompt { test_index } => {
@@ -84,6 +81,9 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         },
         Overlay::Repair(_) => return super::repair::key(app, key),
         Overlay::FixChoice(_) => return super::vetting::fix_choice_key(app, key),
+        Overlay::Name(prompt) if matches!(prompt.purpose, NamePurpose::SaveTest { .. }) => {
+            return super::save_test::name_key(app, key);
+        }
         Overlay::Name(_) => return super::formalize::name_prompt_key(app, key),
         Overlay::Palette(_) | Overlay::Search(_) => {
             let is_palette = matches!(app.overlay, Some(Overlay::Palette(_)));

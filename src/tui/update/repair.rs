@@ -45,8 +45,19 @@ pub fn open(app: &mut App) {
         app.status.message = Some("select a rule first".into());
         return;
     }
-    let mut feedback = TextArea::default();
-    feedback.set_placeholder_text("e.g. a senior is 65 or older, not older than 65");
+    // Feedback typed before and not yet answered with edits is never lost.
+    let mut feedback = if app.repair_feedback.is_empty() {
+        TextArea::default()
+    } else {
+        let mut kept = TextArea::new(app.repair_feedback.lines().map(str::to_string).collect());
+        kept.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        kept.move_cursor(ratatui_textarea::CursorMove::End);
+        kept
+    };
+    feedback.set_placeholder_text(format!(
+        "what {} gets wrong, in your words: a case it misses, a limit or condition the document states otherwise",
+        rules.join(", ")
+    ));
     app.repair_ticket += 1;
     app.overlay = Some(Overlay::Repair(Box::new(RepairState {
         rules,
@@ -70,6 +81,12 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         };
         if waiting {
             app.status.job = None;
+        }
+        if !matches!(state.stage, RepairStage::Proposed(_)) {
+            app.repair_feedback = state.feedback.lines().join("\n");
+            if !app.repair_feedback.trim().is_empty() {
+                app.status.message = Some("your feedback is kept: w opens it again".into());
+            }
         }
         app.overlay = None;
         return Vec::new();
@@ -95,7 +112,13 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 feedback,
             }]
         }
-        RepairStage::Asking | RepairStage::Failed(_) => Vec::new(),
+        RepairStage::Asking => Vec::new(),
+        // After a failure (no LLM configured, an error) any key but esc
+        // goes back to the feedback, as typed, to send again.
+        RepairStage::Failed(_) => {
+            state.stage = RepairStage::Writing;
+            Vec::new()
+        }
         RepairStage::Proposed(proposed) => match key.code {
             KeyCode::Down | KeyCode::Char('j') => {
                 proposed.cursor =
@@ -158,10 +181,12 @@ pub fn proposed(app: &mut App, ticket: u64, result: Result<RepairProposal, Strin
     app.status.job = None;
     match result {
         Err(error) => {
+            app.repair_feedback = state.feedback.lines().join("\n");
             state.stage = RepairStage::Failed(error);
             Vec::new()
         }
         Ok(proposal) => {
+            app.repair_feedback.clear();
             let edits: Vec<_> = proposal.edits.iter().map(|e| e.edit.clone()).collect();
             let count = edits.len();
             state.stage = RepairStage::Proposed(Box::new(Proposed {

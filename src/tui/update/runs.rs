@@ -1,7 +1,6 @@
 //! Test runs and verify questions: what to run, and what the results mean
 //! (flips, stale results, the consistency probe).
 
-use crate::core::solve::FindingKind;
 use crate::core::test_runner::{TestOutcome, check_test};
 use crate::tui::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
 use crate::tui::state::msg::{Effect, TestJob};
@@ -105,6 +104,9 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
         }
         if !app.flips.is_empty() {
             message.push_str(&format!("; {}", flips_summary(&app.flips)));
+        }
+        if let Some(note) = app.run_note.take() {
+            message = format!("{note} · {message}");
         }
         app.status.message = Some(message);
     } else {
@@ -221,31 +223,10 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     }]
 }
 
-fn non_empty(text: String, default: &str) -> String {
+pub(super) fn non_empty(text: String, default: &str) -> String {
     if text.trim().is_empty() {
         default.to_string()
     } else {
         text
     }
-}
-
-/// Saves the verify question as a test expecting `expected`.
-pub fn save_verify_as_test(app: &mut App, expected: FindingKind) -> Vec<Effect> {
-    let premise = non_empty(app.verify.premise.lines().join(" "), "true");
-    let claim = app.verify.claim.lines().join(" ");
-    let before = app.snapshot();
-    let id = app.tests.fresh_id();
-    app.history.record(format!("add test {id}"), before);
-    let name = format!("asked: {claim}");
-    app.tests.tests.push(crate::core::model::LogicTest::new(
-        id.clone(),
-        name,
-        premise,
-        claim,
-        expected,
-    ));
-    app.results.insert(id.clone(), TestState::NotRun);
-    app.status.message = Some(format!("saved as test {id}, expecting {expected}"));
-    let run = start_run(app, std::slice::from_ref(&id), false, true);
-    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
 }

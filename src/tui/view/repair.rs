@@ -47,7 +47,9 @@ pub fn render_repair(app: &App, frame: &mut Frame, state: &RepairState) {
             inner,
         ),
         RepairStage::Failed(error) => frame.render_widget(
-            Paragraph::new(format!("no repair: {error}\n\nesc closes"))
+            Paragraph::new(format!(
+                "no repair: {error}\n\nYour feedback is kept. Any key goes back to it (to send again once an LLM is configured); esc closes and w opens it again."
+            ))
                 .wrap(Wrap { trim: false })
                 .style(app.theme.error()),
             inner,
@@ -125,6 +127,9 @@ pub fn render_name(app: &App, frame: &mut Frame, prompt: &NamePrompt) {
         NamePurpose::Rename { variable } => format!("Rename {variable} · enter apply · esc close"),
         NamePurpose::MergeInto { variable } => {
             format!("Merge {variable} into… · enter apply · esc close")
+        }
+        NamePurpose::SaveTest { expected, .. } => {
+            format!("Save as a test expecting {expected}: its name · enter save · esc cancel")
         }
     };
     let block = pane(app, title, true);
