@@ -157,6 +157,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::CheckAnswer { .. } => "CheckAnswer",
             Effect::RunNlTests { .. } => "RunNlTests",
             Effect::SaveRecord(_) => "SaveRecord",
+            Effect::SaveNotPolicy(_) => "SaveNotPolicy",
             Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",

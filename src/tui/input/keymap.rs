@@ -45,6 +45,8 @@ pub enum Action {
     ApplyFix,
     Consolidate,
     Filter,
+    UncoveredOnly,
+    NotPolicy,
     Search,
     Palette,
     Help,
@@ -55,7 +57,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 46] = [
+const ACTION_NAMES: [(&str, Action); 48] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -94,6 +96,8 @@ const ACTION_NAMES: [(&str, Action); 46] = [
     ("apply_fix", Action::ApplyFix),
     ("consolidate", Action::Consolidate),
     ("filter", Action::Filter),
+    ("uncovered_only", Action::UncoveredOnly),
+    ("not_policy", Action::NotPolicy),
     ("search", Action::Search),
     ("palette", Action::Palette),
     ("help", Action::Help),

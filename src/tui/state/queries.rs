@@ -1,5 +1,6 @@
 //! What the lists show, computed from the workbench's state alone: the
-//! palette's commands, search hits, and the natural-language tests'
+//! palette's commands, search hits (rules, variables, types, tests and the
+//! document's spans), and the natural-language tests'
 //! counts. Both `update` (to act on a selection) and the components (to
 //! draw) use them, so neither imports the other.
 
@@ -57,6 +58,8 @@ pub enum Hit {
     Variable(usize),
     Type(usize),
     Test(usize),
+    /// A span of the document, found by its text.
+    Span(usize),
 }
 
 pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
@@ -117,6 +120,11 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             &format!("{} {} {} {}", test.id, test.name, test.premise, test.claim),
         ) {
             hits.push((format!("test {}: {}", test.id, test.label()), Hit::Test(i)));
+        }
+    }
+    for (i, span) in app.spans.iter().enumerate() {
+        if matches(query, &span.text) {
+            hits.push((format!("document: {}", span.text), Hit::Span(i)));
         }
     }
     hits

@@ -5,6 +5,7 @@ mod actions;
 mod answer;
 mod answer_tests;
 mod consolidation;
+mod document;
 mod edits;
 mod formalize;
 mod navigation;
