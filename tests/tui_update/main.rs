@@ -216,6 +216,7 @@ fn read_model(dir: &Path) -> PolicyModel {
         .expect("model.json is valid JSON")
 }
 
+mod document;
 mod editing;
 mod navigation;
 mod runs;
