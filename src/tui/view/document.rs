@@ -28,7 +28,7 @@ fn title(app: &App) -> String {
     }
     let uncovered = uncovered_count(app);
     let mut title = if app.document_pane.uncovered_only {
-        format!("Document · only the {} without rules", spans_word(uncovered))
+        format!("Document · uncovered only: {uncovered}")
     } else {
         format!("Document · {} without rules", spans_word(uncovered))
     };
