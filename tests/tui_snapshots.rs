@@ -682,3 +682,18 @@ fn a_rule_linked_to_its_whole_span_is_highlighted_by_its_recorded_quote() {
         }
     }
 }
+
+#[test]
+fn search_lists_document_text_with_the_match_in_view() {
+    for size in SIZES {
+        let mut bench = Bench::open_copy(&sample("park-admission"), size, append_to_policy);
+        bench.press('/');
+        bench.type_text("worth towards");
+        insta::assert_snapshot!(name("search_document", size), bench.screen_text());
+        let screen = bench.screen_text();
+        assert!(
+            screen.contains("document: …costs $0.60 and is worth $1 towards"),
+            "{screen}"
+        );
+    }
+}
