@@ -204,7 +204,11 @@ fn picked_pages_keep_the_sentence_after_a_list_out_of_the_list() {
     let dir = docs_dir().join("../picked");
     let mut checked_items = 0;
     let mut sentences_after_lists = 0;
-    for name in ["motorcycle_cbt.txt", "masters_loan.txt", "vat_registration.txt"] {
+    for name in [
+        "motorcycle_cbt.txt",
+        "masters_loan.txt",
+        "vat_registration.txt",
+    ] {
         let document = fs::read_to_string(dir.join(name)).unwrap();
         let spans = split_spans(&document);
         for span in spans.iter().filter(|s| s.kind == SpanKind::ListItem) {
@@ -230,7 +234,9 @@ fn picked_pages_keep_the_sentence_after_a_list_out_of_the_list() {
             if after_item && outside {
                 sentences_after_lists += 1;
                 assert!(
-                    spans.iter().any(|s| document[s.start..].starts_with(pair[1])),
+                    spans
+                        .iter()
+                        .any(|s| document[s.start..].starts_with(pair[1])),
                     "{name}: {:?} is not a span of its own",
                     pair[1]
                 );

@@ -43,7 +43,11 @@ impl Bench {
     /// A scratch copy of the project in `from`, changed by `change` before
     /// it is opened (with its formalization record, as the workbench opens
     /// it), every test run to completion.
-    fn open_copy(from: &std::path::Path, size: (u16, u16), change: impl Fn(&std::path::Path)) -> Bench {
+    fn open_copy(
+        from: &std::path::Path,
+        size: (u16, u16),
+        change: impl Fn(&std::path::Path),
+    ) -> Bench {
         let dir = tempfile::tempdir().unwrap();
         for entry in fs::read_dir(from).unwrap() {
             let path = entry.unwrap().path();
@@ -663,7 +667,10 @@ fn a_rule_linked_to_its_whole_span_is_highlighted_by_its_recorded_quote() {
             &format!("\"source_span\": {{\"start\": 213, \"end\": {end}}}"),
             1,
         );
-        assert!(text.contains(&format!("\"end\": {end}")), "R1's range not found");
+        assert!(
+            text.contains(&format!("\"end\": {end}")),
+            "R1's range not found"
+        );
         fs::write(path, text).unwrap();
     };
     for size in SIZES {

@@ -199,7 +199,10 @@ fn x_marks_a_span_as_not_policy_undoably_and_the_mark_is_saved_in_the_project() 
 fn marking_in_the_uncovered_list_takes_the_span_out_of_it() {
     let (_dir, mut app) = park_with_appendix();
     press(&mut app, 'U');
-    assert_eq!(selected_span_text(&app), "SOURCE: the park's staff handbook, 2024 edition.");
+    assert_eq!(
+        selected_span_text(&app),
+        "SOURCE: the park's staff handbook, 2024 edition."
+    );
     press(&mut app, 'X');
     let shown = shown_texts(&app);
     assert_eq!(

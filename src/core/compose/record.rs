@@ -123,7 +123,12 @@ impl FormalizationRecord {
             .iter()
             .filter_map(|source| {
                 let span = self.spans.iter().find(|s| s.task.id == source.span)?;
-                let quote = &span.outcome.unit()?.rules.get(source.unit_rule)?.source_text;
+                let quote = &span
+                    .outcome
+                    .unit()?
+                    .rules
+                    .get(source.unit_rule)?
+                    .source_text;
                 (!quote.trim().is_empty()).then_some(quote.as_str())
             })
             .collect()

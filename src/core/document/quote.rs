@@ -30,7 +30,10 @@ fn starts_word(text: &str, at: usize) -> bool {
 }
 
 fn ends_word(text: &str, at: usize) -> bool {
-    text[at..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+    text[at..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric())
 }
 
 /// The byte range of `quote` in `text`, matched on letters and digits only
@@ -86,7 +89,11 @@ pub struct RuleSource<'a> {
 /// from the rule's source range when that is narrower than the span, else
 /// from the first quote its formalization recorded that is found. None when neither is found in
 /// the span (the whole span is the rule's source).
-pub fn rule_sentences(document: &str, span: &DocSpan, source: RuleSource) -> Option<(usize, usize)> {
+pub fn rule_sentences(
+    document: &str,
+    span: &DocSpan,
+    source: RuleSource,
+) -> Option<(usize, usize)> {
     let narrower = source.range.and_then(|(start, end)| {
         let start = start.max(span.start);
         let end = end.min(span.end).min(document.len());
@@ -119,10 +126,7 @@ mod tests {
             found("can be fined up to £1000"),
             Some("can be fined up to £1,000")
         );
-        assert_eq!(
-            found("if you're   RIDING"),
-            Some("if you’re riding")
-        );
+        assert_eq!(found("if you're   RIDING"), Some("if you’re riding"));
         assert_eq!(found("6 penalty-points"), Some("6 penalty points"));
         // Only whole words: "an" is not the start of "and".
         assert_eq!(found("an get"), None);
@@ -134,7 +138,8 @@ mod tests {
 
     #[test]
     fn the_sentences_holding_a_quote() {
-        let text = "CBT is a course. You can be fined up to £1,000 and get 6 points. It is not a test.";
+        let text =
+            "CBT is a course. You can be fined up to £1,000 and get 6 points. It is not a test.";
         let sentence = |q: &str| quoted_sentences(text, q).map(|(a, b)| &text[a..b]);
         assert_eq!(
             sentence("fined up to £1000"),
@@ -170,7 +175,10 @@ mod tests {
         assert_eq!(
             highlighted(RuleSource {
                 range: Some((span.start, span.end)),
-                quotes: &["a different page", "CBT is not a test, that you pass  or fail"],
+                quotes: &[
+                    "a different page",
+                    "CBT is not a test, that you pass  or fail"
+                ],
             }),
             Some("CBT is not a test that you pass or fail.")
         );

@@ -422,7 +422,10 @@ fn a_paragraph_right_after_an_html_list_is_its_own_span() {
             doc[last.start..last.end].contains("You do not need to take CBT to ride on other"),
             "{doc}"
         );
-        assert!(!doc[spans[2].start..spans[2].end].contains("You do not"), "{doc}");
+        assert!(
+            !doc[spans[2].start..spans[2].end].contains("You do not"),
+            "{doc}"
+        );
     }
 }
 

@@ -97,7 +97,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let shown = shown_spans(app);
     let empty = if app.spans.is_empty() {
-        Some("This project has no source document. Name one in precept.json (\"document\": \"policy.md\").")
+        Some(
+            "This project has no source document. Name one in precept.json (\"document\": \"policy.md\").",
+        )
     } else if shown.is_empty() {
         Some("Every span is covered by a rule or marked as not policy. U lists every span.")
     } else {
