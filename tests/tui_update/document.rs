@@ -213,6 +213,14 @@ fn marking_in_the_uncovered_list_takes_the_span_out_of_it() {
         ]
     );
     assert_eq!(selected_span_text(&app), shown[0]);
+    // Marking the last two leaves nothing listed; X then marks nothing.
+    press(&mut app, 'X');
+    press(&mut app, 'X');
+    assert!(shown_spans(&app).is_empty());
+    assert_eq!(app.document_pane.not_policy.len(), 3);
+    assert!(press(&mut app, 'X').is_empty());
+    assert_eq!(app.status.message.as_deref(), Some("no span selected"));
+    assert_eq!(app.document_pane.not_policy.len(), 3);
 }
 
 #[test]

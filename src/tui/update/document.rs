@@ -130,7 +130,14 @@ pub fn toggle_not_policy(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let index = app.span_cursor.selected;
-    let Some(span) = app.spans.get(index) else {
+    // Only a span the pane lists can be marked (the filter may hide the
+    // selected one).
+    let Some(span) = app
+        .spans
+        .get(index)
+        .filter(|_| shown_spans(app).contains(&index))
+    else {
+        app.status.message = Some("no span selected".into());
         return Vec::new();
     };
     if matches!(span.kind, SpanKind::Heading(_)) {
