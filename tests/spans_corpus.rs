@@ -194,3 +194,55 @@ fn conditionalqa_corpus_spans() {
          split_spans {split_time:?}, split_for_budget {budget_time:?}"
     );
 }
+
+/// The picked ConditionalQA pages are Markdown whose lists are followed by a
+/// sentence with no blank line in between. No list item may run on into
+/// such a sentence: every line inside an item after its first is indented
+/// past the item's marker or goes on in lower case.
+#[test]
+fn picked_pages_keep_the_sentence_after_a_list_out_of_the_list() {
+    let dir = docs_dir().join("../picked");
+    let mut checked_items = 0;
+    let mut sentences_after_lists = 0;
+    for name in [
+        "motorcycle_cbt.txt",
+        "masters_loan.txt",
+        "vat_registration.txt",
+    ] {
+        let document = fs::read_to_string(dir.join(name)).unwrap();
+        let spans = split_spans(&document);
+        for span in spans.iter().filter(|s| s.kind == SpanKind::ListItem) {
+            checked_items += 1;
+            let raw = &document[span.start..span.end];
+            let marker_indent = raw.len() - raw.trim_start().len();
+            for line in raw.lines().skip(1) {
+                let trimmed = line.trim_start();
+                assert!(
+                    line.len() - trimmed.len() > marker_indent
+                        || trimmed.starts_with(char::is_lowercase),
+                    "{name}: list item {:?} runs on into {line:?}",
+                    span.text
+                );
+            }
+        }
+        // Each line right after an item's last line, outside the list, starts
+        // a span of its own.
+        let lines: Vec<&str> = document.lines().collect();
+        for pair in lines.windows(2) {
+            let after_item = pair[0].trim_start().starts_with("- ");
+            let outside = !pair[1].starts_with(' ') && pair[1].starts_with(char::is_uppercase);
+            if after_item && outside {
+                sentences_after_lists += 1;
+                assert!(
+                    spans
+                        .iter()
+                        .any(|s| document[s.start..].starts_with(pair[1])),
+                    "{name}: {:?} is not a span of its own",
+                    pair[1]
+                );
+            }
+        }
+    }
+    assert!(checked_items > 20, "only {checked_items} list items");
+    assert!(sentences_after_lists > 5, "only {sentences_after_lists}");
+}

@@ -157,6 +157,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::CheckAnswer { .. } => "CheckAnswer",
             Effect::RunNlTests { .. } => "RunNlTests",
             Effect::SaveRecord(_) => "SaveRecord",
+            Effect::SaveNotPolicy(_) => "SaveNotPolicy",
             Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
             Effect::PreviewRepair { .. } => "PreviewRepair",
@@ -234,6 +235,7 @@ fn read_model(dir: &Path) -> PolicyModel {
         .expect("model.json is valid JSON")
 }
 
+mod document;
 mod editing;
 mod freshness;
 mod input;

@@ -112,6 +112,28 @@ impl FormalizationRecord {
         write_json(&dir.join(RECORD_FILE), self)
     }
 
+    /// The sentences the formalization quoted for rule `rule` (one per
+    /// source it was formalized from; empty quotes left out).
+    pub fn rule_quotes(&self, rule: &str) -> Vec<&str> {
+        let Some(origin) = self.rules.iter().find(|o| o.rule == rule) else {
+            return Vec::new();
+        };
+        origin
+            .sources
+            .iter()
+            .filter_map(|source| {
+                let span = self.spans.iter().find(|s| s.task.id == source.span)?;
+                let quote = &span
+                    .outcome
+                    .unit()?
+                    .rules
+                    .get(source.unit_rule)?
+                    .source_text;
+                (!quote.trim().is_empty()).then_some(quote.as_str())
+            })
+            .collect()
+    }
+
     /// How many spans failed (rejected, errored or cancelled).
     pub fn failed_spans(&self) -> usize {
         self.spans

@@ -304,7 +304,19 @@ struct HtmlSplitter<'a> {
     spans: Vec<DocSpan>,
     /// Open span elements: (name, kind).
     stack: Vec<(String, SpanKind)>,
+    /// Open containers whose end closes the items left open inside them
+    /// (`<ul>`, `<ol>`, `<table>`, `<dl>`, ...): (name, depth of `stack`
+    /// when they opened).
+    containers: Vec<(String, usize)>,
     cur: Option<Segment>,
+}
+
+/// Containers whose end implicitly closes the items inside them.
+fn closes_items(name: &str) -> bool {
+    matches!(
+        name,
+        "ul" | "ol" | "dl" | "table" | "thead" | "tbody" | "tfoot"
+    )
 }
 
 impl HtmlSplitter<'_> {
@@ -411,6 +423,18 @@ impl HtmlSplitter<'_> {
                     seg.cells.get_or_insert_with(Vec::new).push(String::new());
                 }
             }
+            TagClass::Block if closes_items(&tag.name) => {
+                if tag.closing {
+                    self.close_container(&tag.name);
+                } else if !tag.self_closing {
+                    self.containers.push((tag.name.clone(), self.stack.len()));
+                }
+                if self.cur.as_ref().is_some_and(|s| s.loose) {
+                    self.flush();
+                } else if let Some(seg) = self.cur.as_mut() {
+                    seg.push_text(" ");
+                }
+            }
             TagClass::Block | TagClass::Unknown | TagClass::Skip => {
                 if self.cur.as_ref().is_some_and(|s| s.loose) {
                     self.flush();
@@ -450,6 +474,29 @@ impl HtmlSplitter<'_> {
         self.stack.push((tag.name.clone(), kind));
     }
 
+    /// The end of a list or table: items and rows left open inside it end
+    /// here, so the text after it is not read into its last item.
+    fn close_container(&mut self, name: &str) {
+        let Some(pos) = self.containers.iter().rposition(|(n, _)| n == name) else {
+            return;
+        };
+        let depth = self.containers[pos].1;
+        self.containers.truncate(pos);
+        if self.stack.len() <= depth {
+            return;
+        }
+        if let Some(seg) = self.cur.as_ref()
+            && seg.depth >= depth
+        {
+            if seg.has_content {
+                self.flush();
+            } else {
+                self.cur = None;
+            }
+        }
+        self.stack.truncate(depth);
+    }
+
     fn close(&mut self, tag: &Tag) {
         let Some(pos) = self.stack.iter().rposition(|(n, _)| n == &tag.name) else {
             return;
@@ -471,6 +518,7 @@ pub(super) fn split_html(document: &str) -> Vec<DocSpan> {
         document,
         spans: Vec::new(),
         stack: Vec::new(),
+        containers: Vec::new(),
         cur: None,
     };
     let mut i = 0;

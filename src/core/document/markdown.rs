@@ -57,6 +57,15 @@ fn plain_heading(trimmed: &str, next_blank: bool) -> Option<u8> {
     .then_some(2)
 }
 
+/// Whether a line right after a list item's line continues the item: it is
+/// indented past the item's marker, or it goes on in lower case (a wrapped
+/// item). Otherwise it starts a paragraph of its own, as a sentence right
+/// after a list does when the page has no blank line after the list.
+fn continues_item(line: &str, item_indent: usize) -> bool {
+    let trimmed = line.trim_start();
+    line.len() - trimmed.len() > item_indent || trimmed.starts_with(char::is_lowercase)
+}
+
 pub(super) fn split_markdown(document: &str, plain: bool) -> Vec<DocSpan> {
     let mut spans: Vec<DocSpan> = Vec::new();
     // The paragraph or list item being gathered: (kind, start, end, text).
@@ -75,6 +84,8 @@ pub(super) fn split_markdown(document: &str, plain: bool) -> Vec<DocSpan> {
         }
     };
     let lines: Vec<(usize, &str)> = lines_with_offsets(document).collect();
+    // The indent of the open list item's marker, while one is open.
+    let mut item_indent: Option<usize> = None;
     for (index, &(start, line)) in lines.iter().enumerate() {
         let end = start + line.len();
         let trimmed = line.trim();
@@ -113,6 +124,7 @@ pub(super) fn split_markdown(document: &str, plain: bool) -> Vec<DocSpan> {
         }
         if let Some(marker) = list_marker(line) {
             flush(&mut open, &mut spans);
+            item_indent = Some(line.len() - line.trim_start().len());
             open = Some((
                 SpanKind::ListItem,
                 start,
@@ -130,6 +142,11 @@ pub(super) fn split_markdown(document: &str, plain: bool) -> Vec<DocSpan> {
                 text: strip_tags(trimmed),
             });
             continue;
+        }
+        if matches!(open, Some((SpanKind::ListItem, ..)))
+            && !continues_item(line, item_indent.unwrap_or(0))
+        {
+            flush(&mut open, &mut spans);
         }
         if plain && open.is_none() {
             let next_blank = lines

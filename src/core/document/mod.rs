@@ -18,12 +18,14 @@
 //! - `markdown`: the Markdown and plain-text readings
 //! - `html`: the HTML reading (a small tag scanner, entities)
 //! - `sentences`: sentence ranges and cutting spans to a budget
+//! - `quote`: finding a rule's quoted source in a span, and its sentences
 //! - `context`: what a span needs to be understood alone (title, lead-in,
 //!   sibling items, table header)
 
 pub mod context;
 mod html;
 mod markdown;
+pub mod quote;
 pub mod sentences;
 mod span;
 pub mod words;

@@ -323,3 +323,122 @@ fn budget_split_on_html_maps_decoded_text_to_raw_offsets() {
         ]
     );
 }
+
+/// A short policy page in the style of GOV.UK's motorcycle training guide:
+/// a lead-in sentence, a bulleted list, then a paragraph right after the
+/// list, once with no blank line in between and once with one.
+const ISLANDS_MARKDOWN: &str = "# Riding on islands\n\nYou do not need to take CBT if you live and ride on:\n  - Lewis\n  - mainland Orkney\n  - any other island connected to mainland Great Britain by road\nYou do not need to take CBT to ride on other offshore islands.\n\nYou must still hold a provisional licence:\n\n- for a moped\n- for a motorcycle\n\nThe licence must be valid.\n";
+
+fn texts(spans: &[DocSpan]) -> Vec<(SpanKind, &str)> {
+    spans.iter().map(|s| (s.kind, s.text.as_str())).collect()
+}
+
+#[test]
+fn a_paragraph_right_after_a_markdown_list_is_its_own_span() {
+    let spans = split_spans(ISLANDS_MARKDOWN);
+    assert_eq!(
+        texts(&spans),
+        vec![
+            (SpanKind::Heading(1), "Riding on islands"),
+            (
+                SpanKind::Paragraph,
+                "You do not need to take CBT if you live and ride on:"
+            ),
+            (SpanKind::ListItem, "Lewis"),
+            (SpanKind::ListItem, "mainland Orkney"),
+            (
+                SpanKind::ListItem,
+                "any other island connected to mainland Great Britain by road"
+            ),
+            (
+                SpanKind::Paragraph,
+                "You do not need to take CBT to ride on other offshore islands."
+            ),
+            (
+                SpanKind::Paragraph,
+                "You must still hold a provisional licence:"
+            ),
+            (SpanKind::ListItem, "for a moped"),
+            (SpanKind::ListItem, "for a motorcycle"),
+            (SpanKind::Paragraph, "The licence must be valid."),
+        ]
+    );
+    assert_eq!(
+        &ISLANDS_MARKDOWN[spans[5].start..spans[5].end],
+        "You do not need to take CBT to ride on other offshore islands."
+    );
+    // The same page read as plain text (no `#` heading) splits the same way.
+    let plain = ISLANDS_MARKDOWN.trim_start_matches("# Riding on islands\n\n");
+    let plain_spans = split_spans(plain);
+    assert_eq!(texts(&plain_spans), texts(&spans)[1..].to_vec());
+}
+
+#[test]
+fn an_item_continues_on_indented_or_lower_case_lines_only() {
+    let doc = "# Fees\n\n- Children under 5\n  travel free.\n- Seniors pay\nless on weekdays.\nStudents pay the full fee.\n";
+    let spans = split_spans(doc);
+    assert_eq!(
+        texts(&spans),
+        vec![
+            (SpanKind::Heading(1), "Fees"),
+            (SpanKind::ListItem, "Children under 5 travel free."),
+            (SpanKind::ListItem, "Seniors pay less on weekdays."),
+            (SpanKind::Paragraph, "Students pay the full fee."),
+        ]
+    );
+}
+
+#[test]
+fn a_paragraph_right_after_an_html_list_is_its_own_span() {
+    let expected = vec![
+        (
+            SpanKind::Paragraph,
+            "You do not need to take CBT if you live and ride on:",
+        ),
+        (SpanKind::ListItem, "Lewis"),
+        (
+            SpanKind::ListItem,
+            "any other island connected to mainland Great Britain by road",
+        ),
+        (
+            SpanKind::Paragraph,
+            "You do not need to take CBT to ride on other offshore islands.",
+        ),
+    ];
+    let docs = [
+        // Loose text right after the list.
+        "<p>You do not need to take CBT if you live and ride on:</p><ul><li>Lewis</li><li>any other island connected to mainland Great Britain by road</li></ul>You do not need to take CBT to ride on other offshore islands.",
+        // A paragraph right after the list.
+        "<p>You do not need to take CBT if you live and ride on:</p><ul><li>Lewis</li><li>any other island connected to mainland Great Britain by road</li></ul><p>You do not need to take CBT to ride on other offshore islands.</p>",
+        // Items left unclosed, as HTML allows: the list's end closes them.
+        "<body>\n<p>You do not need to take CBT if you live and ride on:</p>\n<ul>\n<li>Lewis\n<li>any other island connected to mainland Great Britain by road\n</ul>\nYou do not need to take CBT to ride on other offshore islands.\n</body>\n",
+        "<p>You do not need to take CBT if you live and ride on:</p><ol><li>Lewis<li>any other island connected to mainland Great Britain by road</ol><p>You do not need to take CBT to ride on other offshore islands.",
+    ];
+    for doc in docs {
+        let spans = split_spans(doc);
+        assert_eq!(texts(&spans), expected, "{doc}");
+        let last = spans.last().unwrap();
+        assert!(
+            doc[last.start..last.end].contains("You do not need to take CBT to ride on other"),
+            "{doc}"
+        );
+        assert!(
+            !doc[spans[2].start..spans[2].end].contains("You do not"),
+            "{doc}"
+        );
+    }
+}
+
+#[test]
+fn the_end_of_a_table_closes_an_unclosed_row() {
+    let doc = "<table><tr><td>Age</td><td>Fee</td><tr><td>65+</td><td>£30</td></table>Seniors show an ID card.";
+    let spans = split_spans(doc);
+    assert_eq!(
+        texts(&spans),
+        vec![
+            (SpanKind::TableRow, "Age | Fee"),
+            (SpanKind::TableRow, "65+ | £30"),
+            (SpanKind::Paragraph, "Seniors show an ID card."),
+        ]
+    );
+}

@@ -186,6 +186,19 @@ impl Project {
     }
 }
 
+/// Writes the document spans marked as not policy into the project's
+/// `precept.json`, keeping its other settings as they are on disk.
+pub fn save_not_policy(dir: &Path, not_policy: &[String]) -> Result<(), ProjectError> {
+    let path = dir.join(SETTINGS_FILE);
+    let mut settings: Settings = if path.exists() {
+        read_json(&path)?
+    } else {
+        Settings::default()
+    };
+    settings.not_policy = not_policy.to_vec();
+    write_json(&path, &settings)
+}
+
 fn check_version(path: &Path, version: u32) -> Result<(), ProjectError> {
     if version == 0 || version > SCHEMA_VERSION {
         return Err(ProjectError::Malformed {

@@ -28,6 +28,11 @@ pub struct Settings {
         skip_serializing_if = "is_default_threshold"
     )]
     pub answer_threshold: f64,
+    /// Spans of the document that are not policy (headers, sources,
+    /// appendices), by their text as the workbench shows it: left out of the
+    /// count of spans no rule covers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_policy: Vec<String>,
 }
 
 /// ARC's default number of redundant translations.
@@ -86,6 +91,7 @@ impl Default for Settings {
             solver_timeout_ms: DEFAULT_SOLVER_TIMEOUT_MS,
             answer_translations: DEFAULT_ANSWER_TRANSLATIONS,
             answer_threshold: 1.0,
+            not_policy: Vec::new(),
         }
     }
 }

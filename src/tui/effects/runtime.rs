@@ -282,6 +282,11 @@ impl Runtime {
                     _ => Vec::new(),
                 }
             }
+            Effect::SaveNotPolicy(spans) => io(crate::core::model::project::save_not_policy(
+                &self.project_dir,
+                &spans,
+            )
+            .map_err(|e| format!("not-policy marks not saved: {e}"))),
             Effect::SaveRecord(record) => io(record
                 .save(&self.project_dir)
                 .map_err(|e| format!("formalization record not saved: {e}"))),

@@ -46,6 +46,8 @@ pub enum Action {
     ApplyFix,
     Consolidate,
     Filter,
+    UncoveredOnly,
+    NotPolicy,
     Search,
     Palette,
     Help,
@@ -56,7 +58,7 @@ pub enum Action {
     Close,
 }
 
-const ACTION_NAMES: [(&str, Action); 47] = [
+const ACTION_NAMES: [(&str, Action); 49] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -96,6 +98,8 @@ const ACTION_NAMES: [(&str, Action); 47] = [
     ("apply_fix", Action::ApplyFix),
     ("consolidate", Action::Consolidate),
     ("filter", Action::Filter),
+    ("uncovered_only", Action::UncoveredOnly),
+    ("not_policy", Action::NotPolicy),
     ("search", Action::Search),
     ("palette", Action::Palette),
     ("help", Action::Help),

@@ -321,6 +321,8 @@ pub struct Snapshot {
     pub tests: TestSuite,
     /// `formalization.json` as it was (None: the project had none).
     pub formalization: Option<FormalizationRecord>,
+    /// The document spans marked as not policy.
+    pub not_policy: std::collections::BTreeSet<String>,
 }
 
 pub struct App {
@@ -402,6 +404,8 @@ pub struct App {
     pub quit: bool,
     /// Editor text not yet saved as a draft (autosaved on the next tick).
     pub draft_dirty: bool,
+    /// The rules screen's document pane: its filter and not-policy marks.
+    pub document_pane: crate::tui::state::document_pane::DocumentPane,
 }
 
 impl App {
@@ -494,6 +498,9 @@ impl App {
             tick: 0,
             quit: false,
             draft_dirty: false,
+            document_pane: crate::tui::state::document_pane::DocumentPane::new(
+                &project.settings.not_policy,
+            ),
         };
         for test in &app.tests.tests {
             app.results.insert(test.id.clone(), TestState::NotRun);
@@ -537,6 +544,7 @@ impl App {
             model: self.model.clone(),
             tests: self.tests.clone(),
             formalization: self.formalization.record.clone(),
+            not_policy: self.document_pane.not_policy.clone(),
         }
     }
 

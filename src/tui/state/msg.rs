@@ -199,6 +199,8 @@ pub enum Effect {
         compiled: Box<CompiledModel>,
         redundancy: Redundancy,
     },
+    /// Write the document spans marked as not policy into `precept.json`.
+    SaveNotPolicy(Vec<String>),
     /// Write `formalization.json`.
     SaveRecord(Box<crate::core::compose::record::FormalizationRecord>),
     /// Remove `formalization.json` (undoing the formalization that made it).

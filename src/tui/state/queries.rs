@@ -1,5 +1,6 @@
 //! What the lists show, computed from the workbench's state alone: the
-//! palette's commands, search hits, and the natural-language tests'
+//! palette's commands, search hits (rules, variables, types, tests and the
+//! document's spans), and the natural-language tests'
 //! counts. Both `update` (to act on a selection) and the components (to
 //! draw) use them, so neither imports the other.
 
@@ -57,6 +58,8 @@ pub enum Hit {
     Variable(usize),
     Type(usize),
     Test(usize),
+    /// A span of the document, found by its text.
+    Span(usize),
 }
 
 pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
@@ -119,7 +122,53 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             hits.push((format!("test {}: {}", test.id, test.label()), Hit::Test(i)));
         }
     }
+    for (i, span) in app.spans.iter().enumerate() {
+        if matches(query, &span.text) {
+            hits.push((
+                format!("document: {}", excerpt_at_match(&span.text, query)),
+                Hit::Span(i),
+            ));
+        }
+    }
     hits
+}
+
+/// Characters of context kept before the first matching word of a long text.
+const CONTEXT_BEFORE_MATCH: usize = 24;
+
+/// `text` from a little before the first word of `query` it contains, so a
+/// match deep in a long paragraph shows in a one-line list.
+fn excerpt_at_match(text: &str, query: &str) -> String {
+    // The lower-cased text, and for each of its bytes the index of the
+    // character of `text` it came from (lower case may be longer).
+    let mut lower = String::with_capacity(text.len());
+    let mut origin: Vec<usize> = Vec::with_capacity(text.len());
+    for (index, c) in text.chars().enumerate() {
+        for l in c.to_lowercase() {
+            lower.push(l);
+            origin.extend(std::iter::repeat_n(index, l.len_utf8()));
+        }
+    }
+    let Some(at) = query
+        .to_lowercase()
+        .split_whitespace()
+        .filter_map(|word| lower.find(word))
+        .min()
+    else {
+        return text.to_string();
+    };
+    let chars_before = origin.get(at).copied().unwrap_or(0);
+    if chars_before <= CONTEXT_BEFORE_MATCH {
+        return text.to_string();
+    }
+    let skip = chars_before - CONTEXT_BEFORE_MATCH;
+    let rest: String = text.chars().skip(skip).collect();
+    // Start at a word.
+    let rest = match rest.find(char::is_whitespace) {
+        Some(space) => rest[space..].trim_start(),
+        None => rest.as_str(),
+    };
+    format!("…{rest}")
 }
 
 /// (passed, failed) among the natural-language tests that have an outcome.
@@ -133,4 +182,25 @@ pub fn nl_test_counts(app: &App) -> (usize, usize) {
         (0, 0),
         |(p, f), o| if o.passed { (p + 1, f) } else { (p, f + 1) },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt_at_match;
+
+    #[test]
+    fn a_match_deep_in_a_span_is_shown_with_a_little_context() {
+        let text = "Park credits are sold in units of 5 credits. Each credit costs $0.60 and is worth $1 towards the admission fee.";
+        assert_eq!(
+            excerpt_at_match(text, "WORTH admission"),
+            "…costs $0.60 and is worth $1 towards the admission fee."
+        );
+        // Near the start: the whole text.
+        assert_eq!(excerpt_at_match(text, "sold"), text);
+        let german = "Über die Straße fährt ein Auto.";
+        assert_eq!(excerpt_at_match(german, "straße"), german);
+        // Letters whose lower case is longer do not break the cut.
+        let dotted = format!("{} match here", "İ".repeat(30));
+        assert_eq!(excerpt_at_match(&dotted, "match"), "…match here");
+    }
 }

@@ -4,7 +4,8 @@
 use ratatui_textarea::TextArea;
 
 use super::{
-    answer, answer_tests, consolidation, edits, formalize, navigation, repair, runs, vetting,
+    answer, answer_tests, consolidation, document, edits, formalize, lint_rows, navigation, repair,
+    runs, vetting,
 };
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::{App, Overlay, Pane, Screen};
@@ -92,11 +93,18 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::PrevFailing => navigation::next_failing(app, -1),
         Action::NextFlipped => navigation::next_flipped(app),
         Action::Approve => return edits::cycle_review(app),
-        Action::Filter if app.screen == Screen::Vetting => return vetting::toggle_notes(app),
+        Action::Filter if app.screen == Screen::Vetting => return lint_rows::toggle_notes(app),
         Action::Filter => open_filter(app),
+        Action::UncoveredOnly => {
+            if app.screen != Screen::Rules {
+                navigation::show_screen(app, Screen::Rules);
+            }
+            document::toggle_uncovered_only(app);
+        }
+        Action::NotPolicy => return document::toggle_not_policy(app),
         Action::Search => {
             app.overlay = Some(Overlay::Search(crate::tui::state::app::Picker::new(
-                "search rules, variables and tests",
+                "search rules, variables, tests and the document",
             )))
         }
         Action::Palette => {

@@ -521,6 +521,12 @@ fn restore(
         Effect::LoadSolver(Box::new(app.compiled.clone())),
     ];
     effects.extend(record_effect);
+    if snapshot.not_policy != app.document_pane.not_policy {
+        app.document_pane.not_policy = snapshot.not_policy;
+        effects.push(Effect::SaveNotPolicy(
+            app.document_pane.not_policy.iter().cloned().collect(),
+        ));
+    }
     effects.push(start_full_run(app));
     app.status.message = Some(format!("{verb}: {label}"));
     effects

@@ -59,5 +59,5 @@ fn refresh_syntactic(app: &mut App) {
     diagnostics.extend(solver_found);
     diagnostics.sort_by_key(|d| (d.severity, d.code));
     app.lint.diagnostics = diagnostics;
-    vetting::retriage(app);
+    super::lint_rows::retriage(app);
 }

@@ -95,8 +95,7 @@ pub fn move_selection(app: &mut App, delta: isize) {
     }
     match app.focus {
         Pane::Document => {
-            app.span_cursor.step(delta, len, height);
-            scroll_document_to_selection(app);
+            super::document::step(app, delta);
             follow_span(app);
         }
         Pane::Rules => {
@@ -132,42 +131,20 @@ pub fn page(app: &mut App, direction: isize) {
 }
 
 /// The document follows the selected rule: its span is selected and shown
-/// whole, although spans wrap over several rows.
+/// whole, although spans wrap over several rows (unless the document lists
+/// only uncovered spans, which the rule's span is not).
 pub fn follow_rule(app: &mut App) {
     let Some(span) = app.selected_rule().and_then(|r| app.span_of_rule(r)) else {
         return;
     };
-    app.span_cursor.selected = span;
-    scroll_document_to_selection(app);
-}
-
-/// Scrolls the document so the selected span is entirely in view.
-fn scroll_document_to_selection(app: &mut App) {
-    let area = areas(Screen::Rules, app.size).document;
-    let (height, width) = (
-        inner_height(area),
-        crate::tui::measure::text::text_width(area),
-    );
-    let selected = app
-        .span_cursor
-        .selected
-        .min(app.spans.len().saturating_sub(1));
-    if selected < app.span_cursor.offset {
-        app.span_cursor.offset = selected;
+    if app.document_pane.uncovered_only {
         return;
     }
-    let rows = |i: usize| crate::tui::measure::text::span_text_rows(app, i, width).len();
-    let mut used: usize = (app.span_cursor.offset..=selected).map(rows).sum();
-    let mut offset = app.span_cursor.offset;
-    while used > height && offset < selected {
-        used -= rows(offset);
-        offset += 1;
-    }
-    app.span_cursor.offset = offset;
+    super::document::select(app, span);
 }
 
 /// The rules list follows the selected span: its first rule is selected.
-fn follow_span(app: &mut App) {
+pub(super) fn follow_span(app: &mut App) {
     let span = app.span_cursor.selected;
     if let Some(index) = app
         .model
@@ -209,6 +186,8 @@ pub fn jump_to_rule(app: &mut App, id: &str) {
     show_screen(app, Screen::Rules);
     let height = inner_height(areas(Screen::Rules, app.size).list);
     app.rule_cursor.select(index, app.model.rules.len(), height);
+    // A jump shows the rule's span, so the document lists every span.
+    app.document_pane.uncovered_only = false;
     follow_rule(app);
 }
 
@@ -271,7 +250,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         Pane::Diagnostics | Pane::DiagnosticRules => {
             let Some(group) = app.lint.selected_group() else {
                 if app.lint.triage.folded_notes > 0 {
-                    return super::vetting::toggle_notes(app);
+                    return super::lint_rows::toggle_notes(app);
                 }
                 return Vec::new();
             };
@@ -476,15 +455,10 @@ pub fn click(app: &mut App, column: u16, row: u16) {
     };
     // The document pane wraps spans over several rows.
     if pane == Pane::Document {
-        let row_in_pane = (row - area.y - 1) as usize;
-        let width = crate::tui::measure::text::text_width(area);
-        let mut used = 0;
-        for index in app.span_cursor.offset..app.spans.len() {
-            used += crate::tui::measure::text::span_text_rows(app, index, width).len();
-            if row_in_pane < used {
-                move_selection(app, index as isize - current as isize);
-                return;
-            }
+        if let Some(index) = super::document::span_at_row(app, (row - area.y - 1) as usize) {
+            app.detail_scroll = 0;
+            super::document::select(app, index);
+            follow_span(app);
         }
         return;
     }

@@ -142,6 +142,12 @@ fn jump(app: &mut App, hit: Hit) {
             super::navigation::jump_to_rule(app, &id);
         }
         Hit::Test(i) => super::navigation::jump_to_test(app, i),
+        Hit::Span(i) => {
+            super::navigation::show_screen(app, crate::tui::state::app::Screen::Rules);
+            app.focus = crate::tui::state::app::Pane::Document;
+            super::document::reveal(app, i);
+            super::navigation::follow_span(app);
+        }
         Hit::Variable(i) | Hit::Type(i) => {
             app.variable_filter.clear();
             let wanted = if matches!(hit, Hit::Variable(_)) {

@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::edits::finish_declaration_edit;
-use crate::core::lint::triage::triage;
+use super::lint_rows::retriage;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
 use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::flips::TestFlip;
@@ -64,59 +64,6 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
             app.status.message = Some(message);
         }
     }
-    Vec::new()
-}
-
-/// Groups and ranks the diagnostics for the list (notes folded unless
-/// shown); a diagnostic's rank counts the tests in its cone.
-pub fn retriage(app: &mut App) {
-    let graph = &app.graph;
-    let test_components: Vec<std::collections::BTreeSet<usize>> = app
-        .tests
-        .tests
-        .iter()
-        .map(|test| {
-            let names: Vec<String> = [&test.premise, &test.claim]
-                .into_iter()
-                .filter_map(|text| crate::core::smt::parse_expr(text).ok())
-                .flat_map(|e| {
-                    e.symbols()
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            graph.components_of(names.iter().map(String::as_str))
-        })
-        .collect();
-    let reached = |diagnostic: &crate::core::lint::Diagnostic| {
-        let mut names = diagnostic.variables.clone();
-        for rule in &diagnostic.rules {
-            names.extend(graph.variables_of(rule));
-        }
-        let components = graph.components_of(names.iter().map(String::as_str));
-        test_components
-            .iter()
-            .filter(|c| !c.is_disjoint(&components))
-            .count()
-    };
-    app.lint.triage = triage(&app.lint.diagnostics, &reached, app.lint.show_notes);
-}
-
-/// `f` on the vetting screen: shows the notes, or folds them away again.
-pub fn toggle_notes(app: &mut App) -> Vec<Effect> {
-    app.lint.show_notes = !app.lint.show_notes;
-    retriage(app);
-    app.lint.cursor = Default::default();
-    app.lint.rule_cursor = Default::default();
-    app.status.message = Some(if app.lint.show_notes {
-        "notes shown (f folds them away)".into()
-    } else {
-        format!(
-            "{} notes folded away (f shows them)",
-            app.lint.triage.folded_notes
-        )
-    });
     Vec::new()
 }
 

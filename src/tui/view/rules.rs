@@ -1,10 +1,12 @@
 //! The rules list and the selected rule, as SMT-LIB and as English.
 
+use super::document::highlighted_rows;
 use super::list::{ListView, fit, pane, render_rows};
 use crate::core::model::ReviewStatus;
 use crate::core::smt::printer::pretty;
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::{App, Pane};
+use crate::tui::state::document_view::rule_source_sentences;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -152,11 +154,17 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
     match app.span_of_rule(rule) {
         Some(index) => {
             lines.push(Line::styled("Source", app.theme.dim()));
-            for text in wrap(&app.spans[index].text, width.saturating_sub(2)) {
-                lines.push(Line::styled(
-                    format!("  {text}"),
-                    app.theme.text().patch(app.theme.span_highlight()),
-                ));
+            let text = &app.spans[index].text;
+            // The rule's own sentences highlighted, the rest of its span dim.
+            let (range, base) = match rule_source_sentences(app, rule) {
+                Some((_, range)) => (range, app.theme.dim()),
+                None => ((0, text.len()), app.theme.text()),
+            };
+            let highlight = app.theme.text().patch(app.theme.span_highlight());
+            let rows = wrap(text, width.saturating_sub(2));
+            for mut spans in highlighted_rows(rows, text, range, base, highlight) {
+                spans.insert(0, Span::raw("  "));
+                lines.push(Line::from(spans));
             }
         }
         None => lines.push(Line::styled("Source: no span linked", app.theme.dim())),
