@@ -345,8 +345,14 @@ fn survivors_that_mean_the_same_as_the_original_are_marked_equivalent() {
         (report.evaluated, report.killed, report.equivalent),
         (7, 4, 2)
     );
-    assert_eq!(report.score, Some(4.0 / 7.0));
+    // Equivalent mutants are left out of the score: 4 of the 5 others.
+    assert_eq!(report.score, Some(4.0 / 5.0));
     assert_eq!(report.score_without_equivalent, Some(4.0 / 5.0));
+    assert_eq!(report.scored, 5);
+    assert_eq!(
+        report.summary,
+        "80.0%: 4 killed, 3 survived (2 proved equivalent, left out)"
+    );
 }
 
 /// The shortcuts (one worker, cone of influence, consistency check) agree
@@ -389,6 +395,27 @@ fn shortcuts_agree_with_rerunning_every_test_on_park_admission() {
             mutant.mutated
         );
     }
+}
+
+/// A sample of the mutants is said next to the score, in the one text.
+#[test]
+fn a_sampled_mutation_score_says_so() {
+    let out = precept(&[
+        "coverage",
+        sample("park-admission").to_str().unwrap(),
+        "--max-mutants",
+        "40",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Mutation score: "))
+        .unwrap();
+    assert!(
+        line.ends_with(", on a sample of 40 of 75 mutants"),
+        "{line}"
+    );
 }
 
 #[test]

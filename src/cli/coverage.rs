@@ -181,19 +181,7 @@ pub fn coverage_text(report: &CoverageReport) -> String {
 /// The mutation score and the surviving mutants.
 pub fn mutation_text(report: &MutationReport) -> String {
     let mut out = String::new();
-    let score = report
-        .score
-        .map_or("n/a".to_string(), |s| format!("{:.1}%", s * 100.0));
-    let limited = if report.evaluated < report.generated {
-        format!(" (of {} generated)", report.generated)
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        out,
-        "\nMutation score: {score}: {} of {} mutant(s){limited} killed, {} survived ({} proved equivalent), {} undecided",
-        report.killed, report.evaluated, report.survived, report.equivalent, report.undecided
-    );
+    let _ = writeln!(out, "\nMutation score: {}", report.summary);
     let (equivalent, weak): (Vec<_>, Vec<_>) = report.survivors().partition(|r| r.equivalent);
     let sections = [
         ("Surviving mutants (places where the suite is weak):", weak),

@@ -82,6 +82,55 @@ fn coverage_and_mutation_are_measured_in_the_background() {
     );
 }
 
+/// One score, one text: the workbench's status line says exactly what
+/// `precept coverage` says for the same model and the same mutants (the
+/// workbench evaluates a sample of 200, as `--max-mutants 200` does).
+#[test]
+fn the_mutation_score_reads_the_same_in_the_cli_and_the_workbench() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, 'C');
+    settle(&mut app, &mut runtime, effects);
+    let mutation = app.coverage.mutation.as_ref().expect("a mutation report");
+    let status = app.status.message.clone().unwrap_or_default();
+    let out = support::precept(&[
+        "coverage",
+        dir.path().to_str().unwrap(),
+        "--max-mutants",
+        "200",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr(&out));
+    let cli = support::stdout(&out);
+    let cli_line = cli
+        .lines()
+        .find_map(|l| l.strip_prefix("Mutation score: "))
+        .expect("the CLI prints the score")
+        .to_string();
+    // The score is killed / (killed + survived − equivalent), one decimal.
+    let scored = mutation.killed + mutation.survived - mutation.equivalent;
+    let expected = format!(
+        "{:.1}%",
+        mutation.killed as f64 * 100.0 / scored as f64
+    );
+    assert!(cli_line.starts_with(&format!("{expected}: {} killed, ", mutation.killed)), "{cli_line}");
+    assert_eq!(
+        status,
+        format!(
+            "coverage {:.1}% of rules both ways; mutation score {cli_line}",
+            app.coverage.coverage.as_ref().unwrap().totals.covered_percent
+        )
+    );
+    if mutation.generated > mutation.evaluated {
+        assert!(
+            cli_line.ends_with(&format!(
+                ", on a sample of {} of {} mutants",
+                mutation.evaluated, mutation.generated
+            )),
+            "{cli_line}"
+        );
+    }
+}
+
 #[test]
 fn generated_tests_are_proposed_then_accepted_or_rejected() {
     let (dir, mut app) = park();

@@ -189,13 +189,10 @@ pub fn coverage_done(
     }
     app.coverage.running = false;
     app.status.job = None;
-    let score = mutation
-        .score
-        .map(|s| format!("{:.0}%", s * 100.0))
-        .unwrap_or_else(|| "n/a".into());
     app.status.message = Some(format!(
-        "coverage {:.0}% of rules both ways; mutation score {score}, {} survivors",
-        coverage.totals.covered_percent, mutation.survived
+        "coverage {} of rules both ways; mutation score {}",
+        crate::core::testgen::coverage::percent_text(coverage.totals.covered_percent),
+        mutation.summary
     ));
     app.coverage.coverage = Some(coverage);
     app.coverage.mutation = Some(mutation);

@@ -161,8 +161,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         return;
     };
     let totals = &coverage.totals;
-    let percent = |value: f64| format!("{value:.0}%");
-    let score = mutation.score.map(percent).unwrap_or_else(|| "n/a".into());
+    let percent = crate::core::testgen::coverage::percent_text;
     let mut lines = vec![
         Line::from(vec![
             Span::styled("Rules covered both ways ", app.theme.dim()),
@@ -179,10 +178,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         Line::from(vec![
             Span::styled("Mutation score ", app.theme.dim()),
             Span::styled(
-                format!(
-                    "{score} · {} killed, {} survived ({} equivalent), {} undecided",
-                    mutation.killed, mutation.survived, mutation.equivalent, mutation.undecided
-                ),
+                mutation.summary.clone(),
                 app.theme.text(),
             ),
         ]),
@@ -221,7 +217,10 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
             ));
         }
     }
-    frame.render_widget(Paragraph::new(lines).scroll((0, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((0, 0)),
+        inner,
+    );
 }
 
 /// The fixes of one diagnostic to choose from, each with the tests it would
