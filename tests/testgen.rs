@@ -325,11 +325,9 @@ fn accept_and_reject_follow_the_review_rules() {
     assert_eq!(test.status, TestStatus::Proposed);
     assert_eq!(test.proved, Some(tests[0].finding.kind));
     assert_eq!(test.expected, tests[0].finding.kind);
-    assert!(
-        test.name.starts_with(tests[0].kind.label()),
-        "{}",
-        test.name
-    );
+    // Named after what it asks, never after its finding.
+    assert!(test.name.starts_with("Does it "), "{}", test.name);
+    assert!(test.name.ends_with('?'), "{}", test.name);
     assert!(!test.rationale.is_empty());
 
     let proved = tests[0].finding.kind;
@@ -552,4 +550,54 @@ fn a_rejected_generated_test_fails_in_precept_test() {
         "{failure}"
     );
     assert_eq!(text.matches("FAIL").count(), 1, "{text}");
+}
+
+/// A candidate built to show R1 applying (intended VALID) that the solver
+/// proves IMPOSSIBLE is explained as impossible, naming exactly the rules of
+/// its conflict (not R4, which shares its variables but takes no part), and
+/// is named after the question it asks.
+#[test]
+fn a_test_proved_impossible_is_explained_by_its_conflict() {
+    let model = support::model(
+        "(declare-const isCitizen Bool)
+         (declare-const isPrisoner Bool)
+         (declare-const canVote Bool)
+         (declare-const age Int)
+         (assert (=> isCitizen canVote))
+         (assert (=> isPrisoner (not canVote)))
+         (assert (=> isCitizen isPrisoner))
+         (assert (=> (< age 18) (not canVote)))",
+    );
+    let tests = generated(&model, 50, 0);
+    let test = tests
+        .iter()
+        .find(|t| {
+            t.kind == CandidateKind::AntecedentTrue
+                && t.targets == ["R1"]
+                && t.premise == "isCitizen"
+        })
+        .expect("the rule-applies test of R1");
+    assert_eq!(test.finding.kind, FindingKind::Impossible);
+    assert_eq!(test.finding.contradicting_rules, ["R1", "R2", "R3"]);
+    assert_eq!(
+        test.rationale,
+        "Impossible: in this situation R1, R2 and R3 contradict each other, so it cannot arise under the rules. Generated as a “Rule applies” test of R1."
+    );
+    assert_eq!(
+        test.name,
+        "Does it follow that can vote holds when is citizen holds?"
+    );
+    // Every explanation names exactly the rules of its finding.
+    for test in &tests {
+        for rule in ["R1", "R2", "R3", "R4"] {
+            let before_probe = test.rationale.split(" Generated as").next().unwrap();
+            assert_eq!(
+                before_probe.contains(rule),
+                test.finding.rules().iter().any(|r| r == rule),
+                "{}: {}",
+                test.name,
+                test.rationale
+            );
+        }
+    }
 }

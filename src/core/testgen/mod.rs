@@ -5,6 +5,7 @@
 //! - `chains`: transitive chains and composites (multi-step candidates)
 //! - `budget`: asking the solver within a budget, deduplication
 //! - `ranking`: scores and the greedy pick
+//! - `explain`: a generated test's name and explanation, from its proved finding
 //! - `generate`: the whole generation, and proposed tests' review
 //! - `coverage`, `mutation`: how well a suite covers the rules
 
@@ -12,6 +13,7 @@ mod budget;
 mod candidates;
 mod cases;
 mod chains;
+mod explain;
 pub mod coverage;
 pub mod generate;
 pub mod mutation;
