@@ -429,7 +429,15 @@ fn save_then_review_round_trips_through_tests_json() {
         assert!(stdout(&out).contains(&format!("{id} ")), "{}", stdout(&out));
     }
 
-    let out = precept(&["review", dir, "--accept", &ids[0], &ids[1]]);
+    // (Either may be proved IMPOSSIBLE: accepted knowingly.)
+    let out = precept(&[
+        "review",
+        dir,
+        "--accept",
+        &ids[0],
+        &ids[1],
+        "--accept-impossible",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let proved = proposed[2].expected;
     let other = if proved == FindingKind::Satisfiable {
@@ -600,4 +608,66 @@ fn a_test_proved_impossible_is_explained_by_its_conflict() {
             );
         }
     }
+}
+
+/// Accepting a test proved IMPOSSIBLE would make a conflict between rules
+/// expected behaviour: `review --accept` refuses, says which rules conflict
+/// and what accepting would mean, and saves nothing; `--accept-impossible`
+/// accepts it knowingly.
+#[test]
+fn review_refuses_to_accept_an_impossible_test_without_the_flag() {
+    let scratch = copy_sample("park-admission");
+    let dir = scratch.path().to_str().unwrap();
+    let out = precept(&["gen-tests", dir, "--max", "6", "--save"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let saved = suite(scratch.path());
+    let impossible = saved
+        .tests
+        .iter()
+        .find(|t| t.status == TestStatus::Proposed && t.proved == Some(FindingKind::Impossible))
+        .expect("park has a proposed IMPOSSIBLE test")
+        .clone();
+    let other = saved
+        .tests
+        .iter()
+        .find(|t| t.status == TestStatus::Proposed && t.proved != Some(FindingKind::Impossible))
+        .expect("and another")
+        .clone();
+    let model = load("park-admission");
+    let worker = fresh_worker(&model);
+    let finding = worker.verify(
+        formula(&model, &impossible.premise),
+        formula(&model, &impossible.claim),
+    );
+    assert_eq!(finding.kind, FindingKind::Impossible);
+    let rules = &finding.contradicting_rules;
+    assert!(rules.len() >= 2, "{rules:?}");
+    let listed = format!(
+        "{} and {}",
+        rules[..rules.len() - 1].join(", "),
+        rules[rules.len() - 1]
+    );
+    let id = impossible.id.as_str();
+
+    let out = precept(&["review", dir, "--accept", &other.id, id]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!(
+            "precept: {id} was proved IMPOSSIBLE: rules {listed} contradict each other in this situation, so it can never arise. \
+             Accepting {id} would make that contradiction expected behaviour: the test would pass while the conflict stays, \
+             and fail once the rules are repaired. Usually the rules need repairing instead.\n\
+             Nothing was accepted. Repair the rules (or reject the test with --expected), or accept anyway with --accept-impossible."
+        )
+    );
+    assert_eq!(suite(scratch.path()), saved, "nothing saved");
+
+    let out = precept(&["review", dir, "--accept", id, "--accept-impossible"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let accepted = suite(scratch.path());
+    let test = accepted.tests.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(
+        (test.status, test.expected),
+        (TestStatus::Accepted, FindingKind::Impossible)
+    );
 }

@@ -113,6 +113,22 @@ fn impossible(finding: &Finding) -> String {
     }
 }
 
+/// What accepting a test proved IMPOSSIBLE means, in plain words: `rules`
+/// are the rules of its conflict (empty when they are not known).
+pub fn accept_impossible_warning(id: &str, rules: &[String]) -> String {
+    let conflict = match rules {
+        [] => "the rules contradict each other in this situation".to_string(),
+        [one] => format!("rule {one} rules this situation out"),
+        _ => format!(
+            "rules {} contradict each other in this situation",
+            rule_list(rules)
+        ),
+    };
+    format!(
+        "{id} was proved IMPOSSIBLE: {conflict}, so it can never arise. Accepting {id} would make that contradiction expected behaviour: the test would pass while the conflict stays, and fail once the rules are repaired. Usually the rules need repairing instead."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
