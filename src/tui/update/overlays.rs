@@ -84,6 +84,9 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         },
         Overlay::Repair(_) => return super::repair::key(app, key),
         Overlay::FixChoice(_) => return super::vetting::fix_choice_key(app, key),
+        Overlay::ConfirmAcceptImpossible { .. } => {
+            return super::vetting::confirm_accept_impossible_key(app, key);
+        }
         Overlay::Name(_) => return super::formalize::name_prompt_key(app, key),
         Overlay::Palette(_) | Overlay::Search(_) => {
             let is_palette = matches!(app.overlay, Some(Overlay::Palette(_)));

@@ -257,3 +257,22 @@ pub fn render_fix_choice(app: &App, frame: &mut Frame, choice: &crate::tui::stat
     ));
     frame.render_widget(Paragraph::new(lines), inner);
 }
+
+/// Before accepting a test proved IMPOSSIBLE: what accepting it means.
+pub fn render_accept_impossible(app: &App, frame: &mut Frame, warning: &str) {
+    let size = (frame.area().width, frame.area().height);
+    let area = crate::tui::measure::layout::overlay(size, 70, 12);
+    frame.render_widget(ratatui::widgets::Clear, area);
+    let block = super::list::pane(app, "Accept a conflict as expected?".into(), true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = vec![
+        Line::styled(warning.to_string(), app.theme.text()),
+        Line::raw(""),
+        Line::styled(
+            "y accept anyway (undo with u) · any other key: cancel",
+            app.theme.dim(),
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
