@@ -504,6 +504,24 @@ fn coverage_command_on_park_admission() {
     let mutation = &json["mutation"];
     let score = mutation["score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score), "{score}");
+    // The one definition, and the one text of it.
+    let count = |key: &str| mutation[key].as_u64().unwrap();
+    assert_eq!(
+        count("scored"),
+        count("killed") + count("survived") - count("equivalent")
+    );
+    assert!((score - count("killed") as f64 / count("scored") as f64).abs() < 1e-12);
+    let score_text = format!("{:.1}%", score * 100.0);
+    assert_eq!(mutation["score_text"], json!(score_text));
+    assert!(
+        mutation["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{score_text}: {} killed, ", count("killed"))),
+        "{}",
+        mutation["summary"]
+    );
+    assert_eq!(mutation["sampled"], json!(false));
     assert!(mutation["killed"].as_u64().unwrap() >= 1);
     let results = mutation["results"].as_array().unwrap();
     assert_eq!(
