@@ -146,7 +146,9 @@ fn an_unrelated_rule_is_not_covered_by_a_test_in_its_cone() {
     let (tests, model) = load(dir.path());
     let solver = worker(&model, TIMEOUT);
     let report = rule_coverage(&solver, &model, &tests);
-    let by_rule: Vec<(&str, Vec<String>, Vec<String>, Vec<String>)> = report
+    // (rule, touched by, condition true by, condition false by)
+    type Row<'a> = (&'a str, Vec<String>, Vec<String>, Vec<String>);
+    let by_rule: Vec<Row> = report
         .rules
         .iter()
         .map(|r| {
@@ -161,7 +163,12 @@ fn an_unrelated_rule_is_not_covered_by_a_test_in_its_cone() {
     assert_eq!(
         by_rule,
         vec![
-            ("R1", strings(&["T1", "T2"]), strings(&["T2"]), strings(&["T1"])),
+            (
+                "R1",
+                strings(&["T1", "T2"]),
+                strings(&["T2"]),
+                strings(&["T1"])
+            ),
             ("R2", vec![], vec![], vec![]),
             ("R3", vec![], vec![], vec![]),
         ]

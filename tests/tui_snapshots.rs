@@ -236,7 +236,14 @@ fn vetting_screen_with_coverage_and_the_mutation_score() {
         let mut bench = Bench::open(size);
         bench.press('5');
         bench.press('C');
-        let summary = bench.app.coverage.mutation.as_ref().unwrap().summary.clone();
+        let summary = bench
+            .app
+            .coverage
+            .mutation
+            .as_ref()
+            .unwrap()
+            .summary
+            .clone();
         let screen = bench.screen_text();
         let flat: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
         let score = summary.split(':').next().unwrap();
@@ -274,7 +281,10 @@ fn accepting_an_impossible_test_asks_for_confirmation() {
             Some(Overlay::ConfirmAcceptImpossible { .. })
         ));
         let screen = bench.screen_text();
-        assert!(screen.contains("Accept a conflict as expected?"), "{screen}");
+        assert!(
+            screen.contains("Accept a conflict as expected?"),
+            "{screen}"
+        );
         insta::assert_snapshot!(name("accept_impossible", size), screen);
     }
 }

@@ -108,16 +108,21 @@ fn the_mutation_score_reads_the_same_in_the_cli_and_the_workbench() {
         .to_string();
     // The score is killed / (killed + survived − equivalent), one decimal.
     let scored = mutation.killed + mutation.survived - mutation.equivalent;
-    let expected = format!(
-        "{:.1}%",
-        mutation.killed as f64 * 100.0 / scored as f64
+    let expected = format!("{:.1}%", mutation.killed as f64 * 100.0 / scored as f64);
+    assert!(
+        cli_line.starts_with(&format!("{expected}: {} killed, ", mutation.killed)),
+        "{cli_line}"
     );
-    assert!(cli_line.starts_with(&format!("{expected}: {} killed, ", mutation.killed)), "{cli_line}");
     assert_eq!(
         status,
         format!(
             "coverage {:.1}% of rules both ways; mutation score {cli_line}",
-            app.coverage.coverage.as_ref().unwrap().totals.covered_percent
+            app.coverage
+                .coverage
+                .as_ref()
+                .unwrap()
+                .totals
+                .covered_percent
         )
     );
     if mutation.generated > mutation.evaluated {
@@ -216,7 +221,12 @@ fn accepting_an_impossible_test_asks_first() {
         .expect("park has a proposed IMPOSSIBLE test");
     let id = app.tests.tests[index].id.clone();
     let rules = match &app.results[&id] {
-        TestState::Done(outcome) => outcome.finding.as_ref().unwrap().contradicting_rules.clone(),
+        TestState::Done(outcome) => outcome
+            .finding
+            .as_ref()
+            .unwrap()
+            .contradicting_rules
+            .clone(),
         _ => panic!("{id} was run"),
     };
     assert!(rules.len() >= 2, "{rules:?}");
@@ -232,7 +242,10 @@ fn accepting_an_impossible_test_asks_first() {
     let effects = press(&mut app, 'y');
     assert!(effects.is_empty(), "nothing is saved or run yet");
     match &app.overlay {
-        Some(Overlay::ConfirmAcceptImpossible { test_index, warning }) => {
+        Some(Overlay::ConfirmAcceptImpossible {
+            test_index,
+            warning,
+        }) => {
             assert_eq!(*test_index, index);
             assert_eq!(
                 warning,
@@ -255,7 +268,11 @@ fn accepting_an_impossible_test_asks_first() {
     // y, then y again, accepts it as an ordinary (undoable) edit.
     press(&mut app, 'y');
     let effects = press(&mut app, 'y');
-    assert!(kinds(&effects).contains(&"SaveTests"), "{:?}", kinds(&effects));
+    assert!(
+        kinds(&effects).contains(&"SaveTests"),
+        "{:?}",
+        kinds(&effects)
+    );
     settle(&mut app, &mut runtime, effects);
     let accepted = &app.tests.tests[index];
     assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);

@@ -338,7 +338,10 @@ pub fn rule_coverage(
 fn decided(kind: FindingKind) -> bool {
     matches!(
         kind,
-        FindingKind::Valid | FindingKind::Invalid | FindingKind::Satisfiable | FindingKind::Impossible
+        FindingKind::Valid
+            | FindingKind::Invalid
+            | FindingKind::Satisfiable
+            | FindingKind::Impossible
     )
 }
 
@@ -412,7 +415,8 @@ fn cover_rule(
             match cache.check(and(&test.premise, not(a.clone()))) {
                 Some(false) => {}
                 None => undecided = true,
-                Some(true) => match cache.finding_kind(&and(&test.premise, c.clone()), &test.claim) {
+                Some(true) => match cache.finding_kind(&and(&test.premise, c.clone()), &test.claim)
+                {
                     Some(kind) if decided(kind) => when_false = kind != finding.kind,
                     _ => undecided = true,
                 },

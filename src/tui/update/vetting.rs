@@ -5,10 +5,10 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::edits::finish_declaration_edit;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
-use crate::core::solve::lint_checks::LintEvent;
-use crate::core::test_runner::flips::TestFlip;
 use crate::core::model::TestStatus;
 use crate::core::solve::FindingKind;
+use crate::core::solve::lint_checks::LintEvent;
+use crate::core::test_runner::flips::TestFlip;
 use crate::tui::state::app::{App, Screen, TestState};
 use crate::tui::state::app::{FixChoice, Overlay};
 use crate::tui::state::msg::Effect;

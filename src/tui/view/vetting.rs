@@ -177,10 +177,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         ]),
         Line::from(vec![
             Span::styled("Mutation score ", app.theme.dim()),
-            Span::styled(
-                mutation.summary.clone(),
-                app.theme.text(),
-            ),
+            Span::styled(mutation.summary.clone(), app.theme.text()),
         ]),
     ];
     if !coverage.untouched.is_empty() {
@@ -218,7 +215,9 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         }
     }
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((0, 0)),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((0, 0)),
         inner,
     );
 }
