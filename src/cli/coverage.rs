@@ -5,6 +5,7 @@
 use super::common::{Outcome, load_project, print_json, start_solver};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
 use crate::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
+use crate::core::testgen::report_text::percent_text;
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
@@ -161,19 +162,19 @@ pub fn coverage_text(report: &CoverageReport) -> String {
     let t = &report.totals;
     let _ = writeln!(
         out,
-        "Touched {}/{} ({:.1}%), antecedent true {}/{} ({:.1}%), antecedent false {}/{} ({:.1}%), covered both ways {}/{} ({:.1}%)",
+        "Touched {}/{} ({}), antecedent true {}/{} ({}), antecedent false {}/{} ({}), covered both ways {}/{} ({})",
         t.touched,
         t.rules,
-        t.touched_percent,
+        percent_text(t.touched_percent),
         t.antecedent_true,
         t.rules,
-        t.antecedent_true_percent,
+        percent_text(t.antecedent_true_percent),
         t.antecedent_false,
         t.rules_with_antecedent,
-        t.antecedent_false_percent,
+        percent_text(t.antecedent_false_percent),
         t.covered,
         t.rules,
-        t.covered_percent
+        percent_text(t.covered_percent)
     );
     out
 }

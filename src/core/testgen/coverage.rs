@@ -262,11 +262,6 @@ fn not(expr: Expr) -> Expr {
     Expr::app(Op::Not, vec![expr])
 }
 
-/// A percentage (0–100) as shown everywhere: one decimal, "9.4%".
-pub fn percent_text(percent: f64) -> String {
-    format!("{percent:.1}%")
-}
-
 fn percent(part: usize, whole: usize) -> f64 {
     if whole == 0 {
         0.0

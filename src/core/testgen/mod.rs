@@ -8,6 +8,7 @@
 //! - `explain`: a generated test's name and explanation, from its proved finding
 //! - `generate`: the whole generation, and proposed tests' review
 //! - `coverage`, `mutation`: how well a suite covers the rules
+//! - `report_text`: how their figures are written (one decimal everywhere)
 
 mod budget;
 mod candidates;
@@ -18,6 +19,7 @@ mod explain;
 pub mod generate;
 pub mod mutation;
 mod ranking;
+pub mod report_text;
 mod seed;
 
 #[cfg(test)]

@@ -29,10 +29,11 @@
 //! solver ran out of time: neither killed nor survived); both are counted
 //! and shown next to the score. [`MutationReport::summary`] is the one text
 //! of it that the CLI, the status line and the Coverage pane all show, with
-//! one decimal ([`percent_text`]), and says when only a sample of the
+//! one decimal ([`super::report_text::score_text`]), and says when only a sample of the
 //! mutants was evaluated.
 
-use super::coverage::{in_cone, percent_text, question_variables, rule_graph};
+use super::coverage::{in_cone, question_variables, rule_graph};
+use super::report_text::{score_text, thousands};
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::smt::number::finite_decimal;
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
@@ -474,24 +475,6 @@ pub fn mutation_score(
     )
 }
 
-/// A score as shown everywhere: "9.4%", or "n/a" when there is none.
-pub fn score_text(score: Option<f64>) -> String {
-    score.map_or_else(|| "n/a".to_string(), |s| percent_text(s * 100.0))
-}
-
-/// A count with thousands separated by commas: 6000 → "6,000".
-pub fn thousands(count: usize) -> String {
-    let digits = count.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 /// Whether the loaded model entails `formula` (proved VALID under `true`).
 fn entailed(worker: &SolverWorker, formula: &Expr) -> bool {
     let finding = worker.verify(Expr::new(ExprKind::Bool(true)), formula.clone());
@@ -593,21 +576,6 @@ fn judge(
 mod tests {
     use super::*;
     use num_traits::Zero;
-
-    #[test]
-    fn counts_get_thousands_separators() {
-        assert_eq!(thousands(7), "7");
-        assert_eq!(thousands(300), "300");
-        assert_eq!(thousands(6000), "6,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn scores_have_one_decimal() {
-        assert_eq!(score_text(Some(17.0 / 181.0)), "9.4%");
-        assert_eq!(score_text(Some(1.0)), "100.0%");
-        assert_eq!(score_text(None), "n/a");
-    }
 
     #[test]
     fn decimal_steps_follow_the_last_written_place() {

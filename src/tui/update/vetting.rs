@@ -193,7 +193,7 @@ pub fn coverage_done(
     app.status.job = None;
     app.status.message = Some(format!(
         "coverage {} of rules both ways; mutation score {}",
-        crate::core::testgen::coverage::percent_text(coverage.totals.covered_percent),
+        crate::core::testgen::report_text::percent_text(coverage.totals.covered_percent),
         mutation.summary
     ));
     app.coverage.coverage = Some(coverage);

@@ -161,7 +161,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         return;
     };
     let totals = &coverage.totals;
-    let percent = crate::core::testgen::coverage::percent_text;
+    let percent = crate::core::testgen::report_text::percent_text;
     let mut lines = vec![
         Line::from(vec![
             Span::styled("Rules covered both ways ", app.theme.dim()),
