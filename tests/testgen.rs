@@ -532,7 +532,8 @@ fn a_rejected_generated_test_fails_in_precept_test() {
     let name = valid["name"].as_str().unwrap().to_string();
     let proved = valid["finding"]["finding"].as_str().unwrap().to_string();
 
-    let out = precept(&["review", dir, "--accept", &id]);
+    // (An IMPOSSIBLE one is accepted knowingly.)
+    let out = precept(&["review", dir, "--accept", &id, "--accept-impossible"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = precept(&["test", dir]);
     assert_eq!(
