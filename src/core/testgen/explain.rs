@@ -1,9 +1,9 @@
 //! What a generated test is called and why it has its finding, written only
 //! once the solver has decided it.
 //!
-//! - The **name** says what the test asks, never its answer: "Does it follow
-//!   that <claim> when <premise>?" (or "Does it always follow that
-//!   <claim>?" for an empty premise), in the model's English.
+//! - The **name** says what the test asks, never its answer: "<Claim>, when
+//!   <premise>?" (or "<Claim>, always?" for an empty premise), in the
+//!   model's English.
 //! - The **explanation** starts from the proved finding and its evidence:
 //!   the minimal rule set that entails the claim (VALID) or rules it out
 //!   (INVALID), the conflicting rules (IMPOSSIBLE), none for SATISFIABLE.
@@ -15,12 +15,14 @@ use super::candidates::CandidateKind;
 use crate::core::model::CompiledModel;
 use crate::core::solve::{Finding, FindingKind};
 
-/// The name of a test asking `claim` under `premise` (both as written).
+/// The name of a test asking `claim` under `premise` (both as written): the
+/// claim as a question, its situation after it, so that tests about one
+/// conclusion read alike and a list shows the claim first.
 pub fn test_name(model: &CompiledModel, premise: &str, claim: &str) -> String {
-    let claim = phrase(model, claim);
+    let claim = capitalized(&phrase(model, claim));
     match phrase(model, premise).as_str() {
-        "" | "true" => format!("Does it always follow that {claim}?"),
-        premise => format!("Does it follow that {claim} when {premise}?"),
+        "" | "true" => format!("{claim}, always?"),
+        premise => format!("{claim}, when {premise}?"),
     }
 }
 
@@ -31,6 +33,15 @@ fn phrase(model: &CompiledModel, formula: &str) -> String {
         .check_formula(formula)
         .map(|(written, _)| model.glossary.phrase(&written))
         .unwrap_or_else(|_| formula.to_string())
+}
+
+/// The first letter in upper case (an SMT-LIB term is left as written).
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first.is_alphabetic() => first.to_uppercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
 }
 
 /// "R1", "R1 and R2", "R1, R2 and R3".

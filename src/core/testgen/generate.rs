@@ -247,10 +247,7 @@ fn english(model: &CompiledModel, formula: &str) -> String {
 /// named after what it asks.
 pub fn to_proposed(generated: &GeneratedTest, id: String) -> LogicTest {
     let name = if generated.name.is_empty() {
-        format!(
-            "Does it follow that {} when {}?",
-            generated.claim, generated.premise
-        )
+        format!("{}, when {}?", generated.claim, generated.premise)
     } else {
         generated.name.clone()
     };
