@@ -62,13 +62,15 @@ fn coverage_project() -> tempfile::TempDir {
             ("R3", "(>= x 0)"),
         ],
         json!([
-            // The antecedent of R1 is forced false.
+            // The antecedent of R1 is forced false, and R1 applying would
+            // decide the claim: R1 counts with its condition false.
             test("T1", "(= x 5)", "big", "SATISFIABLE"),
-            // The antecedent of R1 is forced true.
+            // The antecedent of R1 is forced true; R1 alone proves it.
             test("T2", "(> x 20)", "big", "VALID"),
-            // Left open: both ways.
+            // Left open: R1 decides nothing where it applies (the finding
+            // is SATISFIABLE), and would where it does not.
             test("T3", "(> x 3)", "big", "SATISFIABLE"),
-            // An impossible premise exercises nothing.
+            // An impossible premise: the conflict is with R3 alone.
             test("T4", "(< x 0)", "big", "IMPOSSIBLE"),
             // Proposed tests do not count.
             proposed,
@@ -89,8 +91,9 @@ fn coverage_is_exact_on_a_small_project() {
     let r1 = &report.rules[0];
     assert_eq!(r1.id, "R1");
     assert_eq!(r1.antecedent.as_deref(), Some("(> x 10)"));
-    assert_eq!(r1.touched_by, strings(&["T1", "T2", "T3", "T4"]));
-    assert_eq!(r1.antecedent_true_by, strings(&["T2", "T3"]));
+    // T4 has R1 in its cone, but its conflict is with R3 only.
+    assert_eq!(r1.touched_by, strings(&["T1", "T2", "T3"]));
+    assert_eq!(r1.antecedent_true_by, strings(&["T2"]));
     assert_eq!(r1.antecedent_false_by, strings(&["T1", "T3"]));
     assert!(r1.undecided_by.is_empty());
     assert!(r1.covered());
@@ -99,10 +102,11 @@ fn coverage_is_exact_on_a_small_project() {
     assert!(!r2.touched);
     assert!(r2.antecedent_true_by.is_empty() && r2.antecedent_false_by.is_empty());
 
+    // R3 (x ≥ 0) decides only T4, whose premise contradicts it.
     let r3 = &report.rules[2];
     assert_eq!(r3.antecedent, None);
-    assert!(r3.touched);
-    assert_eq!(r3.antecedent_true_by, strings(&["T1", "T2", "T3"]));
+    assert_eq!(r3.touched_by, strings(&["T4"]));
+    assert_eq!(r3.antecedent_true_by, strings(&["T4"]));
     assert!(r3.antecedent_false_by.is_empty());
     assert!(r3.covered());
 
@@ -115,6 +119,63 @@ fn coverage_is_exact_on_a_small_project() {
         (1, 50.0)
     );
     assert_eq!((totals.covered, totals.covered_percent), (2, 66.7));
+}
+
+/// A test about a rider aged 15 covers the rule about riding a moped at 16
+/// (it would decide the claim if it applied), not the rules about driving a
+/// car at 17 or a helmet on a moped, though they share variables with it.
+#[test]
+fn an_unrelated_rule_is_not_covered_by_a_test_in_its_cone() {
+    let dir = project(
+        json!([
+            { "name": "age", "type": "Int" },
+            { "name": "mayRideMoped", "type": "Bool" },
+            { "name": "mayDriveCar", "type": "Bool" },
+            { "name": "needsHelmet", "type": "Bool" },
+        ]),
+        &[
+            ("R1", "(=> (>= age 16) mayRideMoped)"),
+            ("R2", "(=> (>= age 17) mayDriveCar)"),
+            ("R3", "(=> mayRideMoped needsHelmet)"),
+        ],
+        json!([
+            test("T1", "(= age 15)", "mayRideMoped", "SATISFIABLE"),
+            test("T2", "(= age 20)", "mayRideMoped", "VALID"),
+        ]),
+    );
+    let (tests, model) = load(dir.path());
+    let solver = worker(&model, TIMEOUT);
+    let report = rule_coverage(&solver, &model, &tests);
+    // (rule, touched by, condition true by, condition false by)
+    type Row<'a> = (&'a str, Vec<String>, Vec<String>, Vec<String>);
+    let by_rule: Vec<Row> = report
+        .rules
+        .iter()
+        .map(|r| {
+            (
+                r.id.as_str(),
+                r.touched_by.clone(),
+                r.antecedent_true_by.clone(),
+                r.antecedent_false_by.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by_rule,
+        vec![
+            (
+                "R1",
+                strings(&["T1", "T2"]),
+                strings(&["T2"]),
+                strings(&["T1"])
+            ),
+            ("R2", vec![], vec![], vec![]),
+            ("R3", vec![], vec![], vec![]),
+        ]
+    );
+    assert_eq!(report.untouched, strings(&["R2", "R3"]));
+    assert_eq!(report.totals.covered, 1);
+    assert!(report.rules.iter().all(|r| r.undecided_by.is_empty()));
 }
 
 #[test]
@@ -345,8 +406,14 @@ fn survivors_that_mean_the_same_as_the_original_are_marked_equivalent() {
         (report.evaluated, report.killed, report.equivalent),
         (7, 4, 2)
     );
-    assert_eq!(report.score, Some(4.0 / 7.0));
+    // Equivalent mutants are left out of the score: 4 of the 5 others.
+    assert_eq!(report.score, Some(4.0 / 5.0));
     assert_eq!(report.score_without_equivalent, Some(4.0 / 5.0));
+    assert_eq!(report.scored, 5);
+    assert_eq!(
+        report.summary,
+        "80.0%: 4 killed, 3 survived (2 proved equivalent, left out)"
+    );
 }
 
 /// The shortcuts (one worker, cone of influence, consistency check) agree
@@ -391,6 +458,27 @@ fn shortcuts_agree_with_rerunning_every_test_on_park_admission() {
     }
 }
 
+/// A sample of the mutants is said next to the score, in the one text.
+#[test]
+fn a_sampled_mutation_score_says_so() {
+    let out = precept(&[
+        "coverage",
+        sample("park-admission").to_str().unwrap(),
+        "--max-mutants",
+        "40",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Mutation score: "))
+        .unwrap();
+    assert!(
+        line.ends_with(", on a sample of 40 of 75 mutants"),
+        "{line}"
+    );
+}
+
 #[test]
 fn coverage_command_on_park_admission() {
     let started = std::time::Instant::now();
@@ -423,6 +511,24 @@ fn coverage_command_on_park_admission() {
     let mutation = &json["mutation"];
     let score = mutation["score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score), "{score}");
+    // The one definition, and the one text of it.
+    let count = |key: &str| mutation[key].as_u64().unwrap();
+    assert_eq!(
+        count("scored"),
+        count("killed") + count("survived") - count("equivalent")
+    );
+    assert!((score - count("killed") as f64 / count("scored") as f64).abs() < 1e-12);
+    let score_text = format!("{:.1}%", score * 100.0);
+    assert_eq!(mutation["score_text"], json!(score_text));
+    assert!(
+        mutation["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{score_text}: {} killed, ", count("killed"))),
+        "{}",
+        mutation["summary"]
+    );
+    assert_eq!(mutation["sampled"], json!(false));
     assert!(mutation["killed"].as_u64().unwrap() >= 1);
     let results = mutation["results"].as_array().unwrap();
     assert_eq!(
@@ -450,7 +556,7 @@ fn coverage_command_text_options_and_bad_input() {
     assert!(text.contains("Mutation score:"), "{text}");
     assert!(
         text.lines()
-            .any(|l| l.starts_with("R1") && l.contains("T2, T3") && l.contains("T1, T3")),
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["R1", "yes", "T2", "T1,", "T3"]),
         "{text}"
     );
 

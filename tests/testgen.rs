@@ -325,8 +325,11 @@ fn accept_and_reject_follow_the_review_rules() {
     assert_eq!(test.status, TestStatus::Proposed);
     assert_eq!(test.proved, Some(tests[0].finding.kind));
     assert_eq!(test.expected, tests[0].finding.kind);
+    // Named after what it asks, never after its finding.
     assert!(
-        test.name.starts_with(tests[0].kind.label()),
+        test.name.ends_with('?')
+            && (test.name.contains(", when ") || test.name.ends_with(", always?"))
+            && !test.name.starts_with(tests[0].kind.label()),
         "{}",
         test.name
     );
@@ -431,7 +434,15 @@ fn save_then_review_round_trips_through_tests_json() {
         assert!(stdout(&out).contains(&format!("{id} ")), "{}", stdout(&out));
     }
 
-    let out = precept(&["review", dir, "--accept", &ids[0], &ids[1]]);
+    // (Either may be proved IMPOSSIBLE: accepted knowingly.)
+    let out = precept(&[
+        "review",
+        dir,
+        "--accept",
+        &ids[0],
+        &ids[1],
+        "--accept-impossible",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let proved = proposed[2].expected;
     let other = if proved == FindingKind::Satisfiable {
@@ -526,7 +537,8 @@ fn a_rejected_generated_test_fails_in_precept_test() {
     let name = valid["name"].as_str().unwrap().to_string();
     let proved = valid["finding"]["finding"].as_str().unwrap().to_string();
 
-    let out = precept(&["review", dir, "--accept", &id]);
+    // (An IMPOSSIBLE one is accepted knowingly.)
+    let out = precept(&["review", dir, "--accept", &id, "--accept-impossible"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = precept(&["test", dir]);
     assert_eq!(
@@ -552,4 +564,113 @@ fn a_rejected_generated_test_fails_in_precept_test() {
         "{failure}"
     );
     assert_eq!(text.matches("FAIL").count(), 1, "{text}");
+}
+
+/// A candidate built to show R1 applying (intended VALID) that the solver
+/// proves IMPOSSIBLE is explained as impossible, naming exactly the rules of
+/// its conflict (not R4, which shares its variables but takes no part), and
+/// is named after the question it asks.
+#[test]
+fn a_test_proved_impossible_is_explained_by_its_conflict() {
+    let model = support::model(
+        "(declare-const isCitizen Bool)
+         (declare-const isPrisoner Bool)
+         (declare-const canVote Bool)
+         (declare-const age Int)
+         (assert (=> isCitizen canVote))
+         (assert (=> isPrisoner (not canVote)))
+         (assert (=> isCitizen isPrisoner))
+         (assert (=> (< age 18) (not canVote)))",
+    );
+    let tests = generated(&model, 50, 0);
+    let test = tests
+        .iter()
+        .find(|t| {
+            t.kind == CandidateKind::AntecedentTrue
+                && t.targets == ["R1"]
+                && t.premise == "isCitizen"
+        })
+        .expect("the rule-applies test of R1");
+    assert_eq!(test.finding.kind, FindingKind::Impossible);
+    assert_eq!(test.finding.contradicting_rules, ["R1", "R2", "R3"]);
+    assert_eq!(
+        test.rationale,
+        "Impossible: in this situation R1, R2 and R3 contradict each other, so it cannot arise under the rules. Generated as a “Rule applies” test of R1."
+    );
+    assert_eq!(test.name, "Can vote holds, when is citizen holds?");
+    // Every explanation names exactly the rules of its finding.
+    for test in &tests {
+        for rule in ["R1", "R2", "R3", "R4"] {
+            let before_probe = test.rationale.split(" Generated as").next().unwrap();
+            assert_eq!(
+                before_probe.contains(rule),
+                test.finding.rules().iter().any(|r| r == rule),
+                "{}: {}",
+                test.name,
+                test.rationale
+            );
+        }
+    }
+}
+
+/// Accepting a test proved IMPOSSIBLE would make a conflict between rules
+/// expected behaviour: `review --accept` refuses, says which rules conflict
+/// and what accepting would mean, and saves nothing; `--accept-impossible`
+/// accepts it knowingly.
+#[test]
+fn review_refuses_to_accept_an_impossible_test_without_the_flag() {
+    let scratch = copy_sample("park-admission");
+    let dir = scratch.path().to_str().unwrap();
+    let out = precept(&["gen-tests", dir, "--max", "6", "--save"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let saved = suite(scratch.path());
+    let impossible = saved
+        .tests
+        .iter()
+        .find(|t| t.status == TestStatus::Proposed && t.proved == Some(FindingKind::Impossible))
+        .expect("park has a proposed IMPOSSIBLE test")
+        .clone();
+    let other = saved
+        .tests
+        .iter()
+        .find(|t| t.status == TestStatus::Proposed && t.proved != Some(FindingKind::Impossible))
+        .expect("and another")
+        .clone();
+    let model = load("park-admission");
+    let worker = fresh_worker(&model);
+    let finding = worker.verify(
+        formula(&model, &impossible.premise),
+        formula(&model, &impossible.claim),
+    );
+    assert_eq!(finding.kind, FindingKind::Impossible);
+    let rules = &finding.contradicting_rules;
+    assert!(rules.len() >= 2, "{rules:?}");
+    let listed = format!(
+        "{} and {}",
+        rules[..rules.len() - 1].join(", "),
+        rules[rules.len() - 1]
+    );
+    let id = impossible.id.as_str();
+
+    let out = precept(&["review", dir, "--accept", &other.id, id]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!(
+            "precept: {id} was proved IMPOSSIBLE: rules {listed} contradict each other in this situation, so it can never arise. \
+             Accepting {id} would make that contradiction expected behaviour: the test would pass while the conflict stays, \
+             and fail once the rules are repaired. Usually the rules need repairing instead.\n\
+             Nothing was accepted. Repair the rules (or reject the test with --expected), or accept anyway with --accept-impossible."
+        )
+    );
+    assert_eq!(suite(scratch.path()), saved, "nothing saved");
+
+    let out = precept(&["review", dir, "--accept", id, "--accept-impossible"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let accepted = suite(scratch.path());
+    let test = accepted.tests.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(
+        (test.status, test.expected),
+        (TestStatus::Accepted, FindingKind::Impossible)
+    );
 }

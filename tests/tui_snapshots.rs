@@ -242,6 +242,67 @@ fn formalize_screen_after_a_formalization() {
     }
 }
 
+/// The Coverage pane shows the one mutation score text (the one the CLI
+/// prints), with one decimal.
+#[test]
+fn vetting_screen_with_coverage_and_the_mutation_score() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        bench.press('5');
+        bench.press('C');
+        let summary = bench
+            .app
+            .coverage
+            .mutation
+            .as_ref()
+            .unwrap()
+            .summary
+            .clone();
+        let screen = bench.screen_text();
+        let flat: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        let score = summary.split(':').next().unwrap();
+        assert!(
+            flat.contains(&format!("Mutation score {score}")),
+            "{summary}\n{screen}"
+        );
+        insta::assert_snapshot!(name("vetting_coverage", size), screen);
+    }
+}
+
+/// `y` on a proposed test proved IMPOSSIBLE asks first, in plain words.
+#[test]
+fn accepting_an_impossible_test_asks_for_confirmation() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        bench.key(KeyCode::Char('g'), KeyModifiers::CONTROL);
+        let index = bench
+            .app
+            .tests
+            .tests
+            .iter()
+            .position(|t| {
+                t.status == precept::core::model::TestStatus::Proposed
+                    && t.proved == Some(precept::core::solve::FindingKind::Impossible)
+            })
+            .unwrap();
+        bench.press('3');
+        for _ in 0..index {
+            bench.press('j');
+        }
+        bench.press('y');
+        assert!(matches!(
+            bench.app.overlay,
+            Some(Overlay::ConfirmAcceptImpossible { .. })
+        ));
+        let screen = bench.screen_text();
+        assert!(
+            screen.contains("Accept a conflict as expected?"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(name("accept_impossible", size), screen);
+    }
+}
+
 #[test]
 fn help_overlay() {
     for size in SIZES {

@@ -5,6 +5,7 @@
 use super::common::{Outcome, load_project, print_json, start_solver};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
 use crate::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
+use crate::core::testgen::report_text::percent_text;
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
@@ -161,19 +162,19 @@ pub fn coverage_text(report: &CoverageReport) -> String {
     let t = &report.totals;
     let _ = writeln!(
         out,
-        "Touched {}/{} ({:.1}%), antecedent true {}/{} ({:.1}%), antecedent false {}/{} ({:.1}%), covered both ways {}/{} ({:.1}%)",
+        "Touched {}/{} ({}), antecedent true {}/{} ({}), antecedent false {}/{} ({}), covered both ways {}/{} ({})",
         t.touched,
         t.rules,
-        t.touched_percent,
+        percent_text(t.touched_percent),
         t.antecedent_true,
         t.rules,
-        t.antecedent_true_percent,
+        percent_text(t.antecedent_true_percent),
         t.antecedent_false,
         t.rules_with_antecedent,
-        t.antecedent_false_percent,
+        percent_text(t.antecedent_false_percent),
         t.covered,
         t.rules,
-        t.covered_percent
+        percent_text(t.covered_percent)
     );
     out
 }
@@ -181,19 +182,7 @@ pub fn coverage_text(report: &CoverageReport) -> String {
 /// The mutation score and the surviving mutants.
 pub fn mutation_text(report: &MutationReport) -> String {
     let mut out = String::new();
-    let score = report
-        .score
-        .map_or("n/a".to_string(), |s| format!("{:.1}%", s * 100.0));
-    let limited = if report.evaluated < report.generated {
-        format!(" (of {} generated)", report.generated)
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        out,
-        "\nMutation score: {score}: {} of {} mutant(s){limited} killed, {} survived ({} proved equivalent), {} undecided",
-        report.killed, report.evaluated, report.survived, report.equivalent, report.undecided
-    );
+    let _ = writeln!(out, "\nMutation score: {}", report.summary);
     let (equivalent, weak): (Vec<_>, Vec<_>) = report.survivors().partition(|r| r.equivalent);
     let sections = [
         ("Surviving mutants (places where the suite is weak):", weak),

@@ -3,13 +3,16 @@
 //! The expert's verdict on generated tests. Accepting makes a proposed test a
 //! regression test expecting its proved finding; rejecting records the
 //! finding the expert expected instead, so the test fails (and points at the
-//! responsible rules) until the model is repaired.
+//! responsible rules) until the model is repaired. A test proved IMPOSSIBLE
+//! is accepted only with `--accept-impossible`: accepting it makes a conflict
+//! between rules expected behaviour, so without the flag review refuses and
+//! says which rules conflict.
 
 use super::common::{Failure, Outcome};
 use super::verify::parse_finding;
 use crate::core::model::{LogicTest, Project, TestStatus};
 use crate::core::solve::FindingKind;
-use crate::core::testgen::generate::{accept, reject};
+use crate::core::testgen::generate::{accept, accept_impossible_warning, reject};
 use clap::{ArgGroup, Args};
 use std::path::PathBuf;
 
@@ -21,6 +24,10 @@ pub struct ReviewArgs {
     /// Accept these proposed tests: each then expects its proved finding
     #[arg(long, num_args = 1.., value_name = "ID")]
     pub accept: Vec<String>,
+    /// With --accept: also accept tests proved IMPOSSIBLE, which makes the
+    /// rules' conflict in their situation expected behaviour
+    #[arg(long, requires = "accept")]
+    pub accept_impossible: bool,
     /// Reject this generated test (give the finding you expected with --expected)
     #[arg(long, value_name = "ID", requires = "expected")]
     pub reject: Option<String>,
@@ -62,6 +69,25 @@ pub fn run(args: &ReviewArgs) -> Outcome {
             )));
         }
     }
+    if !args.accept_impossible {
+        let impossible: Vec<LogicTest> = args
+            .accept
+            .iter()
+            .filter_map(|id| project.tests.tests.iter().find(|t| &t.id == id))
+            .filter(|t| t.proved == Some(FindingKind::Impossible))
+            .cloned()
+            .collect();
+        if !impossible.is_empty() {
+            let warnings: Vec<String> = impossible
+                .iter()
+                .map(|t| accept_impossible_warning(&t.id, &conflict(&project, t)))
+                .collect();
+            return Err(Failure::Input(format!(
+                "{}\nNothing was accepted. Repair the rules (or reject the test with --expected), or accept anyway with --accept-impossible.",
+                warnings.join("\n")
+            )));
+        }
+    }
     for id in &args.accept {
         let test = find(&mut project, id)?;
         accept(test);
@@ -69,6 +95,27 @@ pub fn run(args: &ReviewArgs) -> Outcome {
     }
     project.save_tests()?;
     Ok(())
+}
+
+/// The rules of a test's conflict, asked of the solver again (the model may
+/// have changed since the test was generated); empty when the model does not
+/// compile or the test is no longer IMPOSSIBLE.
+fn conflict(project: &Project, test: &LogicTest) -> Vec<String> {
+    let Ok(compiled) = project.compile_strict() else {
+        return Vec::new();
+    };
+    let Ok(worker) = super::common::start_solver(project, &compiled, None) else {
+        return Vec::new();
+    };
+    let Ok((premise, claim)) = crate::core::test_runner::check_test(&compiled, test) else {
+        return Vec::new();
+    };
+    let finding = worker.verify(premise, claim);
+    if finding.kind == FindingKind::Impossible {
+        finding.contradicting_rules
+    } else {
+        Vec::new()
+    }
 }
 
 fn find<'a>(project: &'a mut Project, id: &str) -> Result<&'a mut LogicTest, Failure> {

@@ -82,6 +82,60 @@ fn coverage_and_mutation_are_measured_in_the_background() {
     );
 }
 
+/// One score, one text: the workbench's status line says exactly what
+/// `precept coverage` says for the same model and the same mutants (the
+/// workbench evaluates a sample of 200, as `--max-mutants 200` does).
+#[test]
+fn the_mutation_score_reads_the_same_in_the_cli_and_the_workbench() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, 'C');
+    settle(&mut app, &mut runtime, effects);
+    let mutation = app.coverage.mutation.as_ref().expect("a mutation report");
+    let status = app.status.message.clone().unwrap_or_default();
+    let out = support::precept(&[
+        "coverage",
+        dir.path().to_str().unwrap(),
+        "--max-mutants",
+        "200",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr(&out));
+    let cli = support::stdout(&out);
+    let cli_line = cli
+        .lines()
+        .find_map(|l| l.strip_prefix("Mutation score: "))
+        .expect("the CLI prints the score")
+        .to_string();
+    // The score is killed / (killed + survived − equivalent), one decimal.
+    let scored = mutation.killed + mutation.survived - mutation.equivalent;
+    let expected = format!("{:.1}%", mutation.killed as f64 * 100.0 / scored as f64);
+    assert!(
+        cli_line.starts_with(&format!("{expected}: {} killed, ", mutation.killed)),
+        "{cli_line}"
+    );
+    assert_eq!(
+        status,
+        format!(
+            "coverage {:.1}% of rules both ways; mutation score {cli_line}",
+            app.coverage
+                .coverage
+                .as_ref()
+                .unwrap()
+                .totals
+                .covered_percent
+        )
+    );
+    if mutation.generated > mutation.evaluated {
+        assert!(
+            cli_line.ends_with(&format!(
+                ", on a sample of {} of {} mutants",
+                mutation.evaluated, mutation.generated
+            )),
+            "{cli_line}"
+        );
+    }
+}
+
 #[test]
 fn generated_tests_are_proposed_then_accepted_or_rejected() {
     let (dir, mut app) = park();
@@ -106,7 +160,11 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
     for _ in 0..proposed[0] {
         press(&mut app, 'j');
     }
-    let effects = press(&mut app, 'y');
+    let mut effects = press(&mut app, 'y');
+    if matches!(app.overlay, Some(Overlay::ConfirmAcceptImpossible { .. })) {
+        // Proved IMPOSSIBLE: accepted knowingly.
+        effects = press(&mut app, 'y');
+    }
     settle(&mut app, &mut runtime, effects);
     let accepted = &app.tests.tests[proposed[0]];
     assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
@@ -141,6 +199,84 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
             && statuses.contains(&"proposed"),
         "{statuses:?}"
     );
+}
+
+/// Accepting a proposed test proved IMPOSSIBLE locks a conflict in as
+/// expected behaviour: `y` first asks, naming the conflicting rules and
+/// saying what accepting means; any other key cancels, `y` again accepts.
+#[test]
+fn accepting_an_impossible_test_asks_first() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ctrl(&mut app, 'g');
+    settle(&mut app, &mut runtime, effects);
+    let index = app
+        .tests
+        .tests
+        .iter()
+        .position(|t| {
+            t.status == precept::core::model::TestStatus::Proposed
+                && t.proved == Some(FindingKind::Impossible)
+        })
+        .expect("park has a proposed IMPOSSIBLE test");
+    let id = app.tests.tests[index].id.clone();
+    let rules = match &app.results[&id] {
+        TestState::Done(outcome) => outcome
+            .finding
+            .as_ref()
+            .unwrap()
+            .contradicting_rules
+            .clone(),
+        _ => panic!("{id} was run"),
+    };
+    assert!(rules.len() >= 2, "{rules:?}");
+    let listed = format!(
+        "{} and {}",
+        rules[..rules.len() - 1].join(", "),
+        rules[rules.len() - 1]
+    );
+    press(&mut app, '3');
+    for _ in 0..index {
+        press(&mut app, 'j');
+    }
+    let effects = press(&mut app, 'y');
+    assert!(effects.is_empty(), "nothing is saved or run yet");
+    match &app.overlay {
+        Some(Overlay::ConfirmAcceptImpossible {
+            test_index,
+            warning,
+        }) => {
+            assert_eq!(*test_index, index);
+            assert_eq!(
+                warning,
+                &format!(
+                    "{id} was proved IMPOSSIBLE: rules {listed} contradict each other in this situation, so it can never arise. \
+                     Accepting {id} would make that contradiction expected behaviour: the test would pass while the conflict stays, \
+                     and fail once the rules are repaired. Usually the rules need repairing instead."
+                )
+            );
+        }
+        _ => panic!("no confirmation"),
+    }
+    // Any other key cancels.
+    let effects = press(&mut app, 'n');
+    assert!(effects.is_empty() && app.overlay.is_none());
+    assert_eq!(
+        app.tests.tests[index].status,
+        precept::core::model::TestStatus::Proposed
+    );
+    // y, then y again, accepts it as an ordinary (undoable) edit.
+    press(&mut app, 'y');
+    let effects = press(&mut app, 'y');
+    assert!(
+        kinds(&effects).contains(&"SaveTests"),
+        "{:?}",
+        kinds(&effects)
+    );
+    settle(&mut app, &mut runtime, effects);
+    let accepted = &app.tests.tests[index];
+    assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
+    assert_eq!(accepted.expected, FindingKind::Impossible);
 }
 
 /// `x` on a conflicting overlap: both exception fixes are offered, each with

@@ -113,6 +113,9 @@ pub struct Candidate {
     pub premise: Expr,
     pub claim: Expr,
     pub kind: CandidateKind,
+    /// What the candidate was built to probe, before the solver decides it.
+    /// Never shown as a test's explanation: that is written from the proved
+    /// finding ([`super::explain::explanation`]).
     pub rationale: String,
     /// The rules the candidate targets.
     pub rules: Vec<String>,

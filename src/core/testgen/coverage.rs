@@ -1,35 +1,49 @@
-//! Rule coverage: which rules the logic tests exercise, and how.
+//! Rule coverage: which rules take part in deciding the logic tests, and
+//! with their condition true or false.
 //!
-//! Definitions (M is the conjunction of the rules, P a test's premise):
+//! Definitions (M is the conjunction of the rules, P a test's premise, Q its
+//! claim, F its finding as the solver proves it now):
 //!
-//! - **Antecedent.** For a rule `(=> A C)` the antecedent is `A` (for
-//!   `(=> A1 ... An C)` it is `(and A1 ... An)`). Any other rule has no
-//!   antecedent; it is treated as `(=> true rule)`, so it can only be
-//!   exercised with its antecedent true.
+//! - **Antecedent.** For a rule `(=> A C)` the antecedent is `A` and the
+//!   conclusion `C` (for `(=> A1 ... An C)`, `(and A1 ... An)` and `C`). Any
+//!   other rule has no antecedent; it is treated as `(=> true rule)`.
 //! - **Cone of a test.** The rules sharing a connected component of the
-//!   rule↔variable graph ([`RuleGraph`]) with the variables of the test's
-//!   premise or claim. A rule outside the cone cannot change the test's
-//!   finding while the policy is consistent.
-//! - **Touched.** A test *touches* a rule when the rule is in its cone.
-//! - **Antecedent true.** A test exercises rule `r` with its antecedent true
-//!   when `r` is in its cone and the solver shows `M ∧ P ∧ A` satisfiable:
-//!   some scenario of the test's premise makes the antecedent hold.
-//! - **Antecedent false.** Likewise with `M ∧ P ∧ ¬A` satisfiable. A test whose
-//!   premise forces `A` false counts as antecedent-false only; a test whose
-//!   premise leaves `A` open counts both ways.
+//!   rule↔variable graph ([`RuleGraph`]) with the variables of P or Q. A rule
+//!   outside the cone cannot change F while the policy is consistent. Being
+//!   in the cone is necessary, not enough: a rule about something else can
+//!   share a variable with the test.
+//! - **Condition true.** A test exercises rule `r` with its antecedent true
+//!   when `r` is in the minimal rule set of F (the rules that with P entail
+//!   Q for VALID, refute it for INVALID, contradict P for IMPOSSIBLE; every
+//!   rule of the set proved necessary by the solver) and `M ∧ P ∧ A` is
+//!   satisfiable: the rule decides the finding in a scenario where it
+//!   applies. For IMPOSSIBLE there is no scenario; the rules of the conflict
+//!   count with their condition true (their clash is the finding).
+//! - **Condition false.** A test exercises `r` with its antecedent false when
+//!   `r` is in its cone, `M ∧ P ∧ ¬A` is satisfiable, and the finding would
+//!   change if `r` applied there: asking P ∧ C instead of P gives another
+//!   finding. (A rule that always applied, `C` in place of `(=> A C)`, makes
+//!   the model `M ∧ C`, so that one question is the proof.) A rule proved
+//!   necessary in F's rule set only through its contrapositive (A false in
+//!   every scenario) counts here too.
+//! - **Touched.** A test touches a rule when it exercises it either way, or
+//!   the rule is in F's rule set.
 //! - **Covered.** A rule is covered when it is exercised with its antecedent
 //!   true and, if it has an antecedent, also with it false.
 //!
-//! Each check is one solver question: `verify((and P A), true)` is IMPOSSIBLE
-//! exactly when `M ∧ P ∧ A` is unsatisfiable. A check the solver cannot
-//! settle (TOO_COMPLEX) counts neither way; the test is listed as undecided.
-//! Only tests whose status counts ([`crate::core::model::TestStatus::counts`])
-//! are used; tests whose premise or claim does not parse are skipped.
+//! So a SATISFIABLE test exercises only the rules whose firing would decide
+//! its claim, and a test about a rider aged 15 does not cover a rule about
+//! car licences at 17 just because both mention the age. Each check is a
+//! solver question; a check the solver cannot settle (TOO_COMPLEX), or a
+//! rule set not proved minimal, counts neither way and the test is listed as
+//! undecided for the rule. Only tests whose status counts
+//! ([`crate::core::model::TestStatus::counts`]) are used; tests whose
+//! premise or claim does not parse are skipped.
 
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
-use crate::core::solve::{FindingKind, SolverWorker};
+use crate::core::solve::{Finding, FindingKind, SolverWorker};
 use crate::core::test_runner::{TestCheckError, check_test};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -40,13 +54,14 @@ pub struct RuleCoverage {
     pub id: String,
     /// The rule's antecedent as written; None when the rule is not an implication.
     pub antecedent: Option<String>,
-    /// Whether some test has the rule in its cone of influence.
+    /// Whether some test takes the rule into deciding its finding.
     pub touched: bool,
-    /// The tests with the rule in their cone, in suite order.
+    /// The tests that take the rule into deciding their finding, in suite order.
     pub touched_by: Vec<String>,
-    /// The tests under whose premise the antecedent can be true.
+    /// The tests whose finding the rule decides where its antecedent is true.
     pub antecedent_true_by: Vec<String>,
-    /// The tests under whose premise the antecedent can be false.
+    /// The tests whose finding would change if the rule applied where its
+    /// antecedent is false.
     pub antecedent_false_by: Vec<String>,
     /// The tests for which the solver could not settle a check.
     pub undecided_by: Vec<String>,
@@ -150,6 +165,8 @@ pub fn in_cone(graph: &RuleGraph, rule: &str, variables: &[&str]) -> bool {
 struct ParsedTest<'a> {
     test: &'a LogicTest,
     premise: Expr,
+    /// The claim, elaborated for the solver.
+    claim: Expr,
     variables: Vec<String>,
 }
 
@@ -162,19 +179,20 @@ fn parse_tests<'a>(
     let mut skipped = Vec::new();
     for test in tests.iter().filter(|t| t.status.counts()) {
         let checked = (|| -> Result<_, TestCheckError> {
-            check_test(model, test)?;
+            let (_, elaborated_claim) = check_test(model, test)?;
             let premise = parse_expr(&test.premise).map_err(TestCheckError::Premise)?;
             let claim = parse_expr(&test.claim).map_err(TestCheckError::Claim)?;
             let variables = question_variables(model, &premise, &claim)
                 .into_iter()
                 .map(str::to_string)
                 .collect();
-            Ok((premise, variables))
+            Ok((premise, elaborated_claim, variables))
         })();
         match checked {
-            Ok((premise, variables)) => parsed.push(ParsedTest {
+            Ok((premise, claim, variables)) => parsed.push(ParsedTest {
                 test,
                 premise,
+                claim,
                 variables,
             }),
             Err(reason) => skipped.push(SkippedTest {
@@ -200,14 +218,31 @@ pub fn satisfiable(worker: &SolverWorker, model: &CompiledModel, formula: &Expr)
     }
 }
 
-/// Memoizes [`satisfiable`] by the formula's printed text.
+/// Memoizes [`satisfiable`] and findings by the formulas' printed text.
 struct SatCache<'a> {
     worker: &'a SolverWorker,
     model: &'a CompiledModel,
     known: HashMap<String, Option<bool>>,
+    findings: HashMap<String, Option<FindingKind>>,
 }
 
 impl SatCache<'_> {
+    /// The finding of `premise` (written) and `claim` (elaborated); None
+    /// when the premise does not check.
+    fn finding_kind(&mut self, premise: &Expr, claim: &Expr) -> Option<FindingKind> {
+        let key = format!("{premise}\u{0}{claim}");
+        if let Some(&known) = self.findings.get(&key) {
+            return known;
+        }
+        let answer = self
+            .model
+            .check_formula(&premise.to_string())
+            .ok()
+            .map(|(_, elaborated)| self.worker.verify(elaborated, claim.clone()).kind);
+        self.findings.insert(key, answer);
+        answer
+    }
+
     fn check(&mut self, formula: Expr) -> Option<bool> {
         let key = formula.to_string();
         if let Some(&known) = self.known.get(&key) {
@@ -247,17 +282,20 @@ pub fn rule_coverage(
         worker,
         model,
         known: HashMap::new(),
+        findings: HashMap::new(),
     };
-    // Whether each premise is possible at all (M ∧ P): when it is not, no
-    // antecedent can be exercised by that test.
-    let premise_possible: Vec<Option<bool>> = parsed
+    // Each test's finding as proved now, with its minimal rule set.
+    let findings: Vec<Option<Finding>> = parsed
         .iter()
-        .map(|t| cache.check(t.premise.clone()))
+        .map(|t| {
+            let (premise, _) = check_test(model, t.test).ok()?;
+            Some(worker.verify(premise, t.claim.clone()))
+        })
         .collect();
     let rules = model
         .rules
         .iter()
-        .map(|rule| cover_rule(rule, &graph, &parsed, &premise_possible, &mut cache))
+        .map(|rule| cover_rule(rule, &graph, &parsed, &findings, &mut cache))
         .collect::<Vec<_>>();
     let untouched: Vec<String> = rules
         .iter()
@@ -291,14 +329,34 @@ pub fn rule_coverage(
     }
 }
 
+/// Whether the solver settled a question (the four logical findings).
+fn decided(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::Valid
+            | FindingKind::Invalid
+            | FindingKind::Satisfiable
+            | FindingKind::Impossible
+    )
+}
+
+/// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.
+fn conclusion(rule: &Expr) -> Option<Expr> {
+    match &rule.kind {
+        ExprKind::App(Op::Implies, args) if args.len() >= 2 => args.last().cloned(),
+        _ => None,
+    }
+}
+
 fn cover_rule(
     rule: &CompiledRule,
     graph: &RuleGraph,
     tests: &[ParsedTest<'_>],
-    premise_possible: &[Option<bool>],
+    findings: &[Option<Finding>],
     cache: &mut SatCache<'_>,
 ) -> RuleCoverage {
     let antecedent = antecedent(&rule.written);
+    let conclusion = conclusion(&rule.written);
     let mut coverage = RuleCoverage {
         id: rule.id.clone(),
         antecedent: antecedent.as_ref().map(ToString::to_string),
@@ -308,30 +366,67 @@ fn cover_rule(
         antecedent_false_by: Vec::new(),
         undecided_by: Vec::new(),
     };
-    for (test, possible) in tests.iter().zip(premise_possible) {
+    for (test, finding) in tests.iter().zip(findings) {
         let variables: Vec<&str> = test.variables.iter().map(String::as_str).collect();
         if !in_cone(graph, &rule.id, &variables) {
             continue;
         }
         let id = test.test.id.clone();
-        coverage.touched_by.push(id.clone());
-        let (can_be_true, can_be_false) = match (possible, &antecedent) {
-            (Some(false), _) => (Some(false), Some(false)),
-            (None, _) => (None, None),
-            // No antecedent: it is `true`, which holds whenever the premise can.
-            (Some(true), None) => (Some(true), Some(false)),
-            (Some(true), Some(a)) => (
-                cache.check(and(&test.premise, a.clone())),
-                cache.check(and(&test.premise, not(a.clone()))),
-            ),
+        let Some(finding) = finding.as_ref().filter(|f| decided(f.kind)) else {
+            coverage.undecided_by.push(id);
+            continue;
         };
-        if can_be_true == Some(true) {
+        let in_rule_set = finding.rules().contains(&rule.id);
+        if in_rule_set && !finding.rules_minimal {
+            // Perhaps not needed: not counted either way.
+            coverage.undecided_by.push(id);
+            continue;
+        }
+        let mut undecided = false;
+        let (mut when_true, mut when_false) = (false, false);
+        if in_rule_set {
+            if finding.kind == FindingKind::Impossible {
+                when_true = true;
+            } else {
+                match &antecedent {
+                    None => when_true = true,
+                    Some(a) => {
+                        match cache.check(and(&test.premise, a.clone())) {
+                            Some(possible) => when_true = possible,
+                            None => undecided = true,
+                        }
+                        match cache.check(and(&test.premise, not(a.clone()))) {
+                            Some(possible) => when_false = possible,
+                            None => undecided = true,
+                        }
+                    }
+                }
+            }
+        }
+        if let (Some(a), Some(c), false) = (&antecedent, &conclusion, when_false)
+            && finding.kind != FindingKind::Impossible
+        {
+            // Would the finding change if the rule applied here?
+            match cache.check(and(&test.premise, not(a.clone()))) {
+                Some(false) => {}
+                None => undecided = true,
+                Some(true) => match cache.finding_kind(&and(&test.premise, c.clone()), &test.claim)
+                {
+                    Some(kind) if decided(kind) => when_false = kind != finding.kind,
+                    _ => undecided = true,
+                },
+            }
+        }
+        if when_true {
             coverage.antecedent_true_by.push(id.clone());
         }
-        if can_be_false == Some(true) {
+        if when_false {
             coverage.antecedent_false_by.push(id.clone());
         }
-        if can_be_true.is_none() || can_be_false.is_none() {
+        if in_rule_set || when_true || when_false {
+            coverage.touched_by.push(id.clone());
+        }
+        if undecided {
             coverage.undecided_by.push(id);
         }
     }

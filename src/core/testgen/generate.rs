@@ -102,6 +102,7 @@ use super::candidates::{
 pub use super::candidates::{Candidate, CandidateKind};
 use super::cases::cases_of;
 use super::chains::{composite, transitive};
+pub use super::explain::{accept_impossible_warning, explanation, test_name};
 use super::ranking::rank;
 use crate::core::smt::build::not_of;
 
@@ -142,13 +143,15 @@ pub struct GeneratedTest {
     pub claim: String,
     pub finding: Finding,
     pub kind: CandidateKind,
+    /// Why it has its finding, written from the proved finding and its
+    /// rules ([`explanation`]), then what it was generated to probe.
     pub rationale: String,
     /// The score the ranking picked it with (higher first).
     pub score: f64,
     /// The rules the candidate targeted (the finding's own rules are in
     /// `finding.rules()`).
     pub targets: Vec<String>,
-    /// A readable name: the kind, then the claim in the model's English.
+    /// What the test asks, in the model's English ([`test_name`]).
     pub name: String,
     /// The premise and claim in the model's English (the glossary's templates).
     pub premise_english: String,
@@ -210,21 +213,15 @@ pub fn generate(
         .map(|(d, score)| {
             let premise_english = english(model, &d.premise);
             let claim_english = english(model, &d.claim);
-            let name = format!(
-                "{}: {}",
-                d.candidate.kind.label(),
-                if claim_english.is_empty() {
-                    d.claim.as_str()
-                } else {
-                    claim_english.trim_end_matches('.')
-                }
-            );
+            // Named and explained only now that the finding is proved.
+            let name = test_name(model, &d.premise, &d.claim);
+            let rationale = explanation(&d.finding, d.candidate.kind, &d.candidate.rules);
             GeneratedTest {
                 premise: d.premise,
                 claim: d.claim,
                 finding: d.finding,
                 kind: d.candidate.kind,
-                rationale: d.candidate.rationale,
+                rationale,
                 score: (score * 1000.0).round() / 1000.0,
                 targets: d.candidate.rules,
                 name,
@@ -247,10 +244,10 @@ fn english(model: &CompiledModel, formula: &str) -> String {
 }
 
 /// A generated test as a proposed logic test: expected = the proved finding,
-/// named after its kind and its claim in English.
+/// named after what it asks.
 pub fn to_proposed(generated: &GeneratedTest, id: String) -> LogicTest {
     let name = if generated.name.is_empty() {
-        format!("{}: {}", generated.kind.label(), generated.claim)
+        format!("{}, when {}?", generated.claim, generated.premise)
     } else {
         generated.name.clone()
     };

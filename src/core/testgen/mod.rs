@@ -5,17 +5,21 @@
 //! - `chains`: transitive chains and composites (multi-step candidates)
 //! - `budget`: asking the solver within a budget, deduplication
 //! - `ranking`: scores and the greedy pick
+//! - `explain`: a generated test's name and explanation, from its proved finding
 //! - `generate`: the whole generation, and proposed tests' review
 //! - `coverage`, `mutation`: how well a suite covers the rules
+//! - `report_text`: how their figures are written (one decimal everywhere)
 
 mod budget;
 mod candidates;
 mod cases;
 mod chains;
 pub mod coverage;
+mod explain;
 pub mod generate;
 pub mod mutation;
 mod ranking;
+pub mod report_text;
 mod seed;
 
 #[cfg(test)]

@@ -22,10 +22,18 @@
 //! unless the mutant is *equivalent*: the solver proves that the mutated
 //! model and the original entail each other (each entails the other's
 //! version of the rule), so no test can tell them apart.
-//! Score = killed / evaluated; `score_without_equivalent` leaves the proved
-//! equivalent mutants out of the denominator.
+//!
+//! **The score** is computed here and nowhere else:
+//! killed / (killed + survived − equivalent). Proved equivalent mutants are
+//! left out (no test could kill them), and so are undecided ones (the
+//! solver ran out of time: neither killed nor survived); both are counted
+//! and shown next to the score. [`MutationReport::summary`] is the one text
+//! of it that the CLI, the status line and the Coverage pane all show, with
+//! one decimal ([`super::report_text::score_text`]), and says when only a sample of the
+//! mutants was evaluated.
 
 use super::coverage::{in_cone, question_variables, rule_graph};
+use super::report_text::{score_text, thousands};
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::smt::number::finite_decimal;
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
@@ -114,16 +122,87 @@ pub struct MutationReport {
     pub undecided: usize,
     /// Survivors proved equivalent to the original model.
     pub equivalent: usize,
-    /// killed / evaluated; None when nothing was evaluated.
+    /// The mutants the score is over: killed + survived − equivalent.
+    pub scored: usize,
+    /// killed / scored; None when no mutant could be scored.
     pub score: Option<f64>,
-    /// killed / (evaluated - equivalent); None when that is zero.
+    /// The same as `score` (kept for older readers of the JSON).
     pub score_without_equivalent: Option<f64>,
+    /// The score as shown everywhere: one decimal, or "n/a".
+    pub score_text: String,
+    /// Whether only a sample of the generated mutants was evaluated.
+    pub sampled: bool,
+    /// The one line the CLI, the status line and the Coverage pane show.
+    pub summary: String,
     /// The counting tests that pass on the original model (only they can kill).
     pub baseline_passing: Vec<String>,
     pub results: Vec<MutantResult>,
 }
 
 impl MutationReport {
+    /// Builds the report from the results, with the one definition of the score.
+    pub fn new(
+        generated: usize,
+        baseline_passing: Vec<String>,
+        results: Vec<MutantResult>,
+    ) -> MutationReport {
+        let count = |status| results.iter().filter(|r| r.status == status).count();
+        let killed = count(MutantStatus::Killed);
+        let survived = count(MutantStatus::Survived);
+        let undecided = count(MutantStatus::Undecided);
+        let evaluated = results.len();
+        let equivalent = results.iter().filter(|r| r.equivalent).count();
+        let scored = killed + survived - equivalent;
+        let score = (scored > 0).then(|| killed as f64 / scored as f64);
+        let mut report = MutationReport {
+            generated,
+            evaluated,
+            killed,
+            survived,
+            undecided,
+            equivalent,
+            scored,
+            score,
+            score_without_equivalent: score,
+            score_text: score_text(score),
+            sampled: evaluated < generated,
+            summary: String::new(),
+            baseline_passing,
+            results,
+        };
+        report.summary = report.summary_text();
+        report
+    }
+
+    /// "9.4%: 17 killed, 164 survived (2 proved equivalent, left out), 1 not
+    /// decided in time (left out), on a sample of 200 of 6,000 mutants".
+    fn summary_text(&self) -> String {
+        let mut text = format!(
+            "{}: {} killed, {} survived",
+            self.score_text, self.killed, self.survived
+        );
+        if self.equivalent > 0 {
+            text.push_str(&format!(
+                " ({} proved equivalent, left out)",
+                self.equivalent
+            ));
+        }
+        if self.undecided > 0 {
+            text.push_str(&format!(
+                ", {} not decided in time (left out)",
+                self.undecided
+            ));
+        }
+        if self.sampled {
+            text.push_str(&format!(
+                ", on a sample of {} of {} mutants",
+                thousands(self.evaluated),
+                thousands(self.generated)
+            ));
+        }
+        text
+    }
+
     pub fn survivors(&self) -> impl Iterator<Item = &MutantResult> {
         self.results
             .iter()
@@ -389,26 +468,11 @@ pub fn mutation_score(
         result.equivalent = mutant_entails_original && entailed(worker, &result.mutant.formula);
         results.push(result);
     }
-    let count = |status| results.iter().filter(|r| r.status == status).count();
-    let killed = count(MutantStatus::Killed);
-    let survived = count(MutantStatus::Survived);
-    let undecided = count(MutantStatus::Undecided);
-    let evaluated = results.len();
-    let equivalent = results.iter().filter(|r| r.equivalent).count();
-    let distinguishable = evaluated - equivalent;
-    MutationReport {
+    MutationReport::new(
         generated,
-        evaluated,
-        killed,
-        survived,
-        undecided,
-        equivalent,
-        score: (evaluated > 0).then(|| killed as f64 / evaluated as f64),
-        score_without_equivalent: (distinguishable > 0)
-            .then(|| killed as f64 / distinguishable as f64),
-        baseline_passing: baseline.iter().map(|b| b.test.id.clone()).collect(),
+        baseline.iter().map(|b| b.test.id.clone()).collect(),
         results,
-    }
+    )
 }
 
 /// Whether the loaded model entails `formula` (proved VALID under `true`).

@@ -125,6 +125,11 @@ pub enum Overlay {
     RejectPrompt {
         test_index: usize,
     },
+    /// Accepting a test proved IMPOSSIBLE: what it means, y to confirm.
+    ConfirmAcceptImpossible {
+        test_index: usize,
+        warning: String,
+    },
     /// Repair from feedback: the expert's words, then the proposed edits.
     Repair(Box<crate::tui::state::assist::RepairState>),
     /// A one-line name prompt (rename or merge a cluster's variable).

@@ -84,6 +84,9 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Overlay::Name(prompt) if matches!(prompt.purpose, NamePurpose::SaveTest { .. }) => {
             return super::save_test::name_key(app, key);
         }
+        Overlay::ConfirmAcceptImpossible { .. } => {
+            return super::vetting::confirm_accept_impossible_key(app, key);
+        }
         Overlay::Name(_) => return super::formalize::name_prompt_key(app, key),
         Overlay::Palette(_) | Overlay::Search(_) => {
             let is_palette = matches!(app.overlay, Some(Overlay::Palette(_)));

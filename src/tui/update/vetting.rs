@@ -6,9 +6,11 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::edits::finish_declaration_edit;
 use super::lint_rows::retriage;
 use crate::core::lint::{Fix, ModelEdit, syntactic};
+use crate::core::model::TestStatus;
+use crate::core::solve::FindingKind;
 use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::flips::TestFlip;
-use crate::tui::state::app::{App, Screen};
+use crate::tui::state::app::{App, Screen, TestState};
 use crate::tui::state::app::{FixChoice, Overlay};
 use crate::tui::state::freshness::{Basis, model_fingerprint, suite_fingerprint};
 use crate::tui::state::msg::Effect;
@@ -214,13 +216,10 @@ pub fn coverage_done(
     }
     app.coverage.running = false;
     app.status.job = None;
-    let score = mutation
-        .score
-        .map(|s| format!("{:.0}%", s * 100.0))
-        .unwrap_or_else(|| "n/a".into());
     app.status.message = Some(format!(
-        "coverage {:.0}% of rules both ways; mutation score {score}, {} survivors",
-        coverage.totals.covered_percent, mutation.survived
+        "coverage {} of rules both ways; mutation score {}",
+        crate::core::testgen::report_text::percent_text(coverage.totals.covered_percent),
+        mutation.summary
     ));
     if let Some(edit) = app.coverage.basis.stale_since() {
         let message = app.status.message.take().unwrap_or_default();
@@ -309,6 +308,46 @@ pub fn accept_selected(app: &mut App) -> Vec<Effect> {
             "{} was written by hand; accept applies to generated tests",
             test.id
         ));
+        return Vec::new();
+    }
+    if test.proved == Some(FindingKind::Impossible) && test.status != TestStatus::Accepted {
+        // Accepting locks a conflict in as expected behaviour: ask first.
+        let rules = match app.results.get(&test.id) {
+            Some(TestState::Done(outcome)) => outcome
+                .finding
+                .as_ref()
+                .filter(|f| f.kind == FindingKind::Impossible)
+                .map(|f| f.contradicting_rules.clone())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let warning = crate::core::testgen::generate::accept_impossible_warning(&test.id, &rules);
+        app.overlay = Some(Overlay::ConfirmAcceptImpossible {
+            test_index: index,
+            warning,
+        });
+        return Vec::new();
+    }
+    accept_at(app, index)
+}
+
+/// The keys of the confirmation before accepting an IMPOSSIBLE test: y
+/// accepts, any other key cancels.
+pub fn confirm_accept_impossible_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let Some(Overlay::ConfirmAcceptImpossible { test_index, .. }) = app.overlay.take() else {
+        return Vec::new();
+    };
+    if key.code == KeyCode::Char('y') {
+        return accept_at(app, test_index);
+    }
+    app.status.message = Some("not accepted".into());
+    Vec::new()
+}
+
+/// Accepts the generated test at `index`: a regression test expecting its
+/// proved finding.
+fn accept_at(app: &mut App, index: usize) -> Vec<Effect> {
+    if index >= app.tests.tests.len() {
         return Vec::new();
     }
     let before = app.snapshot();

@@ -186,6 +186,9 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::Repair(state) => super::repair::render_repair(app, frame, state),
         Overlay::Name(prompt) => super::repair::render_name(app, frame, prompt),
         Overlay::FixChoice(choice) => super::vetting::render_fix_choice(app, frame, choice),
+        Overlay::ConfirmAcceptImpossible { warning, .. } => {
+            super::vetting::render_accept_impossible(app, frame, warning)
+        }
         Overlay::ExpectPrompt => {
             let area = overlay(size, 70, 5);
             frame.render_widget(Clear, area);

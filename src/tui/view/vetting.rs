@@ -251,8 +251,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         return;
     };
     let totals = &coverage.totals;
-    let percent = |value: f64| format!("{value:.0}%");
-    let score = mutation.score.map(percent).unwrap_or_else(|| "n/a".into());
+    let percent = crate::core::testgen::report_text::percent_text;
     let mut lines = vec![
         Line::from(vec![
             Span::styled("Rules covered both ways ", app.theme.dim()),
@@ -268,13 +267,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         ]),
         Line::from(vec![
             Span::styled("Mutation score ", app.theme.dim()),
-            Span::styled(
-                format!(
-                    "{score} · {} killed, {} survived ({} equivalent), {} undecided",
-                    mutation.killed, mutation.survived, mutation.equivalent, mutation.undecided
-                ),
-                app.theme.text(),
-            ),
+            Span::styled(mutation.summary.clone(), app.theme.text()),
         ]),
     ];
     if !coverage.untouched.is_empty() {
@@ -311,7 +304,12 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
             ));
         }
     }
-    frame.render_widget(Paragraph::new(lines).scroll((0, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((0, 0)),
+        inner,
+    );
 }
 
 /// The fixes of one diagnostic to choose from, each with the tests it would
@@ -347,4 +345,23 @@ pub fn render_fix_choice(app: &App, frame: &mut Frame, choice: &crate::tui::stat
         app.theme.dim(),
     ));
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Before accepting a test proved IMPOSSIBLE: what accepting it means.
+pub fn render_accept_impossible(app: &App, frame: &mut Frame, warning: &str) {
+    let size = (frame.area().width, frame.area().height);
+    let area = crate::tui::measure::layout::overlay(size, 70, 12);
+    frame.render_widget(ratatui::widgets::Clear, area);
+    let block = super::list::pane(app, "Accept a conflict as expected?".into(), true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = vec![
+        Line::styled(warning.to_string(), app.theme.text()),
+        Line::raw(""),
+        Line::styled(
+            "y accept anyway (undo with u) · any other key: cancel",
+            app.theme.dim(),
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
 }
