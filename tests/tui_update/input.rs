@@ -101,3 +101,24 @@ fn feedback_typed_for_a_repair_survives_a_missing_llm() {
         "the tax is 10 percent, not 20"
     );
 }
+
+#[test]
+fn switching_to_questions_and_answers_leaves_the_keyboard_where_it_was() {
+    let (_dir, mut app) = park();
+    app.size = (120, 40);
+    press(&mut app, '4');
+    assert_eq!(app.focus, Pane::VerifyInput);
+    assert!(screen_text(&app).contains("TYPING · esc: keys act again"));
+    code(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::VerifyResult);
+    assert!(!screen_text(&app).contains("TYPING"));
+    // ctrl-t and back: the keys still switch screens, nothing is typed.
+    ctrl(&mut app, 't');
+    ctrl(&mut app, 't');
+    press(&mut app, '5');
+    assert_eq!(app.screen, Screen::Vetting);
+    assert_eq!(app.verify.premise.lines().join(""), "");
+    // From another screen, ctrl-t opens the inputs for typing.
+    ctrl(&mut app, 't');
+    assert_eq!((app.screen, app.focus), (Screen::Verify, Pane::VerifyInput));
+}

@@ -8,12 +8,13 @@ use crate::tui::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// ctrl-t on the verify screen: switch between logic and question/answer.
+/// ctrl-t on the verify screen: switches what is asked. The keyboard stays
+/// where it was: out of the inputs, keys go on switching screens.
 pub fn toggle_mode(app: &mut App) {
     app.verify.mode = match app.verify.mode {
         VerifyMode::Logic => VerifyMode::Answer,
         VerifyMode::Answer => VerifyMode::Logic,
     };
-    app.focus = Pane::VerifyInput;
     app.detail_scroll = 0;
 }
 

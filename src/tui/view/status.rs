@@ -9,6 +9,14 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
+    // Where the keys go is never a guess: while an input has them, say so.
+    if app.overlay.is_none() && app.focus == crate::tui::state::app::Pane::VerifyInput {
+        spans.push(Span::styled(
+            " TYPING · esc: keys act again ",
+            app.theme.selected(),
+        ));
+        spans.push(Span::raw(" "));
+    }
     if let Some(job) = &app.status.job {
         let spin = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][(app.tick % 10) as usize];
         spans.push(Span::styled(format!("{spin} {job}  "), app.theme.pending()));
