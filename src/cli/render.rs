@@ -1,6 +1,7 @@
 //! Plain-text rendering of findings and scenarios for the terminal.
 
 use crate::core::model::CompiledModel;
+use crate::core::model::verdict::verdict;
 use crate::core::solve::{Finding, FindingKind, Scenario};
 use std::fmt::Write;
 
@@ -8,7 +9,13 @@ use std::fmt::Write;
 pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut out = String::new();
-    let _ = writeln!(out, "{pad}{}", finding.kind);
+    // The finding's name never stands alone: its plain-words verdict follows.
+    let _ = writeln!(
+        out,
+        "{pad}{}: {}",
+        finding.kind,
+        verdict(finding, &model.glossary)
+    );
     let _ = writeln!(out, "{pad}  premise: {}", finding.premise);
     let _ = writeln!(out, "{pad}  claim:   {}", finding.claim);
     let (role, rules) = match finding.kind {

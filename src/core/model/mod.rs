@@ -12,6 +12,7 @@ pub mod policy;
 pub mod project;
 pub mod settings;
 pub mod test_suite;
+pub mod verdict;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
 pub use edit::{EditError, ModelEdit};

@@ -2,6 +2,7 @@
 //! scenarios side by side with differing values emphasized, warnings.
 
 use super::list::fit;
+use crate::core::model::verdict::verdict;
 use crate::core::solve::{Finding, FindingKind, Scenario};
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::App;
@@ -23,7 +24,10 @@ pub fn lines<'a>(
     selected_rule: Option<usize>,
     width: usize,
 ) -> Vec<Line<'a>> {
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line<'a>> = wrap(&verdict(finding, &app.compiled.glossary), width)
+        .into_iter()
+        .map(|text| Line::styled(text, app.theme.text()))
+        .collect();
     let role = if finding.kind == FindingKind::Valid {
         "Supporting rules"
     } else {
