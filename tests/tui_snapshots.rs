@@ -398,15 +398,23 @@ fn differing_scenario_rows_are_starred_and_come_first() {
         let mut starred = 0;
         for row in &table {
             let words: Vec<&str> = row.split_whitespace().collect();
+            // Names get the width they need, even in the narrow tests pane.
+            let name = if row.starts_with('*') {
+                words[1]
+            } else {
+                words[0]
+            };
+            assert!(!name.contains('…'), "a cut name: {row}");
             if row.starts_with('*') {
                 assert!(!seen_same, "a differing row after an equal one: {table:#?}");
-                assert_eq!(words.len(), 4, "{row}");
+                // Marker, name, two values, then the description's words.
+                assert!(words.len() >= 4, "{row}");
                 assert_ne!(words[2], words[3], "starred but equal: {row}");
                 starred += 1;
             } else {
                 seen_same = true;
                 assert!(row.starts_with("  "), "{row}");
-                assert_eq!(words.len(), 3, "{row}");
+                assert!(words.len() >= 3, "{row}");
                 assert_eq!(words[1], words[2], "differs but not starred: {row}");
             }
         }
@@ -417,7 +425,7 @@ fn differing_scenario_rows_are_starred_and_come_first() {
             .find(|r| r.contains("creditUnits"))
             .unwrap_or_else(|| panic!("{table:#?}"));
         let words: Vec<&str> = credit.split_whitespace().collect();
-        assert_eq!(words, ["*", "creditUnits", "0", "3"]);
+        assert_eq!(words[..4], ["*", "creditUnits", "0", "3"]);
         // The emphasis style marks them in the buffer too.
         let row_y = inner.y + (header + 1) as u16;
         assert_eq!(

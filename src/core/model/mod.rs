@@ -10,6 +10,7 @@ pub mod history;
 pub mod import;
 pub mod policy;
 pub mod project;
+pub mod scenario_table;
 pub mod settings;
 pub mod test_suite;
 pub mod verdict;
