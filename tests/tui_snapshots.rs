@@ -266,6 +266,37 @@ fn editor_overlay_with_a_live_error() {
     }
 }
 
+#[test]
+fn the_editor_reads_the_rule_in_english_as_it_is_typed() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        bench.press('e');
+        let english = |bench: &Bench| match &bench.app.overlay {
+            Some(Overlay::Editor(editor)) => editor.english.clone(),
+            _ => panic!("the editor is not open"),
+        };
+        assert_eq!(
+            english(&bench).as_deref(),
+            Some("The standard admission fee in dollars equals 50.")
+        );
+        // Retype R1 as a negated comparison, one key at a time.
+        bench.key(KeyCode::Char('e'), KeyModifiers::CONTROL);
+        for _ in 0.."(= baseFee 50.0)".len() {
+            bench.key(KeyCode::Backspace, KeyModifiers::NONE);
+        }
+        bench.type_text("(not (>= baseFee 16.0)");
+        // Unbalanced: no English, the error instead.
+        assert_eq!(english(&bench), None);
+        assert!(!bench.screen_text().contains("less than 16"));
+        bench.press(')');
+        let sentence = "The standard admission fee in dollars is less than 16.";
+        assert_eq!(english(&bench).as_deref(), Some(sentence));
+        let screen = bench.screen_text();
+        assert!(screen.contains(sentence), "{screen}");
+        insta::assert_snapshot!(name("editor_english", size), screen);
+    }
+}
+
 // ------------------------------------------------------ buffer assertions
 
 #[test]
