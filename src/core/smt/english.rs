@@ -467,7 +467,11 @@ mod tests {
             ("(not isFree)", "Is free does not hold."),
             (
                 "(not fallsLow)",
-                "It is not the case that the visit falls in the low season.",
+                "The visit does not fall in the low season.",
+            ),
+            (
+                "(not covers)",
+                "It is not the case that the visitor's fund covers the fee.",
             ),
             (
                 "(not (= isSenior isLowSeason))",
@@ -477,6 +481,11 @@ mod tests {
         let mut g = park();
         g.bool_variables.insert("isFree".into());
         g.bool_variables.insert("fallsLow".into());
+        g.bool_variables.insert("covers".into());
+        g.variables.insert(
+            "covers".into(),
+            "Whether the visitor's fund covers the fee".into(),
+        );
         g.variables.insert(
             "fallsLow".into(),
             "Whether the visit falls in the low season".into(),

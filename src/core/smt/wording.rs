@@ -129,7 +129,60 @@ pub fn negate_clause(clause: &str) -> Option<String> {
             return Some(out.join(" "));
         }
     }
+    negate_simple_verb(&words)
+}
+
+const DETERMINERS: [&str; 7] = ["the", "a", "an", "this", "their", "his", "her"];
+
+/// A clause of a short subject ("the visit", "the refund request") and a
+/// verb in the simple present or past: "the visit falls …" → "the visit
+/// does not fall …", "the passenger travelled …" → "the passenger never
+/// travelled …" (a past form is kept as written rather than guessed back to
+/// its base form).
+fn negate_simple_verb(words: &[&str]) -> Option<String> {
+    if !DETERMINERS.contains(&words.first()?.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    // The subject's nouns: one or two words that do not look like verbs,
+    // plurals or possessives.
+    let looks_inflected = |w: &str| w.ends_with('s') || w.ends_with("ed") || w.contains('\'');
+    for verb_at in 2..=3 {
+        let Some(verb) = words.get(verb_at) else {
+            return None;
+        };
+        if words[1..verb_at].iter().any(|w| looks_inflected(w)) {
+            return None;
+        }
+        let lower = verb.to_ascii_lowercase();
+        let negated = if lower.len() > 3 && lower.ends_with("ed") {
+            Some(format!("never {verb}"))
+        } else if lower.len() > 3 && lower.ends_with('s') && !lower.ends_with("ss") {
+            Some(format!("does not {}", present_base(verb)))
+        } else {
+            None
+        };
+        if let Some(negated) = negated {
+            let mut out: Vec<String> = words[..verb_at].iter().map(|w| w.to_string()).collect();
+            out.push(negated);
+            out.extend(words[verb_at + 1..].iter().map(|w| w.to_string()));
+            return Some(out.join(" "));
+        }
+    }
     None
+}
+
+/// "falls" → "fall", "applies" → "apply", "passes" → "pass", "reaches" →
+/// "reach".
+fn present_base(verb: &str) -> String {
+    if let Some(stem) = verb.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "ches", "shes", "xes", "zes", "oes"] {
+        if verb.ends_with(ending) {
+            return verb[..verb.len() - 2].to_string();
+        }
+    }
+    verb[..verb.len() - 1].to_string()
 }
 
 #[cfg(test)]
@@ -162,10 +215,32 @@ mod tests {
         for (clause, negated) in cases {
             assert_eq!(negate_clause(clause).as_deref(), Some(negated), "{clause}");
         }
-        // No auxiliary, or one inside a relative clause: no safe negation.
-        assert_eq!(negate_clause("the visit falls in the low season"), None);
+        // Simple verbs after a short subject.
+        let simple = [
+            (
+                "the visit falls in the low season",
+                "the visit does not fall in the low season",
+            ),
+            ("the fare type applies", "the fare type does not apply"),
+            (
+                "the rider passes the test",
+                "the rider does not pass the test",
+            ),
+            (
+                "the passenger travelled on the flight",
+                "the passenger never travelled on the flight",
+            ),
+            ("the flight operated", "the flight never operated"),
+        ];
+        for (clause, negated) in simple {
+            assert_eq!(negate_clause(clause).as_deref(), Some(negated), "{clause}");
+        }
+        // No verb in a safe place: no negation.
         assert_eq!(negate_clause("the visitor who is a senior pays less"), None);
         assert_eq!(negate_clause("is low season"), None);
+        assert_eq!(negate_clause("the fees exceed the fund"), None);
+        assert_eq!(negate_clause("the visitor's fund covers the fee"), None);
+        assert_eq!(negate_clause("an adult over 65"), None);
     }
 
     #[test]
