@@ -147,9 +147,7 @@ fn negate_simple_verb(words: &[&str]) -> Option<String> {
     // plurals or possessives.
     let looks_inflected = |w: &str| w.ends_with('s') || w.ends_with("ed") || w.contains('\'');
     for verb_at in 2..=3 {
-        let Some(verb) = words.get(verb_at) else {
-            return None;
-        };
+        let verb = words.get(verb_at)?;
         if words[1..verb_at].iter().any(|w| looks_inflected(w)) {
             return None;
         }
