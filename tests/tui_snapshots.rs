@@ -267,6 +267,50 @@ fn editor_overlay_with_a_live_error() {
 }
 
 #[test]
+fn scenario_descriptions_follow_the_table_when_a_column_would_cut_them() {
+    let find_line = |size: (u16, u16), text: &str| {
+        let mut bench = Bench::open(size);
+        bench.press('3');
+        let detail = areas(Screen::Tests, size).detail;
+        let inner = Rect::new(
+            detail.x + 1,
+            detail.y + 1,
+            detail.width - 2,
+            detail.height - 2,
+        );
+        while bench.app.detail_scroll < 60 {
+            let lines = rows(&bench.buffer(), inner);
+            if let Some(line) = lines.iter().find(|l| l.contains(text)) {
+                return Some(line.trim_end().to_string());
+            }
+            bench.app.detail_scroll += 1;
+        }
+        None
+    };
+    let find = |size: (u16, u16), text: &str| {
+        find_line(size, text).unwrap_or_else(|| panic!("{text} never shows"))
+    };
+    // 80 columns: no room for a description column; each follows the table
+    // (wrapped to the pane).
+    assert_eq!(
+        find((80, 24), "creditUnits:"),
+        "  creditUnits: Number of 5-credit units the"
+    );
+    // 120 columns: a column would cut most of them, so they follow in full.
+    let row = find((120, 40), "* creditUnits");
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["*", "creditUnits", "0", "3"]
+    );
+    assert_eq!(
+        find((120, 40), "creditUnits:"),
+        "  creditUnits: Number of 5-credit units the visitor uses"
+    );
+    // (The verify screen at 120 columns has room: see its snapshot, where
+    // only the one description the column cuts is repeated after the table.)
+}
+
+#[test]
 fn the_editor_reads_the_rule_in_english_as_it_is_typed() {
     for size in SIZES {
         let mut bench = Bench::open(size);

@@ -161,6 +161,24 @@ fn scenario_table<'a>(
         }
         lines.push(Line::from(spans));
     }
+    // Descriptions with no room in the table (no column, or cut) follow it.
+    let cut: Vec<_> = table
+        .rows
+        .iter()
+        .filter(|r| r.description.chars().count() > layout.description)
+        .collect();
+    if !cut.is_empty() {
+        lines.push(Line::styled("Descriptions", app.theme.dim()));
+    }
+    for row in cut {
+        {
+            let text = format!("{}: {}", row.variable, row.description);
+            for (i, part) in wrap(&text, width.saturating_sub(4)).into_iter().enumerate() {
+                let indent = if i == 0 { "  " } else { "    " };
+                lines.push(Line::styled(format!("{indent}{part}"), app.theme.dim()));
+            }
+        }
+    }
     if table.outside_cone > 0 {
         lines.push(Line::styled(
             format!(
@@ -213,10 +231,21 @@ impl TableLayout {
             }
         }
         let rest = available.saturating_sub(name + values.iter().sum::<usize>());
+        // A column that would cut most descriptions is left out: they all
+        // follow the table in full instead.
+        let fit_most = |room: usize| {
+            let described: Vec<usize> = table
+                .rows
+                .iter()
+                .map(|r| r.description.chars().count())
+                .filter(|&n| n > 0)
+                .collect();
+            described.iter().filter(|&&n| n <= room).count() * 4 >= described.len() * 3
+        };
         TableLayout {
             name,
             values,
-            description: if rest >= NARROWEST_DESCRIPTION {
+            description: if rest >= NARROWEST_DESCRIPTION && fit_most(rest) {
                 rest
             } else {
                 0
