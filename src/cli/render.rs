@@ -1,6 +1,9 @@
 //! Plain-text rendering of findings and scenarios for the terminal.
 
 use crate::core::model::CompiledModel;
+use crate::core::model::graph::RuleGraph;
+use crate::core::model::scenario_table::{ScenarioRow, ScenarioTable};
+use crate::core::model::verdict::verdict;
 use crate::core::solve::{Finding, FindingKind, Scenario};
 use std::fmt::Write;
 
@@ -8,7 +11,13 @@ use std::fmt::Write;
 pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut out = String::new();
-    let _ = writeln!(out, "{pad}{}", finding.kind);
+    // The finding's name never stands alone: its plain-words verdict follows.
+    let _ = writeln!(
+        out,
+        "{pad}{}: {}",
+        finding.kind,
+        verdict(finding, &model.glossary)
+    );
     let _ = writeln!(out, "{pad}  premise: {}", finding.premise);
     let _ = writeln!(out, "{pad}  claim:   {}", finding.claim);
     let (role, rules) = match finding.kind {
@@ -50,18 +59,30 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
     ) {
         (Some(yes), Some(no)) => {
             let _ = writeln!(out, "{pad}  scenarios (* marks values that differ):");
-            out.push_str(&scenario_table(
+            out.push_str(&finding_scenarios(
+                finding,
+                model,
                 &[("claims true", yes), ("claims false", no)],
                 indent + 4,
             ));
         }
         (Some(yes), None) => {
             let _ = writeln!(out, "{pad}  claims-true scenario:");
-            out.push_str(&scenario_table(&[("value", yes)], indent + 4));
+            out.push_str(&finding_scenarios(
+                finding,
+                model,
+                &[("value", yes)],
+                indent + 4,
+            ));
         }
         (None, Some(no)) => {
             let _ = writeln!(out, "{pad}  claims-false scenario:");
-            out.push_str(&scenario_table(&[("value", no)], indent + 4));
+            out.push_str(&finding_scenarios(
+                finding,
+                model,
+                &[("value", no)],
+                indent + 4,
+            ));
         }
         (None, None) => {}
     }
@@ -75,54 +96,106 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
 }
 
 /// Scenarios side by side, one row per variable; rows whose values differ
-/// between columns are marked with `*`.
+/// between columns come first, marked with `*`.
 pub fn scenario_table(columns: &[(&str, &Scenario)], indent: usize) -> String {
-    let pad = " ".repeat(indent);
     let Some((_, first)) = columns.first() else {
         return String::new();
     };
-    let name_width = first
-        .values
-        .iter()
-        .map(|(n, _)| n.chars().count())
-        .max()
-        .unwrap_or(8)
-        .max(8);
-    let cells: Vec<Vec<String>> = first
+    let rows: Vec<ScenarioRow> = first
         .values
         .iter()
         .map(|(name, _)| {
-            columns
+            let values: Vec<String> = columns
                 .iter()
                 .map(|(_, s)| s.get(name).map(|v| v.to_string()).unwrap_or_default())
-                .collect()
+                .collect();
+            ScenarioRow {
+                variable: name.clone(),
+                description: String::new(),
+                differs: values.iter().any(|v| v != &values[0]),
+                values,
+            }
         })
         .collect();
-    let widths: Vec<usize> = (0..columns.len())
-        .map(|c| {
-            cells
-                .iter()
-                .map(|row| row[c].chars().count())
+    let (mut differing, same): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| r.differs);
+    differing.extend(same);
+    let titles: Vec<&str> = columns.iter().map(|(t, _)| *t).collect();
+    rows_text(&titles, &differing, indent)
+}
+
+/// A finding's scenarios: the question's cone only, differing rows first,
+/// each with its variable's description.
+fn finding_scenarios(
+    finding: &Finding,
+    model: &CompiledModel,
+    columns: &[(&str, &Scenario)],
+    indent: usize,
+) -> String {
+    let graph = RuleGraph::build(
+        model.variables.iter().map(|(n, _)| n.as_str()),
+        model.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    );
+    let scenarios: Vec<&Scenario> = columns.iter().map(|(_, s)| *s).collect();
+    let table = ScenarioTable::new(
+        &scenarios,
+        &finding.premise,
+        &finding.claim,
+        &graph,
+        &model.glossary,
+    );
+    let titles: Vec<&str> = columns.iter().map(|(t, _)| *t).collect();
+    let mut out = rows_text(&titles, &table.rows, indent);
+    if table.outside_cone > 0 {
+        let _ = writeln!(
+            out,
+            "{}  ({} variables outside the question's cone not shown)",
+            " ".repeat(indent),
+            table.outside_cone
+        );
+    }
+    out
+}
+
+fn rows_text(titles: &[&str], rows: &[ScenarioRow], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let name_width = rows
+        .iter()
+        .map(|r| r.variable.chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let widths: Vec<usize> = titles
+        .iter()
+        .enumerate()
+        .map(|(c, title)| {
+            rows.iter()
+                .map(|row| row.values[c].chars().count())
                 .max()
                 .unwrap_or(0)
-                .max(columns[c].0.len())
+                .max(title.chars().count())
         })
         .collect();
+    let described = rows.iter().any(|r| !r.description.is_empty());
     let mut out = String::new();
     let mut header = format!("{pad}  {:name_width$}", "variable");
-    for (c, (title, _)) in columns.iter().enumerate() {
+    for (c, title) in titles.iter().enumerate() {
         let _ = write!(header, "  {:width$}", title, width = widths[c]);
     }
+    if described {
+        header.push_str("  description");
+    }
     let _ = writeln!(out, "{}", header.trim_end());
-    for ((name, _), row) in first.values.iter().zip(&cells) {
-        let differs = row.iter().any(|v| v != &row[0]);
+    for row in rows {
         let mut line = format!(
             "{pad}{} {:name_width$}",
-            if differs { "*" } else { " " },
-            name
+            if row.differs { "*" } else { " " },
+            row.variable
         );
-        for (c, value) in row.iter().enumerate() {
+        for (c, value) in row.values.iter().enumerate() {
             let _ = write!(line, "  {:width$}", value, width = widths[c]);
+        }
+        if described {
+            let _ = write!(line, "  {}", row.description);
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }

@@ -2,8 +2,10 @@
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::render;
-use crate::core::solve::FindingKind;
+use crate::core::model::verdict::verdict;
+use crate::core::solve::{Finding, FindingKind};
 use clap::Args;
+use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -27,6 +29,14 @@ pub struct VerifyArgs {
     pub timeout_ms: Option<u64>,
 }
 
+/// The finding's fields as they always were, then its verdict sentence.
+#[derive(Serialize)]
+struct VerifyJson<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    verdict: String,
+}
+
 pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
     FindingKind::parse(text).ok_or_else(|| {
         let names: Vec<&str> = FindingKind::ALL.iter().map(|k| k.name()).collect();
@@ -45,7 +55,10 @@ pub fn run(args: &VerifyArgs) -> Outcome {
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
     let finding = worker.verify(premise, claim);
     if args.json {
-        print_json(&finding)?;
+        print_json(&VerifyJson {
+            verdict: verdict(&finding, &compiled.glossary),
+            finding: &finding,
+        })?;
     } else {
         print!("{}", render::finding_text(&finding, &compiled, 0));
     }

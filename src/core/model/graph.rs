@@ -162,6 +162,24 @@ impl RuleGraph {
             .collect()
     }
 
+    /// The variables a question over `variables` can involve: its own and
+    /// every variable in the groups of rules they touch (its cone).
+    pub fn cone_variables<'a>(
+        &self,
+        variables: impl IntoIterator<Item = &'a str>,
+    ) -> BTreeSet<String> {
+        let question: Vec<&str> = variables.into_iter().collect();
+        let touched = self.components_of(question.iter().copied());
+        let mut cone: BTreeSet<String> = question.iter().map(|v| v.to_string()).collect();
+        cone.extend(
+            self.variables
+                .iter()
+                .filter(|(_, node)| touched.contains(&self.component[node.index()]))
+                .map(|(name, _)| name.clone()),
+        );
+        cone
+    }
+
     /// Whether a question over `question_variables` can depend on a rule over
     /// `rule_variables`: they share a connected component. (A rule that makes
     /// the whole policy inconsistent affects everything; callers check that
@@ -199,6 +217,9 @@ mod tests {
         assert!(graph.may_depend(["b"], &touched));
         assert!(!graph.may_depend(["y"], &touched));
         assert!(!graph.may_depend(["z"], &touched));
+        let names = |set: BTreeSet<String>| set.into_iter().collect::<Vec<_>>();
+        assert_eq!(names(graph.cone_variables(["a"])), ["a", "b", "x"]);
+        assert_eq!(names(graph.cone_variables(["z"])), ["z"]);
     }
 
     #[test]

@@ -10,8 +10,10 @@ pub mod history;
 pub mod import;
 pub mod policy;
 pub mod project;
+pub mod scenario_table;
 pub mod settings;
 pub mod test_suite;
+pub mod verdict;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
 pub use edit::{EditError, ModelEdit};

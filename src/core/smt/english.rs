@@ -3,6 +3,8 @@
 
 use super::ast::{Expr, ExprKind, Op};
 use super::number::finite_decimal;
+pub use super::wording::humanize;
+use super::wording::{lower_first, negate_clause, sentence_part};
 use num_rational::BigRational;
 use num_traits::One;
 use std::collections::HashMap;
@@ -56,10 +58,16 @@ impl Glossary {
     fn implication(&self, args: &[Expr]) -> String {
         // (=> a b c) means a => (b => c): if a and b, then c.
         let (conclusion, conditions) = args.split_last().expect("=> has at least two arguments");
-        let conditions: Vec<String> = conditions
-            .iter()
-            .map(|c| self.operand(c, Op::And))
-            .collect();
+        // A lone condition needs no brackets: "if either a or b, then c".
+        let conditions: Vec<String> = match conditions {
+            [only] if !matches!(only.kind, ExprKind::App(Op::Implies | Op::Ite, _)) => {
+                vec![self.phrase(only)]
+            }
+            _ => conditions
+                .iter()
+                .map(|c| self.operand(c, Op::And))
+                .collect(),
+        };
         format!(
             "if {}, then {}",
             join(&conditions, "and"),
@@ -68,18 +76,20 @@ impl Glossary {
     }
 
     fn name_phrase(&self, name: &str) -> String {
-        if let Some(description) = self.values.get(name).filter(|d| !d.trim().is_empty()) {
-            return lower_first(description.trim().trim_end_matches('.'));
+        if let Some(description) = self
+            .values
+            .get(name)
+            .map(|d| sentence_part(d))
+            .filter(|d| !d.is_empty())
+        {
+            return lower_first(&description);
         }
         if self.values.contains_key(name) {
             return humanize(name);
         }
-        let description = self
-            .variables
-            .get(name)
-            .map(|d| d.trim().trim_end_matches('.'));
+        let description = self.variables.get(name).map(|d| sentence_part(d));
         let is_bool = self.bool_variables.contains(name);
-        match description.filter(|d| !d.is_empty()) {
+        match description.as_deref().filter(|d| !d.is_empty()) {
             Some(d) if is_bool => {
                 let lowered = lower_first(d);
                 for prefix in ["whether ", "true if ", "true when ", "indicates whether "] {
@@ -111,7 +121,10 @@ impl Glossary {
                 Op::And | Op::Or => {
                     matches!(op, Op::And | Op::Or | Op::Implies | Op::Ite) && *op != parent
                 }
-                Op::Not => matches!(op, Op::And | Op::Or | Op::Implies | Op::Eq | Op::Ite),
+                Op::Not => matches!(
+                    op,
+                    Op::And | Op::Or | Op::Implies | Op::Eq | Op::Ite | Op::Distinct
+                ),
                 Op::Add | Op::Sub | Op::Mul | Op::Div => {
                     matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Ite) && *op != parent
                         || (parent == Op::Div && *op == Op::Div)
@@ -143,19 +156,7 @@ impl Glossary {
                     join(&parts, "or")
                 }
             }
-            Op::Not => match &args[0].kind {
-                ExprKind::App(Op::Eq, inner) if inner.len() == 2 => {
-                    format!(
-                        "{} is not {}",
-                        self.phrase(&inner[0]),
-                        self.phrase(&inner[1])
-                    )
-                }
-                _ => format!(
-                    "it is not the case that {}",
-                    self.operand(&args[0], Op::Not)
-                ),
-            },
+            Op::Not => self.negation(&args[0]),
             Op::Implies => self.implication(args),
             Op::Eq => self.equality(args),
             Op::Distinct => {
@@ -186,11 +187,102 @@ impl Glossary {
         }
     }
 
-    fn equality(&self, args: &[Expr]) -> String {
-        let parts: Vec<String> = args.iter().map(|a| self.operand(a, Op::Eq)).collect();
-        let is_value =
-            |e: &Expr| matches!(&e.kind, ExprKind::Symbol(n) if self.values.contains_key(n));
-        let is_bool = |e: &Expr| match &e.kind {
+    /// The natural negation of a Bool term: comparisons flip ("is at least"
+    /// ↔ "is less than"), `(not (= x A))` reads "x is not A", a double
+    /// negation cancels, negation moves inside and, or and => (De Morgan),
+    /// and a Boolean variable takes the negative form of its description
+    /// when it has one. Otherwise: "it is not the case that …".
+    fn negation(&self, expr: &Expr) -> String {
+        self.natural_negation(expr)
+            .unwrap_or_else(|| format!("it is not the case that {}", self.operand(expr, Op::Not)))
+    }
+
+    fn natural_negation(&self, expr: &Expr) -> Option<String> {
+        let (op, args) = match &expr.kind {
+            ExprKind::Bool(value) => return Some((!value).to_string()),
+            ExprKind::Symbol(name) if self.bool_variables.contains(name) => {
+                let phrase = self.name_phrase(name);
+                return match phrase.strip_suffix(" holds") {
+                    Some(subject) => Some(format!("{subject} does not hold")),
+                    None => negate_clause(&phrase),
+                };
+            }
+            ExprKind::App(op, args) => (*op, args),
+            _ => return None,
+        };
+        let pair = args.len() == 2;
+        let relation = |words: &str| {
+            Some(format!(
+                "{} {words} {}",
+                self.operand(&args[0], op),
+                self.operand(&args[1], op)
+            ))
+        };
+        match op {
+            Op::Not => Some(self.phrase(&args[0])),
+            Op::Lt if pair => relation("is at least"),
+            Op::Le if pair => relation("is greater than"),
+            Op::Gt if pair => relation("is at most"),
+            Op::Ge if pair => relation("is less than"),
+            Op::Eq if pair && self.is_value_term(&args[1]) => relation("is not"),
+            Op::Eq if pair && !args.iter().any(|a| self.is_bool_term(a)) => {
+                relation("does not equal")
+            }
+            Op::Distinct if pair => Some(self.equality(args)),
+            Op::And => {
+                let parts: Vec<String> = args
+                    .iter()
+                    .map(|a| self.negated_operand(a, Op::Or))
+                    .collect();
+                Some(if parts.len() == 2 {
+                    format!("either {} or {}", parts[0], parts[1])
+                } else {
+                    join(&parts, "or")
+                })
+            }
+            Op::Or => {
+                let parts: Vec<String> = args
+                    .iter()
+                    .map(|a| self.negated_operand(a, Op::And))
+                    .collect();
+                Some(join(&parts, "and"))
+            }
+            Op::Implies => {
+                // Not (if a, then b): a holds and b does not.
+                let (conclusion, conditions) = args.split_last()?;
+                let mut parts: Vec<String> = conditions
+                    .iter()
+                    .map(|c| self.operand(c, Op::And))
+                    .collect();
+                parts.push(self.negated_operand(conclusion, Op::And));
+                Some(join(&parts, "and"))
+            }
+            _ => None,
+        }
+    }
+
+    /// The negation of `expr` inside a list joined by `parent` (and, or),
+    /// bracketed when it is itself a list joined the other way.
+    fn negated_operand(&self, expr: &Expr, parent: Op) -> String {
+        let joined_by = match &expr.kind {
+            ExprKind::App(Op::Not, inner) => return self.operand(&inner[0], parent),
+            ExprKind::App(Op::And, _) => Some(Op::Or),
+            ExprKind::App(Op::Or | Op::Implies, _) => Some(Op::And),
+            _ => None,
+        };
+        let text = self.negation(expr);
+        match joined_by {
+            Some(op) if op != parent => format!("({text})"),
+            _ => text,
+        }
+    }
+
+    fn is_value_term(&self, expr: &Expr) -> bool {
+        matches!(&expr.kind, ExprKind::Symbol(n) if self.values.contains_key(n))
+    }
+
+    fn is_bool_term(&self, expr: &Expr) -> bool {
+        match &expr.kind {
             ExprKind::Symbol(n) => self.bool_variables.contains(n),
             ExprKind::Bool(_) => true,
             ExprKind::App(op, _) => matches!(
@@ -206,10 +298,14 @@ impl Glossary {
                     | Op::Distinct
             ),
             _ => false,
-        };
-        if args.len() == 2 && is_value(&args[1]) {
+        }
+    }
+
+    fn equality(&self, args: &[Expr]) -> String {
+        let parts: Vec<String> = args.iter().map(|a| self.operand(a, Op::Eq)).collect();
+        if args.len() == 2 && self.is_value_term(&args[1]) {
             format!("{} is {}", parts[0], parts[1])
-        } else if args.iter().any(is_bool) {
+        } else if args.iter().any(|a| self.is_bool_term(a)) {
             chain(&parts, "exactly when")
         } else {
             chain(&parts, "equals")
@@ -251,57 +347,6 @@ fn join(parts: &[String], conjunction: &str) -> String {
         [one] => one.clone(),
         [init @ .., last] => format!("{} {conjunction} {last}", init.join(", ")),
     }
-}
-
-fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        // Keep acronyms such as "EU" or "ID" as written.
-        Some(_) if chars.clone().next().is_some_and(|c| c.is_uppercase()) => text.to_string(),
-        Some(first) => format!("{}{}", first.to_lowercase(), chars.as_str()),
-        None => String::new(),
-    }
-}
-
-/// `isLowSeason` → "is low season"; `DENIED_BOARDING` → "denied boarding".
-pub fn humanize(name: &str) -> String {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '-' || c == ' ' {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let boundary = c.is_uppercase()
-            && i > 0
-            && (chars[i - 1].is_lowercase()
-                || chars.get(i + 1).is_some_and(|n| n.is_lowercase())
-                    && chars[i - 1].is_uppercase());
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.push(c);
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-        .iter()
-        .map(|w| {
-            if w.len() > 1
-                && w.chars().all(|c| c.is_uppercase() || c.is_ascii_digit())
-                && name.contains(char::is_lowercase)
-            {
-                w.clone()
-            } else {
-                w.to_lowercase()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]
@@ -351,17 +396,14 @@ mod tests {
             say("(not (= ageClass DENIED_BOARDING))"),
             "The age class of the visitor is not denied boarding."
         );
-        assert_eq!(
-            say("(not isSenior)"),
-            "It is not the case that the visitor is a senior."
-        );
+        assert_eq!(say("(not isSenior)"), "The visitor is not a senior.");
         assert_eq!(
             say("(>= admissionFee 10 2.5)"),
             "The admission fee is at least 10, which is at least 2.5."
         );
         assert_eq!(
             say("(or (and isSenior isLowSeason) (not isSenior))"),
-            "Either (the visitor is a senior and the visit is in the low season) or it is not the case that the visitor is a senior."
+            "Either (the visitor is a senior and the visit is in the low season) or the visitor is not a senior."
         );
         assert_eq!(
             say("(= admissionFee (ite isSenior (- baseFee 5) baseFee))"),
@@ -370,6 +412,103 @@ mod tests {
         assert_eq!(
             say("(and (=> isSenior isLowSeason) (=> isLowSeason isSenior))"),
             "(If the visitor is a senior, then the visit is in the low season) and (if the visit is in the low season, then the visitor is a senior)."
+        );
+    }
+
+    #[test]
+    fn negations_read_naturally() {
+        let cases = [
+            (
+                "(not (>= admissionFee 16))",
+                "The admission fee is less than 16.",
+            ),
+            (
+                "(not (< admissionFee 16))",
+                "The admission fee is at least 16.",
+            ),
+            (
+                "(not (<= admissionFee 16))",
+                "The admission fee is greater than 16.",
+            ),
+            (
+                "(not (> admissionFee 16))",
+                "The admission fee is at most 16.",
+            ),
+            (
+                "(not (= admissionFee 16))",
+                "The admission fee does not equal 16.",
+            ),
+            (
+                "(not (distinct admissionFee baseFee))",
+                "The admission fee equals the base fee.",
+            ),
+            ("(not (not isSenior))", "The visitor is a senior."),
+            (
+                "(not (and isSenior (> admissionFee 3)))",
+                "Either the visitor is not a senior or the admission fee is at most 3.",
+            ),
+            (
+                "(not (or isSenior (= ageClass CHILD)))",
+                "The visitor is not a senior and the age class of the visitor is not a child under 12.",
+            ),
+            (
+                "(not (=> isSenior (>= admissionFee 10)))",
+                "The visitor is a senior and the admission fee is less than 10.",
+            ),
+            (
+                "(=> (not isSenior) (not (not isLowSeason)))",
+                "If the visitor is not a senior, then the visit is in the low season.",
+            ),
+            (
+                "(not (and isSenior (or isLowSeason (< baseFee 2))))",
+                "Either the visitor is not a senior or (the visit is not in the low season and the base fee is at least 2).",
+            ),
+            // No auxiliary to negate: the general form, once.
+            ("(not isFree)", "Is free does not hold."),
+            (
+                "(not fallsLow)",
+                "The visit does not fall in the low season.",
+            ),
+            (
+                "(not covers)",
+                "It is not the case that the visitor's fund covers the fee.",
+            ),
+            (
+                "(not (= isSenior isLowSeason))",
+                "It is not the case that (the visitor is a senior exactly when the visit is in the low season).",
+            ),
+        ];
+        let mut g = park();
+        g.bool_variables.insert("isFree".into());
+        g.bool_variables.insert("fallsLow".into());
+        g.bool_variables.insert("covers".into());
+        g.variables.insert(
+            "covers".into(),
+            "Whether the visitor's fund covers the fee".into(),
+        );
+        g.variables.insert(
+            "fallsLow".into(),
+            "Whether the visit falls in the low season".into(),
+        );
+        for (rule, english) in cases {
+            assert_eq!(g.sentence(&parse_expr(rule).unwrap()), english, "{rule}");
+        }
+    }
+
+    #[test]
+    fn descriptions_drop_their_asides() {
+        let mut g = park();
+        g.variables.insert(
+            "delayHours".into(),
+            "Delay of the flight in hours (rounded up).".into(),
+        );
+        g.values.insert(
+            "NONE".into(),
+            "none of the listed reasons (the default)".into(),
+        );
+        assert_eq!(
+            g.sentence(&parse_expr("(=> (= ageClass NONE) (< delayHours 5))").unwrap()),
+            "If the age class of the visitor is none of the listed reasons, then the delay of the flight in hours is less than 5."
         );
     }
 

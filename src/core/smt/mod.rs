@@ -12,6 +12,7 @@ pub mod printer;
 pub mod sexp;
 pub mod span;
 pub mod typecheck;
+pub mod wording;
 
 pub use ast::{Expr, ExprKind, Op, Sort};
 pub use error::SmtError;

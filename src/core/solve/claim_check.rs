@@ -11,10 +11,10 @@ use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use crate::core::smt::{Expr, ExprKind};
 use std::collections::HashSet;
-use z3::ast::Bool;
+use z3::ast::{Bool, Int};
 use z3::{SatResult, Solver};
 
-/// At most this many Int variables get a prefer-zero guard per request.
+/// At most this many Int variables get a preference guard per request.
 const MAX_PREFERENCES: usize = 64;
 /// At most this many extra checks are spent honouring preferences.
 const PREFERENCE_ROUNDS: usize = 3;
@@ -155,7 +155,7 @@ impl SolverSession {
             all
         };
         let variables = scope.variables.as_ref();
-        let preferences = self.zero_preferences(variables, &scope.rules);
+        let preferences = self.scenario_preferences(variables, &scope.rules);
 
         // M ∧ P ∧ ¬C and M ∧ P ∧ C; M ∧ P is unsatisfiable exactly when both are.
         let claim_false = with(&[&guards.premise_holds, &guards.claim_fails]);
@@ -338,27 +338,30 @@ impl SolverSession {
         Ok(warnings)
     }
 
-    /// Guards that ask each Int variable in scope (a count: units, days,
-    /// people) to be zero. Scenarios honour them where the rules allow, so a
-    /// scenario shows what *must* happen rather than arbitrary solver choices.
-    fn zero_preferences(
+    /// Guards that ask each Int variable in scope for its preferred value
+    /// (`preferences.rs`: zero for counts, a value the rules use for
+    /// measures). Scenarios honour them where the rules allow, so a scenario
+    /// shows what *must* happen, in a realistic case, rather than arbitrary
+    /// solver choices. They never change a finding.
+    fn scenario_preferences(
         &mut self,
         scope: Option<&HashSet<String>>,
         cone: &[usize],
     ) -> Vec<(String, Bool)> {
         let refuted = self.refuted_preferences(cone);
-        let wanted: Vec<(String, Bool)> = self
+        let wanted: Vec<(String, Int)> = self
             .vocabulary
             .int_variables()
             .filter(|(name, _)| scope.is_none_or(|s| s.contains(*name)) && !refuted.contains(*name))
             .take(MAX_PREFERENCES)
-            .map(|(name, variable)| (name.to_string(), variable.eq(z3::ast::Int::from_i64(0))))
+            .map(|(name, variable)| (name.to_string(), variable))
             .collect();
         wanted
             .into_iter()
-            .map(|(name, formula)| {
-                let literal = self.preference_guard(cone, &name, &formula);
-                (name, literal)
+            .filter_map(|(name, variable)| {
+                let value: Int = self.preferred_value(&name).to_string().parse().ok()?;
+                let literal = self.preference_guard(cone, &name, &variable.eq(value));
+                Some((name, literal))
             })
             .collect()
     }

@@ -6,6 +6,7 @@ mod encode;
 mod error;
 mod formulas;
 pub mod lint_checks;
+mod preferences;
 mod session;
 pub mod worker;
 

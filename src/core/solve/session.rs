@@ -4,10 +4,12 @@
 
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
+use super::preferences::{compared_constants, counts_things, preferred_values};
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
-use std::collections::HashMap;
+use num_bigint::BigInt;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
@@ -38,6 +40,8 @@ pub(super) struct GuardedRule {
     formula: Bool,
     /// The model variables the rule mentions.
     pub(super) variables: Vec<String>,
+    /// The integer constants the rule compares variables with.
+    constants: Vec<(String, BigInt)>,
 }
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
@@ -59,6 +63,10 @@ pub struct SolverSession {
     /// questions until the rules change.
     cone_solvers: HashMap<Vec<usize>, ConeSolver>,
     questions_asked: u64,
+    /// Variables that count things (their scenarios prefer zero).
+    counting: HashSet<String>,
+    /// Each variable's preferred non-zero scenario value (rebuilt after an edit).
+    preferred: Option<HashMap<String, BigInt>>,
 }
 
 /// A solver holding one cone's rules, with what past questions taught.
@@ -66,11 +74,11 @@ pub(super) struct ConeSolver {
     solver: Solver,
     /// Questions asked so far (each leaves a few retired guards behind).
     questions: usize,
-    /// Int variables whose prefer-zero guard the rules alone refute.
-    refuted: std::collections::HashSet<String>,
+    /// Int variables whose preference guard the rules alone refute.
+    refuted: HashSet<String>,
     /// When it was last used (a counter), for eviction.
     last_used: u64,
-    /// Prefer-zero guards already asserted in this solver, by variable.
+    /// Preference guards already asserted in this solver, by variable.
     preferences: HashMap<String, Bool>,
 }
 
@@ -97,6 +105,23 @@ impl SolverSession {
             consistency: None,
             cone_solvers: HashMap::new(),
             questions_asked: 0,
+            counting: model
+                .variables
+                .iter()
+                .filter(|(name, sort)| {
+                    *sort == Sort::Int
+                        && counts_things(
+                            name,
+                            model
+                                .glossary
+                                .variables
+                                .get(name)
+                                .map_or("", String::as_str),
+                        )
+                })
+                .map(|(name, _)| name.clone())
+                .collect(),
+            preferred: None,
         };
         session.set_timeout(timeout_ms);
         for rule in &model.rules {
@@ -135,12 +160,14 @@ impl SolverSession {
             switched_off,
             formula: encoded,
             variables,
+            constants: compared_constants(formula),
         });
         self.forget_derived();
         Ok(())
     }
 
     fn forget_derived(&mut self) {
+        self.preferred = None;
         self.cones = None;
         self.consistency = None;
         self.cone_solvers.clear();
@@ -200,7 +227,23 @@ impl SolverSession {
             .unwrap_or_default()
     }
 
-    /// The prefer-zero guard of `name` in the cone's solver (which must be
+    /// The value a scenario prefers for the Int variable `name`: the one
+    /// `preferences.rs` derives from the rules, or zero.
+    pub(super) fn preferred_value(&mut self, name: &str) -> BigInt {
+        let rules = &self.rules;
+        let counting = &self.counting;
+        self.preferred
+            .get_or_insert_with(|| {
+                preferred_values(rules.iter().map(|r| r.constants.as_slice()), &|n| {
+                    counting.contains(n)
+                })
+            })
+            .get(name)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The preference guard of `name` in the cone's solver (which must be
     /// the current solver), asserted on first use and then reused.
     pub(super) fn preference_guard(&mut self, rules: &[usize], name: &str, formula: &Bool) -> Bool {
         if let Some(literal) = self
@@ -210,7 +253,7 @@ impl SolverSession {
         {
             return literal.clone();
         }
-        let literal = Bool::fresh_const("prefer_zero");
+        let literal = Bool::fresh_const("prefer");
         self.solver.assert(literal.implies(formula));
         if let Some(cone) = self.cone_solvers.get_mut(rules) {
             cone.preferences.insert(name.to_string(), literal.clone());
@@ -255,6 +298,9 @@ impl SolverSession {
     /// Declares a variable added after loading (e.g. in the workbench).
     pub fn declare_variable(&mut self, name: &str, sort: &Sort) {
         self.vocabulary.declare_variable(name, sort);
+        if *sort == Sort::Int && counts_things(name, "") {
+            self.counting.insert(name.to_string());
+        }
     }
 
     /// Drops retired guards by asserting the live rules into a fresh solver.

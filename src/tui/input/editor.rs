@@ -51,6 +51,9 @@ pub struct Editor {
     /// The text when the editor opened (to know whether anything changed).
     pub original: String,
     pub error: Option<EditorError>,
+    /// The rule being edited in the model's English, while its text parses
+    /// and type-checks (updated on every keystroke).
+    pub english: Option<String>,
 }
 
 impl Editor {
@@ -67,6 +70,7 @@ impl Editor {
             textarea,
             original: text.to_string(),
             error: None,
+            english: None,
         }
     }
 
@@ -78,9 +82,18 @@ impl Editor {
         self.text() != self.original
     }
 
-    /// Re-checks the text against the model.
+    /// Re-checks the text against the model; a rule that checks is also
+    /// read out in English.
     pub fn recheck(&mut self, compiled: &CompiledModel, model: &PolicyModel) {
-        self.error = validate(&self.target, &self.text(), compiled, model).err();
+        let text = self.text();
+        self.error = validate(&self.target, &text, compiled, model).err();
+        self.english = match (&self.target, &self.error) {
+            (EditTarget::Rule { .. }, None) => compiled
+                .check_formula(&text)
+                .ok()
+                .map(|(written, _)| compiled.glossary.sentence(&written)),
+            _ => None,
+        };
     }
 }
 

@@ -2,6 +2,8 @@
 //! scenarios side by side with differing values emphasized, warnings.
 
 use super::list::fit;
+use crate::core::model::scenario_table::ScenarioTable;
+use crate::core::model::verdict::verdict;
 use crate::core::solve::{Finding, FindingKind, Scenario};
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::App;
@@ -23,7 +25,10 @@ pub fn lines<'a>(
     selected_rule: Option<usize>,
     width: usize,
 ) -> Vec<Line<'a>> {
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line<'a>> = wrap(&verdict(finding, &app.compiled.glossary), width)
+        .into_iter()
+        .map(|text| Line::styled(text, app.theme.text()))
+        .collect();
     let role = if finding.kind == FindingKind::Valid {
         "Supporting rules"
     } else {
@@ -78,11 +83,16 @@ pub fn lines<'a>(
     ) {
         (Some(yes), Some(no)) => lines.extend(scenario_table(
             app,
+            finding,
             &[("claim true", yes), ("claim false", no)],
             width,
         )),
-        (Some(yes), None) => lines.extend(scenario_table(app, &[("claim true", yes)], width)),
-        (None, Some(no)) => lines.extend(scenario_table(app, &[("claim false", no)], width)),
+        (Some(yes), None) => {
+            lines.extend(scenario_table(app, finding, &[("claim true", yes)], width))
+        }
+        (None, Some(no)) => {
+            lines.extend(scenario_table(app, finding, &[("claim false", no)], width))
+        }
         (None, None) => {}
     }
     for warning in &finding.warnings {
@@ -97,52 +107,149 @@ pub fn lines<'a>(
     lines
 }
 
-/// Variables down, scenarios across; rows where the scenarios differ come
-/// first and are emphasized.
-fn scenario_table<'a>(app: &'a App, columns: &[(&str, &Scenario)], width: usize) -> Vec<Line<'a>> {
-    let Some((_, first)) = columns.first() else {
-        return Vec::new();
-    };
-    let mut rows: Vec<(String, Vec<String>, bool)> = first
-        .values
-        .iter()
-        .map(|(name, _)| {
-            let values: Vec<String> = columns
-                .iter()
-                .map(|(_, s)| s.get(name).map(ToString::to_string).unwrap_or_default())
-                .collect();
-            let differs = values.iter().any(|v| *v != values[0]);
-            (name.clone(), values, differs)
-        })
-        .collect();
-    rows.sort_by_key(|(_, _, differs)| !differs);
-    let value_width = ((width.saturating_sub(4)) / (columns.len() + 1)).clamp(8, 24);
-    let name_width = width
-        .saturating_sub(2 + value_width * columns.len())
-        .clamp(8, 28);
-    let mut header = format!("  {:<name_width$}", "Scenario");
-    for (title, _) in columns {
-        header.push_str(&format!("{:<value_width$}", fit(title, value_width - 1)));
+/// Variables down, scenarios across: the question's cone only, rows where
+/// the scenarios differ first and emphasized. Names get the width they need
+/// (as far as the pane allows), values theirs, and the variables'
+/// descriptions fill what is left.
+fn scenario_table<'a>(
+    app: &'a App,
+    finding: &Finding,
+    columns: &[(&str, &Scenario)],
+    width: usize,
+) -> Vec<Line<'a>> {
+    let scenarios: Vec<&Scenario> = columns.iter().map(|(_, s)| *s).collect();
+    let table = ScenarioTable::new(
+        &scenarios,
+        &finding.premise,
+        &finding.claim,
+        &app.graph,
+        &app.compiled.glossary,
+    );
+    let layout = TableLayout::new(&table, columns, width);
+    let mut header = format!("  {:<w$}", "Scenario", w = layout.name);
+    for ((title, _), w) in columns.iter().zip(&layout.values) {
+        header.push_str(&format!("{:<w$}", fit(title, w - 1), w = *w));
+    }
+    if layout.description > 0 {
+        header.push_str("Description");
     }
     let mut lines = vec![Line::styled(
-        header,
+        header.trim_end().to_string(),
         app.theme.dim().add_modifier(Modifier::UNDERLINED),
     )];
-    for (name, values, differs) in rows {
-        let style = if differs {
+    for row in &table.rows {
+        let style = if row.differs {
             app.theme.emphasis()
         } else {
             app.theme.text()
         };
         let mut text = format!(
-            "{} {:<name_width$}",
-            if differs { "*" } else { " " },
-            fit(&name, name_width - 1)
+            "{} {:<w$}",
+            if row.differs { "*" } else { " " },
+            fit(&row.variable, layout.name - 1),
+            w = layout.name
         );
-        for value in values {
-            text.push_str(&format!("{:<value_width$}", fit(&value, value_width - 1)));
+        for (value, w) in row.values.iter().zip(&layout.values) {
+            text.push_str(&format!("{:<w$}", fit(value, w - 1), w = *w));
         }
-        lines.push(Line::styled(text, style));
+        let mut spans = vec![Span::styled(text, style)];
+        if layout.description > 0 && !row.description.is_empty() {
+            spans.push(Span::styled(
+                fit(&row.description, layout.description),
+                app.theme.dim(),
+            ));
+        }
+        lines.push(Line::from(spans));
+    }
+    // Descriptions with no room in the table (no column, or cut) follow it.
+    let cut: Vec<_> = table
+        .rows
+        .iter()
+        .filter(|r| r.description.chars().count() > layout.description)
+        .collect();
+    if !cut.is_empty() {
+        lines.push(Line::styled("Descriptions", app.theme.dim()));
+    }
+    for row in cut {
+        {
+            let text = format!("{}: {}", row.variable, row.description);
+            for (i, part) in wrap(&text, width.saturating_sub(4)).into_iter().enumerate() {
+                let indent = if i == 0 { "  " } else { "    " };
+                lines.push(Line::styled(format!("{indent}{part}"), app.theme.dim()));
+            }
+        }
+    }
+    if table.outside_cone > 0 {
+        lines.push(Line::styled(
+            format!(
+                "  {} variables outside the question's cone not shown",
+                table.outside_cone
+            ),
+            app.theme.dim(),
+        ));
     }
     lines
+}
+
+/// Column widths of a scenario table, each including one space after it.
+struct TableLayout {
+    name: usize,
+    values: Vec<usize>,
+    /// 0: no description column.
+    description: usize,
+}
+
+/// A description column is drawn only when at least this wide.
+const NARROWEST_DESCRIPTION: usize = 12;
+
+impl TableLayout {
+    fn new(table: &ScenarioTable, columns: &[(&str, &Scenario)], width: usize) -> TableLayout {
+        let widest = |texts: &mut dyn Iterator<Item = usize>| texts.max().unwrap_or(0);
+        let name_wanted =
+            widest(&mut table.rows.iter().map(|r| r.variable.chars().count())).max(8) + 1;
+        let mut values: Vec<usize> = columns
+            .iter()
+            .enumerate()
+            .map(|(c, (title, _))| {
+                widest(&mut table.rows.iter().map(|r| r.values[c].chars().count()))
+                    .max(title.chars().count())
+                    .clamp(4, 24)
+                    + 2
+            })
+            .collect();
+        let available = width.saturating_sub(2);
+        let values_total: usize = values.iter().sum();
+        // Names first (they say what a row is), down to 12 when space is short.
+        let name = name_wanted
+            .min(available.saturating_sub(values_total))
+            .max(name_wanted.min(13));
+        let left = available.saturating_sub(name);
+        if values_total > left {
+            let each = (left / values.len().max(1)).max(5);
+            for value in &mut values {
+                *value = (*value).min(each);
+            }
+        }
+        let rest = available.saturating_sub(name + values.iter().sum::<usize>());
+        // A column that would cut most descriptions is left out: they all
+        // follow the table in full instead.
+        let fit_most = |room: usize| {
+            let described: Vec<usize> = table
+                .rows
+                .iter()
+                .map(|r| r.description.chars().count())
+                .filter(|&n| n > 0)
+                .collect();
+            described.iter().filter(|&&n| n <= room).count() * 4 >= described.len() * 3
+        };
+        TableLayout {
+            name,
+            values,
+            description: if rest >= NARROWEST_DESCRIPTION && fit_most(rest) {
+                rest
+            } else {
+                0
+            },
+        }
+    }
 }

@@ -1,9 +1,11 @@
-//! Overlays: the editor (with the live error under the cursor line), the
+//! Overlays: the editor (with the live error under the cursor line, or the
+//! rule's English under the text while it checks), the
 //! command palette, search, the filter box, help and the expected-finding
 //! prompt.
 
 use super::list::{fit, pane};
 use crate::tui::measure::layout::overlay;
+use crate::tui::measure::text::wrap;
 use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::queries::{filtered_commands, search};
 use ratatui::Frame;
@@ -28,13 +30,40 @@ pub fn render(app: &App, frame: &mut Frame) {
                 inner.width,
                 1,
             );
+            // The rule's English, live, between the text and the status line.
+            let english: Vec<String> = editor
+                .english
+                .as_deref()
+                .map(|text| {
+                    wrap(text, inner.width as usize)
+                        .into_iter()
+                        .take((inner.height / 3) as usize)
+                        .collect()
+                })
+                .unwrap_or_default();
             let text_area = Rect::new(
                 inner.x,
                 inner.y,
                 inner.width,
-                inner.height.saturating_sub(1),
+                inner.height.saturating_sub(1 + english.len() as u16),
             );
             frame.render_widget(&editor.textarea, text_area);
+            if !english.is_empty() {
+                frame.render_widget(
+                    Paragraph::new(
+                        english
+                            .into_iter()
+                            .map(|l| Line::styled(l, app.theme.dim()))
+                            .collect::<Vec<_>>(),
+                    ),
+                    Rect::new(
+                        inner.x,
+                        text_area.y + text_area.height,
+                        inner.width,
+                        status_row.y.saturating_sub(text_area.y + text_area.height),
+                    ),
+                );
+            }
             match &editor.error {
                 Some(error) => {
                     // The error goes under the line the cursor is on.
