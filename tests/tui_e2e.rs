@@ -296,3 +296,78 @@ fn an_exception_fix_is_chosen_applied_and_undone_in_the_workbench() {
     session.wait_for(&["EXITED 0"]);
     assert_eq!(model_on_disk(scratch.path()), original);
 }
+
+/// Trust in what the screen says, in the real binary: an approved rule that
+/// is edited goes back to review; the tests the edit flipped are named and
+/// `J` walks them with the edit that changed them; lint follows the edit and
+/// its undo without being asked.
+#[test]
+fn an_edit_resets_approval_names_its_flips_and_relints() {
+    let dir = copy_sample("park-admission");
+    let session = Session::open("trust", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed", "17 approved"]);
+    session.keys(&["5"]);
+    session.wait_for(&["lint: "]);
+    let before = session.screen();
+    assert!(!before.contains("L120"), "{before}");
+
+    edit_r16(&session);
+    session.type_text(R16_TAXED_MORE);
+    session.wait_for(&[R16_TAXED_MORE, "✓ checks"]);
+    session.keys(&["C-s"]);
+    session.wait_for(&["flipped: 2 passed→failed (T1, T2), 0 failed→passed · J"]);
+    session.wait_for(&["16 approved"]);
+    let on_disk = model_on_disk(dir.path());
+    assert_eq!(
+        on_disk.rule("R16").unwrap().review,
+        precept::core::model::ReviewStatus::Unreviewed
+    );
+
+    session.keys(&["J"]);
+    session.wait_for(&[
+        "flipped test 1 of 2: T1 passed→failed by edit rule R16",
+        "Finding changed from SATISFIABLE to VALID by: edit rule",
+    ]);
+    session.keys(&["J"]);
+    session.wait_for(&["flipped test 2 of 2: T2 passed→failed by edit rule R16"]);
+
+    // A copy of R1 is a duplicate the moment it is added: lint runs again
+    // by itself, and undo takes the diagnostic away.
+    session.keys(&["1", "a"]);
+    session.wait_for(&["New rule R18"]);
+    session.type_text("(= baseFee 50.0)");
+    session.wait_for(&["✓ checks"]);
+    session.keys(&["C-s"]);
+    session.keys(&["5"]);
+    session.wait_for(&["L120 R18 ↔ R1 · duplicate-rule", "3 warnings"]);
+    session.keys(&["u"]);
+    session.wait_gone("L120");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+}
+
+/// The verify inputs hold the keyboard only when they say so: after esc and
+/// ctrl-t twice, `5` switches screens instead of landing in the premise.
+#[test]
+fn keys_go_where_the_screen_says_after_switching_verify_modes() {
+    let dir = copy_sample("park-admission");
+    let session = Session::open("focus", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed"]);
+    session.keys(&["4"]);
+    session.wait_for(&["TYPING · esc: keys act again"]);
+    session.keys(&["Escape"]);
+    session.wait_gone("TYPING");
+    session.keys(&["C-t"]);
+    session.wait_for(&["question"]);
+    session.keys(&["C-t"]);
+    session.wait_for(&["premise"]);
+    session.keys(&["5"]);
+    session.wait_for(&["Lint · "]);
+    session.keys(&["4"]);
+    let screen = session.wait_for(&["premise"]);
+    assert!(!screen.contains("premise 5"), "{screen}");
+    session.keys(&["Escape"]);
+    session.wait_gone("TYPING");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+}

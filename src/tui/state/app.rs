@@ -279,6 +279,10 @@ pub struct LintState {
     pub show_notes: bool,
     /// The rule chosen among the selected row's rules.
     pub rule_cursor: ListCursor,
+    /// Whether the run's end is announced in the status line: yes when the
+    /// expert asked for it (`L`), no when an edit started it (the edit's own
+    /// news, such as the tests it flipped, stays in view).
+    pub announce: bool,
 }
 
 impl LintState {

@@ -18,19 +18,27 @@ use crate::tui::state::msg::Effect;
 /// Starts a lint run, replacing any older one.
 pub fn start_lint(app: &mut App) -> Vec<Effect> {
     app.lint.cursor = Default::default();
-    relint(app)
+    lint_run(app, true)
 }
 
-/// Lints again after an edit, keeping the cursor where it was.
+/// Lints again after an edit, keeping the cursor where it was, quietly:
+/// the pane shows the progress and the status line keeps the edit's news.
 pub fn relint(app: &mut App) -> Vec<Effect> {
+    lint_run(app, false)
+}
+
+fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
     app.lint.basis = Basis::new(model_fingerprint(&app.model));
+    app.lint.announce = announce;
     app.lint.generation += 1;
     app.lint.diagnostics = syntactic::check(&app.model, &app.compiled);
     app.lint.running = true;
     app.lint.ran = true;
     app.lint.progress = None;
     retriage(app);
-    app.status.job = Some("linting".into());
+    if announce {
+        app.status.job = Some("linting".into());
+    }
     vec![Effect::Lint {
         generation: app.lint.generation,
         model: Box::new(app.compiled.clone()),
@@ -44,7 +52,9 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
     match event {
         LintEvent::Progress { done, total, stage } => {
             app.lint.progress = Some((done, total, stage));
-            app.status.job = Some(format!("linting: {stage} {done}/{total}"));
+            if app.lint.announce {
+                app.status.job = Some(format!("linting: {stage} {done}/{total}"));
+            }
         }
         LintEvent::Found(diagnostic) => {
             app.lint.diagnostics.push(*diagnostic);
@@ -54,6 +64,9 @@ pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effec
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
             app.lint.progress = None;
+            if !app.lint.announce {
+                return Vec::new();
+            }
             app.status.job = None;
             let counts = crate::core::lint::LintCounts::of(&app.lint.diagnostics);
             let mut message = format!("lint: {counts}");
