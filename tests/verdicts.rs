@@ -44,7 +44,7 @@ fn park_findings_read_as_plain_sentences() {
             "(and (= ageClass SENIOR) (> creditUnits 0))",
             "(= discountRate 0.4)"
         ),
-        "INVALID: No: under these rules, in this situation it is never true that the discount rate granted on the admission fee, as a fraction equals 0.4 (R5)."
+        "INVALID: No: under these rules, in this situation it is always true that the discount rate granted on the admission fee, as a fraction does not equal 0.4 (R5)."
     );
     assert_eq!(
         first_line(park, "(= totalAdmissionFund 50.0)", "isEntryAllowed"),
@@ -69,7 +69,7 @@ fn airline_findings_read_as_plain_sentences() {
     );
     assert_eq!(
         first_line(airline, "didPassengerTravel", "isRefundEligible"),
-        "INVALID: No: under these rules, in this situation it is never true that the passenger is entitled to a refund of the fare (R8)."
+        "INVALID: No: under these rules, in this situation it is always true that the passenger is not entitled to a refund of the fare (R8)."
     );
 }
 

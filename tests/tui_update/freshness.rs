@@ -210,3 +210,50 @@ fn proposed_tests_are_counted_apart_from_pass_and_fail() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_generated_tests_explanation_says_when_the_rules_have_moved_on() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ctrl(&mut app, 'g');
+    settle(&mut app, &mut runtime, effects);
+    // Raising the tax changes what some generated questions prove.
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    let moved: Vec<usize> = app
+        .tests
+        .tests
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            matches!(app.test_state(&t.id), TestState::Done(o) if t.proved.is_some() && o.actual() != t.proved)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!moved.is_empty(), "some generated test changed its finding");
+    app.size = (160, 60);
+    press(&mut app, '3');
+    for _ in 0..moved[0] {
+        press(&mut app, 'j');
+    }
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("The model has changed since this test was generated: the solver proved"),
+        "{screen}"
+    );
+    // A generated test whose finding still holds says nothing of the kind.
+    let held = app
+        .tests
+        .tests
+        .iter()
+        .position(|t| {
+            matches!(app.test_state(&t.id), TestState::Done(o) if t.proved.is_some() && o.actual() == t.proved)
+        })
+        .expect("a generated test that still holds");
+    press(&mut app, 'g');
+    for _ in 0..held {
+        press(&mut app, 'j');
+    }
+    assert!(!screen_text(&app).contains("The model has changed since"));
+}

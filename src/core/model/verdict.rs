@@ -1,12 +1,12 @@
 //! A finding in one plain sentence: what it means for the question asked,
 //! with the rules behind it ("No: under these rules, in this situation it is
-//! never true that the rider needs CBT (R9, R39)."). The premise is shown
+//! always true that the rider does not need CBT (R9, R39)."). The premise is shown
 //! next to it, so the sentence calls it "this situation"; the finding's name
 //! stays next to it too.
 
 use super::finding::{Finding, FindingKind};
 use crate::core::smt::english::Glossary;
-use crate::core::smt::{ExprKind, parse_expr};
+use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 
 /// The verdict sentence for `finding`, in the words of the model's glossary.
 pub fn verdict(finding: &Finding, glossary: &Glossary) -> String {
@@ -15,7 +15,12 @@ pub fn verdict(finding: &Finding, glossary: &Glossary) -> String {
     let rules = rule_list(finding.rules());
     match finding.kind {
         FindingKind::Valid => format!("Yes: under these rules, {situation} it is always true that {claim}{rules}."),
-        FindingKind::Invalid => format!("No: under these rules, {situation} it is never true that {claim}{rules}."),
+        // Said positively: "it is always true that the visitor may enter",
+        // not "it is never true that the visitor may not enter".
+        FindingKind::Invalid => format!(
+            "No: under these rules, {situation} it is always true that {}{rules}.",
+            negated_phrase(&finding.claim, glossary)
+        ),
         FindingKind::Satisfiable => format!(
             "It depends: under these rules, {situation} it can be true or false that {claim}; the scenarios show one case of each."
         ),
@@ -44,6 +49,14 @@ fn phrase(formula: &str, glossary: &Glossary) -> String {
     match parse_expr(formula) {
         Ok(expr) => glossary.phrase(&expr),
         Err(_) => formula.to_string(),
+    }
+}
+
+/// The claim's negation in English (a double negation cancels).
+fn negated_phrase(formula: &str, glossary: &Glossary) -> String {
+    match parse_expr(formula) {
+        Ok(expr) => glossary.phrase(&Expr::app(Op::Not, vec![expr])),
+        Err(_) => format!("not {formula}"),
     }
 }
 
@@ -90,7 +103,7 @@ mod tests {
         );
         assert_eq!(
             say(FindingKind::Invalid, "(not senior)", &["R3"]),
-            "No: under these rules, in this situation it is never true that the visitor may enter (R3)."
+            "No: under these rules, in this situation it is always true that the visitor may not enter (R3)."
         );
         assert_eq!(
             say(FindingKind::Satisfiable, "true", &[]),

@@ -148,6 +148,17 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                         Span::styled(finding.kind.name(), finding_style(app, finding.kind)),
                         verdict,
                     ]));
+                    // A generated test's explanation was written from the
+                    // finding proved then; once the rules say otherwise it
+                    // must not read as current.
+                    if let Some(proved) = test.proved.filter(|p| *p != finding.kind) {
+                        lines.push(Line::styled(
+                            format!(
+                                "The model has changed since this test was generated: the solver proved {proved} then, so its explanation below describes the earlier rules"
+                            ),
+                            app.theme.pending(),
+                        ));
+                    }
                     if let Some(change) = app.finding_changes.get(&test.id) {
                         lines.push(Line::styled(
                             format!(
