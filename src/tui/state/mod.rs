@@ -13,3 +13,4 @@ pub mod freshness;
 pub mod list_cursor;
 pub mod msg;
 pub mod queries;
+pub mod screens;

@@ -1,0 +1,150 @@
+//! The state each screen keeps of its own: the verify screen's inputs and
+//! results (premise and claim, or question and answer), and the vetting
+//! screen's lint rows, test generation, coverage and mutation score.
+
+use crate::core::solve::Finding;
+use crate::tui::state::list_cursor::ListCursor;
+use ratatui_textarea::TextArea;
+
+/// What the verify screen asks: a premise and claim in logic, or a
+/// question and answer in words (checked through the answer verifier).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerifyMode {
+    #[default]
+    Logic,
+    Answer,
+}
+
+/// A question and answer being checked, and what came back.
+pub struct AnswerPane {
+    pub question: TextArea<'static>,
+    pub answer: TextArea<'static>,
+    /// 0: question, 1: answer.
+    pub field: usize,
+    pub ticket: u64,
+    pub running: bool,
+    /// The translations asked for, and those arrived so far.
+    pub asked: usize,
+    pub translations: Vec<crate::core::answer::Translation>,
+    /// Solving `n` distinct pairs, once every translation is in.
+    pub solving: Option<usize>,
+    pub report: Option<Box<crate::core::answer::AnswerReport>>,
+    pub error: Option<String>,
+}
+
+impl Default for AnswerPane {
+    fn default() -> Self {
+        let mut question = TextArea::default();
+        question.set_placeholder_text("the question (may stay empty for a plain statement)");
+        let mut answer = TextArea::default();
+        answer.set_placeholder_text("the answer to check against the policy");
+        AnswerPane {
+            question,
+            answer,
+            field: 0,
+            ticket: 0,
+            running: false,
+            asked: 0,
+            translations: Vec::new(),
+            solving: None,
+            report: None,
+            error: None,
+        }
+    }
+}
+
+/// The verify screen.
+pub struct VerifyPane {
+    pub mode: VerifyMode,
+    pub qa: AnswerPane,
+    pub premise: TextArea<'static>,
+    pub claim: TextArea<'static>,
+    /// 0: premise, 1: claim.
+    pub field: usize,
+    pub error: Option<String>,
+    pub finding: Option<Finding>,
+    pub ticket: u64,
+    pub running: bool,
+}
+
+impl Default for VerifyPane {
+    fn default() -> Self {
+        let mut premise = TextArea::default();
+        premise.set_placeholder_text("premise in SMT-LIB (empty: no facts)");
+        let mut claim = TextArea::default();
+        claim.set_placeholder_text("claim in SMT-LIB");
+        VerifyPane {
+            mode: VerifyMode::Logic,
+            qa: AnswerPane::default(),
+            premise,
+            claim,
+            field: 0,
+            error: None,
+            finding: None,
+            ticket: 0,
+            running: false,
+        }
+    }
+}
+
+/// The linter's results on the vetting screen.
+#[derive(Debug, Clone, Default)]
+pub struct LintState {
+    pub diagnostics: Vec<crate::core::lint::Diagnostic>,
+    /// The run whose results are shown; events of older runs are dropped.
+    pub generation: u64,
+    pub running: bool,
+    pub progress: Option<(usize, usize, &'static str)>,
+    /// Whether a lint has ever run (the screen offers to start one).
+    pub ran: bool,
+    pub cursor: ListCursor,
+    /// The model the diagnostics describe, and the edit that made them stale.
+    pub basis: crate::tui::state::freshness::Basis,
+    /// The diagnostics grouped and ranked, notes folded: the rows shown.
+    pub triage: crate::core::lint::triage::Triage,
+    /// Whether the notes are shown rather than folded away (`f`).
+    pub show_notes: bool,
+    /// The rule chosen among the selected row's rules.
+    pub rule_cursor: ListCursor,
+    /// Whether the run's end is announced in the status line: yes when the
+    /// expert asked for it (`L`), no when an edit started it (the edit's own
+    /// news, such as the tests it flipped, stays in view).
+    pub announce: bool,
+}
+
+impl LintState {
+    /// The row under the cursor.
+    pub fn selected_group(&self) -> Option<&crate::core::lint::triage::DiagnosticGroup> {
+        self.triage.groups.get(self.cursor.selected)
+    }
+
+    /// The diagnostics of the row under the cursor.
+    pub fn selected_members(&self) -> Vec<&crate::core::lint::Diagnostic> {
+        self.selected_group()
+            .map(|g| g.members.iter().map(|&i| &self.diagnostics[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// Rows of the list: the groups, and a last row counting folded notes.
+    pub fn row_count(&self) -> usize {
+        self.triage.groups.len() + usize::from(self.triage.folded_notes > 0)
+    }
+}
+
+/// Test generation in the background.
+#[derive(Debug, Clone, Default)]
+pub struct GenerationState {
+    pub generation: u64,
+    pub running: bool,
+}
+
+/// Rule coverage and mutation score, computed in the background.
+#[derive(Debug, Clone, Default)]
+pub struct CoverageState {
+    pub generation: u64,
+    pub running: bool,
+    pub coverage: Option<crate::core::testgen::coverage::CoverageReport>,
+    pub mutation: Option<crate::core::testgen::mutation::MutationReport>,
+    /// The model and tests the figures describe, and the edit that made them stale.
+    pub basis: crate::tui::state::freshness::Basis,
+}
