@@ -116,14 +116,21 @@ pub mod tmux;
 /// overlap, L206), and the test T1 "denied boarding is refunded" (VALID
 /// expected), which fails until one rule becomes the other's exception.
 pub fn overlap_project(dir: &std::path::Path) {
-    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
-    let mut model = import_smtlib(
+    smtlib_project(
+        dir,
         "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)(declare-const refund Bool)
          (assert (=> (and operated (not travelled)) (not refund)))
          (assert (=> deniedBoarding refund))
          (assert (=> deniedBoarding (not travelled)))",
-    )
-    .unwrap();
+        "(and operated deniedBoarding)",
+    );
+}
+
+/// A project from SMT-LIB, each variable described after its name, with one
+/// test T1 "denied boarding is refunded": `premise` proves `refund` VALID.
+pub fn smtlib_project(dir: &std::path::Path, smtlib: &str, premise: &str) {
+    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
+    let mut model = import_smtlib(smtlib).unwrap();
     for v in &mut model.variables {
         v.description = format!("whether the passenger's case is {}", v.name);
     }
@@ -131,7 +138,7 @@ pub fn overlap_project(dir: &std::path::Path) {
     tests.tests.push(LogicTest::new(
         "T1",
         "denied boarding is refunded",
-        "(and operated deniedBoarding)",
+        premise,
         "refund",
         precept::core::solve::FindingKind::Valid,
     ));

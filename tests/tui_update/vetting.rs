@@ -357,29 +357,17 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
 /// x offers the fixes of both conflicts. Notes are folded into one row.
 #[test]
 fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
-    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
     let scratch = tempfile::tempdir().unwrap();
-    let mut model = precept::core::model::import::import_smtlib(
+    support::smtlib_project(
+        scratch.path(),
         "(declare-const operated Bool)(declare-const travelled Bool)(declare-const deniedBoarding Bool)
          (declare-const cancelled Bool)(declare-const refund Bool)(declare-const seats Int)
          (assert (=> (and operated (not travelled)) (not refund)))
          (assert (=> deniedBoarding refund))
          (assert (=> cancelled refund))
          (assert (>= seats 0))",
-    )
-    .unwrap();
-    for v in &mut model.variables {
-        v.description = format!("whether the passenger's case is {}", v.name);
-    }
-    let mut tests = TestSuite::default();
-    tests.tests.push(LogicTest::new(
-        "T1",
-        "denied boarding is refunded",
         "(and operated deniedBoarding (not travelled))",
-        "refund",
-        FindingKind::Valid,
-    ));
-    Project::create(scratch.path(), model, tests, Settings::default()).unwrap();
+    );
     let mut app = open_app(scratch.path());
     app.size = (150, 40);
     let mut runtime = start(&mut app);
