@@ -4,6 +4,7 @@
 
 use super::list::{fit, pane};
 use crate::tui::measure::layout::overlay;
+use crate::tui::measure::text::wrap;
 use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::queries::{filtered_commands, search};
 use ratatui::Frame;
@@ -45,10 +46,20 @@ pub fn render(app: &App, frame: &mut Frame) {
                     } else {
                         status_row.y
                     };
+                    // A long error (a "did you mean" hint) takes a second
+                    // row when one is free below it.
                     let text = format!("▲ {error}");
+                    let width = inner.width as usize;
+                    let mut rows = wrap(&text, width);
+                    let free = (status_row.y.saturating_sub(y) as usize).max(1);
+                    if rows.len() > free.min(2) {
+                        rows = vec![fit(&text, width)];
+                    }
+                    let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
+                    let height = lines.len() as u16;
                     frame.render_widget(
-                        Paragraph::new(fit(&text, inner.width as usize)).style(app.theme.error()),
-                        Rect::new(inner.x, y, inner.width, 1),
+                        Paragraph::new(lines).style(app.theme.error()),
+                        Rect::new(inner.x, y, inner.width, height),
                     );
                     frame.render_widget(
                         Paragraph::new("ctrl-s keeps it as a draft; it is applied once it checks")
