@@ -240,6 +240,7 @@ mod editing;
 mod freshness;
 mod input;
 mod navigation;
+mod overlays;
 mod runs;
 mod verify;
 mod vetting;

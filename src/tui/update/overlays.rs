@@ -4,6 +4,7 @@
 use super::edits;
 use crate::core::solve::FindingKind;
 use crate::tui::input::keymap::Action;
+use crate::tui::measure::layout::help_rows;
 use crate::tui::state::app::{App, Overlay, VariableRow};
 use crate::tui::state::assist::NamePurpose;
 use crate::tui::state::msg::Effect;
@@ -29,11 +30,22 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 }
             }
         },
-        Overlay::Help { offset } => match key.code {
-            KeyCode::Down | KeyCode::Char('j') => *offset += 1,
-            KeyCode::Up | KeyCode::Char('k') => *offset = offset.saturating_sub(1),
-            _ => app.overlay = None,
-        },
+        Overlay::Help { offset } => {
+            // The footer names these keys: j/k ↑/↓ scroll, pgup/pgdn page,
+            // esc or ? closes (so does f1, which opens it). Other keys do nothing.
+            let rows = help_rows(app.size);
+            let last = app.keymap.bindings.len().saturating_sub(rows);
+            match key.code {
+                KeyCode::Down | KeyCode::Char('j') => *offset = (*offset + 1).min(last),
+                KeyCode::Up | KeyCode::Char('k') => *offset = offset.saturating_sub(1),
+                KeyCode::PageDown => *offset = (*offset + rows).min(last),
+                KeyCode::PageUp => *offset = offset.saturating_sub(rows),
+                KeyCode::Home => *offset = 0,
+                KeyCode::End => *offset = last,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::F(1) => app.overlay = None,
+                _ => {}
+            }
+        }
         Overlay::ExpectPrompt => {
             let answer_mode = app.verify.mode == crate::tui::state::app::VerifyMode::Answer;
             let expected = match key.code {

@@ -58,11 +58,21 @@ pub fn render_rows<'a>(
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
-    if len > height && height > 0 {
-        // A one-column position marker on the right border.
-        let position =
-            cursor.offset * (height.saturating_sub(1)) / len.saturating_sub(height).max(1);
-        let y = inner.y + (position.min(height - 1)) as u16;
+    scroll_marker(app, frame, area, (cursor.offset, height, len), focused);
+}
+
+/// A one-column position marker on the right border of `area`, when a list
+/// of `len` rows showing `height` from `offset` does not fit.
+pub fn scroll_marker(
+    app: &App,
+    frame: &mut Frame,
+    area: Rect,
+    (offset, height, len): (usize, usize, usize),
+    focused: bool,
+) {
+    if len > height && height > 0 && area.width > 0 {
+        let position = offset * (height.saturating_sub(1)) / len.saturating_sub(height).max(1);
+        let y = area.y + 1 + (position.min(height - 1)) as u16;
         frame.render_widget(
             Paragraph::new("┃").style(app.theme.border(focused)),
             Rect::new(area.x + area.width - 1, y, 1, 1),

@@ -2,8 +2,8 @@
 //! command palette, search, the filter box, help and the expected-finding
 //! prompt.
 
-use super::list::{fit, pane};
-use crate::tui::measure::layout::overlay;
+use super::list::{fit, pane, scroll_marker};
+use crate::tui::measure::layout::{help_area, help_rows, overlay};
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::queries::{filtered_commands, search};
@@ -143,17 +143,21 @@ pub fn render(app: &App, frame: &mut Frame) {
             frame.render_widget(input, inner);
         }
         Overlay::Help { offset } => {
-            let area = overlay(size, 80, 40);
+            let area = help_area(size);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Keys · any key closes".into(), true);
+            let block = pane(app, "Keys".into(), true);
             let inner = block.inner(area);
             frame.render_widget(block, area);
+            let rows = help_rows(size);
+            let len = app.keymap.bindings.len();
+            let offset = (*offset).min(len.saturating_sub(rows));
             let key_width = 18;
             let lines: Vec<Line> = app
                 .keymap
                 .bindings
                 .iter()
-                .skip(*offset)
+                .skip(offset)
+                .take(rows)
                 .map(|b| {
                     Line::from(vec![
                         Span::styled(
@@ -168,6 +172,35 @@ pub fn render(app: &App, frame: &mut Frame) {
                 })
                 .collect();
             frame.render_widget(Paragraph::new(lines), inner);
+            scroll_marker(app, frame, area, (offset, rows, len), true);
+            let footer = Rect::new(
+                inner.x,
+                inner.y + inner.height.saturating_sub(1),
+                inner.width,
+                1,
+            );
+            let below = len.saturating_sub(offset + rows);
+            let more = match (offset > 0, below > 0) {
+                (_, true) => format!("↓ {below} more"),
+                (true, false) => format!("↑ {offset} more"),
+                (false, false) => String::new(),
+            };
+            let keys = if more.is_empty() {
+                "esc or ? closes"
+            } else {
+                "j/k ↑/↓ scroll · pgup/pgdn page · esc or ? closes"
+            };
+            let width = inner.width as usize;
+            let keys = fit(keys, width.saturating_sub(more.chars().count() + 1));
+            let gap = width.saturating_sub(keys.chars().count() + more.chars().count());
+            frame.render_widget(
+                Paragraph::new(Line::from(vec![
+                    Span::styled(keys, app.theme.dim()),
+                    Span::raw(" ".repeat(gap)),
+                    Span::styled(more, app.theme.accent()),
+                ])),
+                footer,
+            );
         }
         Overlay::RejectPrompt { test_index } => {
             let area = overlay(size, 60, 5);
