@@ -164,6 +164,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::PreviewFixes { .. } => "PreviewFixes",
             Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
+            Effect::Export { .. } => "Export",
         })
         .collect()
 }
