@@ -780,3 +780,60 @@ fn search_lists_document_text_with_the_match_in_view() {
         );
     }
 }
+
+// ------------------------------------------------------------------ themes
+
+/// Every cell of `buffer` is painted by the theme: its background is one the
+/// theme names (mostly the base background), never the terminal's own, and
+/// no text is left in the terminal's colour.
+fn assert_painted_by(theme: &Theme, buffer: &Buffer, what: &str) {
+    let backgrounds = theme.backgrounds();
+    let mut base = 0;
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            let cell = &buffer[(x, y)];
+            assert!(
+                backgrounds.contains(&cell.bg),
+                "{what}: the cell at {x},{y} ('{}') has background {:?}, not one of the {} theme's",
+                cell.symbol(),
+                cell.bg,
+                theme.name
+            );
+            assert_ne!(cell.fg, ratatui::style::Color::Reset, "{what}: {x},{y}");
+            base += usize::from(cell.bg == theme.background());
+        }
+    }
+    let cells = buffer.area.area() as usize;
+    assert!(
+        base * 10 >= cells * 8,
+        "{what}: only {base} of {cells} cells have the base background"
+    );
+}
+
+#[test]
+fn every_theme_paints_its_own_background_on_every_screen_and_overlay() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        for theme in ["light", "dark"] {
+            bench.app.theme = Theme::built_in(theme).unwrap();
+            assert_ne!(bench.app.theme.background(), ratatui::style::Color::Reset);
+            for screen in Screen::ALL {
+                bench.app.screen = screen;
+                let what = format!("{theme} {:?} at {size:?}", screen);
+                assert_painted_by(&bench.app.theme, &bench.buffer(), &what);
+            }
+            bench.press('1');
+            for (open, close) in [
+                ('?', KeyCode::Esc),
+                (':', KeyCode::Esc),
+                ('e', KeyCode::Esc),
+            ] {
+                bench.press(open);
+                let what = format!("{theme} overlay {open} at {size:?}");
+                assert_painted_by(&bench.app.theme, &bench.buffer(), &what);
+                bench.key(close, KeyModifiers::NONE);
+                assert!(bench.app.overlay.is_none(), "{what}");
+            }
+        }
+    }
+}
