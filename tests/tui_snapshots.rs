@@ -399,8 +399,8 @@ fn the_document_marks_covered_and_uncovered_spans_with_their_rules() {
     let document = areas(Screen::Rules, (80, 24)).document;
     let lines = rows(&bench.buffer(), document);
     let title = &lines[0];
-    // (At 80 columns the title is cut at the border: "rule┐".)
-    assert!(title.contains("Document · 0 spans without rule"), "{title}");
+    // At 80 columns the title keeps whole words and says it is shortened.
+    assert!(title.starts_with("┌ Document · 0 spans without… ─"), "{title}");
     // The standard fee sentence is covered by R1: "●", and its id at the end.
     let first = lines
         .iter()
@@ -836,4 +836,67 @@ fn every_theme_paints_its_own_background_on_every_screen_and_overlay() {
             }
         }
     }
+}
+
+// ------------------------------------------------------------ 90×30
+
+/// The top-border titles of a screen: the text between "┌ " and the first
+/// "─" or "┐" after it.
+fn titles(screen: &str) -> Vec<String> {
+    let mut titles = Vec::new();
+    for row in screen.lines() {
+        let mut rest = row;
+        while let Some(at) = rest.find("┌ ") {
+            let after = &rest[at + "┌ ".len()..];
+            let end = after.find(['─', '┐']).unwrap_or(after.len());
+            titles.push(after[..end].trim_end().to_string());
+            rest = &after[end..];
+        }
+    }
+    titles
+}
+
+/// At 90×30 every pane title fits: shortened by dropping its last parts with
+/// "…", never cut into a stub like "L: ┐".
+#[test]
+fn every_screen_fits_its_pane_titles_at_90x30() {
+    let size = (90, 30);
+    let mut bench = Bench::open(size);
+    let mut screens = Vec::new();
+    bench.press('1');
+    screens.push(("rules", bench.screen_text()));
+    bench.press('2');
+    screens.push(("variables", bench.screen_text()));
+    bench.press('3');
+    screens.push(("tests", bench.screen_text()));
+    bench.press('4');
+    screens.push(("verify", bench.screen_text()));
+    bench.key(KeyCode::Esc, KeyModifiers::NONE);
+    bench.press('5');
+    bench.press('L');
+    bench.press('C');
+    screens.push(("vetting", bench.screen_text()));
+    bench.press('6');
+    screens.push(("formalize", bench.screen_text()));
+    for (screen, text) in &screens {
+        for title in titles(text) {
+            let words: Vec<&str> = title.split(' ').collect();
+            let last = words.last().copied().unwrap_or_default();
+            assert!(
+                title.ends_with('…')
+                    || !last.ends_with([':', '·', ','])
+                        && !(last.chars().count() == 1 && last.chars().all(char::is_alphabetic)),
+                "{screen}: the title '{title}' is cut into a stub\n{text}"
+            );
+        }
+        assert!(!text.contains(": ┐"), "{screen}\n{text}");
+        insta::assert_snapshot!(name(screen, size), text);
+    }
+    let vetting = &screens[4].1;
+    assert!(
+        titles(vetting)
+            .iter()
+            .any(|t| t.starts_with("Diagnostic · ") && t.ends_with('…')),
+        "{vetting}"
+    );
 }

@@ -243,5 +243,6 @@ mod input;
 mod navigation;
 mod overlays;
 mod runs;
+mod small_screens;
 mod verify;
 mod vetting;

@@ -92,7 +92,7 @@ pub fn highlighted_rows(
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Document;
     let covered = &app.span_rules;
-    let block = pane(app, title(app), focused);
+    let block = pane(app, title(app), focused, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let shown = shown_spans(app);

@@ -20,7 +20,7 @@ pub fn render(app: &App, frame: &mut Frame) {
             let area = overlay(size, 86, 14);
             frame.render_widget(Clear, area);
             let hint = format!("{} · ctrl-s apply · esc close", editor.target.title());
-            let block = pane(app, hint, true);
+            let block = pane(app, hint, true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             let status_row = Rect::new(
@@ -86,6 +86,7 @@ pub fn render(app: &App, frame: &mut Frame) {
                     "Search".into()
                 },
                 true,
+                area,
             );
             let inner = block.inner(area);
             frame.render_widget(block, area);
@@ -137,7 +138,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::Filter(input) => {
             let area = overlay(size, 50, 3);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Filter · enter keep · esc clear".into(), true);
+            let block = pane(app, "Filter · enter keep · esc clear".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             frame.render_widget(input, inner);
@@ -145,7 +146,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::Help { offset } => {
             let area = help_area(size);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Keys".into(), true);
+            let block = pane(app, "Keys".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             let rows = help_rows(size);
@@ -216,6 +217,7 @@ pub fn render(app: &App, frame: &mut Frame) {
                 app,
                 format!("Reject: the solver proved {proved}; you expected…"),
                 true,
+                area,
             );
             let inner = block.inner(area);
             frame.render_widget(block, area);
@@ -236,7 +238,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::ExpectPrompt => {
             let area = overlay(size, 70, 5);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Save as a test expecting…".into(), true);
+            let block = pane(app, "Save as a test expecting…".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             let choices = if app.verify.mode == crate::tui::state::app::VerifyMode::Answer {
