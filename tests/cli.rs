@@ -98,7 +98,37 @@ fn a_malformed_premise_is_bad_input_with_its_position() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out).trim(),
-        "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'"
+        "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'; did you mean baseFee?"
+    );
+}
+
+#[test]
+fn unknown_names_suggest_the_nearest_declared_names() {
+    let out = precept(&[
+        "verify",
+        sample(PARK).to_str().unwrap(),
+        "--premise",
+        "(> customerCredit 3)",
+        "--claim",
+        "isEntryAlowed",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        "precept: --premise: 1:4: expected a declared variable or enum value, found the unknown name 'customerCredit'; did you mean customerCredits?"
+    );
+    let out = precept(&[
+        "verify",
+        sample(PARK).to_str().unwrap(),
+        "--premise",
+        "true",
+        "--claim",
+        "(and isEntryAlowed (> totalFund 0))",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        "precept: --claim: 1:6: expected a declared variable or enum value, found the unknown name 'isEntryAlowed'; did you mean isEntryAllowed?"
     );
 }
 

@@ -141,8 +141,10 @@ fn a_typo_is_kept_as_a_draft_across_sessions() {
         session.wait_for(&["18 passed, 0 failed"]);
         edit_r16(&session);
         session.type_text(typo);
+        // The error wraps onto a second row, which suggests the declared name.
         session.wait_for(&[
-            "▲ 1:27: expected a declared variable or enum value, found the unknown name 'cashPay",
+            "▲ 1:27: expected a declared variable or enum value, found the unknown name",
+            "'cashPaymnt'; did you mean cashPayment?",
         ]);
         session.keys(&["C-s"]);
         session.wait_for(&["R16 kept as a draft, not applied"]);
@@ -339,7 +341,10 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     session.wait_for(&["✓ checks"]);
     session.keys(&["C-s"]);
     session.keys(&["5"]);
-    session.wait_for(&["L120 R18 ↔ R1 · duplicate-rule", "3 warnings"]);
+    session.wait_for(&[
+        "L120 R18 ↔ R1 · duplicate-rule",
+        "Lint · 3 warnings, 11 notes",
+    ]);
     session.keys(&["u"]);
     session.wait_gone("L120");
     session.keys(&["q"]);

@@ -309,7 +309,22 @@ fn help_overlay() {
         let mut bench = Bench::open(size);
         bench.press('?');
         assert!(matches!(bench.app.overlay, Some(Overlay::Help { .. })));
-        insta::assert_snapshot!(name("help", size), bench.screen_text());
+        let screen = bench.screen_text();
+        assert!(
+            screen.contains("j/k ↑/↓ scroll · pgup/pgdn page · esc or ? closes"),
+            "{screen}"
+        );
+        assert!(!screen.contains("any key"), "{screen}");
+        insta::assert_snapshot!(name("help", size), screen);
+        // At the end of the list the marker points back up.
+        bench.key(KeyCode::End, KeyModifiers::NONE);
+        let screen = bench.screen_text();
+        assert!(screen.contains("This help"), "{screen}");
+        assert!(
+            screen.contains("↑ ") && screen.contains(" more"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(name("help_end", size), screen);
     }
 }
 
@@ -459,8 +474,8 @@ fn the_document_marks_covered_and_uncovered_spans_with_their_rules() {
     let document = areas(Screen::Rules, (80, 24)).document;
     let lines = rows(&bench.buffer(), document);
     let title = &lines[0];
-    // (At 80 columns the title is cut at the border: "rule┐".)
-    assert!(title.contains("Document · 0 spans without rule"), "{title}");
+    // At 80 columns the title still fits whole.
+    assert!(title.starts_with("┌ Document · 0 uncovered ─"), "{title}");
     // The standard fee sentence is covered by R1: "●", and its id at the end.
     let first = lines
         .iter()
@@ -479,11 +494,7 @@ fn the_document_marks_covered_and_uncovered_spans_with_their_rules() {
     bench.press('d');
     assert!(bench.app.model.rule("R1").is_none());
     let lines = rows(&bench.buffer(), document);
-    assert!(
-        lines[0].contains("Document · 1 span without rules"),
-        "{}",
-        lines[0]
-    );
+    assert!(lines[0].contains("Document · 1 uncovered"), "{}", lines[0]);
     let first = lines
         .iter()
         .position(|l| l.contains("The standard admission"))
@@ -709,8 +720,8 @@ fn the_document_lists_only_uncovered_spans_and_sets_apart_those_not_policy() {
         bench.press('k');
         let lines = rows(&bench.buffer(), document);
         assert!(
-            lines[0].contains("Document · 2 spans without rules · 1 not policy")
-                || size.0 < 120 && lines[0].contains("Document · 2 spans without"),
+            lines[0].contains("Document · 2 uncovered · 1 not policy")
+                || size.0 < 120 && lines[0].contains("Document · 2 uncovered · …"),
             "{}",
             lines[0]
         );
@@ -858,4 +869,124 @@ fn search_lists_document_text_with_the_match_in_view() {
             "{screen}"
         );
     }
+}
+
+// ------------------------------------------------------------------ themes
+
+/// Every cell of `buffer` is painted by the theme: its background is one the
+/// theme names (mostly the base background), never the terminal's own, and
+/// no text is left in the terminal's colour.
+fn assert_painted_by(theme: &Theme, buffer: &Buffer, what: &str) {
+    let backgrounds = theme.backgrounds();
+    let mut base = 0;
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            let cell = &buffer[(x, y)];
+            assert!(
+                backgrounds.contains(&cell.bg),
+                "{what}: the cell at {x},{y} ('{}') has background {:?}, not one of the {} theme's",
+                cell.symbol(),
+                cell.bg,
+                theme.name
+            );
+            assert_ne!(cell.fg, ratatui::style::Color::Reset, "{what}: {x},{y}");
+            base += usize::from(cell.bg == theme.background());
+        }
+    }
+    let cells = buffer.area.area() as usize;
+    assert!(
+        base * 10 >= cells * 8,
+        "{what}: only {base} of {cells} cells have the base background"
+    );
+}
+
+#[test]
+fn every_theme_paints_its_own_background_on_every_screen_and_overlay() {
+    for size in SIZES {
+        let mut bench = Bench::open(size);
+        for theme in ["light", "dark"] {
+            bench.app.theme = Theme::built_in(theme).unwrap();
+            assert_ne!(bench.app.theme.background(), ratatui::style::Color::Reset);
+            for screen in Screen::ALL {
+                bench.app.screen = screen;
+                let what = format!("{theme} {:?} at {size:?}", screen);
+                assert_painted_by(&bench.app.theme, &bench.buffer(), &what);
+            }
+            bench.press('1');
+            for (open, close) in [
+                ('?', KeyCode::Esc),
+                (':', KeyCode::Esc),
+                ('e', KeyCode::Esc),
+            ] {
+                bench.press(open);
+                let what = format!("{theme} overlay {open} at {size:?}");
+                assert_painted_by(&bench.app.theme, &bench.buffer(), &what);
+                bench.key(close, KeyModifiers::NONE);
+                assert!(bench.app.overlay.is_none(), "{what}");
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------ 90×30
+
+/// The top-border titles of a screen: the text between "┌ " and the first
+/// "─" or "┐" after it.
+fn titles(screen: &str) -> Vec<String> {
+    let mut titles = Vec::new();
+    for row in screen.lines() {
+        let mut rest = row;
+        while let Some(at) = rest.find("┌ ") {
+            let after = &rest[at + "┌ ".len()..];
+            let end = after.find(['─', '┐']).unwrap_or(after.len());
+            titles.push(after[..end].trim_end().to_string());
+            rest = &after[end..];
+        }
+    }
+    titles
+}
+
+/// At 90×30 every pane title fits: shortened by dropping its last parts with
+/// "…", never cut into a stub like "L: ┐".
+#[test]
+fn every_screen_fits_its_pane_titles_at_90x30() {
+    let size = (90, 30);
+    let mut bench = Bench::open(size);
+    let mut screens = Vec::new();
+    bench.press('1');
+    screens.push(("rules", bench.screen_text()));
+    bench.press('2');
+    screens.push(("variables", bench.screen_text()));
+    bench.press('3');
+    screens.push(("tests", bench.screen_text()));
+    bench.press('4');
+    screens.push(("verify", bench.screen_text()));
+    bench.key(KeyCode::Esc, KeyModifiers::NONE);
+    bench.press('5');
+    bench.press('L');
+    bench.press('C');
+    screens.push(("vetting", bench.screen_text()));
+    bench.press('6');
+    screens.push(("formalize", bench.screen_text()));
+    for (screen, text) in &screens {
+        for title in titles(text) {
+            let words: Vec<&str> = title.split(' ').collect();
+            let last = words.last().copied().unwrap_or_default();
+            let lone_letter = last.chars().count() == 1 && last.chars().all(char::is_alphabetic);
+            let stub = last.ends_with([':', '·', ',']) || lone_letter;
+            assert!(
+                title.ends_with('…') || !stub,
+                "{screen}: the title '{title}' is cut into a stub\n{text}"
+            );
+        }
+        assert!(!text.contains(": ┐"), "{screen}\n{text}");
+        insta::assert_snapshot!(name(screen, size), text);
+    }
+    let vetting = &screens[4].1;
+    assert!(
+        titles(vetting)
+            .iter()
+            .any(|t| t.starts_with("Diagnostic · ") && t.ends_with('…')),
+        "{vetting}"
+    );
 }

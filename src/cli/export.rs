@@ -1,7 +1,7 @@
 //! `precept export DIR --format smtlib|json --out FILE`
 
-use super::common::{Failure, Outcome, load_project};
-use crate::core::export::{to_json, to_smtlib};
+use super::common::{Outcome, load_project};
+use crate::core::export::{ExportFormat, export_text};
 use crate::core::model::project::write_atomic;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -25,15 +25,11 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
-    let text = match args.format {
-        Format::Smtlib => to_smtlib(&project.model, &compiled),
-        Format::Json => {
-            let mut text = serde_json::to_string_pretty(&to_json(&project.model, &compiled))
-                .map_err(|e| Failure::Input(e.to_string()))?;
-            text.push('\n');
-            text
-        }
+    let format = match args.format {
+        Format::Smtlib => ExportFormat::SmtLib,
+        Format::Json => ExportFormat::Json,
     };
+    let text = export_text(&project.model, &compiled, format);
     write_atomic(&args.out, text.as_bytes())?;
     println!("wrote {}", args.out.display());
     Ok(())

@@ -164,6 +164,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::PreviewFixes { .. } => "PreviewFixes",
             Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
+            Effect::Export { .. } => "Export",
         })
         .collect()
 }
@@ -240,6 +241,8 @@ mod editing;
 mod freshness;
 mod input;
 mod navigation;
+mod overlays;
 mod runs;
+mod small_screens;
 mod verify;
 mod vetting;

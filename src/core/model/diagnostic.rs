@@ -168,6 +168,25 @@ impl LintCounts {
     pub fn total(self) -> usize {
         self.errors + self.warnings + self.notes
     }
+
+    /// The counts that are not zero, for a narrow title: "3 warnings, 11
+    /// notes"; "nothing found" when all are.
+    pub fn brief(self) -> String {
+        let parts: Vec<String> = [
+            (self.errors, "error", "errors"),
+            (self.warnings, "warning", "warnings"),
+            (self.notes, "note", "notes"),
+        ]
+        .into_iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
+        .collect();
+        if parts.is_empty() {
+            "nothing found".into()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 impl std::fmt::Display for LintCounts {
@@ -274,6 +293,8 @@ mod tests {
         let counts = LintCounts::of(&[d(Severity::Warning), d(Severity::Info), d(Severity::Info)]);
         assert_eq!(counts.to_string(), "0 errors, 1 warning, 2 notes");
         assert_eq!(counts.total(), 3);
+        assert_eq!(counts.brief(), "1 warning, 2 notes");
+        assert_eq!(LintCounts::default().brief(), "nothing found");
         let listed = d(Severity::Info).variables(["a", "b", "a"]);
         assert_eq!(listed.variables, ["a", "b"]);
     }

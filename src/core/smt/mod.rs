@@ -11,6 +11,7 @@ pub mod parser;
 pub mod printer;
 pub mod sexp;
 pub mod span;
+pub mod suggest;
 pub mod typecheck;
 pub mod wording;
 

@@ -6,6 +6,7 @@
 
 use super::ast::{Expr, ExprKind, Op, Sort};
 use super::error::SmtError;
+use super::suggest::{did_you_mean, nearest_names};
 use std::collections::HashMap;
 
 /// The names a policy model declares: variables with their sorts, and
@@ -110,6 +111,17 @@ impl Vocabulary {
         self.enums.get(name).map(Vec::as_slice)
     }
 
+    /// The declared variables and enum values nearest to an unknown name,
+    /// best first (at most three; none when nothing is close).
+    pub fn nearest_names(&self, unknown: &str) -> Vec<&str> {
+        let names = self
+            .variables
+            .keys()
+            .chain(self.value_sorts.keys())
+            .map(String::as_str);
+        nearest_names(unknown, names)
+    }
+
     /// Checks `expr` (read from `source`) and returns its elaborated form and sort.
     pub fn check(&self, source: &str, expr: &Expr) -> Result<(Expr, Sort), SmtError> {
         Checker {
@@ -160,11 +172,12 @@ impl Checker<'_> {
                 } else if let Some(enum_name) = self.vocabulary.value_enum(name) {
                     Ok((expr.clone(), Sort::Enum(enum_name.to_string())))
                 } else {
-                    Err(self.error(
-                        expr,
-                        format!("the unknown name '{name}'"),
-                        "a declared variable or enum value",
-                    ))
+                    let mut found = format!("the unknown name '{name}'");
+                    if let Some(hint) = did_you_mean(&self.vocabulary.nearest_names(name)) {
+                        found.push_str("; ");
+                        found.push_str(&hint);
+                    }
+                    Err(self.error(expr, found, "a declared variable or enum value"))
                 }
             }
             ExprKind::App(op, args) => self.check_app(expr, *op, args),
@@ -432,7 +445,7 @@ mod tests {
     fn unknown_names_and_wrong_sorts_are_located() {
         assert_eq!(
             elaborate("(and isLow\n     (> feee 3))").unwrap_err(),
-            "2:9: expected a declared variable or enum value, found the unknown name 'feee'"
+            "2:9: expected a declared variable or enum value, found the unknown name 'feee'; did you mean fee?"
         );
         assert_eq!(
             elaborate("(not fee)").unwrap_err(),
@@ -446,6 +459,22 @@ mod tests {
             elaborate("(ite isLow 1)")
                 .unwrap_err()
                 .contains("3 argument(s) for 'ite'")
+        );
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_nearest_declared_names() {
+        assert_eq!(
+            elaborate("(> feee 3)").unwrap_err(),
+            "1:4: expected a declared variable or enum value, found the unknown name 'feee'; did you mean fee?"
+        );
+        assert_eq!(
+            elaborate("(= ageClass SENOIR)").unwrap_err(),
+            "1:13: expected a declared variable or enum value, found the unknown name 'SENOIR'; did you mean SENIOR?"
+        );
+        assert_eq!(
+            elaborate("(> price 3)").unwrap_err(),
+            "1:4: expected a declared variable or enum value, found the unknown name 'price'"
         );
     }
 

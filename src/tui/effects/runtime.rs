@@ -367,6 +367,23 @@ impl Runtime {
                 }
                 Vec::new()
             }
+            Effect::Export {
+                format,
+                model,
+                compiled,
+            } => {
+                let path = self.project_dir.join(format.file_name());
+                let text = crate::core::export::export_text(&model, &compiled, format);
+                match crate::core::model::project::write_atomic(&path, text.as_bytes()) {
+                    Ok(()) => vec![Msg::Exported {
+                        format,
+                        path: path.display().to_string(),
+                    }],
+                    Err(e) => vec![Msg::IoFailed {
+                        error: format!("{} export not written: {e}", format.name()),
+                    }],
+                }
+            }
         }
     }
 

@@ -130,3 +130,14 @@ pub fn overlay(size: (u16, u16), width_percent: u16, height: u16) -> Rect {
         height,
     )
 }
+
+/// The help overlay's rectangle.
+pub fn help_area(size: (u16, u16)) -> Rect {
+    overlay(size, 80, 40)
+}
+
+/// How many key bindings the help overlay shows at once: its inner rows less
+/// the footer that names the keys.
+pub fn help_rows(size: (u16, u16)) -> usize {
+    inner_height(help_area(size)).saturating_sub(1).max(1)
+}

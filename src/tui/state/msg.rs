@@ -99,6 +99,12 @@ pub enum Msg {
         index: usize,
         flips: Result<Vec<crate::core::test_runner::flips::TestFlip>, String>,
     },
+    /// The model was exported in `format` to the file at `path` (a failed
+    /// export comes back as `IoFailed`).
+    Exported {
+        format: crate::core::export::ExportFormat,
+        path: String,
+    },
 }
 
 /// Checked consolidation proposals, and what the expert should know about
@@ -235,4 +241,10 @@ pub enum Effect {
         edited: Vec<PolicyModel>,
     },
     Quit,
+    /// Export the model in `format` to its file in the project folder.
+    Export {
+        format: crate::core::export::ExportFormat,
+        model: Box<PolicyModel>,
+        compiled: Box<CompiledModel>,
+    },
 }

@@ -1,9 +1,11 @@
 //! What the lists show, computed from the workbench's state alone: the
-//! palette's commands, search hits (rules, variables, types, tests and the
+//! palette's commands (with "go to" entries for a rule, test or variable the
+//! query names), search hits (rules, variables, types, tests and the
 //! document's spans), and the natural-language tests'
 //! counts. Both `update` (to act on a selection) and the components (to
 //! draw) use them, so neither imports the other.
 
+use crate::core::export::ExportFormat;
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::App;
 
@@ -12,6 +14,11 @@ use crate::tui::state::app::App;
 pub enum Command {
     Action(Action),
     NewType,
+    /// Export the model to its file in the project folder.
+    Export(ExportFormat),
+    /// Go to a rule, test or variable named in the query (`R12`, `rule R12`,
+    /// `test T3`, `variable baseFee`).
+    GoTo(Hit),
 }
 
 pub fn palette_commands(app: &App) -> Vec<(String, Command)> {
@@ -33,6 +40,16 @@ pub fn palette_commands(app: &App) -> Vec<(String, Command)> {
         })
         .collect();
     commands.push(("Add an enum type".into(), Command::NewType));
+    for format in ExportFormat::ALL {
+        commands.push((
+            format!(
+                "Export the model as {} to {} in the project folder",
+                format.name(),
+                format.file_name()
+            ),
+            Command::Export(format),
+        ));
+    }
     commands
 }
 
@@ -44,10 +61,108 @@ fn matches(query: &str, text: &str) -> bool {
         .all(|word| text.contains(word))
 }
 
+/// The palette's entries for `query`: first the rules, tests and variables
+/// it names (see [`go_to_commands`]), then the commands whose label has
+/// every word of it.
 pub fn filtered_commands(app: &App, query: &str) -> Vec<(String, Command)> {
-    palette_commands(app)
+    let mut commands = go_to_commands(app, query);
+    commands.extend(
+        palette_commands(app)
+            .into_iter()
+            .filter(|(label, _)| matches(query, label)),
+    );
+    commands
+}
+
+/// What a go-to query asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoToKind {
+    Rule,
+    Test,
+    Variable,
+}
+
+/// "Go to" entries for a query that names a rule, test or variable: `R12`,
+/// `rule R12`, `go to rule R12`, `test T3`, `variable baseFee` (or `var`).
+/// With the kind word, every id or name containing the text is offered;
+/// without it, those beginning with it (two characters at least). Exact
+/// matches come first; letter case is ignored.
+pub fn go_to_commands(app: &App, query: &str) -> Vec<(String, Command)> {
+    let lower = query.to_lowercase();
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    if words.first() == Some(&"goto") {
+        words.remove(0);
+    } else if words.starts_with(&["go", "to"]) {
+        words.drain(..2);
+    }
+    let (kinds, wanted, loose) = match words.as_slice() {
+        [kind, wanted] => {
+            let kind = match *kind {
+                "rule" => GoToKind::Rule,
+                "test" => GoToKind::Test,
+                "variable" | "var" => GoToKind::Variable,
+                _ => return Vec::new(),
+            };
+            (vec![kind], *wanted, true)
+        }
+        [wanted] if wanted.chars().count() >= 2 => (
+            vec![GoToKind::Rule, GoToKind::Test, GoToKind::Variable],
+            *wanted,
+            false,
+        ),
+        _ => return Vec::new(),
+    };
+    let fits = |name: &str| {
+        let name = name.to_lowercase();
+        if loose {
+            name.contains(wanted)
+        } else {
+            name.starts_with(wanted)
+        }
+    };
+    // (exact, label, command), sorted with exact matches first.
+    let mut found: Vec<(bool, String, Command)> = Vec::new();
+    for kind in kinds {
+        match kind {
+            GoToKind::Rule => {
+                for (i, rule) in app.model.rules.iter().enumerate() {
+                    if fits(&rule.id) {
+                        found.push((
+                            rule.id.to_lowercase() == wanted,
+                            format!("Go to rule {}: {}", rule.id, rule.expression),
+                            Command::GoTo(Hit::Rule(i)),
+                        ));
+                    }
+                }
+            }
+            GoToKind::Test => {
+                for (i, test) in app.tests.tests.iter().enumerate() {
+                    if fits(&test.id) {
+                        found.push((
+                            test.id.to_lowercase() == wanted,
+                            format!("Go to test {}: {}", test.id, test.label()),
+                            Command::GoTo(Hit::Test(i)),
+                        ));
+                    }
+                }
+            }
+            GoToKind::Variable => {
+                for (i, variable) in app.model.variables.iter().enumerate() {
+                    if fits(&variable.name) {
+                        found.push((
+                            variable.name.to_lowercase() == wanted,
+                            format!("Go to variable {}: {}", variable.name, variable.description),
+                            Command::GoTo(Hit::Variable(i)),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(exact, _, _)| !*exact);
+    found
         .into_iter()
-        .filter(|(label, _)| matches(query, label))
+        .map(|(_, label, command)| (label, command))
         .collect()
 }
 

@@ -39,7 +39,8 @@ pub struct Theme {
     colors: BTreeMap<String, Color>,
 }
 
-const COLOR_NAMES: [&str; 19] = [
+const COLOR_NAMES: [&str; 20] = [
+    "background",
     "text",
     "dim",
     "accent",
@@ -116,6 +117,25 @@ impl Theme {
         Style::default().fg(self.color(name))
     }
 
+    /// The frame's base style: the theme's own background and text colour,
+    /// painted under everything so the theme reads the same on any terminal.
+    pub fn base(&self) -> Style {
+        Style::default()
+            .bg(self.color("background"))
+            .fg(self.color("text"))
+    }
+    pub fn background(&self) -> Color {
+        self.color("background")
+    }
+    /// Every background colour the theme paints: the base, the selection and
+    /// the highlighted span.
+    pub fn backgrounds(&self) -> [Color; 3] {
+        [
+            self.color("background"),
+            self.color("selected_bg"),
+            self.color("span_highlight_bg"),
+        ]
+    }
     pub fn text(&self) -> Style {
         self.fg("text")
     }
@@ -191,6 +211,18 @@ mod tests {
             let theme = Theme::built_in(name).expect(name);
             assert_eq!(theme.name, name);
         }
+    }
+
+    #[test]
+    fn every_built_in_theme_paints_its_own_background() {
+        let dark = Theme::built_in("dark").unwrap();
+        let light = Theme::built_in("light").unwrap();
+        assert_eq!(dark.base().bg, Some(Color::Rgb(0x1e, 0x21, 0x27)));
+        assert_eq!(light.base().bg, Some(Color::Rgb(0xff, 0xff, 0xff)));
+        assert_eq!(light.base().fg, light.text().fg);
+        let error =
+            Theme::from_toml("name = \"bare\"\n[colors]\ntext = \"red\"\n", None).unwrap_err();
+        assert_eq!(error, "colors.background is missing");
     }
 
     #[test]

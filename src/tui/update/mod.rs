@@ -4,6 +4,7 @@
 mod actions;
 mod answer;
 mod answer_tests;
+mod commands;
 mod consolidation;
 mod document;
 mod edits;
@@ -99,6 +100,10 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             index,
             flips,
         } => repair::previewed(app, ticket, index, flips),
+        Msg::Exported { format, path } => {
+            commands::exported(app, format, &path);
+            Vec::new()
+        }
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()

@@ -168,13 +168,15 @@ pub fn rescroll(app: &mut App) {
         app.tests.tests.len(),
         app.variable_rows().len(),
     );
-    app.span_cursor.step(0, spans, inner_height(rules.document));
+    // Spans wrap over several rows: the document scrolls by rows, not items.
+    app.span_cursor.selected = app.span_cursor.selected.min(spans.saturating_sub(1));
     app.rule_cursor
         .step(0, rule_count, inner_height(rules.list));
     app.test_cursor
         .step(0, test_count, inner_height(tests.list));
     app.variable_cursor
         .step(0, variable_count, inner_height(variables.list));
+    super::document::scroll_to_selection(app);
 }
 
 /// Selects a rule by id and shows it on the rules screen with its span.

@@ -4,10 +4,11 @@
 use super::edits;
 use crate::core::solve::FindingKind;
 use crate::tui::input::keymap::Action;
-use crate::tui::state::app::{App, Overlay, VariableRow};
+use crate::tui::measure::layout::help_rows;
+use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::assist::NamePurpose;
 use crate::tui::state::msg::Effect;
-use crate::tui::state::queries::{Command, Hit, filtered_commands, search};
+use crate::tui::state::queries::{filtered_commands, search};
 use crossterm::event::{KeyCode, KeyEvent};
 
 /// Rows a picker list shows.
@@ -29,11 +30,22 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 }
             }
         },
-        Overlay::Help { offset } => match key.code {
-            KeyCode::Down | KeyCode::Char('j') => *offset += 1,
-            KeyCode::Up | KeyCode::Char('k') => *offset = offset.saturating_sub(1),
-            _ => app.overlay = None,
-        },
+        Overlay::Help { offset } => {
+            // The footer names these keys: j/k ↑/↓ scroll, pgup/pgdn page,
+            // esc or ? closes (so does f1, which opens it). Other keys do nothing.
+            let rows = help_rows(app.size);
+            let last = app.keymap.bindings.len().saturating_sub(rows);
+            match key.code {
+                KeyCode::Down | KeyCode::Char('j') => *offset = (*offset + 1).min(last),
+                KeyCode::Up | KeyCode::Char('k') => *offset = offset.saturating_sub(1),
+                KeyCode::PageDown => *offset = (*offset + rows).min(last),
+                KeyCode::PageUp => *offset = offset.saturating_sub(rows),
+                KeyCode::Home => *offset = 0,
+                KeyCode::End => *offset = last,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::F(1) => app.overlay = None,
+                _ => {}
+            }
+        }
         Overlay::ExpectPrompt => {
             let answer_mode = app.verify.mode == crate::tui::state::app::VerifyMode::Answer;
             let expected = match key.code {
@@ -118,16 +130,10 @@ fn picker_key(app: &mut App, key: KeyEvent, is_palette: bool) -> Vec<Effect> {
             app.overlay = None;
             if is_palette {
                 if let Some((_, command)) = filtered_commands(app, &query).into_iter().nth(chosen) {
-                    return match command {
-                        Command::Action(action) => super::actions::act(app, action),
-                        Command::NewType => {
-                            edits::open_new_type(app);
-                            Vec::new()
-                        }
-                    };
+                    return super::commands::run(app, command);
                 }
             } else if let Some((_, hit)) = search(app, &query).into_iter().nth(chosen) {
-                jump(app, hit);
+                super::commands::jump(app, hit);
             }
         }
         _ => {
@@ -136,34 +142,4 @@ fn picker_key(app: &mut App, key: KeyEvent, is_palette: bool) -> Vec<Effect> {
         }
     }
     Vec::new()
-}
-
-fn jump(app: &mut App, hit: Hit) {
-    match hit {
-        Hit::Rule(i) => {
-            let id = app.model.rules[i].id.clone();
-            super::navigation::jump_to_rule(app, &id);
-        }
-        Hit::Test(i) => super::navigation::jump_to_test(app, i),
-        Hit::Span(i) => {
-            super::navigation::show_screen(app, crate::tui::state::app::Screen::Rules);
-            app.focus = crate::tui::state::app::Pane::Document;
-            super::document::reveal(app, i);
-            super::navigation::follow_span(app);
-        }
-        Hit::Variable(i) | Hit::Type(i) => {
-            app.variable_filter.clear();
-            let wanted = if matches!(hit, Hit::Variable(_)) {
-                VariableRow::Variable(i)
-            } else {
-                VariableRow::Type(i)
-            };
-            let row = app
-                .variable_rows()
-                .iter()
-                .position(|r| *r == wanted)
-                .unwrap_or(0);
-            super::navigation::jump_to_variable_row(app, row);
-        }
-    }
 }

@@ -20,6 +20,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             app.answer_translations
         ),
         typing,
+        inputs,
     );
     let inner = block.inner(inputs);
     frame.render_widget(block, inputs);
@@ -49,7 +50,12 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             Rect::new(inner.x + 10, y, inner.width.saturating_sub(10), 1),
         );
     }
-    let block = pane(app, "Findings".into(), app.focus == Pane::VerifyResult);
+    let block = pane(
+        app,
+        "Findings".into(),
+        app.focus == Pane::VerifyResult,
+        result,
+    );
     let inner = block.inner(result);
     frame.render_widget(block, result);
     let lines = result_lines(app, qa, inner.width as usize);

@@ -25,7 +25,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
             Paragraph::new("No natural-language tests: check an answer on the verify screen (ctrl-t) and save it (ctrl-s).")
                 .wrap(Wrap { trim: true })
                 .style(app.theme.dim())
-                .block(pane(app, "Answers".into(), focused)),
+                .block(pane(app, "Answers".into(), focused, area)),
             area,
         );
         return;
@@ -35,7 +35,8 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         len: app.tests.nl_tests.len(),
         focused,
     };
-    render_rows(app, frame, area, pane(app, title, focused), view, |i| {
+    let block = pane(app, title, focused, area);
+    render_rows(app, frame, area, block, view, |i| {
         let test = &app.tests.nl_tests[i];
         let (mark, style) = match app.nl.outcomes.get(&test.id) {
             None => ("·", app.theme.dim()),
@@ -51,7 +52,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
-    let block = pane(app, "Answer test".into(), false);
+    let block = pane(app, "Answer test".into(), false, area);
     let Some(test) = app.tests.nl_tests.get(app.nl.cursor.selected) else {
         frame.render_widget(Paragraph::new("").block(block), area);
         return;

@@ -18,10 +18,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 /// "1 span", "3 spans".
-fn spans_word(count: usize) -> String {
-    format!("{count} {}", if count == 1 { "span" } else { "spans" })
-}
-
 fn title(app: &App) -> String {
     if app.spans.is_empty() {
         return "Document (none)".to_string();
@@ -30,7 +26,7 @@ fn title(app: &App) -> String {
     let mut title = if app.document_pane.uncovered_only {
         format!("Document · uncovered only: {uncovered}")
     } else {
-        format!("Document · {} without rules", spans_word(uncovered))
+        format!("Document · {uncovered} uncovered")
     };
     let marked = not_policy_count(app);
     if marked > 0 {
@@ -92,7 +88,7 @@ pub fn highlighted_rows(
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Document;
     let covered = &app.span_rules;
-    let block = pane(app, title(app), focused);
+    let block = pane(app, title(app), focused, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let shown = shown_spans(app);

@@ -21,7 +21,7 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(
                 Paragraph::new("splitting the document into spans…")
                     .style(app.theme.pending())
-                    .block(pane(app, "Formalizing · esc stops".into(), focused)),
+                    .block(pane(app, "Formalizing · esc stops".into(), focused, area)),
                 area,
             );
             return;
@@ -36,7 +36,8 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
             len: run.progress.len(),
             focused,
         };
-        render_rows(app, frame, area, pane(app, title, focused), view, |i| {
+        let block = pane(app, title, focused, area);
+        render_rows(app, frame, area, block, view, |i| {
             let (id, text) = run.spans.get(i).cloned().unwrap_or_default();
             let (mark, style, state) = match &run.progress[i] {
                 SpanProgress::Waiting => ("·", app.theme.dim(), "waiting".to_string()),
@@ -69,7 +70,7 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
                 Paragraph::new(text)
                     .wrap(Wrap { trim: false })
                     .style(app.theme.error())
-                    .block(pane(app, "Spans".into(), focused)),
+                    .block(pane(app, "Spans".into(), focused, area)),
                 area,
             );
             return;
@@ -85,6 +86,7 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
                 app,
                 "Spans".into(),
                 focused,
+                area,
             )),
             area,
         );
@@ -100,7 +102,8 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
         len: record.spans.len(),
         focused,
     };
-    render_rows(app, frame, area, pane(app, title, focused), view, |i| {
+    let block = pane(app, title, focused, area);
+    render_rows(app, frame, area, block, view, |i| {
         let span = &record.spans[i];
         let (mark, style, state) = match &span.outcome {
             SpanOutcome::Formalized { unit, rounds } => (
@@ -150,7 +153,7 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
             "Clusters · c proposes links that unify the vocabulary"
         };
         frame.render_widget(
-            Paragraph::new("").block(pane(app, hint.into(), focused)),
+            Paragraph::new("").block(pane(app, hint.into(), focused, area)),
             area,
         );
         return;
@@ -181,7 +184,7 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
         app,
         frame,
         area,
-        pane(app, title, focused),
+        pane(app, title, focused, area),
         view,
         |i| match rows[i] {
             ClusterRow::Proposal(p) => proposal_row(app, &proposals[p], width),
@@ -377,9 +380,12 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         }
     }
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(pane(app, "Detail".into(), false)),
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(pane(
+            app,
+            "Detail".into(),
+            false,
+            area,
+        )),
         area,
     );
 }

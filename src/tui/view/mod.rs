@@ -65,6 +65,27 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     status::render(app, frame, layout.status);
     overlays::render(app, frame);
+    paint_base(app, frame);
+}
+
+/// Gives every cell left in the terminal's own colours (`Reset`, as widgets
+/// and `Clear` leave them) the theme's background and text colour, so a light
+/// theme is readable on a dark terminal and the other way round.
+fn paint_base(app: &App, frame: &mut Frame) {
+    let base = app.theme.base();
+    let area = frame.area();
+    let buffer = frame.buffer_mut();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buffer[(x, y)];
+            if cell.bg == ratatui::style::Color::Reset {
+                cell.bg = base.bg.unwrap_or_default();
+            }
+            if cell.fg == ratatui::style::Color::Reset {
+                cell.fg = base.fg.unwrap_or_default();
+            }
+        }
+    }
 }
 
 fn render_tabs(app: &App, frame: &mut Frame, area: ratatui::layout::Rect) {

@@ -3,8 +3,8 @@
 //! command palette, search, the filter box, help and the expected-finding
 //! prompt.
 
-use super::list::{fit, pane};
-use crate::tui::measure::layout::overlay;
+use super::list::{fit, pane, scroll_marker};
+use crate::tui::measure::layout::{help_area, help_rows, overlay};
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::queries::{filtered_commands, search};
@@ -21,7 +21,7 @@ pub fn render(app: &App, frame: &mut Frame) {
             let area = overlay(size, 86, 14);
             frame.render_widget(Clear, area);
             let hint = format!("{} · ctrl-s apply · esc close", editor.target.title());
-            let block = pane(app, hint, true);
+            let block = pane(app, hint, true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             let status_row = Rect::new(
@@ -74,10 +74,20 @@ pub fn render(app: &App, frame: &mut Frame) {
                     } else {
                         status_row.y
                     };
+                    // A long error (a "did you mean" hint) takes a second
+                    // row when one is free below it.
                     let text = format!("▲ {error}");
+                    let width = inner.width as usize;
+                    let mut rows = wrap(&text, width);
+                    let free = (status_row.y.saturating_sub(y) as usize).max(1);
+                    if rows.len() > free.min(2) {
+                        rows = vec![fit(&text, width)];
+                    }
+                    let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
+                    let height = lines.len() as u16;
                     frame.render_widget(
-                        Paragraph::new(fit(&text, inner.width as usize)).style(app.theme.error()),
-                        Rect::new(inner.x, y, inner.width, 1),
+                        Paragraph::new(lines).style(app.theme.error()),
+                        Rect::new(inner.x, y, inner.width, height),
                     );
                     frame.render_widget(
                         Paragraph::new("ctrl-s keeps it as a draft; it is applied once it checks")
@@ -104,6 +114,7 @@ pub fn render(app: &App, frame: &mut Frame) {
                     "Search".into()
                 },
                 true,
+                area,
             );
             let inner = block.inner(area);
             frame.render_widget(block, area);
@@ -155,23 +166,27 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::Filter(input) => {
             let area = overlay(size, 50, 3);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Filter · enter keep · esc clear".into(), true);
+            let block = pane(app, "Filter · enter keep · esc clear".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             frame.render_widget(input, inner);
         }
         Overlay::Help { offset } => {
-            let area = overlay(size, 80, 40);
+            let area = help_area(size);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Keys · any key closes".into(), true);
+            let block = pane(app, "Keys".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
+            let rows = help_rows(size);
+            let len = app.keymap.bindings.len();
+            let offset = (*offset).min(len.saturating_sub(rows));
             let key_width = 18;
             let lines: Vec<Line> = app
                 .keymap
                 .bindings
                 .iter()
-                .skip(*offset)
+                .skip(offset)
+                .take(rows)
                 .map(|b| {
                     Line::from(vec![
                         Span::styled(
@@ -186,6 +201,35 @@ pub fn render(app: &App, frame: &mut Frame) {
                 })
                 .collect();
             frame.render_widget(Paragraph::new(lines), inner);
+            scroll_marker(app, frame, area, (offset, rows, len), true);
+            let footer = Rect::new(
+                inner.x,
+                inner.y + inner.height.saturating_sub(1),
+                inner.width,
+                1,
+            );
+            let below = len.saturating_sub(offset + rows);
+            let more = match (offset > 0, below > 0) {
+                (_, true) => format!("↓ {below} more"),
+                (true, false) => format!("↑ {offset} more"),
+                (false, false) => String::new(),
+            };
+            let keys = if more.is_empty() {
+                "esc or ? closes"
+            } else {
+                "j/k ↑/↓ scroll · pgup/pgdn page · esc or ? closes"
+            };
+            let width = inner.width as usize;
+            let keys = fit(keys, width.saturating_sub(more.chars().count() + 1));
+            let gap = width.saturating_sub(keys.chars().count() + more.chars().count());
+            frame.render_widget(
+                Paragraph::new(Line::from(vec![
+                    Span::styled(keys, app.theme.dim()),
+                    Span::raw(" ".repeat(gap)),
+                    Span::styled(more, app.theme.accent()),
+                ])),
+                footer,
+            );
         }
         Overlay::RejectPrompt { test_index } => {
             let area = overlay(size, 60, 5);
@@ -201,6 +245,7 @@ pub fn render(app: &App, frame: &mut Frame) {
                 app,
                 format!("Reject: the solver proved {proved}; you expected…"),
                 true,
+                area,
             );
             let inner = block.inner(area);
             frame.render_widget(block, area);
@@ -221,7 +266,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Overlay::ExpectPrompt => {
             let area = overlay(size, 70, 5);
             frame.render_widget(Clear, area);
-            let block = pane(app, "Save as a test expecting…".into(), true);
+            let block = pane(app, "Save as a test expecting…".into(), true, area);
             let inner = block.inner(area);
             frame.render_widget(block, area);
             let choices = if app.verify.mode == crate::tui::state::app::VerifyMode::Answer {

@@ -16,7 +16,7 @@ pub fn render_repair(app: &App, frame: &mut Frame, state: &RepairState) {
     let area = overlay(size, 90, 30);
     frame.render_widget(Clear, area);
     let title = format!("What is wrong with {}?", state.rules.join(", "));
-    let block = pane(app, title, true);
+    let block = pane(app, title, true, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
@@ -132,7 +132,7 @@ pub fn render_name(app: &App, frame: &mut Frame, prompt: &NamePrompt) {
             format!("Save as a test expecting {expected}: its name · enter save · esc cancel")
         }
     };
-    let block = pane(app, title, true);
+    let block = pane(app, title, true, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(&prompt.input, Rect::new(inner.x, inner.y, inner.width, 1));

@@ -51,7 +51,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         app,
         frame,
         area,
-        pane(app, title, focused),
+        pane(app, title, focused, area),
         ListView {
             cursor: app.rule_cursor,
             len: app.model.rules.len(),
@@ -77,7 +77,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
-    let block = pane(app, "Rule".into(), false);
+    let block = pane(app, "Rule".into(), false, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(rule) = app.selected_rule() else {

@@ -32,7 +32,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         app,
         frame,
         area,
-        pane(app, title, focused),
+        pane(app, title, focused, area),
         ListView {
             cursor: app.test_cursor,
             len: app.tests.tests.len(),
@@ -77,7 +77,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Evidence;
-    let block = pane(app, "Test".into(), focused);
+    let block = pane(app, "Test".into(), focused, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(test) = app.selected_test() else {

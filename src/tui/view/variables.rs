@@ -28,7 +28,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         app,
         frame,
         area,
-        pane(app, title, focused),
+        pane(app, title, focused, area),
         ListView {
             cursor: app.variable_cursor,
             len: rows.len(),
@@ -69,7 +69,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
-    let block = pane(app, "Detail".into(), false);
+    let block = pane(app, "Detail".into(), false, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width.saturating_sub(2) as usize;

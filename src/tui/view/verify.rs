@@ -15,6 +15,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
         app,
         "Ask · enter verify · tab field · ctrl-s save as test · ctrl-t Q&A · esc leave".into(),
         typing,
+        inputs,
     );
     let inner = block.inner(inputs);
     frame.render_widget(block, inputs);
@@ -45,7 +46,12 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
         }
         frame.render_widget(&field, area);
     }
-    let block = pane(app, "Finding".into(), app.focus == Pane::VerifyResult);
+    let block = pane(
+        app,
+        "Finding".into(),
+        app.focus == Pane::VerifyResult,
+        result,
+    );
     let inner = block.inner(result);
     frame.render_widget(block, result);
     let mut lines: Vec<Line> = Vec::new();

@@ -33,14 +33,14 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         ""
     };
-    let title = format!("Lint · {stale}{} found: {counts}{state}", counts.total());
+    let title = format!("Lint · {stale}{}{state}", counts.brief());
     let width = area.width.saturating_sub(10) as usize;
     let groups = &lint.triage.groups;
     render_rows(
         app,
         frame,
         area,
-        pane(app, title, focused),
+        pane(app, title, focused, area),
         ListView {
             cursor: lint.cursor,
             len: lint.row_count(),
@@ -112,6 +112,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         app,
         "Diagnostic · enter: go to rule · x: apply fix · L: lint again".into(),
         app.focus == Pane::DiagnosticRules,
+        area,
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -242,7 +243,7 @@ pub fn render_coverage(app: &App, frame: &mut Frame, area: Rect) {
         }
         _ => "Coverage · C to measure".to_string(),
     };
-    let block = pane(app, title, false);
+    let block = pane(app, title, false, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
@@ -318,7 +319,7 @@ pub fn render_fix_choice(app: &App, frame: &mut Frame, choice: &crate::tui::stat
     let size = (frame.area().width, frame.area().height);
     let area = crate::tui::measure::layout::overlay(size, 90, 14);
     frame.render_widget(ratatui::widgets::Clear, area);
-    let block = super::list::pane(app, "Choose a fix".into(), true);
+    let block = super::list::pane(app, "Choose a fix".into(), true, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
@@ -352,7 +353,7 @@ pub fn render_accept_impossible(app: &App, frame: &mut Frame, warning: &str) {
     let size = (frame.area().width, frame.area().height);
     let area = crate::tui::measure::layout::overlay(size, 70, 12);
     frame.render_widget(ratatui::widgets::Clear, area);
-    let block = super::list::pane(app, "Accept a conflict as expected?".into(), true);
+    let block = super::list::pane(app, "Accept a conflict as expected?".into(), true, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let lines = vec![

@@ -4,6 +4,7 @@
 use crate::core::lint::{Diagnostic, LintCode, ModelEdit, Severity};
 use crate::core::model::{CompiledModel, ModelIssue, PolicyModel, Rule};
 use crate::core::smt::printer::quote_symbol;
+pub(super) use crate::core::smt::suggest::spelling_distance;
 use crate::core::smt::{ExprKind, SmtError, parse_expr};
 
 use super::found::*;
@@ -43,14 +44,22 @@ pub(super) fn rule_error(
     if let Some(name) = error
         .found
         .strip_prefix("the unknown name '")
-        .and_then(|rest| rest.strip_suffix('\''))
+        .and_then(|rest| {
+            rest.strip_suffix('\'')
+                .or_else(|| rest.split_once("'; did you mean ").map(|(name, _)| name))
+        })
     {
         let declared_elsewhere = model.variables.iter().any(|v| v.name == name)
             || model
                 .types
                 .iter()
                 .any(|t| t.values.iter().any(|v| v.value == name));
-        let mut message = format!("Rule {id} does not compile: {error}. ");
+        let stop = if error.found.ends_with('?') {
+            " "
+        } else {
+            ". "
+        };
+        let mut message = format!("Rule {id} does not compile: {error}{stop}");
         let fix = if declared_elsewhere {
             message.push_str(&format!(
                 "The model declares '{name}', but that declaration has a problem of its own \
@@ -244,22 +253,6 @@ pub(super) fn suggest_replacement(
     }
     compiled.check_formula(&replaced).ok()?;
     Some((candidate.to_string(), replaced))
-}
-
-/// Edit distance, where a difference of letter case alone costs nothing.
-pub(super) fn spelling_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != cb);
-            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 // ------------------------------------------------------------ L120, L121
