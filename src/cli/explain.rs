@@ -3,12 +3,15 @@
 //! inputs would settle an undecided claim.
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
-use crate::core::explain::describe::{describe, step_source};
+use crate::core::explain::describe::{describe, describe_chain, step_source};
 use crate::core::explain::inputs::inputs;
-use crate::core::explain::job::{ExplainRequest, run};
+use crate::core::explain::job::{self, ExplainRequest, run};
 use crate::core::explain::relevance::Budget;
 use crate::core::explain::{Chain, Explanation, ValueSplit};
-use crate::core::model::finding::Value;
+use crate::core::model::finding::{Finding, Value};
+use crate::core::model::{CompiledModel, Project};
+use crate::core::smt::Expr;
+use crate::core::solve::SolverWorker;
 use clap::Args;
 use serde_json::{Value as Json, json};
 use std::fmt::Write;
@@ -88,6 +91,33 @@ fn values_json(list: &[(String, Value)]) -> Json {
             .map(|(variable, value)| json!({"variable": variable, "value": value_json(value)}))
             .collect(),
     )
+}
+
+/// The chain of a VALID or INVALID finding with its rules' texts
+/// (`verify --explain`).
+pub fn finding_chain(
+    worker: &SolverWorker,
+    project: &Project,
+    compiled: &CompiledModel,
+    premise: Expr,
+    claim: &Expr,
+    finding: &Finding,
+) -> Result<Option<Chain>, Failure> {
+    let mut chain = job::finding_chain(worker, premise, claim, finding)
+        .map_err(|e| Failure::Input(format!("the chain could not be built: {e}")))?;
+    if let Some(chain) = &mut chain {
+        describe_chain(chain, compiled, &project.model, project.document.as_deref());
+    }
+    Ok(chain)
+}
+
+/// A finding's JSON with its chain added as `chain`.
+pub fn finding_with_chain_json(finding: &Finding, chain: Option<&Chain>) -> Json {
+    let mut json = serde_json::to_value(finding).unwrap_or(Json::Null);
+    if let Some(object) = json.as_object_mut() {
+        object.insert("chain".into(), chain_json(chain));
+    }
+    json
 }
 
 /// A chain's steps as JSON: `[{rules, uses, derives, source}]`.

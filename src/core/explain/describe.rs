@@ -2,7 +2,7 @@
 //! the source sentence they formalize, and each deciding set's follow-up
 //! question, built from the variables' descriptions (templated, no LLM).
 
-use super::{Explanation, RuleText};
+use super::{Chain, Explanation, RuleText};
 use crate::core::model::{CompiledModel, PolicyModel};
 use crate::core::smt::Sort;
 
@@ -40,18 +40,28 @@ pub fn describe(
     document: Option<&str>,
 ) {
     if let Some(chain) = &mut explanation.chain {
-        for step in &mut chain.steps {
-            step.texts = step
-                .rules
-                .iter()
-                .map(|id| rule_text(id, compiled, model, document))
-                .collect();
-        }
+        describe_chain(chain, compiled, model, document);
     }
     if let Some(relevance) = &mut explanation.relevance {
         for ask in &mut relevance.ask {
             ask.question = question(&ask.variables, compiled);
         }
+    }
+}
+
+/// Fills in the rules' texts of a chain's steps.
+pub fn describe_chain(
+    chain: &mut Chain,
+    compiled: &CompiledModel,
+    model: &PolicyModel,
+    document: Option<&str>,
+) {
+    for step in &mut chain.steps {
+        step.texts = step
+            .rules
+            .iter()
+            .map(|id| rule_text(id, compiled, model, document))
+            .collect();
     }
 }
 
