@@ -5,6 +5,7 @@ mod actions;
 mod answer;
 mod answer_tests;
 mod consolidation;
+mod consultant;
 mod document;
 mod edits;
 mod formalize;
@@ -16,6 +17,7 @@ mod repair;
 mod runs;
 mod save_test;
 mod vetting;
+mod why;
 
 pub use actions::act;
 pub use freshness::RELINT_AT_ONCE_RULES;
@@ -99,6 +101,26 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             index,
             flips,
         } => repair::previewed(app, ticket, index, flips),
+        Msg::TestExplained {
+            ticket,
+            explanation,
+            parting,
+        } => why::test_explained(app, ticket, *explanation, parting),
+        Msg::Consulted {
+            ticket,
+            explanation,
+        } => {
+            consultant::consulted(app, ticket, *explanation);
+            Vec::new()
+        }
+        Msg::ValueChained { ticket, chain } => {
+            why::value_chained(app, ticket, chain);
+            Vec::new()
+        }
+        Msg::FileWritten { path } => {
+            app.status.message = Some(format!("wrote the chain as Markdown to {path}"));
+            Vec::new()
+        }
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()
@@ -130,10 +152,21 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
                 answer::toggle_mode(app);
                 return Vec::new();
             }
+            if app.screen == Screen::Verify
+                && app.keymap.action_for(&key) == Some(Action::ConsultantMode)
+            {
+                return consultant::toggle(app);
+            }
+            if app.screen == Screen::Verify
+                && app.verify.mode == crate::tui::state::app::VerifyMode::Consultant
+            {
+                return consultant::key(app, key);
+            }
             if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
                 return match app.verify.mode {
                     crate::tui::state::app::VerifyMode::Logic => runs::verify_input_key(app, key),
                     crate::tui::state::app::VerifyMode::Answer => answer::input_key(app, key),
+                    crate::tui::state::app::VerifyMode::Consultant => Vec::new(),
                 };
             }
             match app.keymap.action_for(&key) {
