@@ -164,6 +164,11 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::PreviewFixes { .. } => "PreviewFixes",
             Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
+            Effect::ExplainTest { .. } => "ExplainTest",
+            Effect::Consult { .. } => "Consult",
+            Effect::ChainForValue { .. } => "ChainForValue",
+            Effect::CancelExplain => "CancelExplain",
+            Effect::WriteProjectFile { .. } => "WriteProjectFile",
         })
         .collect()
 }
@@ -235,6 +240,7 @@ fn read_model(dir: &Path) -> PolicyModel {
         .expect("model.json is valid JSON")
 }
 
+mod consultant;
 mod document;
 mod editing;
 mod freshness;
@@ -243,3 +249,4 @@ mod navigation;
 mod runs;
 mod verify;
 mod vetting;
+mod why;

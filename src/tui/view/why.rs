@@ -126,7 +126,13 @@ fn chain_lines(
         } else {
             app.theme.title(false)
         };
-        push(&mut body, &format!("{marker}{heading}"), 0, width, style);
+        for (row, text) in wrap(&heading, width.saturating_sub(2).max(10))
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if row == 0 { marker } else { "  " };
+            body.push(Line::styled(format!("{lead}{text}"), style));
+        }
         body.extend(step_lines(app, step, width, &chain.goal));
         if index == why.cursor.selected {
             selected_rows = (start, body.len());
