@@ -30,10 +30,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, detail: Rect) {
 
 fn render_inputs(app: &App, frame: &mut Frame, area: Rect, consultant: &Consultant) {
     let focused = consultant.focus == ConsultantFocus::Inputs;
-    let title = format!(
-        "Consultant · {} facts · enter set · d remove · ctrl-s save as test · ctrl-o logic",
-        consultant.facts.len()
-    );
+    let title = "Consultant · enter set · d remove · ctrl-s save as test · ctrl-o logic".to_string();
     let width = area.width.saturating_sub(2) as usize;
     let forced = consultant.explanation.as_ref().map(|e| &e.propagation);
     render_rows(
@@ -155,6 +152,20 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
         row.push(Span::styled(text, style));
     }
     lines.push(Line::from(row));
+    let still_open: Vec<&str> = propagation
+        .open
+        .iter()
+        .filter(|v| !consultant.inputs.contains(v))
+        .map(String::as_str)
+        .collect();
+    if !still_open.is_empty() {
+        push(
+            &mut lines,
+            &format!("Still open: {}", still_open.join(", ")),
+            width,
+            app.theme.dim(),
+        );
+    }
     if let Some(relevance) = &explanation.relevance {
         lines.push(Line::styled("Ask next", app.theme.title(false)));
         for ask in &relevance.ask {
