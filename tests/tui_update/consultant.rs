@@ -353,3 +353,52 @@ fn the_facts_are_saved_as_a_test_premise() {
     assert!(on_disk.contains("(= totalAdmissionFund 35.4))"));
     assert_eq!(app.test_state(&saved.id.clone()).passed(), Some(true));
 }
+
+#[test]
+fn a_value_forced_by_a_case_split_shows_one_labelled_step_of_several_rules() {
+    let (_dir, mut app) = park();
+    app.size = (120, 40);
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "");
+    set(&mut app, &mut runtime, "ageClass", "SENIOR");
+    // Whatever the credits, a senior gets a discount, so the processing fee
+    // is forced, but only by the two discount rules together.
+    let (fee, rules) = forced(&app, "processingFee").expect("the fee is forced");
+    assert_eq!(fee, Value::Real(num_rational::BigRational::from_integer(10.into())));
+    assert!(rules.len() > 1, "{rules:?}");
+    code(&mut app, KeyCode::Tab);
+    let index = app
+        .verify
+        .consultant
+        .explanation
+        .as_ref()
+        .unwrap()
+        .propagation
+        .forced
+        .iter()
+        .position(|f| f.variable == "processingFee")
+        .unwrap();
+    press(&mut app, 'g');
+    for _ in 0..index {
+        press(&mut app, 'j');
+    }
+    let effects = code(&mut app, KeyCode::Enter);
+    settle(&mut app, &mut runtime, effects);
+    let Some(Overlay::Why(why)) = &app.overlay else {
+        panic!("the chain is not shown");
+    };
+    let chain = why.chain().expect("a chain");
+    let split = chain
+        .steps
+        .iter()
+        .position(|s| s.several_rules())
+        .expect("a step of several rules");
+    let heading = format!(
+        "Step {} · rules {} together: a case split (no single rule suffices)",
+        split + 1,
+        chain.steps[split].rules.join(", ")
+    );
+    press(&mut app, 'G');
+    let screen = screen_text(&app);
+    assert!(screen.contains(&heading), "{heading}\n{screen}");
+}
