@@ -4,7 +4,6 @@
 //! request wins); enter on a forced value asks for its chain; ctrl-s saves
 //! the facts as a test's premise through the save-as-test flow.
 
-use super::actions::act;
 use crate::core::explain::Explanation;
 use crate::core::explain::describe::describe;
 use crate::core::explain::inputs::inputs;
@@ -286,10 +285,11 @@ fn save_as_test(app: &mut App) {
     app.overlay = Some(Overlay::ExpectPrompt);
 }
 
-/// Keys in consultant mode.
-pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+/// Keys in consultant mode; None for a key it leaves to the keymap's
+/// ordinary actions (screens, help, quit…).
+pub fn key(app: &mut App, key: KeyEvent) -> Option<Vec<Effect>> {
     if app.verify.consultant.entry.is_some() {
-        return entry_key(app, key);
+        return Some(entry_key(app, key));
     }
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
@@ -313,18 +313,17 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
         }
         Some(Action::Open) => {
-            return match consultant.focus {
+            return Some(match consultant.focus {
                 ConsultantFocus::Inputs => enter_value(app),
                 ConsultantFocus::Forced => open_chain(app),
-            };
+            });
         }
-        Some(Action::Delete) => return remove_fact(app),
+        Some(Action::Delete) => return Some(remove_fact(app)),
         Some(Action::Apply) => save_as_test(app),
         Some(Action::Close) => {
             app.verify.mode = VerifyMode::Logic;
         }
-        Some(action) => return act(app, action),
-        None => {}
+        _ => return None,
     }
-    Vec::new()
+    Some(Vec::new())
 }

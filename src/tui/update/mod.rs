@@ -160,9 +160,10 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             if app.screen == Screen::Verify
                 && app.verify.mode == crate::tui::state::app::VerifyMode::Consultant
             {
-                return consultant::key(app, key);
-            }
-            if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
+                if let Some(effects) = consultant::key(app, key) {
+                    return effects;
+                }
+            } else if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
                 return match app.verify.mode {
                     crate::tui::state::app::VerifyMode::Logic => runs::verify_input_key(app, key),
                     crate::tui::state::app::VerifyMode::Answer => answer::input_key(app, key),
