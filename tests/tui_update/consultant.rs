@@ -67,7 +67,10 @@ fn set(app: &mut App, runtime: &mut Runtime, name: &str, value: &str) {
     assert_eq!(kinds(&effects), ["Consult"], "setting {name} asks again");
     settle(app, runtime, effects);
     assert_eq!(
-        app.verify.consultant.fact_of(name).map(|f| f.value.as_str()),
+        app.verify
+            .consultant
+            .fact_of(name)
+            .map(|f| f.value.as_str()),
         Some(value)
     );
 }
@@ -91,7 +94,12 @@ fn the_inputs_are_the_variables_no_rule_defines() {
     consult(&mut app, &mut runtime, "");
     assert_eq!(
         app.verify.consultant.inputs,
-        ["ageClass", "isLowSeason", "creditUnits", "totalAdmissionFund"]
+        [
+            "ageClass",
+            "isLowSeason",
+            "creditUnits",
+            "totalAdmissionFund"
+        ]
     );
     // No facts: nothing is forced yet (the cone of no facts is empty).
     let explanation = app.verify.consultant.explanation.as_ref().unwrap();
@@ -183,7 +191,14 @@ fn facts_force_values_live_and_removing_one_opens_them_again() {
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.verify.consultant.facts.len(), 2);
     assert_eq!(forced(&app, "discountRate"), None);
-    let open = &app.verify.consultant.explanation.as_ref().unwrap().propagation.open;
+    let open = &app
+        .verify
+        .consultant
+        .explanation
+        .as_ref()
+        .unwrap()
+        .propagation
+        .open;
     assert!(open.contains(&"discountRate".to_string()), "{open:?}");
     assert!(!screen_text(&app).contains("✓ discountRate"));
 }
@@ -227,10 +242,16 @@ fn a_claim_greys_irrelevant_inputs_and_asks_the_next_question() {
     let screen = screen_text(&app);
     assert!(screen.contains("the claim is SATISFIABLE"), "{screen}");
     assert!(screen.contains("Ask next"), "{screen}");
-    assert!(screen.contains(&format!("? {}", &question[..30])), "{screen}");
+    assert!(
+        screen.contains(&format!("? {}", &question[..30])),
+        "{screen}"
+    );
     // The parking permit cannot change the claim: greyed out as irrelevant.
     assert_eq!(relevance.irrelevant, ["hasParkingPermit"]);
-    assert!(screen.contains("creditUnits  hasParkingPermit (irrelevant)"), "{screen}");
+    assert!(
+        screen.contains("creditUnits  hasParkingPermit (irrelevant)"),
+        "{screen}"
+    );
     let (width, height) = app.size;
     let mut terminal =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
@@ -238,7 +259,10 @@ fn a_claim_greys_irrelevant_inputs_and_asks_the_next_question() {
         .draw(|frame| precept::tui::view::render(&app, frame))
         .unwrap();
     let buffer = terminal.backend().buffer();
-    let row = screen.lines().position(|l| l.contains("hasParkingPermit (irrelevant)")).unwrap();
+    let row = screen
+        .lines()
+        .position(|l| l.contains("hasParkingPermit (irrelevant)"))
+        .unwrap();
     let line = screen.lines().nth(row).unwrap();
     let column = line[..line.find("hasParkingPermit (irrelevant)").unwrap()]
         .chars()
@@ -260,7 +284,11 @@ fn a_contradicting_fact_shows_impossible_and_can_be_removed() {
     set(&mut app, &mut runtime, "isLowSeason", "true");
     set(&mut app, &mut runtime, "creditUnits", "4");
     let explanation = app.verify.consultant.explanation.as_ref().unwrap();
-    let rules = explanation.propagation.contradiction.clone().expect("IMPOSSIBLE");
+    let rules = explanation
+        .propagation
+        .contradiction
+        .clone()
+        .expect("IMPOSSIBLE");
     assert_eq!(
         rules,
         ["R1", "R2", "R5", "R8", "R9", "R11", "R12", "R13"],
@@ -291,7 +319,12 @@ fn a_number_that_does_not_check_is_refused_in_place() {
     let Some(ValueEntry::Number { error, .. }) = &app.verify.consultant.entry else {
         panic!("the number entry closed");
     };
-    assert!(error.as_deref().unwrap().starts_with("not a value of creditUnits"));
+    assert!(
+        error
+            .as_deref()
+            .unwrap()
+            .starts_with("not a value of creditUnits")
+    );
     code(&mut app, KeyCode::Esc);
     assert!(app.verify.consultant.entry.is_none());
     assert!(app.verify.consultant.facts.is_empty());
@@ -318,7 +351,9 @@ fn only_the_newest_answer_is_shown_and_working_appears_after_200_ms() {
     // The high season's fee: the first answer (low season) was dropped.
     assert_eq!(
         forced(&app, "seasonalFee").map(|(v, _)| v),
-        Some(Value::Real(num_rational::BigRational::from_integer(50.into())))
+        Some(Value::Real(num_rational::BigRational::from_integer(
+            50.into()
+        )))
     );
 }
 
@@ -364,7 +399,10 @@ fn a_value_forced_by_a_case_split_shows_one_labelled_step_of_several_rules() {
     // Whatever the credits, a senior gets a discount, so the processing fee
     // is forced, but only by the two discount rules together.
     let (fee, rules) = forced(&app, "processingFee").expect("the fee is forced");
-    assert_eq!(fee, Value::Real(num_rational::BigRational::from_integer(10.into())));
+    assert_eq!(
+        fee,
+        Value::Real(num_rational::BigRational::from_integer(10.into()))
+    );
     assert!(rules.len() > 1, "{rules:?}");
     code(&mut app, KeyCode::Tab);
     let index = app

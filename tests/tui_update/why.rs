@@ -51,7 +51,9 @@ fn why_on_a_passing_test_shows_its_chain_with_rules_values_and_sources() {
     explain(&mut app, &mut runtime, "T3");
     assert_eq!(
         step_rules(&app),
-        ["R1", "R2", "R4", "R8", "R9", "R11", "R12", "R14", "R15", "R16", "R17"]
+        [
+            "R1", "R2", "R4", "R8", "R9", "R11", "R12", "R14", "R15", "R16", "R17"
+        ]
     );
     let state = why(&app);
     assert_eq!(state.actual, Some(FindingKind::Valid));
@@ -63,8 +65,14 @@ fn why_on_a_passing_test_shows_its_chain_with_rules_values_and_sources() {
     );
     let screen = screen_text(&app);
     assert!(screen.contains("Why T3 is VALID"), "{screen}");
-    assert!(screen.contains("expected VALID: the test passes"), "{screen}");
-    assert!(screen.contains("Proves (not isEntryAllowed) in 11 steps:"), "{screen}");
+    assert!(
+        screen.contains("expected VALID: the test passes"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Proves (not isEntryAllowed) in 11 steps:"),
+        "{screen}"
+    );
     assert!(screen.contains("▸ Step 1 · rule R1"), "{screen}");
     assert!(screen.contains("  Step 3 · rule R4"), "{screen}");
     assert!(
@@ -153,7 +161,13 @@ fn a_failing_test_says_where_its_findings_part_ways() {
     select_test(&mut app, "T3");
     let effects = press(&mut app, 'W');
     assert!(
-        matches!(&effects[..], [Effect::ExplainTest { locate_parting: true, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::ExplainTest {
+                locate_parting: true,
+                ..
+            }]
+        ),
         "a failing test asks where its findings part ways"
     );
     settle(&mut app, &mut runtime, effects);
@@ -165,12 +179,17 @@ fn a_failing_test_says_where_its_findings_part_ways() {
         screen.contains("expected SATISFIABLE, actual VALID: the test fails"),
         "{screen}"
     );
-    assert!(screen.contains("The findings part ways at step 11"), "{screen}");
-    assert!(screen.contains("Step 11 · rule R17 ◆ the findings part ways here") || {
-        // The last step may be scrolled out of view at this size: move to it.
-        press(&mut app, 'G');
-        screen_text(&app).contains("Step 11 · rule R17 ◆ the findings part ways here")
-    });
+    assert!(
+        screen.contains("The findings part ways at step 11"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Step 11 · rule R17 ◆ the findings part ways here") || {
+            // The last step may be scrolled out of view at this size: move to it.
+            press(&mut app, 'G');
+            screen_text(&app).contains("Step 11 · rule R17 ◆ the findings part ways here")
+        }
+    );
 }
 
 #[test]
@@ -185,7 +204,10 @@ fn a_satisfiable_finding_has_no_chain_but_the_inputs_that_would_decide_it() {
         panic!("no chain expected: {:?}", state.content);
     };
     assert!(reason.starts_with("SATISFIABLE: the facts decide neither the claim"));
-    assert!(ask.iter().any(|a| a.variables == ["creditUnits"]), "{ask:?}");
+    assert!(
+        ask.iter().any(|a| a.variables == ["creditUnits"]),
+        "{ask:?}"
+    );
     assert_eq!(
         state.parting,
         Some(Parting::Unlocated(

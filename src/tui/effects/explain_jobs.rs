@@ -136,7 +136,12 @@ pub fn explain_test(
             Some(claim.clone()),
             inputs,
         );
-        let parting = match (locate_parting, session, &explanation.chain, &explanation.finding) {
+        let parting = match (
+            locate_parting,
+            session,
+            &explanation.chain,
+            &explanation.finding,
+        ) {
             (true, Some(session), Some(chain), Some(finding)) => {
                 parting_step(session, interruption, &premise, &claim, finding.kind, chain)
             }
@@ -220,4 +225,3 @@ pub fn parting_step(
     }
     None
 }
-

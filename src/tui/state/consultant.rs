@@ -53,7 +53,7 @@ pub enum ValueEntry {
     /// A number, typed.
     Number {
         variable: String,
-        input: TextArea<'static>,
+        input: Box<TextArea<'static>>,
         error: Option<String>,
     },
 }

@@ -10,10 +10,7 @@ use crate::tui::state::list_cursor::ListCursor;
 #[derive(Debug, Clone, PartialEq)]
 pub enum WhySubject {
     /// A test's actual finding (and, when it fails, the expected one).
-    Test {
-        id: String,
-        expected: FindingKind,
-    },
+    Test { id: String, expected: FindingKind },
     /// A value the consultant's facts force.
     Forced { variable: String },
 }
@@ -36,7 +33,10 @@ pub enum WhyContent {
     Chain(Chain),
     /// No chain: why not, and for a SATISFIABLE finding the inputs that
     /// would decide it.
-    NoChain { reason: String, ask: Vec<Ask> },
+    NoChain {
+        reason: String,
+        ask: Vec<Ask>,
+    },
     Failed(String),
 }
 

@@ -33,11 +33,13 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
     consultant.inputs = inputs(&app.compiled);
-    consultant.facts.retain(|f| consultant.inputs.contains(&f.variable));
+    consultant
+        .facts
+        .retain(|f| consultant.inputs.contains(&f.variable));
     let claim = app.verify.claim.lines().join(" ");
     let claim = claim.trim();
-    consultant.claim = (!claim.is_empty() && app.compiled.check_formula(claim).is_ok())
-        .then(|| claim.to_string());
+    consultant.claim =
+        (!claim.is_empty() && app.compiled.check_formula(claim).is_ok()).then(|| claim.to_string());
     let len = consultant.inputs.len();
     consultant.input_cursor.step(0, len, height);
     recompute(app)
@@ -46,10 +48,7 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
 /// Asks the solver what the facts force (replacing an older request).
 pub fn recompute(app: &mut App) -> Vec<Effect> {
     let consultant = &mut app.verify.consultant;
-    let premise = match app
-        .compiled
-        .check_formula(&premise_text(&consultant.facts))
-    {
+    let premise = match app.compiled.check_formula(&premise_text(&consultant.facts)) {
         Ok((_, premise)) => premise,
         Err(error) => {
             consultant.error = Some(format!("the facts do not check: {error}"));
@@ -151,7 +150,7 @@ fn enter_value(app: &mut App) -> Vec<Effect> {
             input.set_placeholder_text("a number, e.g. 35.4");
             app.verify.consultant.entry = Some(ValueEntry::Number {
                 variable,
-                input,
+                input: Box::new(input),
                 error: None,
             });
         }
@@ -230,10 +229,7 @@ fn open_chain(app: &mut App) -> Vec<Effect> {
     else {
         return Vec::new();
     };
-    let Ok((_, premise)) = app
-        .compiled
-        .check_formula(&premise_text(&consultant.facts))
-    else {
+    let Ok((_, premise)) = app.compiled.check_formula(&premise_text(&consultant.facts)) else {
         return Vec::new();
     };
     let (variable, propagation) = (forced.variable.clone(), explanation.propagation.clone());

@@ -117,10 +117,7 @@ pub fn test_explained(
         }
         _ => WhyContent::NoChain {
             reason: no_chain_reason(kind, &explanation),
-            ask: explanation
-                .relevance
-                .map(|r| r.ask)
-                .unwrap_or_default(),
+            ask: explanation.relevance.map(|r| r.ask).unwrap_or_default(),
         },
     };
     if let WhySubject::Test { expected, .. } = why.subject

@@ -5,9 +5,7 @@
 use super::list::{ListView, fit, pane, render_rows};
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::App;
-use crate::tui::state::consultant::{
-    Consultant, ConsultantFocus, ValueEntry, WORKING_AFTER_TICKS,
-};
+use crate::tui::state::consultant::{Consultant, ConsultantFocus, ValueEntry, WORKING_AFTER_TICKS};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::Style;
@@ -30,7 +28,8 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, detail: Rect) {
 
 fn render_inputs(app: &App, frame: &mut Frame, area: Rect, consultant: &Consultant) {
     let focused = consultant.focus == ConsultantFocus::Inputs;
-    let title = "Consultant · enter set · d remove · ctrl-s save as test · ctrl-o logic".to_string();
+    let title =
+        "Consultant · enter set · d remove · ctrl-s save as test · ctrl-o logic".to_string();
     let width = area.width.saturating_sub(2) as usize;
     let forced = consultant.explanation.as_ref().map(|e| &e.propagation);
     render_rows(
@@ -169,7 +168,12 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
     if let Some(relevance) = &explanation.relevance {
         lines.push(Line::styled("Ask next", app.theme.title(false)));
         for ask in &relevance.ask {
-            push(&mut lines, &format!("? {}", ask.question), width, app.theme.accent());
+            push(
+                &mut lines,
+                &format!("? {}", ask.question),
+                width,
+                app.theme.accent(),
+            );
         }
     }
     frame.render_widget(
@@ -182,7 +186,10 @@ fn render_entry(app: &App, frame: &mut Frame, column: Rect, entry: &ValueEntry) 
     let (title, rows) = match entry {
         ValueEntry::Choice {
             variable, values, ..
-        } => (format!("{variable} = … · enter set · esc cancel"), values.len() as u16),
+        } => (
+            format!("{variable} = … · enter set · esc cancel"),
+            values.len() as u16,
+        ),
         ValueEntry::Number { variable, .. } => {
             (format!("{variable} = … · type a number · enter set"), 2)
         }
@@ -215,7 +222,7 @@ fn render_entry(app: &App, frame: &mut Frame, column: Rect, entry: &ValueEntry) 
             frame.render_widget(Paragraph::new(lines), inner);
         }
         ValueEntry::Number { input, error, .. } => {
-            frame.render_widget(input, Rect::new(inner.x, inner.y, inner.width, 1));
+            frame.render_widget(&**input, Rect::new(inner.x, inner.y, inner.width, 1));
             if let Some(error) = error
                 && inner.height > 1
             {

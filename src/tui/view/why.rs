@@ -47,7 +47,13 @@ fn step_lines(app: &App, step: &Step, width: usize, goal: &str) -> Vec<Line<'sta
     let mut lines = Vec::new();
     for text in &step.texts {
         if step.several_rules() {
-            push(&mut lines, &format!("{}:", text.id), 2, width, app.theme.dim());
+            push(
+                &mut lines,
+                &format!("{}:", text.id),
+                2,
+                width,
+                app.theme.dim(),
+            );
         }
         push(&mut lines, &text.smtlib, 2, width, app.theme.accent());
         push(&mut lines, &text.english, 2, width, app.theme.text());
@@ -198,16 +204,24 @@ pub fn render(app: &App, frame: &mut Frame, why: &WhyState) {
             width,
             app.theme.fail(),
         ),
-        Some(Parting::Unlocated(reason)) => {
-            push(&mut lines, &format!("Parting: {reason}."), 0, width, app.theme.fail())
-        }
+        Some(Parting::Unlocated(reason)) => push(
+            &mut lines,
+            &format!("Parting: {reason}."),
+            0,
+            width,
+            app.theme.fail(),
+        ),
         None => {}
     }
     let height = (inner.height as usize).saturating_sub(lines.len());
     match &why.content {
-        WhyContent::Working => {
-            push(&mut lines, "asking the solver…", 0, width, app.theme.pending())
-        }
+        WhyContent::Working => push(
+            &mut lines,
+            "asking the solver…",
+            0,
+            width,
+            app.theme.pending(),
+        ),
         WhyContent::Failed(error) => push(&mut lines, error, 0, width, app.theme.error()),
         WhyContent::NoChain { reason, ask } => {
             push(&mut lines, reason, 0, width, app.theme.text());
