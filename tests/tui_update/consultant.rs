@@ -440,3 +440,29 @@ fn a_value_forced_by_a_case_split_shows_one_labelled_step_of_several_rules() {
     let screen = screen_text(&app);
     assert!(screen.contains(&heading), "{heading}\n{screen}");
 }
+
+#[test]
+fn an_edit_of_the_model_asks_again_with_the_same_facts() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "");
+    set(&mut app, &mut runtime, "ageClass", "SENIOR");
+    set(&mut app, &mut runtime, "creditUnits", "0");
+    let rate =
+        |numerator: i32| Value::Real(num_rational::BigRational::new(numerator.into(), 10.into()));
+    assert_eq!(forced(&app, "discountRate").map(|(v, _)| v), Some(rate(4)));
+    edit_rule(
+        &mut app,
+        "R4",
+        "(=> (and (= ageClass SENIOR) (= creditUnits 0)) (= discountRate 0.5))",
+    );
+    let effects = ctrl(&mut app, 's');
+    assert!(
+        kinds(&effects).contains(&"Consult"),
+        "{:?}",
+        kinds(&effects)
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.verify.consultant.facts.len(), 2);
+    assert_eq!(forced(&app, "discountRate").map(|(v, _)| v), Some(rate(5)));
+}

@@ -86,6 +86,12 @@ pub struct Consultant {
     pub explanation: Option<Explanation>,
     /// Why the facts could not be asked (they do not check).
     pub error: Option<String>,
+    /// The fingerprint of the model the answer describes: an edit, undo or
+    /// redo that changes the model asks again.
+    pub model: u64,
+    /// The history's change count last looked at (the fingerprint is
+    /// compared only when it moves).
+    pub seen_changes: u64,
 }
 
 impl Consultant {

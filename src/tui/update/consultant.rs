@@ -11,6 +11,7 @@ use crate::core::smt::Sort;
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::{App, Overlay, VerifyMode};
 use crate::tui::state::consultant::{ConsultantFocus, Fact, ValueEntry, premise_text};
+use crate::tui::state::freshness::model_fingerprint;
 use crate::tui::state::msg::Effect;
 use crate::tui::state::why::{WhyState, WhySubject};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -30,6 +31,24 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
     }
     app.verify.mode = VerifyMode::Consultant;
     app.detail_scroll = 0;
+    refresh(app)
+}
+
+/// After an edit, undo or redo: the inputs and the answer again (facts on
+/// variables that are no longer inputs are dropped).
+pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
+    let changes = app.history.changes();
+    if app.verify.mode != VerifyMode::Consultant || app.verify.consultant.seen_changes == changes {
+        return Vec::new();
+    }
+    app.verify.consultant.seen_changes = changes;
+    if app.verify.consultant.model == model_fingerprint(&app.model) {
+        return Vec::new();
+    }
+    refresh(app)
+}
+
+fn refresh(app: &mut App) -> Vec<Effect> {
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
     consultant.inputs = inputs(&app.compiled);
@@ -61,6 +80,8 @@ pub fn recompute(app: &mut App) -> Vec<Effect> {
         .and_then(|c| app.compiled.check_formula(c).ok())
         .map(|(_, claim)| claim);
     consultant.error = None;
+    consultant.model = model_fingerprint(&app.model);
+    consultant.seen_changes = app.history.changes();
     consultant.ticket += 1;
     consultant.running = true;
     consultant.started = app.tick;

@@ -34,6 +34,7 @@ const DRAFT_AUTOSAVE_TICKS: u64 = 5;
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = dispatch(app, msg);
     effects.extend(freshness::react_to_changes(app));
+    effects.extend(consultant::react_to_edits(app));
     effects
 }
 
