@@ -466,3 +466,40 @@ fn an_edit_of_the_model_asks_again_with_the_same_facts() {
     assert_eq!(app.verify.consultant.facts.len(), 2);
     assert_eq!(forced(&app, "discountRate").map(|(v, _)| v), Some(rate(5)));
 }
+
+#[test]
+fn a_forced_values_chain_is_written_as_markdown_under_its_variable() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "");
+    set(&mut app, &mut runtime, "ageClass", "SENIOR");
+    set(&mut app, &mut runtime, "creditUnits", "0");
+    code(&mut app, KeyCode::Tab);
+    let index = app
+        .verify
+        .consultant
+        .explanation
+        .as_ref()
+        .unwrap()
+        .propagation
+        .forced
+        .iter()
+        .position(|f| f.variable == "discountRate")
+        .unwrap();
+    press(&mut app, 'g');
+    for _ in 0..index {
+        press(&mut app, 'j');
+    }
+    let effects = code(&mut app, KeyCode::Enter);
+    settle(&mut app, &mut runtime, effects);
+    let Some(Overlay::Why(why)) = &app.overlay else {
+        panic!("the chain is not shown");
+    };
+    let expected = precept::core::explain::markdown::chain_markdown(why.chain().unwrap());
+    let effects = press(&mut app, 'M');
+    settle(&mut app, &mut runtime, effects);
+    let written = fs::read_to_string(dir.path().join("explain/forced-discountRate.md")).unwrap();
+    assert_eq!(written, expected);
+    assert!(written.starts_with("**Derivation of** `(= discountRate 0.4)`\n\n"));
+    assert!(written.contains("1. By rule R4:\n"), "{written}");
+}
