@@ -376,3 +376,48 @@ fn keys_go_where_the_screen_says_after_switching_verify_modes() {
     session.keys(&["q"]);
     session.wait_for(&["EXITED 0"]);
 }
+
+/// The workbench test: consultant mode in the real binary. Three
+/// facts force the discount rate; enter shows its chain; removing the
+/// credit units fact leaves the rate open again.
+#[test]
+fn consultant_mode_forces_a_value_shows_its_chain_and_reopens_it() {
+    let dir = copy_sample("park-admission");
+    let session = Session::open("consultant", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed"]);
+    session.keys(&["4"]);
+    session.wait_for(&["TYPING"]);
+    session.keys(&["C-o"]);
+    session.wait_for(&["Consultant · enter set", "nothing yet"]);
+    session.wait_gone("TYPING");
+    // ageClass: SENIOR, the third of its values.
+    session.keys(&["Enter"]);
+    session.wait_for(&["ageClass = … · enter set"]);
+    session.keys(&["j", "j", "Enter"]);
+    session.wait_for(&["● ageClass = SENIOR"]);
+    // isLowSeason: toggled true.
+    session.keys(&["j", "Enter"]);
+    session.wait_for(&["● isLowSeason = true"]);
+    // creditUnits: typed.
+    session.keys(&["j", "Enter"]);
+    session.wait_for(&["creditUnits = … · type a number"]);
+    session.type_text("0");
+    session.keys(&["Enter"]);
+    let screen = session.wait_for(&["● creditUnits = 0", "✓ discountRate = 0.4  by R4"]);
+    assert!(!screen.contains("Still open: discountRate"), "{screen}");
+    // The forced values, in declaration order: ageClass, isLowSeason,
+    // baseFee, seasonalFee, discountRate.
+    session.keys(&["Tab", "j", "j", "j", "j", "Enter"]);
+    let chain = session.wait_for(&["Why discountRate is forced", "rule R4"]);
+    assert!(chain.contains("derives discountRate = 0.4"), "{chain}");
+    session.keys(&["Escape"]);
+    session.wait_gone("Why discountRate is forced");
+    // Back to the inputs, still on creditUnits: d removes its fact.
+    session.keys(&["Tab", "d"]);
+    session.wait_for(&["removed the fact on creditUnits"]);
+    let screen = session.wait_for(&["Still open: discountRate"]);
+    assert!(!screen.contains("✓ discountRate"), "{screen}");
+    assert!(!screen.contains("● creditUnits"), "{screen}");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+}

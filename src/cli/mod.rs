@@ -7,6 +7,7 @@ pub mod consolidate;
 pub mod coverage;
 pub mod embedder_choice;
 pub mod eval;
+pub mod explain;
 pub mod export;
 pub mod formalize;
 pub mod generate_tests;
@@ -43,6 +44,8 @@ pub enum Command {
     Consolidate(consolidate::ConsolidateArgs),
     /// Check a claim under a premise against a project's model
     Verify(verify::VerifyArgs),
+    /// What a premise forces, the chain of reasoning to a claim, and the questions that would settle it
+    Explain(explain::ExplainArgs),
     /// Check a natural-language answer against a project's model (LLM translation ×k, then the solver)
     CheckAnswer(check_answer::CheckAnswerArgs),
     /// Score the answer verifier on labelled answers (JSONL): soundness, FPR, precision, recall, F1, accuracy
@@ -71,6 +74,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Formalize(args) => formalize::run(&args),
         Command::Consolidate(args) => consolidate::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Explain(args) => explain::run_command(&args),
         Command::CheckAnswer(args) => check_answer::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Test(args) => test::run(&args),

@@ -1,7 +1,7 @@
 //! `precept verify DIR --premise EXPR --claim EXPR [--json]`
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
-use super::render;
+use super::{explain, render};
 use crate::core::model::verdict::verdict;
 use crate::core::solve::{Finding, FindingKind};
 use clap::Args;
@@ -24,6 +24,9 @@ pub struct VerifyArgs {
     /// Exit 1 unless the finding is this one (e.g. VALID)
     #[arg(long, value_parser = parse_finding)]
     pub expect: Option<FindingKind>,
+    /// Add the chain of reasoning from the premise to a VALID or INVALID finding
+    #[arg(long)]
+    pub explain: bool,
     /// The solver deadline in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
@@ -35,6 +38,9 @@ struct VerifyJson<'a> {
     #[serde(flatten)]
     finding: &'a Finding,
     verdict: String,
+    /// With --explain: the derivation chain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chain: Option<serde_json::Value>,
 }
 
 pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
@@ -53,14 +59,22 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         .check_formula(&args.claim)
         .map_err(|e| Failure::Input(format!("--claim: {e}")))?;
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
-    let finding = worker.verify(premise, claim);
+    let finding = worker.verify(premise.clone(), claim.clone());
+    let chain = match args.explain {
+        true => explain::finding_chain(&worker, &project, &compiled, premise, &claim, &finding)?,
+        false => None,
+    };
     if args.json {
         print_json(&VerifyJson {
             verdict: verdict(&finding, &compiled.glossary),
             finding: &finding,
+            chain: args.explain.then(|| explain::chain_json(chain.as_ref())),
         })?;
     } else {
         print!("{}", render::finding_text(&finding, &compiled, 0));
+    }
+    if let (false, Some(chain)) = (args.json, &chain) {
+        print!("{}", explain::chain_text(chain, 2));
     }
     match args.expect {
         Some(expected) if expected != finding.kind => {

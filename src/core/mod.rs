@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod compose;
 pub mod document;
+pub mod explain;
 pub mod export;
 pub mod formalize;
 pub mod lint;

@@ -165,6 +165,11 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
             Effect::Export { .. } => "Export",
+            Effect::ExplainTest { .. } => "ExplainTest",
+            Effect::Consult { .. } => "Consult",
+            Effect::ChainForValue { .. } => "ChainForValue",
+            Effect::CancelExplain => "CancelExplain",
+            Effect::WriteProjectFile { .. } => "WriteProjectFile",
         })
         .collect()
 }
@@ -236,6 +241,7 @@ fn read_model(dir: &Path) -> PolicyModel {
         .expect("model.json is valid JSON")
 }
 
+mod consultant;
 mod document;
 mod editing;
 mod freshness;
@@ -246,3 +252,4 @@ mod runs;
 mod small_screens;
 mod verify;
 mod vetting;
+mod why;

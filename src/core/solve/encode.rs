@@ -82,6 +82,11 @@ impl Z3Vocabulary {
         self.variables.contains_key(name)
     }
 
+    /// The Z3 constant of a declared variable.
+    pub fn constant(&self, name: &str) -> Option<&Dynamic> {
+        self.variables.get(name)
+    }
+
     /// Encodes an elaborated Bool formula.
     pub fn formula(&self, expr: &Expr) -> Result<Bool, EncodeError> {
         self.term(expr)?

@@ -7,6 +7,7 @@ mod error;
 mod formulas;
 pub mod lint_checks;
 mod preferences;
+mod probe;
 mod session;
 pub mod worker;
 
@@ -16,4 +17,6 @@ pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenar
 pub use encode::EncodeError;
 pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};
-pub use worker::{FormulaReply, SolverReply, SolverWorker, Ticket};
+pub use probe::{ConeRule, Fact, Outcome, Probe};
+pub use session::{Interruption, SolverSession};
+pub use worker::{FormulaReply, SessionTask, SolverReply, SolverWorker, Ticket};

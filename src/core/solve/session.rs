@@ -37,7 +37,7 @@ pub(super) struct GuardedRule {
     /// `(not literal)`: assumed to switch the rule off explicitly while
     /// minimizing, so the solver never wanders into rules a check leaves out.
     pub(super) switched_off: Bool,
-    formula: Bool,
+    pub(super) formula: Bool,
     /// The model variables the rule mentions.
     pub(super) variables: Vec<String>,
     /// The integer constants the rule compares variables with.

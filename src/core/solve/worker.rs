@@ -37,6 +37,11 @@ pub struct FormulaReply {
     pub elapsed: Duration,
 }
 
+/// A job of many checks run on the loaded session (None when no model is
+/// loaded) under one request deadline, stopped by `cancel` like the others;
+/// `explain/` runs on the worker this way.
+pub type SessionTask = Box<dyn FnOnce(Option<&mut SolverSession>, &dyn Interruption) + Send>;
+
 enum Job {
     Load {
         model: Box<CompiledModel>,
@@ -66,6 +71,10 @@ enum Job {
         ticket: Ticket,
         queries: Vec<FormulaQuery>,
         reply: Sender<FormulaReply>,
+    },
+    Task {
+        ticket: Ticket,
+        task: SessionTask,
     },
 }
 
@@ -274,6 +283,15 @@ impl SolverWorker {
             queries,
             reply,
         });
+        ticket
+    }
+
+    /// Queues a task over the session; it sends its own reply. Cancelled
+    /// before it starts, it still runs, with every check answering
+    /// "cancelled".
+    pub fn submit_task(&self, task: SessionTask) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(Job::Task { ticket, task });
         ticket
     }
 
@@ -488,7 +506,41 @@ fn handle_job(
                 elapsed: started.elapsed(),
             });
         }
+        Job::Task { ticket, task } => {
+            // A failed task drops its reply channel, which its caller reports.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_task(watch, session.as_mut(), ticket, task, *timeout)
+            }));
+            if ran.is_err() {
+                *session = None;
+                watch.lock().running = None;
+            }
+        }
     }
+}
+
+fn run_task(
+    watch: &Watch,
+    session: Option<&mut SolverSession>,
+    ticket: Ticket,
+    task: SessionTask,
+    timeout: Duration,
+) {
+    {
+        let mut state = watch.lock();
+        let cancelled = state.cancelled.remove(&ticket);
+        state.running = Some(Running {
+            ticket,
+            deadline: Instant::now() + timeout,
+            timeout,
+            stop_reason: cancelled.then(|| "cancelled".to_string()),
+            check_budget: None,
+            check_deadline: None,
+        });
+    }
+    watch.wake.notify_all();
+    task(session, &WatchedRequest { watch });
+    watch.lock().running = None;
 }
 
 fn run_formulas(

@@ -55,6 +55,8 @@ pub struct Runtime {
     /// Stops the running natural-language tests (a newer run replaces them).
     nl_cancel: Option<crate::core::answer::VerifyCancel>,
     timeout: Duration,
+    /// Why-requests and consultant requests on the shared solver.
+    explain: crate::tui::effects::explain_jobs::ExplainJobs,
 }
 
 impl Runtime {
@@ -74,6 +76,7 @@ impl Runtime {
             answer_cancel: None,
             nl_cancel: None,
             timeout,
+            explain: Default::default(),
         }
     }
 
@@ -355,6 +358,11 @@ impl Runtime {
                     ));
                 Vec::new()
             }
+            Effect::ExplainTest { .. }
+            | Effect::Consult { .. }
+            | Effect::ChainForValue { .. }
+            | Effect::CancelExplain
+            | Effect::WriteProjectFile { .. } => self.execute_explain(effect),
             Effect::Quit => {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();
@@ -385,6 +393,60 @@ impl Runtime {
                 }
             }
         }
+    }
+
+    /// Carries out the explanation effects and the file writes they ask for.
+    fn execute_explain(&mut self, effect: Effect) -> Vec<Msg> {
+        use crate::tui::effects::explain_jobs::{self as jobs, Kind};
+        match effect {
+            Effect::ExplainTest {
+                ticket,
+                premise,
+                claim,
+                inputs,
+                locate_parting,
+            } => self.explain.start(
+                &self.solver,
+                Kind::Why,
+                jobs::explain_test(ticket, premise, claim, inputs, locate_parting),
+            ),
+            Effect::Consult {
+                ticket,
+                premise,
+                claim,
+                inputs,
+            } => self.explain.start(
+                &self.solver,
+                Kind::Consultant,
+                jobs::consult(ticket, premise, claim, inputs),
+            ),
+            Effect::ChainForValue {
+                ticket,
+                premise,
+                propagation,
+                variable,
+            } => self.explain.start(
+                &self.solver,
+                Kind::Why,
+                jobs::value_chain(ticket, premise, *propagation, variable),
+            ),
+            Effect::CancelExplain => self.explain.cancel(&self.solver, Kind::Why),
+            Effect::WriteProjectFile { path, contents } => {
+                let full = self.project_dir.join(&path);
+                let written = full
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| std::fs::write(&full, contents));
+                return vec![match written {
+                    Ok(()) => Msg::FileWritten { path },
+                    Err(e) => Msg::IoFailed {
+                        error: format!("{}: not written: {e}", full.display()),
+                    },
+                }];
+            }
+            _ => {}
+        }
+        Vec::new()
     }
 
     /// Cancels the tests and probes still queued or running.
@@ -420,7 +482,7 @@ impl Runtime {
 
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
-        let mut messages = Vec::new();
+        let mut messages = self.explain.poll();
         self.background.retain(|job| match job.try_recv() {
             Ok(message) => {
                 messages.push(message);
@@ -515,5 +577,6 @@ impl Runtime {
             || self.lint.is_some()
             || !self.background.is_empty()
             || !self.streams.is_empty()
+            || self.explain.is_busy()
     }
 }

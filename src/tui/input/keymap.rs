@@ -56,9 +56,12 @@ pub enum Action {
     ForceQuit,
     Apply,
     Close,
+    Why,
+    CopyMarkdown,
+    ConsultantMode,
 }
 
-const ACTION_NAMES: [(&str, Action); 49] = [
+const ACTION_NAMES: [(&str, Action); 52] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -108,6 +111,9 @@ const ACTION_NAMES: [(&str, Action); 49] = [
     ("force_quit", Action::ForceQuit),
     ("apply", Action::Apply),
     ("close", Action::Close),
+    ("why", Action::Why),
+    ("copy_markdown", Action::CopyMarkdown),
+    ("consultant_mode", Action::ConsultantMode),
 ];
 
 impl Action {

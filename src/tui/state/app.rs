@@ -139,6 +139,8 @@ pub enum Overlay {
     Name(crate::tui::state::assist::NamePrompt),
     /// Choosing one of a diagnostic's fixes, each with the tests it flips.
     FixChoice(Box<FixChoice>),
+    /// Why a test has its finding, or why a value is forced: the chain.
+    Why(Box<crate::tui::state::why::WhyState>),
 }
 
 /// The fixes of one diagnostic to choose from (`x` on the vetting screen).
@@ -264,6 +266,8 @@ pub struct App {
     pub repair_ticket: u64,
     /// The newest fix choice (`x` on a diagnostic with several fixes).
     pub fix_ticket: u64,
+    /// The newest why-request (the why overlay drops older replies).
+    pub why_ticket: u64,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -359,6 +363,7 @@ impl App {
             marked_rules: std::collections::BTreeSet::new(),
             repair_ticket: 0,
             fix_ticket: 0,
+            why_ticket: 0,
             status: Status::default(),
             keymap,
             theme,

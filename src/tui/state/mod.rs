@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod assist;
+pub mod consultant;
 pub mod document_pane;
 pub mod document_view;
 pub mod examples;
@@ -14,3 +15,4 @@ pub mod list_cursor;
 pub mod msg;
 pub mod queries;
 pub mod screens;
+pub mod why;

@@ -105,6 +105,28 @@ pub enum Msg {
         format: crate::core::export::ExportFormat,
         path: String,
     },
+    /// The explanation of a test's finding for why-request `ticket`, and
+    /// where a failing test's findings part ways (the step index, when
+    /// located: None when not asked for or not found).
+    TestExplained {
+        ticket: u64,
+        explanation: Box<crate::core::explain::Explanation>,
+        parting: Option<usize>,
+    },
+    /// What the consultant's facts force, for request `ticket`.
+    Consulted {
+        ticket: u64,
+        explanation: Box<crate::core::explain::Explanation>,
+    },
+    /// The chain of one forced value, for why-request `ticket`.
+    ValueChained {
+        ticket: u64,
+        chain: Result<Option<crate::core::explain::Chain>, String>,
+    },
+    /// A file was written into the project folder (path relative to it).
+    FileWritten {
+        path: String,
+    },
 }
 
 /// Checked consolidation proposals, and what the expert should know about
@@ -246,5 +268,37 @@ pub enum Effect {
         format: crate::core::export::ExportFormat,
         model: Box<PolicyModel>,
         compiled: Box<CompiledModel>,
+    },
+    /// Explain a test's finding (chain, or deciding inputs); with
+    /// `locate_parting`, also find the step after which the expected
+    /// finding can no longer hold. Replaces an older why-request.
+    ExplainTest {
+        ticket: u64,
+        premise: Expr,
+        claim: Expr,
+        inputs: Vec<String>,
+        locate_parting: bool,
+    },
+    /// Work out what the consultant's facts force (and, with a claim, which
+    /// inputs matter). Replaces an older consultant request.
+    Consult {
+        ticket: u64,
+        premise: Expr,
+        claim: Option<Expr>,
+        inputs: Vec<String>,
+    },
+    /// The chain of one value the premise forces. Replaces an older why-request.
+    ChainForValue {
+        ticket: u64,
+        premise: Expr,
+        propagation: Box<crate::core::explain::Propagation>,
+        variable: String,
+    },
+    /// Stop the why-request still running (the overlay was closed).
+    CancelExplain,
+    /// Write a text file into the project folder (`path` relative to it).
+    WriteProjectFile {
+        path: String,
+        contents: String,
     },
 }

@@ -13,6 +13,8 @@ pub enum VerifyMode {
     #[default]
     Logic,
     Answer,
+    /// Facts set one by one, their consequences shown live.
+    Consultant,
 }
 
 /// A question and answer being checked, and what came back.
@@ -65,6 +67,7 @@ pub struct VerifyPane {
     pub finding: Option<Finding>,
     pub ticket: u64,
     pub running: bool,
+    pub consultant: crate::tui::state::consultant::Consultant,
 }
 
 impl Default for VerifyPane {
@@ -83,6 +86,7 @@ impl Default for VerifyPane {
             finding: None,
             ticket: 0,
             running: false,
+            consultant: Default::default(),
         }
     }
 }

@@ -4,8 +4,8 @@
 use ratatui_textarea::TextArea;
 
 use super::{
-    answer, answer_tests, consolidation, document, edits, formalize, lint_rows, navigation, repair,
-    runs, vetting,
+    answer, answer_tests, consolidation, consultant, document, edits, formalize, lint_rows,
+    navigation, repair, runs, vetting, why,
 };
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::{App, Overlay, Pane, Screen};
@@ -127,6 +127,14 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Quit | Action::ForceQuit => return quit(app),
         Action::Close if app.screen == Screen::Formalize => return formalize::cancel(app),
+        Action::Why => return why::open(app),
+        Action::ConsultantMode => {
+            navigation::show_screen(app, Screen::Verify);
+            return consultant::toggle(app);
+        }
+        Action::CopyMarkdown => {
+            app.status.message = Some("M copies a chain from the why view (W on a test)".into())
+        }
         Action::Apply | Action::Close => {}
     }
     Vec::new()

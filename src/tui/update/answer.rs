@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 /// where it was: out of the inputs, keys go on switching screens.
 pub fn toggle_mode(app: &mut App) {
     app.verify.mode = match app.verify.mode {
-        VerifyMode::Logic => VerifyMode::Answer,
+        VerifyMode::Logic | VerifyMode::Consultant => VerifyMode::Answer,
         VerifyMode::Answer => VerifyMode::Logic,
     };
     app.detail_scroll = 0;

@@ -6,6 +6,7 @@ mod answer;
 mod answer_tests;
 mod commands;
 mod consolidation;
+mod consultant;
 mod document;
 mod edits;
 mod formalize;
@@ -17,6 +18,7 @@ mod repair;
 mod runs;
 mod save_test;
 mod vetting;
+mod why;
 
 pub use actions::act;
 pub use freshness::RELINT_AT_ONCE_RULES;
@@ -33,6 +35,7 @@ const DRAFT_AUTOSAVE_TICKS: u64 = 5;
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = dispatch(app, msg);
     effects.extend(freshness::react_to_changes(app));
+    effects.extend(consultant::react_to_edits(app));
     effects
 }
 
@@ -104,6 +107,26 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             commands::exported(app, format, &path);
             Vec::new()
         }
+        Msg::TestExplained {
+            ticket,
+            explanation,
+            parting,
+        } => why::test_explained(app, ticket, *explanation, parting),
+        Msg::Consulted {
+            ticket,
+            explanation,
+        } => {
+            consultant::consulted(app, ticket, *explanation);
+            Vec::new()
+        }
+        Msg::ValueChained { ticket, chain } => {
+            why::value_chained(app, ticket, chain);
+            Vec::new()
+        }
+        Msg::FileWritten { path } => {
+            app.status.message = Some(format!("wrote the chain as Markdown to {path}"));
+            Vec::new()
+        }
         Msg::IoFailed { error } => {
             app.status.last_error = Some(error);
             Vec::new()
@@ -135,10 +158,22 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
                 answer::toggle_mode(app);
                 return Vec::new();
             }
-            if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
+            if app.screen == Screen::Verify
+                && app.keymap.action_for(&key) == Some(Action::ConsultantMode)
+            {
+                return consultant::toggle(app);
+            }
+            if app.screen == Screen::Verify
+                && app.verify.mode == crate::tui::state::app::VerifyMode::Consultant
+            {
+                if let Some(effects) = consultant::key(app, key) {
+                    return effects;
+                }
+            } else if app.screen == Screen::Verify && app.focus == Pane::VerifyInput {
                 return match app.verify.mode {
                     crate::tui::state::app::VerifyMode::Logic => runs::verify_input_key(app, key),
                     crate::tui::state::app::VerifyMode::Answer => answer::input_key(app, key),
+                    crate::tui::state::app::VerifyMode::Consultant => Vec::new(),
                 };
             }
             match app.keymap.action_for(&key) {

@@ -92,6 +92,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
         },
         Overlay::Repair(_) => return super::repair::key(app, key),
+        Overlay::Why(_) => return super::why::key(app, key),
         Overlay::FixChoice(_) => return super::vetting::fix_choice_key(app, key),
         Overlay::Name(prompt) if matches!(prompt.purpose, NamePurpose::SaveTest { .. }) => {
             return super::save_test::name_key(app, key);

@@ -2,6 +2,7 @@
 
 mod answer;
 mod answer_tests;
+mod consultant;
 pub mod document;
 mod finding;
 mod formalize;
@@ -14,6 +15,7 @@ mod tests_screen;
 mod variables;
 mod verify;
 mod vetting;
+mod why;
 
 use crate::tui::measure::layout::areas;
 use crate::tui::state::app::{App, Screen};
@@ -50,6 +52,9 @@ pub fn render(app: &App, frame: &mut Frame) {
             }
             crate::tui::state::app::VerifyMode::Answer => {
                 answer::render(app, frame, layout.inputs, layout.detail)
+            }
+            crate::tui::state::app::VerifyMode::Consultant => {
+                consultant::render(app, frame, layout.inputs, layout.detail)
             }
         },
         Screen::Vetting => {

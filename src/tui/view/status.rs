@@ -10,7 +10,17 @@ use ratatui::widgets::Paragraph;
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
     // Where the keys go is never a guess: while an input has them, say so.
-    if app.overlay.is_none() && app.focus == crate::tui::state::app::Pane::VerifyInput {
+    let consulting = app.screen == crate::tui::state::app::Screen::Verify
+        && app.verify.mode == crate::tui::state::app::VerifyMode::Consultant;
+    let typing = if consulting {
+        matches!(
+            app.verify.consultant.entry,
+            Some(crate::tui::state::consultant::ValueEntry::Number { .. })
+        )
+    } else {
+        app.focus == crate::tui::state::app::Pane::VerifyInput
+    };
+    if app.overlay.is_none() && typing {
         spans.push(Span::styled(
             " TYPING · esc: keys act again ",
             app.theme.selected(),

@@ -1,0 +1,253 @@
+//! A probe: a plain-data window onto the session for questions asked in
+//! many steps (propagation, derivation chains, relevance in `explain/`).
+//! Facts are asserted under guards of their own, each check names the rules
+//! and facts it assumes, an unsat core comes back as rule positions and
+//! facts, and cores are minimized exactly as findings' rule sets are. A twin
+//! copy of chosen rules (every variable renamed) lets one check compare two
+//! scenarios that agree on some variables. The Z3 terms stay in here.
+//!
+//! A probe works in the warm solver of the cone of the variables it is
+//! opened on (every rule when the policy is not known to be consistent),
+//! inside a push/pop frame, so nothing it asserts outlives it.
+
+use super::error::SolveError;
+use super::session::{Interruption, SolverSession};
+use crate::core::model::finding::Scenario;
+use crate::core::smt::Expr;
+use std::collections::{HashMap, HashSet};
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{SatResult, Solver};
+
+/// A fact asserted in a probe, named for assumptions and cores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fact(usize);
+
+/// What one check found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Satisfiable, with the values of the variables asked for.
+    Sat(Scenario),
+    /// Unsatisfiable: the assumed rules (positions) and facts of a core.
+    Unsat { rules: Vec<usize>, facts: Vec<Fact> },
+}
+
+/// One rule of the probe's cone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConeRule {
+    /// The rule's position in the session (what checks and cores use).
+    pub position: usize,
+    pub id: String,
+    /// The model variables it mentions.
+    pub variables: Vec<String>,
+}
+
+pub struct Probe<'a> {
+    session: &'a mut SolverSession,
+    interruption: &'a dyn Interruption,
+    cone: Vec<usize>,
+    /// The whole-model solver, set aside while the cone's solver works.
+    whole: Option<Solver>,
+    facts: Vec<Bool>,
+    fact_of_literal: HashMap<String, usize>,
+    /// Each variable and its twin constant, made on first use.
+    twins: HashMap<String, Dynamic>,
+}
+
+impl SolverSession {
+    /// Opens a probe on the cone of `variables`. Fails when the solver
+    /// cannot say in time whether the rules are consistent and the request
+    /// has been stopped meanwhile.
+    pub fn probe<'a>(
+        &'a mut self,
+        variables: &[&str],
+        interruption: &'a dyn Interruption,
+    ) -> Result<Probe<'a>, SolveError> {
+        let cone = match self.consistency(interruption)? {
+            Some(true) => self.rules_touching(variables),
+            _ => (0..self.rules.len()).collect(),
+        };
+        let solver = self.take_cone_solver(&cone);
+        solver.push();
+        let whole = std::mem::replace(&mut self.solver, solver);
+        Ok(Probe {
+            session: self,
+            interruption,
+            cone,
+            whole: Some(whole),
+            facts: Vec::new(),
+            fact_of_literal: HashMap::new(),
+            twins: HashMap::new(),
+        })
+    }
+}
+
+impl Drop for Probe<'_> {
+    fn drop(&mut self) {
+        self.session.solver.pop(1);
+        if let Some(whole) = self.whole.take() {
+            let cone_solver = std::mem::replace(&mut self.session.solver, whole);
+            self.session.return_cone_solver(&self.cone, cone_solver);
+        }
+    }
+}
+
+impl Probe<'_> {
+    /// The rules of the cone, in model order.
+    pub fn rules(&self) -> Vec<ConeRule> {
+        self.cone
+            .iter()
+            .map(|&position| ConeRule {
+                position,
+                id: self.session.rules[position].id.clone(),
+                variables: self.session.rules[position].variables.clone(),
+            })
+            .collect()
+    }
+
+    /// Whether `name` is a declared variable of the model.
+    pub fn is_variable(&self, name: &str) -> bool {
+        self.session.vocabulary.is_variable(name)
+    }
+
+    /// The ids of rules at these positions, in natural order.
+    pub fn rule_ids(&self, positions: &[usize]) -> Vec<String> {
+        self.session.rule_names(positions)
+    }
+
+    /// Why the request stopped, once it has (deadline or cancel).
+    pub fn stopped(&self) -> Option<String> {
+        self.interruption.reason()
+    }
+
+    fn guard(&mut self, formula: &Bool) -> Fact {
+        let literal = Bool::fresh_const("fact");
+        self.session.solver.assert(literal.implies(formula));
+        let fact = Fact(self.facts.len());
+        self.fact_of_literal.insert(literal.to_string(), fact.0);
+        self.facts.push(literal);
+        fact
+    }
+
+    /// Asserts an elaborated Bool formula under a guard of its own.
+    pub fn fact(&mut self, formula: &Expr) -> Result<Fact, SolveError> {
+        let encoded = self.session.vocabulary.formula(formula)?;
+        Ok(self.guard(&encoded))
+    }
+
+    /// Asserts a formula about the twin scenario (its variables renamed).
+    pub fn twin_fact(&mut self, formula: &Expr) -> Result<Fact, SolveError> {
+        let encoded = self.session.vocabulary.formula(formula)?;
+        let names: Vec<String> = formula
+            .symbols()
+            .into_iter()
+            .filter(|s| self.is_variable(s))
+            .map(str::to_string)
+            .collect();
+        let twinned = self.on_twin(&encoded, &names);
+        Ok(self.guard(&twinned))
+    }
+
+    /// Asserts, under one guard, the rules at `positions` on the twin.
+    pub fn twin_rules(&mut self, positions: &[usize]) -> Fact {
+        let mut parts = Vec::with_capacity(positions.len());
+        for &position in positions {
+            let rule = &self.session.rules[position];
+            let (formula, names) = (rule.formula.clone(), rule.variables.clone());
+            parts.push(self.on_twin(&formula, &names));
+        }
+        let all = Bool::and(&parts);
+        self.guard(&all)
+    }
+
+    /// Asserts, under a guard, that `variable` has the same value in both
+    /// scenarios.
+    pub fn same_value(&mut self, variable: &str) -> Result<Fact, SolveError> {
+        let original = self
+            .session
+            .vocabulary
+            .constant(variable)
+            .cloned()
+            .ok_or_else(|| SolveError::Undecided(format!("unknown variable '{variable}'")))?;
+        let twin = self.twin_of(variable, &original);
+        let equal = original
+            .safe_eq(twin)
+            .map_err(|e| SolveError::Undecided(format!("{e:?}")))?;
+        Ok(self.guard(&equal))
+    }
+
+    fn twin_of(&mut self, name: &str, original: &Dynamic) -> Dynamic {
+        self.twins
+            .entry(name.to_string())
+            .or_insert_with(|| Dynamic::new_const(format!("{name}!twin"), &original.get_sort()))
+            .clone()
+    }
+
+    fn on_twin(&mut self, formula: &Bool, names: &[String]) -> Bool {
+        let mut pairs = Vec::with_capacity(names.len());
+        for name in names {
+            if let Some(original) = self.session.vocabulary.constant(name).cloned() {
+                let twin = self.twin_of(name, &original);
+                pairs.push((original, twin));
+            }
+        }
+        let pairs: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        formula.substitute(&pairs)
+    }
+
+    fn assumptions(&self, rules: &[usize], facts: &[Fact]) -> Vec<Bool> {
+        let mut all = self.session.literals(rules);
+        all.extend(facts.iter().map(|f| self.facts[f.0].clone()));
+        all
+    }
+
+    /// Checks the rules at `rules` (positions) with `facts`; a satisfying
+    /// scenario shows the variables in `show`.
+    pub fn check(
+        &mut self,
+        rules: &[usize],
+        facts: &[Fact],
+        show: &HashSet<String>,
+    ) -> Result<Outcome, SolveError> {
+        if let Some(reason) = self.interruption.reason() {
+            return Err(SolveError::Undecided(reason));
+        }
+        let assumptions = self.assumptions(rules, facts);
+        match self.session.check(&assumptions) {
+            SatResult::Sat => Ok(Outcome::Sat(self.session.model_scenario(Some(show))?)),
+            SatResult::Unsat => {
+                let core: Vec<usize> = self
+                    .session
+                    .solver
+                    .get_unsat_core()
+                    .iter()
+                    .filter_map(|l| self.fact_of_literal.get(&l.to_string()).copied())
+                    .collect();
+                let mut facts: Vec<Fact> = core.into_iter().map(Fact).collect();
+                facts.sort_unstable();
+                Ok(Outcome::Unsat {
+                    rules: self.session.core_rules(),
+                    facts,
+                })
+            }
+            SatResult::Unknown => Err(SolveError::Undecided(
+                self.session.unknown_reason(self.interruption),
+            )),
+        }
+    }
+
+    /// Every rule of the cone.
+    pub fn cone(&self) -> &[usize] {
+        &self.cone
+    }
+
+    /// Shrinks the rules of an unsat core (with `facts` fixed) to a minimal
+    /// set, as findings do; `true` when minimality is proved.
+    pub fn minimize(
+        &mut self,
+        rules: Vec<usize>,
+        facts: &[Fact],
+    ) -> Result<(Vec<usize>, bool), SolveError> {
+        let fixed: Vec<Bool> = facts.iter().map(|f| self.facts[f.0].clone()).collect();
+        self.session.minimize(rules, &fixed, self.interruption)
+    }
+}
