@@ -8,6 +8,7 @@ mod formulas;
 pub mod lint_checks;
 mod probe;
 mod session;
+mod watchdog;
 pub mod worker;
 
 // Findings are plain data of the model layer; re-exported for the callers
