@@ -6,7 +6,9 @@
 //!
 //! Run with `cargo bench --bench explain`. Plain `fn main`, no harness.
 
+// The timing helpers the scale benches share go unused here.
 #[path = "support/scale_model.rs"]
+#[allow(unused_imports)]
 mod scale_model;
 
 use precept::core::explain::inputs::inputs;
@@ -102,7 +104,11 @@ fn main() {
         propagation.open.len(),
         first.as_secs_f64() * 1e3,
         propagation_median.as_secs_f64() * 1e3,
-        if propagation_median <= Duration::from_millis(300) { "PASS" } else { "MISS" }
+        if propagation_median <= Duration::from_millis(300) {
+            "PASS"
+        } else {
+            "MISS"
+        }
     );
 
     // The header's facts (jurisdiction, residence) and some of the section's.
@@ -114,18 +120,30 @@ fn main() {
     let (times, explanation) = timed(&worker, &compiled, &premise, Some(&claim));
     assert_eq!(explanation.stopped, None);
     let finding = explanation.finding.as_ref().expect("a finding");
-    assert_eq!(finding.kind, FindingKind::Satisfiable, "{premise} ⊢ {claim}");
+    assert_eq!(
+        finding.kind,
+        FindingKind::Satisfiable,
+        "{premise} ⊢ {claim}"
+    );
     let relevance = explanation.relevance.as_ref().expect("relevance");
     let first = times[0];
     let follow_up_median = median(times);
     println!(
         "follow-up questions for {claim}: {} deciding set(s) (first {:?}, smallest proved: {}), {} irrelevant inputs; first {:.0} ms, median {:.0} ms (target ≤ 1 s) {}",
         relevance.ask.len(),
-        relevance.ask.first().map(|a| a.variables.clone()).unwrap_or_default(),
+        relevance
+            .ask
+            .first()
+            .map(|a| a.variables.clone())
+            .unwrap_or_default(),
         relevance.smallest,
         relevance.irrelevant.len(),
         first.as_secs_f64() * 1e3,
         follow_up_median.as_secs_f64() * 1e3,
-        if follow_up_median <= Duration::from_secs(1) { "PASS" } else { "MISS" }
+        if follow_up_median <= Duration::from_secs(1) {
+            "PASS"
+        } else {
+            "MISS"
+        }
     );
 }

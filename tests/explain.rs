@@ -53,7 +53,9 @@ fn the_decided_park_question_has_a_chain_from_the_premise_to_entry_refused() {
         .collect();
     assert_eq!(
         rules,
-        ["R1", "R2", "R4", "R8", "R9", "R11", "R12", "R14", "R15", "R16", "R17"]
+        [
+            "R1", "R2", "R4", "R8", "R9", "R11", "R12", "R14", "R15", "R16", "R17"
+        ]
     );
     let derives: Vec<Value> = chain.iter().map(|s| s["derives"].clone()).collect();
     let one = |variable: &str, value: Value| json!([{"variable": variable, "value": value}]);
@@ -125,9 +127,15 @@ fn the_decided_park_question_reads_as_text() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.starts_with("VALID\nforced:\n  ageClass = SENIOR  (the premise)\n"), "{text}");
+    assert!(
+        text.starts_with("VALID\nforced:\n  ageClass = SENIOR  (the premise)\n"),
+        "{text}"
+    );
     assert!(text.contains("  discountRate = 0.4  (R4)\n"), "{text}");
-    assert!(text.contains("chain to (not isEntryAllowed):\n  1. R1\n       R1: (= baseFee 50.0)\n"), "{text}");
+    assert!(
+        text.contains("chain to (not isEntryAllowed):\n  1. R1\n       R1: (= baseFee 50.0)\n"),
+        "{text}"
+    );
     assert!(
         text.contains(
             "  3. R4\n       R4: (=> (and (= ageClass SENIOR) (= creditUnits 0)) (= discountRate 0.4))\n"
@@ -138,7 +146,10 @@ fn the_decided_park_question_reads_as_text() {
         text.contains("       source: \"Senior visitors receive a 40% discount on the admission fee.\"\n       uses ageClass = SENIOR, creditUnits = 0\n       derives discountRate = 0.4\n"),
         "{text}"
     );
-    assert!(text.ends_with("       derives isEntryAllowed = false\n"), "{text}");
+    assert!(
+        text.ends_with("       derives isEntryAllowed = false\n"),
+        "{text}"
+    );
 }
 
 /// The park sample with a parking permit no admission rule mentions.
@@ -173,9 +184,16 @@ fn the_undecided_park_question_asks_for_the_credit_units() {
     assert_eq!(json["chain"], json!([]));
     let forced = json["forced"].as_array().unwrap();
     assert!(forced.contains(&json!({"variable": "baseFee", "value": "50", "rules": ["R1"]})));
-    assert!(forced.contains(&json!({"variable": "seasonalFee", "value": "37.5", "rules": ["R1", "R2"]})));
+    assert!(
+        forced
+            .contains(&json!({"variable": "seasonalFee", "value": "37.5", "rules": ["R1", "R2"]}))
+    );
     // A discount is granted either way, so its processing fee is forced too.
-    assert!(forced.iter().any(|f| f["variable"] == "processingFee" && f["value"] == "10"));
+    assert!(
+        forced
+            .iter()
+            .any(|f| f["variable"] == "processingFee" && f["value"] == "10")
+    );
     assert_eq!(
         json["open"],
         json!([
@@ -216,11 +234,22 @@ fn the_undecided_park_question_shows_the_values_that_decide_it() {
 #[test]
 fn without_a_claim_explain_lists_forced_and_open_values_only() {
     let json = explain_json(&sample(PARK), "(= ageClass ADULT)", None);
-    assert_eq!(keys(&json), ["forced", "open", "chain", "ask", "irrelevant"]);
+    assert_eq!(
+        keys(&json),
+        ["forced", "open", "chain", "ask", "irrelevant"]
+    );
     let forced = json["forced"].as_array().unwrap();
     assert!(forced.contains(&json!({"variable": "discountRate", "value": "0", "rules": ["R7"]})));
-    assert!(forced.contains(&json!({"variable": "processingFee", "value": "0", "rules": ["R7", "R10"]})));
-    assert!(json["open"].as_array().unwrap().contains(&json!("seasonalFee")));
+    assert!(
+        forced
+            .contains(&json!({"variable": "processingFee", "value": "0", "rules": ["R7", "R10"]}))
+    );
+    assert!(
+        json["open"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("seasonalFee"))
+    );
 }
 
 #[test]
@@ -245,7 +274,11 @@ fn bad_input_exits_two_with_the_position() {
         "(and isEntryAllowed",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).starts_with("precept: --claim: 1:"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("precept: --claim: 1:"),
+        "{}",
+        stderr(&out)
+    );
     let missing = precept(&["explain", sample(PARK).to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
 }
@@ -286,9 +319,15 @@ fn verify_explain_adds_the_chain_and_keeps_every_other_field() {
     let chain = explained.as_object_mut().unwrap().remove("chain").unwrap();
     assert_eq!(explained, plain);
     assert_eq!(chain.as_array().unwrap().len(), 11);
-    assert_eq!(chain[10]["derives"], json!([{"variable": "isEntryAllowed", "value": false}]));
+    assert_eq!(
+        chain[10]["derives"],
+        json!([{"variable": "isEntryAllowed", "value": false}])
+    );
     assert_eq!(chain[0]["rules"], json!(["R1"]));
-    assert_eq!(chain[0]["source"], "The standard admission fee is $50 per visit.");
+    assert_eq!(
+        chain[0]["source"],
+        "The standard admission fee is $50 per visit."
+    );
 
     let text = precept(&[
         "verify",

@@ -20,7 +20,12 @@ use proptest::prelude::*;
 use std::time::Duration;
 use support::{formula, model, sample, worker};
 
-fn explain(worker: &SolverWorker, compiled: &CompiledModel, premise: &str, claim: Option<&str>) -> Explanation {
+fn explain(
+    worker: &SolverWorker,
+    compiled: &CompiledModel,
+    premise: &str,
+    claim: Option<&str>,
+) -> Explanation {
     let request = ExplainRequest {
         premise: formula(compiled, premise),
         claim: claim.map(|c| formula(compiled, c)),
@@ -34,12 +39,23 @@ fn explain(worker: &SolverWorker, compiled: &CompiledModel, premise: &str, claim
 
 /// Every forced value is VALID under the premise, and VALID with its own
 /// rules alone; every open variable can take its scenario value and another.
-fn agrees_with_the_solver(compiled: &CompiledModel, worker: &SolverWorker, premise: &str, propagation: &Propagation) {
+fn agrees_with_the_solver(
+    compiled: &CompiledModel,
+    worker: &SolverWorker,
+    premise: &str,
+    propagation: &Propagation,
+) {
     let p = formula(compiled, premise);
     for forced in &propagation.forced {
         let claim = equals(&forced.variable, &forced.value).unwrap();
         let finding = worker.verify(p.clone(), claim.clone());
-        assert_eq!(finding.kind, FindingKind::Valid, "{premise}: {} = {}", forced.variable, forced.value);
+        assert_eq!(
+            finding.kind,
+            FindingKind::Valid,
+            "{premise}: {} = {}",
+            forced.variable,
+            forced.value
+        );
         let alone = only_rules(compiled, &forced.rules);
         let small = support::worker(&alone, Duration::from_secs(10));
         assert_eq!(
@@ -53,10 +69,16 @@ fn agrees_with_the_solver(compiled: &CompiledModel, worker: &SolverWorker, premi
     let any = worker.verify(p.clone(), formula(compiled, "true"));
     let scenario = any.claims_true_scenario.expect("a scenario");
     for variable in &propagation.open {
-        let Some(value) = scenario.get(variable) else { continue };
+        let Some(value) = scenario.get(variable) else {
+            continue;
+        };
         let claim = equals(variable, value).unwrap();
         let finding = worker.verify(p.clone(), claim);
-        assert_eq!(finding.kind, FindingKind::Satisfiable, "{premise}: {variable} is open");
+        assert_eq!(
+            finding.kind,
+            FindingKind::Satisfiable,
+            "{premise}: {variable} is open"
+        );
     }
 }
 
@@ -72,7 +94,12 @@ fn propagation_agrees_with_the_solver_on_every_sample() {
         let project = Project::load(&sample(name)).unwrap();
         let compiled = project.compile_strict().unwrap();
         let worker = worker(&compiled, Duration::from_secs(20));
-        let mut premises: Vec<String> = project.tests.tests.iter().map(|t| t.premise.clone()).collect();
+        let mut premises: Vec<String> = project
+            .tests
+            .tests
+            .iter()
+            .map(|t| t.premise.clone())
+            .collect();
         premises.dedup();
         assert!(!premises.is_empty(), "{name}");
         for premise in premises.iter().take(6) {
@@ -99,7 +126,10 @@ fn a_case_split_is_one_step_of_several_rules() {
     );
     let worker = worker(&compiled, Duration::from_secs(10));
     let explanation = explain(&worker, &compiled, "true", Some("receipt"));
-    assert_eq!(explanation.finding.as_ref().unwrap().kind, FindingKind::Valid);
+    assert_eq!(
+        explanation.finding.as_ref().unwrap().kind,
+        FindingKind::Valid
+    );
     let chain = explanation.chain.unwrap();
     assert_eq!(chain.steps.len(), 1);
     let step = &chain.steps[0];
@@ -107,7 +137,10 @@ fn a_case_split_is_one_step_of_several_rules() {
     assert!(step.several_rules());
     assert_eq!(step.derives, [("receipt".to_string(), Value::Bool(true))]);
     assert!(step.concludes);
-    assert!(chain_markdown(&chain).contains("1. By rules R1, R2, R3 together (no single rule suffices: a case split):"));
+    assert!(
+        chain_markdown(&chain)
+            .contains("1. By rules R1, R2, R3 together (no single rule suffices: a case split):")
+    );
 }
 
 #[test]
@@ -119,30 +152,56 @@ fn a_forced_value_has_a_chain_ending_at_it_and_markdown() {
     let explanation = explain(&worker, &compiled, premise, None);
     assert_eq!(
         explanation.propagation.value_of("finalAdmissionFee"),
-        Some(&Value::Real(num_rational::BigRational::from_integer(35.into())))
+        Some(&Value::Real(num_rational::BigRational::from_integer(
+            35.into()
+        )))
     );
     let p = formula(&compiled, premise);
     let propagation = explanation.propagation.clone();
     let (reply, answer) = std::sync::mpsc::channel();
     worker.submit_task(Box::new(move |session, interruption| {
-        let chain = chain_for_value(session.unwrap(), &p, &propagation, "finalAdmissionFee", interruption);
+        let chain = chain_for_value(
+            session.unwrap(),
+            &p,
+            &propagation,
+            "finalAdmissionFee",
+            interruption,
+        );
         reply.send(chain).unwrap();
     }));
     let chain = answer.recv().unwrap().unwrap().unwrap();
-    let mut explained = Explanation { chain: Some(chain), ..explanation };
-    describe(&mut explained, &compiled, &project.model, project.document.as_deref());
+    let mut explained = Explanation {
+        chain: Some(chain),
+        ..explanation
+    };
+    describe(
+        &mut explained,
+        &compiled,
+        &project.model,
+        project.document.as_deref(),
+    );
     let chain = explained.chain.unwrap();
     let rules: Vec<String> = chain.steps.iter().map(|s| s.rules.join("+")).collect();
     assert_eq!(rules, ["R1", "R3", "R6", "R8", "R9", "R11"]);
     assert_eq!(
         chain.steps.last().unwrap().derives,
-        [("finalAdmissionFee".to_string(), Value::Real(num_rational::BigRational::from_integer(35.into())))]
+        [(
+            "finalAdmissionFee".to_string(),
+            Value::Real(num_rational::BigRational::from_integer(35.into()))
+        )]
     );
     let markdown = chain_markdown(&chain);
     assert!(markdown.starts_with("**Derivation of** `(= finalAdmissionFee 35.0)`\n\n1. By rule R1:\n   - `(= baseFee 50.0)` R1: "), "{markdown}");
-    assert!(markdown.contains("3. By rule R6:\n   - `(=> (= ageClass CHILD) (= discountRate 0.5))` R6: "), "{markdown}");
+    assert!(
+        markdown
+            .contains("3. By rule R6:\n   - `(=> (= ageClass CHILD) (= discountRate 0.5))` R6: "),
+        "{markdown}"
+    );
     assert!(markdown.contains("   - uses `ageClass` = CHILD\n   - derives `discountRate` = 0.5\n\n   > Children receive a 50% discount on the admission fee.\n"), "{markdown}");
-    assert!(markdown.contains("   - concludes `(= finalAdmissionFee 35.0)`"), "{markdown}");
+    assert!(
+        markdown.contains("   - concludes `(= finalAdmissionFee 35.0)`"),
+        "{markdown}"
+    );
 }
 
 /// A random small model: three Bools, two bounded Ints, rules linking them.

@@ -207,7 +207,12 @@ pub fn chain_text(chain: &Chain, indent: usize) -> String {
         } else {
             ""
         };
-        let _ = writeln!(out, "{pad}  {}. {}{label}", number + 1, step.rules.join(", "));
+        let _ = writeln!(
+            out,
+            "{pad}  {}. {}{label}",
+            number + 1,
+            step.rules.join(", ")
+        );
         for text in &step.texts {
             let _ = writeln!(out, "{pad}       {}: {}", text.id, text.smtlib);
             let _ = writeln!(out, "{pad}       {}", text.english);

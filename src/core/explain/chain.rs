@@ -117,15 +117,14 @@ pub fn build(
                     }
                 };
                 let used = used_values(probe, &rules, &goal_check, &candidates, &variables)?;
-                let mut step = derive(probe, &rules, &known_facts, &mut candidates)?.unwrap_or(
-                    Step {
+                let mut step =
+                    derive(probe, &rules, &known_facts, &mut candidates)?.unwrap_or(Step {
                         rules: Vec::new(),
                         uses: Vec::new(),
                         derives: Vec::new(),
                         concludes: false,
                         texts: Vec::new(),
-                    },
-                );
+                    });
                 for value in used {
                     if !step.uses.contains(&value) {
                         step.uses.push(value);

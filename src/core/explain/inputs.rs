@@ -78,7 +78,9 @@ mod tests {
     fn defined(text: &str) -> Vec<String> {
         let known = ["x", "y", "b", "c", "n"];
         let expr = parse_expr(text).unwrap();
-        defined_by(&expr, &|s| known.contains(&s)).into_iter().collect()
+        defined_by(&expr, &|s| known.contains(&s))
+            .into_iter()
+            .collect()
     }
 
     #[test]

@@ -179,10 +179,12 @@ pub fn finding_chain(
             Some(session) => {
                 let mut variables = premise.symbols();
                 variables.extend(goal.symbols());
-                session.probe(&variables, interruption).and_then(|mut probe| {
-                    let fact = probe.fact(&premise)?;
-                    chain::build(&mut probe, fact, &goal, &rules)
-                })
+                session
+                    .probe(&variables, interruption)
+                    .and_then(|mut probe| {
+                        let fact = probe.fact(&premise)?;
+                        chain::build(&mut probe, fact, &goal, &rules)
+                    })
             }
             None => Err(SolveError::Undecided("no model is loaded".into())),
         };

@@ -120,7 +120,10 @@ pub fn relevance(
     let mut checks = 0;
     'search: for size in 1..=budget.max_size.min(relevant.len()) {
         for set in combinations(&relevant, size) {
-            if sets.iter().any(|found| found.iter().all(|v| set.contains(v))) {
+            if sets
+                .iter()
+                .any(|found| found.iter().all(|v| set.contains(v)))
+            {
                 continue;
             }
             if checks >= budget.max_checks || sets.len() >= budget.max_sets {
@@ -222,7 +225,10 @@ fn claim_group(
         }
     };
     for rule in &rules {
-        link(rule.variables.iter().map(String::as_str).collect(), &mut union);
+        link(
+            rule.variables.iter().map(String::as_str).collect(),
+            &mut union,
+        );
     }
     // The premise and the claim may link variables too (a disjunction).
     link(scope.premise_formula.symbols(), &mut union);

@@ -12,9 +12,9 @@ use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::Finding;
 use crate::core::smt::{Expr, Sort};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -76,7 +76,6 @@ enum Job {
         task: SessionTask,
     },
 }
-
 
 /// A handle to the solver thread. Dropping it stops the thread.
 pub struct SolverWorker {
@@ -529,4 +528,3 @@ fn run_verify(
     watch.lock().running = None;
     finding
 }
-
