@@ -263,7 +263,7 @@ fn bad_input_exits_two_with_the_position() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out).trim(),
-        "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'"
+        "precept: --premise: 2:6: expected a declared variable or enum value, found the unknown name 'baseFe'; did you mean baseFee?"
     );
     let out = precept(&[
         "explain",
@@ -339,7 +339,7 @@ fn verify_explain_adds_the_chain_and_keeps_every_other_field() {
         "--explain",
     ]);
     let text = stdout(&text);
-    assert!(text.starts_with("VALID\n"), "{text}");
+    assert!(text.starts_with("VALID: Yes: "), "{text}");
     assert!(text.contains("chain to (not isEntryAllowed):\n"), "{text}");
     assert!(text.contains("  11. R17\n"), "{text}");
 }

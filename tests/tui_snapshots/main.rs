@@ -163,8 +163,8 @@ fn name(screen: &str, (width, height): (u16, u16)) -> String {
     format!("{screen}_{width}x{height}")
 }
 
-mod screens;
 mod buffers;
 mod document;
-mod fitting;
 mod explain;
+mod fitting;
+mod screens;

@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn questions_come_from_descriptions() {
         let mut model = import_smtlib(
-            "(declare-datatypes () ((Age CHILD ADULT SENIOR)))
+            "(declare-datatype Age ((CHILD) (ADULT) (SENIOR)))
              (declare-const age Age)(declare-const units Int)(declare-const low Bool)
              (assert (=> low (> units 0)))",
         )

@@ -18,7 +18,7 @@ pub mod job;
 pub mod markdown;
 pub mod propagate;
 pub mod relevance;
-mod values;
+pub mod values;
 
 use crate::core::model::finding::{Finding, Value};
 

@@ -57,8 +57,11 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// Whether the scenario shows this variable with another value.
     fn moved_in(&self, scenario: &Scenario) -> bool {
-        scenario.get(&self.variable) != Some(&self.value)
+        scenario
+            .get(&self.variable)
+            .is_some_and(|value| *value != self.value)
     }
 }
 
@@ -90,14 +93,33 @@ pub fn propagate(probe: &mut Probe<'_>, scope: &Scope) -> Result<Propagation, So
             None => open.push(variable),
         }
     }
-    let suspects = clear_together(probe, scope, &cone, &mut candidates)?;
+    // Again over the candidates set aside, until a round clears none: the
+    // ones left are decided one by one.
+    let mut pending: Vec<usize> = (0..candidates.len()).collect();
+    let suspects = loop {
+        let suspects = clear_together(probe, scope, &cone, &mut candidates, &pending)?;
+        let left: Vec<usize> = suspects
+            .into_iter()
+            .filter(|&i| !candidates[i].cleared)
+            .collect();
+        if left.len() == pending.len() {
+            break left;
+        }
+        pending = left;
+    };
     let mut forced = Vec::new();
-    for index in suspects {
+    for &index in &suspects {
         if candidates[index].cleared {
             continue;
         }
         let facts = [scope.premise, candidates[index].differs];
-        match probe.check(&cone, &facts, &scope.variables)? {
+        let show: HashSet<String> = suspects
+            .iter()
+            .filter(|&&i| !candidates[i].cleared)
+            .map(|&i| candidates[i].variable.clone())
+            .collect();
+        let outcome = probe.check(&cone, &facts, &show)?;
+        match outcome {
             Outcome::Sat(scenario) => {
                 for candidate in candidates.iter_mut().filter(|c| c.moved_in(&scenario)) {
                     candidate.cleared = true;
@@ -134,17 +156,21 @@ pub fn propagate(probe: &mut Probe<'_>, scope: &Scope) -> Result<Propagation, So
     })
 }
 
-/// Asks for all candidates to move at once, setting aside those an unsat
-/// core blames; returns the indices set aside (the rest are cleared).
+/// Asks for all `pending` candidates to move at once, setting aside those
+/// an unsat core blames; returns the indices set aside (the rest are
+/// cleared).
 fn clear_together(
     probe: &mut Probe<'_>,
     scope: &Scope,
     cone: &[usize],
     candidates: &mut [Candidate],
+    pending: &[usize],
 ) -> Result<Vec<usize>, SolveError> {
     let mut suspects: Vec<usize> = Vec::new();
     loop {
-        let active: Vec<usize> = (0..candidates.len())
+        let active: Vec<usize> = pending
+            .iter()
+            .copied()
             .filter(|i| !candidates[*i].cleared && !suspects.contains(i))
             .collect();
         if active.is_empty() {
@@ -152,8 +178,18 @@ fn clear_together(
         }
         let mut facts = vec![scope.premise];
         facts.extend(active.iter().map(|&i| candidates[i].differs));
-        match probe.check(cone, &facts, &scope.variables)? {
+        // All active candidates move in a model by construction: only the
+        // ones set aside need their values read.
+        let show: HashSet<String> = suspects
+            .iter()
+            .map(|&i| candidates[i].variable.clone())
+            .collect();
+        let outcome = probe.check(cone, &facts, &show)?;
+        match outcome {
             Outcome::Sat(scenario) => {
+                for &i in &active {
+                    candidates[i].cleared = true;
+                }
                 for candidate in candidates.iter_mut() {
                     if candidate.moved_in(&scenario) {
                         candidate.cleared = true;

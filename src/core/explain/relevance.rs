@@ -48,6 +48,8 @@ impl Default for Budget {
 /// The twin question's facts: C in the scenario, ¬C in its twin.
 struct Twin {
     group: Vec<usize>,
+    /// The premise and the forced values (which stand for the other groups).
+    given: Vec<Fact>,
     base: Vec<Fact>,
     claim_holds: Fact,
     claim_fails: Fact,
@@ -101,15 +103,8 @@ pub fn relevance(
         .collect();
     let twin = twin(probe, scope, claim, propagation, group, &candidates)?;
     let show = HashSet::new();
-    let mut relevant: Vec<&String> = Vec::new();
-    for &input in &candidates {
-        let others: Vec<&String> = candidates.iter().copied().filter(|v| *v != input).collect();
-        if twin.decides(probe, &others, &show)? {
-            irrelevant.push(input.clone());
-        } else {
-            relevant.push(input);
-        }
-    }
+    let (relevant, proved_irrelevant) = split_relevant(probe, &twin, &candidates)?;
+    irrelevant.extend(proved_irrelevant.into_iter().cloned());
     let order_of = |name: &str| inputs.iter().position(|v| v == name);
     irrelevant.sort_by_key(|v| order_of(v));
     let mut result = Relevance {
@@ -158,7 +153,7 @@ pub fn relevance(
     for set in sets {
         let mut splits = Vec::new();
         for variable in &set {
-            splits.push(split(probe, scope, &twin, variable, budget.max_values)?);
+            splits.push(split(probe, &twin, variable, budget.max_values)?);
         }
         result.ask.push(Ask {
             variables: set.iter().map(|v| v.to_string()).collect(),
@@ -167,6 +162,43 @@ pub fn relevance(
         });
     }
     Ok(result)
+}
+
+/// Sorts the candidates into relevant and irrelevant by group testing: if
+/// the twins cannot disagree on the claim while agreeing on every candidate
+/// outside a set T, no input in T is relevant on its own; otherwise T is
+/// halved, down to single inputs (each then decided exactly).
+#[allow(clippy::type_complexity)]
+fn split_relevant<'a>(
+    probe: &mut Probe<'_>,
+    twin: &Twin,
+    candidates: &[&'a String],
+) -> Result<(Vec<&'a String>, Vec<&'a String>), SolveError> {
+    let show = HashSet::new();
+    let (mut relevant, mut irrelevant) = (Vec::new(), Vec::new());
+    let mut pending: Vec<Vec<&'a String>> = vec![candidates.to_vec()];
+    while let Some(set) = pending.pop() {
+        if set.is_empty() {
+            continue;
+        }
+        let others: Vec<&String> = candidates
+            .iter()
+            .copied()
+            .filter(|v| !set.contains(v))
+            .collect();
+        if twin.decides(probe, &others, &show)? {
+            irrelevant.extend(set);
+        } else if set.len() == 1 {
+            relevant.extend(set);
+        } else {
+            let (first, second) = set.split_at(set.len() / 2);
+            pending.push(second.to_vec());
+            pending.push(first.to_vec());
+        }
+    }
+    let position = |v: &&String| candidates.iter().position(|c| c == v);
+    relevant.sort_by_key(position);
+    Ok((relevant, irrelevant))
 }
 
 /// The rules of the claim's group (positions) and the variables linked to
@@ -234,7 +266,8 @@ fn twin(
         .filter_map(|f| super::values::equals(&f.variable, &f.value))
         .collect();
     let forced_values = and_of(values);
-    let mut base = vec![scope.premise, probe.fact(&forced_values)?];
+    let given = vec![scope.premise, probe.fact(&forced_values)?];
+    let mut base = given.clone();
     let claim_holds = probe.fact(claim)?;
     let claim_fails = probe.fact(&not_of(claim))?;
     base.push(claim_holds);
@@ -248,6 +281,7 @@ fn twin(
     }
     Ok(Twin {
         group,
+        given,
         base,
         claim_holds,
         claim_fails,
@@ -256,24 +290,25 @@ fn twin(
 }
 
 /// The values of `variable` with which the claim can be true, and false
-/// (M ∧ P over the whole cone).
+/// (M ∧ P, over the claim's group with the forced values). A Real has
+/// endless values: two examples a side at most.
 fn split(
     probe: &mut Probe<'_>,
-    scope: &Scope,
     twin: &Twin,
     variable: &str,
     max_values: usize,
 ) -> Result<ValueSplit, SolveError> {
     let show: HashSet<String> = [variable.to_string()].into();
-    let cone = probe.cone().to_vec();
     let mut complete = true;
     let mut sides = Vec::new();
     for side in [twin.claim_holds, twin.claim_fails] {
-        let mut facts = vec![scope.premise, side];
+        let mut facts = twin.given.clone();
+        facts.push(side);
         let mut values: Vec<Value> = Vec::new();
         let mut exhausted = false;
-        while values.len() < max_values {
-            let Outcome::Sat(scenario) = probe.check(&cone, &facts, &show)? else {
+        let mut limit = max_values;
+        while values.len() < limit {
+            let Outcome::Sat(scenario) = probe.check(&twin.group, &facts, &show)? else {
                 exhausted = true;
                 break;
             };
@@ -281,6 +316,9 @@ fn split(
                 break;
             };
             let other = differs(variable, &value);
+            if matches!(value, Value::Real(_) | Value::Algebraic(_)) {
+                limit = limit.min(2);
+            }
             values.push(value);
             match other {
                 Some(other) => facts.push(probe.fact(&other)?),

@@ -357,6 +357,10 @@ fn read_value(value: &Dynamic, sort: &Sort) -> Value {
 
 /// Evaluates a constant numeral term as Z3 prints it.
 fn constant_value(text: &str) -> Option<BigRational> {
+    // Most values are plain numerals ("5", "2.5"): read them directly.
+    if let Some(value) = crate::core::smt::number::parse_decimal(text) {
+        return Some(value);
+    }
     let expr = parse_expr(text).ok()?;
     evaluate(&expr)
 }

@@ -9,6 +9,7 @@ pub mod lint_checks;
 mod preferences;
 mod probe;
 mod session;
+mod watchdog;
 pub mod worker;
 
 // Findings are plain data of the model layer; re-exported for the callers

@@ -194,8 +194,19 @@ impl Probe<'_> {
         formula.substitute(&pairs)
     }
 
+    /// The rules at `rules` on, every other rule of the cone explicitly off
+    /// (so a check over a few rules stays small), and the facts.
     fn assumptions(&self, rules: &[usize], facts: &[Fact]) -> Vec<Bool> {
+        let on: HashSet<usize> = rules.iter().copied().collect();
         let mut all = self.session.literals(rules);
+        if on.len() < self.cone.len() {
+            all.extend(
+                self.cone
+                    .iter()
+                    .filter(|r| !on.contains(r))
+                    .map(|&r| self.session.rules[r].switched_off.clone()),
+            );
+        }
         all.extend(facts.iter().map(|f| self.facts[f.0].clone()));
         all
     }
@@ -241,13 +252,41 @@ impl Probe<'_> {
     }
 
     /// Shrinks the rules of an unsat core (with `facts` fixed) to a minimal
-    /// set, as findings do; `true` when minimality is proved.
+    /// set, deletion by deletion as findings' rule sets are (each check
+    /// bounded; a rule whose check runs out of its budget is kept); `true`
+    /// when minimality is proved.
     pub fn minimize(
         &mut self,
-        rules: Vec<usize>,
+        mut rules: Vec<usize>,
         facts: &[Fact],
     ) -> Result<(Vec<usize>, bool), SolveError> {
-        let fixed: Vec<Bool> = facts.iter().map(|f| self.facts[f.0].clone()).collect();
-        self.session.minimize(rules, &fixed, self.interruption)
+        let mut proved = true;
+        let mut i = 0;
+        while i < rules.len() {
+            if let Some(reason) = self.interruption.reason() {
+                return Err(SolveError::Undecided(reason));
+            }
+            let mut candidate = rules.clone();
+            candidate.remove(i);
+            let assumptions = self.assumptions(&candidate, facts);
+            match self.session.bounded_check(&assumptions, self.interruption) {
+                SatResult::Unsat => {
+                    let smaller = self.session.core_rules();
+                    rules = candidate
+                        .into_iter()
+                        .filter(|r| smaller.contains(r))
+                        .collect();
+                }
+                SatResult::Sat => i += 1,
+                SatResult::Unknown => {
+                    if let Some(reason) = self.interruption.reason() {
+                        return Err(SolveError::Undecided(reason));
+                    }
+                    proved = false;
+                    i += 1;
+                }
+            }
+        }
+        Ok((rules, proved))
     }
 }

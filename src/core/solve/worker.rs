@@ -8,18 +8,17 @@ use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
 use super::lint_checks::LintEvent;
 use super::session::{Interruption, SolverSession};
+use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::Finding;
 use crate::core::smt::{Expr, Sort};
-use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Identifies one verify request.
-pub type Ticket = u64;
+pub use super::watchdog::Ticket;
 
 /// The answer to one verify request.
 #[derive(Debug, Clone)]
@@ -76,82 +75,6 @@ enum Job {
         ticket: Ticket,
         task: SessionTask,
     },
-}
-
-#[derive(Default)]
-struct WatchState {
-    /// The worker's Z3 context (as an address); 0 when none is alive.
-    context: usize,
-    running: Option<Running>,
-    cancelled: HashSet<Ticket>,
-    shutdown: bool,
-}
-
-struct Running {
-    ticket: Ticket,
-    deadline: Instant,
-    timeout: Duration,
-    stop_reason: Option<String>,
-    /// A tighter deadline for the current checks only (see `limit_checks`).
-    check_budget: Option<Duration>,
-    check_deadline: Option<Instant>,
-}
-
-#[derive(Default)]
-struct Watch {
-    state: Mutex<WatchState>,
-    wake: Condvar,
-}
-
-impl Watch {
-    fn lock(&self) -> MutexGuard<'_, WatchState> {
-        // A panic elsewhere must not take the solver down with it.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-/// Interrupts the running check. Called with the watch lock held, so the
-/// context cannot be destroyed meanwhile.
-fn interrupt(state: &WatchState) {
-    if let Some(context) = std::ptr::NonNull::new(state.context as *mut z3_sys::_Z3_context) {
-        // SAFETY: the worker publishes its context's address while it is alive
-        // and clears it (under this lock) before the context is dropped;
-        // Z3_interrupt is documented as safe to call from another thread.
-        unsafe { z3_sys::Z3_interrupt(context) };
-    }
-}
-
-struct WatchedRequest<'a> {
-    watch: &'a Watch,
-}
-
-impl Interruption for WatchedRequest<'_> {
-    fn reason(&self) -> Option<String> {
-        self.watch
-            .lock()
-            .running
-            .as_ref()
-            .and_then(|r| r.stop_reason.clone())
-    }
-
-    fn limit_checks(&self, budget: Option<Duration>) {
-        if let Some(running) = &mut self.watch.lock().running {
-            running.check_budget = budget;
-            running.check_deadline = None;
-        }
-        self.watch.wake.notify_all();
-    }
-
-    fn start_check(&self) {
-        if let Some(running) = &mut self.watch.lock().running
-            && let Some(budget) = running.check_budget
-        {
-            running.check_deadline = Some(Instant::now() + budget);
-        }
-        self.watch.wake.notify_all();
-    }
 }
 
 /// A handle to the solver thread. Dropping it stops the thread.
@@ -604,45 +527,4 @@ fn run_verify(
     let finding = session.verify(premise, claim, &WatchedRequest { watch });
     watch.lock().running = None;
     finding
-}
-
-fn run_watchdog(watch: &Watch) {
-    let mut state = watch.lock();
-    loop {
-        if state.shutdown {
-            return;
-        }
-        let pending = state
-            .running
-            .as_ref()
-            .filter(|r| r.stop_reason.is_none())
-            .map(|r| (r.deadline, r.check_deadline, r.timeout));
-        let Some((deadline, check_deadline, timeout)) = pending else {
-            state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
-            continue;
-        };
-        let now = Instant::now();
-        if now >= deadline {
-            if let Some(running) = &mut state.running {
-                running.stop_reason = Some(format!(
-                    "the solver ran out of time ({} ms)",
-                    timeout.as_millis()
-                ));
-            }
-            interrupt(&state);
-        } else if check_deadline.is_some_and(|d| now >= d) {
-            // Only this check is over budget: stop it, keep the request going.
-            if let Some(running) = &mut state.running {
-                running.check_deadline = None;
-            }
-            interrupt(&state);
-        } else {
-            let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
-            state = watch
-                .wake
-                .wait_timeout(state, wake_at - now)
-                .map(|(s, _)| s)
-                .unwrap_or_else(|p| p.into_inner().0);
-        }
-    }
 }

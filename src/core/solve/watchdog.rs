@@ -1,0 +1,130 @@
+//! The solver worker's watch: the request running now with its deadline
+//! and check budget, the cancelled tickets, and the watchdog thread that
+//! interrupts the Z3 context when a deadline passes (Z3's own timeout
+//! parameter alone is not reliable on non-linear problems) or a request is
+//! cancelled.
+
+use super::session::Interruption;
+use std::collections::HashSet;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Identifies one request.
+pub type Ticket = u64;
+
+#[derive(Default)]
+pub(super) struct WatchState {
+    /// The worker's Z3 context (as an address); 0 when none is alive.
+    pub(super) context: usize,
+    pub(super) running: Option<Running>,
+    pub(super) cancelled: HashSet<Ticket>,
+    pub(super) shutdown: bool,
+}
+
+pub(super) struct Running {
+    pub(super) ticket: Ticket,
+    pub(super) deadline: Instant,
+    pub(super) timeout: Duration,
+    pub(super) stop_reason: Option<String>,
+    /// A tighter deadline for the current checks only (see `limit_checks`).
+    pub(super) check_budget: Option<Duration>,
+    pub(super) check_deadline: Option<Instant>,
+}
+
+#[derive(Default)]
+pub(super) struct Watch {
+    pub(super) state: Mutex<WatchState>,
+    pub(super) wake: Condvar,
+}
+
+impl Watch {
+    pub(super) fn lock(&self) -> MutexGuard<'_, WatchState> {
+        // A panic elsewhere must not take the solver down with it.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Interrupts the running check. Called with the watch lock held, so the
+/// context cannot be destroyed meanwhile.
+pub(super) fn interrupt(state: &WatchState) {
+    if let Some(context) = std::ptr::NonNull::new(state.context as *mut z3_sys::_Z3_context) {
+        // SAFETY: the worker publishes its context's address while it is alive
+        // and clears it (under this lock) before the context is dropped;
+        // Z3_interrupt is documented as safe to call from another thread.
+        unsafe { z3_sys::Z3_interrupt(context) };
+    }
+}
+
+pub(super) struct WatchedRequest<'a> {
+    pub(super) watch: &'a Watch,
+}
+
+impl Interruption for WatchedRequest<'_> {
+    fn reason(&self) -> Option<String> {
+        self.watch
+            .lock()
+            .running
+            .as_ref()
+            .and_then(|r| r.stop_reason.clone())
+    }
+
+    fn limit_checks(&self, budget: Option<Duration>) {
+        if let Some(running) = &mut self.watch.lock().running {
+            running.check_budget = budget;
+            running.check_deadline = None;
+        }
+        self.watch.wake.notify_all();
+    }
+
+    fn start_check(&self) {
+        if let Some(running) = &mut self.watch.lock().running
+            && let Some(budget) = running.check_budget
+        {
+            running.check_deadline = Some(Instant::now() + budget);
+        }
+        self.watch.wake.notify_all();
+    }
+}
+
+pub(super) fn run_watchdog(watch: &Watch) {
+    let mut state = watch.lock();
+    loop {
+        if state.shutdown {
+            return;
+        }
+        let pending = state
+            .running
+            .as_ref()
+            .filter(|r| r.stop_reason.is_none())
+            .map(|r| (r.deadline, r.check_deadline, r.timeout));
+        let Some((deadline, check_deadline, timeout)) = pending else {
+            state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
+            continue;
+        };
+        let now = Instant::now();
+        if now >= deadline {
+            if let Some(running) = &mut state.running {
+                running.stop_reason = Some(format!(
+                    "the solver ran out of time ({} ms)",
+                    timeout.as_millis()
+                ));
+            }
+            interrupt(&state);
+        } else if check_deadline.is_some_and(|d| now >= d) {
+            // Only this check is over budget: stop it, keep the request going.
+            if let Some(running) = &mut state.running {
+                running.check_deadline = None;
+            }
+            interrupt(&state);
+        } else {
+            let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
+            state = watch
+                .wake
+                .wait_timeout(state, wake_at - now)
+                .map(|(s, _)| s)
+                .unwrap_or_else(|p| p.into_inner().0);
+        }
+    }
+}
