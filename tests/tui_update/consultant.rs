@@ -337,18 +337,58 @@ fn only_the_newest_answer_is_shown_and_working_appears_after_200_ms() {
     consult(&mut app, &mut runtime, "");
     select_input(&mut app, "isLowSeason");
     let first = code(&mut app, KeyCode::Enter);
-    let second = code(&mut app, KeyCode::Enter);
-    assert_eq!(app.verify.consultant.facts[0].value, "false");
     assert!(app.verify.consultant.running);
     assert!(!screen_text(&app).contains("working…"));
     update(&mut app, Msg::Tick);
     update(&mut app, Msg::Tick);
     assert!(screen_text(&app).contains("working…"));
-    let mut effects = first;
-    effects.extend(second);
+    // The answer to the first request (low season), held back.
+    let mut held = Vec::new();
+    for effect in first {
+        held.extend(runtime.execute(effect));
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !held.iter().any(|m| matches!(m, Msg::Consulted { .. })) {
+        assert!(Instant::now() < deadline, "no answer to the first request");
+        std::thread::sleep(Duration::from_millis(20));
+        held.extend(runtime.poll());
+    }
+    // A newer request (high season) is answered first…
+    let second = code(&mut app, KeyCode::Enter);
+    assert_eq!(app.verify.consultant.facts[0].value, "false");
+    settle(&mut app, &mut runtime, second);
+    assert!(!app.verify.consultant.running);
+    // …and the older answer arriving late changes nothing.
+    for message in held {
+        update(&mut app, message);
+    }
+    // The high season's fee: the first answer (low season) was dropped.
+    assert_eq!(
+        forced(&app, "seasonalFee").map(|(v, _)| v),
+        Some(Value::Real(num_rational::BigRational::from_integer(
+            50.into()
+        ))),
+        "{:?}",
+        app.verify.consultant.explanation.as_ref().map(|e| (
+            &e.stopped,
+            e.propagation.forced.len(),
+            &e.propagation.open
+        ))
+    );
+}
+
+/// Two requests in flight at once: the older one, still running or queued
+/// when the newer arrives, is dropped, and the newer one's answer is right.
+#[test]
+fn a_request_overtaken_while_running_leaves_the_newer_answer_right() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "");
+    select_input(&mut app, "isLowSeason");
+    let mut effects = code(&mut app, KeyCode::Enter);
+    effects.extend(code(&mut app, KeyCode::Enter));
     settle(&mut app, &mut runtime, effects);
     assert!(!app.verify.consultant.running);
-    // The high season's fee: the first answer (low season) was dropped.
     assert_eq!(
         forced(&app, "seasonalFee").map(|(v, _)| v),
         Some(Value::Real(num_rational::BigRational::from_integer(

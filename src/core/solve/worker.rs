@@ -229,6 +229,16 @@ impl SolverWorker {
         }
     }
 
+    /// Cancels a request that has not started yet (it is then answered
+    /// without being run); one already running is left to finish, its
+    /// answer for the caller to drop.
+    pub fn cancel_queued(&self, ticket: Ticket) {
+        let mut state = self.watch.lock();
+        if !matches!(&state.running, Some(running) if running.ticket == ticket) {
+            state.cancelled.insert(ticket);
+        }
+    }
+
     /// Cancels a request: a running one is interrupted, a queued one is
     /// answered TOO_COMPLEX ("cancelled") without being run.
     pub fn cancel(&self, ticket: Ticket) {
