@@ -87,6 +87,28 @@ fn forced(app: &App, name: &str) -> Option<(Value, Vec<String>)> {
         .map(|f| (f.value.clone(), f.rules.clone()))
 }
 
+/// Tab to the forced values, select `variable`'s and open its chain.
+fn open_forced_chain(app: &mut App, runtime: &mut Runtime, variable: &str) {
+    code(app, KeyCode::Tab);
+    let index = app
+        .verify
+        .consultant
+        .explanation
+        .as_ref()
+        .unwrap()
+        .propagation
+        .forced
+        .iter()
+        .position(|f| f.variable == variable)
+        .unwrap();
+    press(app, 'g');
+    for _ in 0..index {
+        press(app, 'j');
+    }
+    let effects = code(app, KeyCode::Enter);
+    settle(app, runtime, effects);
+}
+
 #[test]
 fn the_inputs_are_the_variables_no_rule_defines() {
     let (_dir, mut app) = park();
@@ -444,24 +466,7 @@ fn a_value_forced_by_a_case_split_shows_one_labelled_step_of_several_rules() {
         Value::Real(num_rational::BigRational::from_integer(10.into()))
     );
     assert!(rules.len() > 1, "{rules:?}");
-    code(&mut app, KeyCode::Tab);
-    let index = app
-        .verify
-        .consultant
-        .explanation
-        .as_ref()
-        .unwrap()
-        .propagation
-        .forced
-        .iter()
-        .position(|f| f.variable == "processingFee")
-        .unwrap();
-    press(&mut app, 'g');
-    for _ in 0..index {
-        press(&mut app, 'j');
-    }
-    let effects = code(&mut app, KeyCode::Enter);
-    settle(&mut app, &mut runtime, effects);
+    open_forced_chain(&mut app, &mut runtime, "processingFee");
     let Some(Overlay::Why(why)) = &app.overlay else {
         panic!("the chain is not shown");
     };
@@ -514,24 +519,7 @@ fn a_forced_values_chain_is_written_as_markdown_under_its_variable() {
     consult(&mut app, &mut runtime, "");
     set(&mut app, &mut runtime, "ageClass", "SENIOR");
     set(&mut app, &mut runtime, "creditUnits", "0");
-    code(&mut app, KeyCode::Tab);
-    let index = app
-        .verify
-        .consultant
-        .explanation
-        .as_ref()
-        .unwrap()
-        .propagation
-        .forced
-        .iter()
-        .position(|f| f.variable == "discountRate")
-        .unwrap();
-    press(&mut app, 'g');
-    for _ in 0..index {
-        press(&mut app, 'j');
-    }
-    let effects = code(&mut app, KeyCode::Enter);
-    settle(&mut app, &mut runtime, effects);
+    open_forced_chain(&mut app, &mut runtime, "discountRate");
     let Some(Overlay::Why(why)) = &app.overlay else {
         panic!("the chain is not shown");
     };

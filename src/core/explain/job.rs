@@ -109,6 +109,23 @@ pub fn chain_for_value(
     chain::build(&mut probe, fact, &goal, &forced.rules).map(Some)
 }
 
+/// What a request gets when the worker has no model loaded.
+pub fn no_model(premise: &Expr, claim: Option<&Expr>) -> Explanation {
+    Explanation {
+        finding: claim.map(|claim| {
+            Finding::too_complex(
+                &premise.to_string(),
+                &claim.to_string(),
+                "no model is loaded",
+            )
+        }),
+        propagation: Propagation::default(),
+        chain: None,
+        relevance: None,
+        stopped: Some("no model is loaded".into()),
+    }
+}
+
 /// The reply to a request submitted to the worker.
 #[derive(Debug, Clone)]
 pub struct ExplainReply {
@@ -127,19 +144,7 @@ pub fn submit(
         let ticket = ticket_rx.recv().unwrap_or_default();
         let explanation = match session {
             Some(session) => explain(session, &request, interruption),
-            None => Explanation {
-                finding: request.claim.as_ref().map(|claim| {
-                    Finding::too_complex(
-                        &request.premise.to_string(),
-                        &claim.to_string(),
-                        "no model is loaded",
-                    )
-                }),
-                propagation: Propagation::default(),
-                chain: None,
-                relevance: None,
-                stopped: Some("no model is loaded".into()),
-            },
+            None => no_model(&request.premise, request.claim.as_ref()),
         };
         let _ = reply.send(ExplainReply {
             ticket,

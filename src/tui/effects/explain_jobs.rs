@@ -2,7 +2,7 @@
 //! verify questions): a why-request and a consultant request, each
 //! replacing the older one of its kind, which is cancelled.
 
-use crate::core::explain::job::{ExplainRequest, chain_for_value, explain};
+use crate::core::explain::job::{ExplainRequest, chain_for_value, explain, no_model};
 use crate::core::explain::relevance::Budget;
 use crate::core::explain::{Chain, Explanation, Propagation};
 use crate::core::model::finding::FindingKind;
@@ -84,22 +84,6 @@ impl ExplainJobs {
 
     pub fn is_busy(&self) -> bool {
         !self.running.is_empty()
-    }
-}
-
-fn no_model(premise: &Expr, claim: Option<&Expr>) -> Explanation {
-    Explanation {
-        finding: claim.map(|claim| {
-            crate::core::model::finding::Finding::too_complex(
-                &premise.to_string(),
-                &claim.to_string(),
-                "no model is loaded",
-            )
-        }),
-        propagation: Propagation::default(),
-        chain: None,
-        relevance: None,
-        stopped: Some("no model is loaded".into()),
     }
 }
 
