@@ -110,6 +110,9 @@ pub struct LintState {
     pub show_notes: bool,
     /// The rule chosen among the selected row's rules.
     pub rule_cursor: ListCursor,
+    /// The graph components each test reaches (for ranking rows), and the
+    /// fingerprint of the model and tests they were worked out for.
+    pub test_reach: (Option<u64>, Vec<std::collections::BTreeSet<usize>>),
     /// Whether the run's end is announced in the status line: yes when the
     /// expert asked for it (`L`), no when an edit started it (the edit's own
     /// news, such as the tests it flipped, stays in view).

@@ -4,14 +4,39 @@
 
 use crate::core::lint::triage::triage;
 use crate::tui::state::app::App;
+use crate::tui::state::freshness::suite_fingerprint;
 use crate::tui::state::msg::Effect;
+use std::collections::BTreeSet;
 
 /// Groups and ranks the diagnostics for the list (notes folded unless
 /// shown); a diagnostic's rank counts the tests in its cone.
 pub fn retriage(app: &mut App) {
+    // Which parts of the graph each test reaches: worked out again only
+    // when the model or the tests change, not on every diagnostic found.
+    let key = suite_fingerprint(&app.model, &app.tests);
+    if app.lint.test_reach.0 != Some(key) {
+        app.lint.test_reach = (Some(key), test_components(app));
+    }
     let graph = &app.graph;
-    let test_components: Vec<std::collections::BTreeSet<usize>> = app
-        .tests
+    let test_components = &app.lint.test_reach.1;
+    let reached = |diagnostic: &crate::core::lint::Diagnostic| {
+        let mut names = diagnostic.variables.clone();
+        for rule in &diagnostic.rules {
+            names.extend(graph.variables_of(rule));
+        }
+        let components = graph.components_of(names.iter().map(String::as_str));
+        test_components
+            .iter()
+            .filter(|c| !c.is_disjoint(&components))
+            .count()
+    };
+    app.lint.triage = triage(&app.lint.diagnostics, &reached, app.lint.show_notes);
+}
+
+/// The graph components each test's premise and claim touch.
+fn test_components(app: &App) -> Vec<BTreeSet<usize>> {
+    let graph = &app.graph;
+    app.tests
         .tests
         .iter()
         .map(|test| {
@@ -27,19 +52,7 @@ pub fn retriage(app: &mut App) {
                 .collect();
             graph.components_of(names.iter().map(String::as_str))
         })
-        .collect();
-    let reached = |diagnostic: &crate::core::lint::Diagnostic| {
-        let mut names = diagnostic.variables.clone();
-        for rule in &diagnostic.rules {
-            names.extend(graph.variables_of(rule));
-        }
-        let components = graph.components_of(names.iter().map(String::as_str));
-        test_components
-            .iter()
-            .filter(|c| !c.is_disjoint(&components))
-            .count()
-    };
-    app.lint.triage = triage(&app.lint.diagnostics, &reached, app.lint.show_notes);
+        .collect()
 }
 
 /// `f` on the vetting screen: shows the notes, or folds them away again.
