@@ -299,3 +299,33 @@ fn an_interrupted_explanation_does_not_change_the_next_one() {
         );
     }
 }
+
+/// An explanation interrupted while it runs does not change the next
+/// verify question on the same worker.
+#[test]
+fn an_interrupted_explanation_leaves_the_next_verify_right() {
+    let compiled = compile(&Project::load(&sample("park-admission")).unwrap().model);
+    let worker = worker(&compiled, Duration::from_secs(5));
+    for round in 0..40u64 {
+        let (reply, answer) = std::sync::mpsc::channel();
+        let request = ExplainRequest {
+            premise: formula(&compiled, "isLowSeason"),
+            claim: None,
+            inputs: inputs(&compiled),
+            budget: Budget::default(),
+        };
+        let ticket = precept::core::explain::job::submit(&worker, request, reply);
+        std::thread::sleep(Duration::from_micros(200 * (round % 20)));
+        worker.cancel(ticket);
+        let _ = answer.recv();
+        let finding = worker.verify(
+            formula(&compiled, "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4) (= creditUnits 0))"),
+            formula(&compiled, "(not isEntryAllowed)"),
+        );
+        assert_eq!(
+            finding.kind,
+            FindingKind::Valid,
+            "round {round}: {finding:?}"
+        );
+    }
+}
