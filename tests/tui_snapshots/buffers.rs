@@ -96,13 +96,7 @@ fn differing_scenario_rows_are_starred_and_come_first() {
     for size in SIZES {
         let mut bench = Bench::open(size);
         bench.press('3');
-        let detail = areas(Screen::Tests, size).detail;
-        let inner = Rect::new(
-            detail.x + 1,
-            detail.y + 1,
-            detail.width - 2,
-            detail.height - 2,
-        );
+        let inner = tests_detail_inside(size);
         // The verdict and the question come first: on a small screen the
         // table is scrolled into view, as the expert would page down.
         let mut lines = rows(&bench.buffer(), inner);

@@ -57,6 +57,17 @@ fn cbt_project() -> std::path::PathBuf {
 /// Whether the cell at the first character of `needle`, as drawn inside
 /// the borders of `area` (words may wrap onto the next row), has the span
 /// highlight.
+/// Where a rule's source is drawn on the Rules screen: the document, and
+/// the rule detail where it is above the fold (not at 80×24).
+fn source_panes(size: (u16, u16)) -> Vec<Rect> {
+    let layout = areas(Screen::Rules, size);
+    if size.1 < 40 {
+        vec![layout.document]
+    } else {
+        vec![layout.document, layout.detail]
+    }
+}
+
 fn highlighted_at(bench: &Bench, area: Rect, needle: &str) -> bool {
     let buffer = bench.buffer();
     // The text inside the borders, whitespace collapsed, with each
@@ -104,13 +115,7 @@ fn the_selected_rules_own_sentence_is_highlighted_not_its_whole_paragraph() {
         // R5 formalizes one sentence of a three-sentence paragraph.
         select_rule(&mut bench, "R5");
         insta::assert_snapshot!(name("rules_cbt_r5", size), bench.screen_text());
-        let layout = areas(Screen::Rules, size);
-        // (At 80×24 the rule's source is below the detail pane's fold.)
-        let panes = if size.1 < 40 {
-            vec![layout.document]
-        } else {
-            vec![layout.document, layout.detail]
-        };
+        let panes = source_panes(size);
         for area in panes {
             assert!(highlighted_at(&bench, area, "You must pass your full"));
             assert!(highlighted_at(&bench, area, "take CBT again or stop"));
@@ -119,7 +124,7 @@ fn the_selected_rules_own_sentence_is_highlighted_not_its_whole_paragraph() {
         }
         // The list item before it is a span of its own (the splitter no
         // longer joins the sentence after a list into its last item).
-        let lines = rows(&bench.buffer(), layout.document);
+        let lines = rows(&bench.buffer(), areas(Screen::Rules, size).document);
         let item = lines
             .iter()
             .position(|l| l.contains("• motorcycle up to 125cc"))
@@ -157,12 +162,7 @@ fn a_rule_linked_to_its_whole_span_is_highlighted_by_its_recorded_quote() {
     for size in SIZES {
         let bench = Bench::open_copy(&cbt_project(), size, widen);
         assert_eq!(bench.app.selected_rule().unwrap().id, "R1");
-        let layout = areas(Screen::Rules, size);
-        let panes = if size.1 < 40 {
-            vec![layout.document]
-        } else {
-            vec![layout.document, layout.detail]
-        };
+        let panes = source_panes(size);
         for area in panes {
             assert!(highlighted_at(&bench, area, "Compulsory basic"));
             assert!(!highlighted_at(&bench, area, "The training makes"));

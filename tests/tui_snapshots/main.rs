@@ -155,6 +155,17 @@ fn rows(buffer: &Buffer, area: Rect) -> Vec<String> {
         .collect()
 }
 
+/// The inside of the Tests screen's detail pane (within its border).
+fn tests_detail_inside(size: (u16, u16)) -> Rect {
+    let detail = areas(Screen::Tests, size).detail;
+    Rect::new(
+        detail.x + 1,
+        detail.y + 1,
+        detail.width - 2,
+        detail.height - 2,
+    )
+}
+
 fn text(buffer: &Buffer, area: Rect) -> String {
     rows(buffer, area).join("\n")
 }

@@ -201,13 +201,7 @@ fn scenario_descriptions_follow_the_table_when_a_column_would_cut_them() {
     let find_line = |size: (u16, u16), text: &str| {
         let mut bench = Bench::open(size);
         bench.press('3');
-        let detail = areas(Screen::Tests, size).detail;
-        let inner = Rect::new(
-            detail.x + 1,
-            detail.y + 1,
-            detail.width - 2,
-            detail.height - 2,
-        );
+        let inner = tests_detail_inside(size);
         while bench.app.detail_scroll < 60 {
             let lines = rows(&bench.buffer(), inner);
             if let Some(line) = lines.iter().find(|l| l.contains(text)) {

@@ -89,6 +89,13 @@ fn forced(app: &App, name: &str) -> Option<(Value, Vec<String>)> {
 
 /// Tab to the forced values, select `variable`'s and open its chain.
 fn open_forced_chain(app: &mut App, runtime: &mut Runtime, variable: &str) {
+    select_forced(app, variable);
+    let effects = code(app, KeyCode::Enter);
+    settle(app, runtime, effects);
+}
+
+/// Tab to the forced values and select `variable`'s.
+fn select_forced(app: &mut App, variable: &str) {
     code(app, KeyCode::Tab);
     let index = app
         .verify
@@ -105,8 +112,6 @@ fn open_forced_chain(app: &mut App, runtime: &mut Runtime, variable: &str) {
     for _ in 0..index {
         press(app, 'j');
     }
-    let effects = code(app, KeyCode::Enter);
-    settle(app, runtime, effects);
 }
 
 #[test]
@@ -173,22 +178,7 @@ fn facts_force_values_live_and_removing_one_opens_them_again() {
     assert!(screen.contains("  totalAdmissionFund"), "{screen}");
 
     // Enter on a forced value: its chain.
-    code(&mut app, KeyCode::Tab);
-    let index = app
-        .verify
-        .consultant
-        .explanation
-        .as_ref()
-        .unwrap()
-        .propagation
-        .forced
-        .iter()
-        .position(|f| f.variable == "discountRate")
-        .unwrap();
-    press(&mut app, 'g');
-    for _ in 0..index {
-        press(&mut app, 'j');
-    }
+    select_forced(&mut app, "discountRate");
     let effects = code(&mut app, KeyCode::Enter);
     assert_eq!(kinds(&effects), ["ChainForValue"]);
     settle(&mut app, &mut runtime, effects);
