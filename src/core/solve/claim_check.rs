@@ -323,7 +323,7 @@ impl SolverSession {
             let budget = super::session::AUXILIARY_CHECK_BUDGET;
             interruption.limit_checks(Some(budget));
             interruption.start_check();
-            let result = alone.check_assumptions(std::slice::from_ref(&literal));
+            let result = super::check_gate::gated_check(&alone, std::slice::from_ref(&literal));
             interruption.limit_checks(None);
             match result {
                 SatResult::Unsat => warnings.push(warning),

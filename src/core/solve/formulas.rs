@@ -85,22 +85,25 @@ impl SolverSession {
             };
             let literal = Bool::fresh_const("query");
             solver.assert(literal.implies(&encoded));
-            let result = match solver.check_assumptions(std::slice::from_ref(&literal)) {
-                SatResult::Unsat => Satisfiability::Unsatisfiable,
-                SatResult::Sat => match solver.get_model() {
-                    Some(model) => {
-                        let scope: HashSet<String> = query.show.iter().cloned().collect();
-                        Satisfiability::Satisfiable(self.vocabulary.scenario(&model, Some(&scope)))
-                    }
-                    None => Satisfiability::Unknown("the solver gave no model".into()),
-                },
-                SatResult::Unknown => Satisfiability::Unknown(
-                    interruption
-                        .reason()
-                        .or_else(|| solver.get_reason_unknown())
-                        .unwrap_or_else(|| "the solver could not decide".into()),
-                ),
-            };
+            let result =
+                match super::check_gate::gated_check(&solver, std::slice::from_ref(&literal)) {
+                    SatResult::Unsat => Satisfiability::Unsatisfiable,
+                    SatResult::Sat => match solver.get_model() {
+                        Some(model) => {
+                            let scope: HashSet<String> = query.show.iter().cloned().collect();
+                            Satisfiability::Satisfiable(
+                                self.vocabulary.scenario(&model, Some(&scope)),
+                            )
+                        }
+                        None => Satisfiability::Unknown("the solver gave no model".into()),
+                    },
+                    SatResult::Unknown => Satisfiability::Unknown(
+                        interruption
+                            .reason()
+                            .or_else(|| solver.get_reason_unknown())
+                            .unwrap_or_else(|| "the solver could not decide".into()),
+                    ),
+                };
             results.push(result);
         }
         results

@@ -1,10 +1,12 @@
 //! The Z3 bridge: findings, the solver session and the worker thread that
 //! owns it. Z3 types never leave this module.
 
+mod check_gate;
 mod claim_check;
 mod encode;
 mod error;
 mod formulas;
+mod interruption;
 pub mod lint_checks;
 mod preferences;
 mod probe;

@@ -4,6 +4,7 @@
 
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
+pub use super::interruption::Interruption;
 use super::preferences::{compared_constants, counts_things, preferred_values};
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
@@ -13,17 +14,6 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
-
-/// Why a check stopped without an answer, as the worker reports it.
-pub trait Interruption {
-    /// `Some(reason)` once the current request has run out of time or was cancelled.
-    fn reason(&self) -> Option<String>;
-    /// Limits the next checks to `budget` (None lifts the limit). A check
-    /// stopped by this budget answers unknown without ending the request.
-    fn limit_checks(&self, budget: Option<Duration>);
-    /// Marks the start of one check, so a check budget counts from now.
-    fn start_check(&self);
-}
 
 /// The time one auxiliary check may take: deciding whether a rule is needed
 /// in a core, or whether the rules alone are consistent, can be much harder
@@ -330,7 +320,7 @@ impl SolverSession {
     }
 
     pub(super) fn check(&self, assumptions: &[Bool]) -> SatResult {
-        self.solver.check_assumptions(assumptions)
+        super::check_gate::gated_check(&self.solver, assumptions)
     }
 
     pub(super) fn literals(&self, rules: &[usize]) -> Vec<Bool> {

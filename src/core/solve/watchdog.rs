@@ -3,8 +3,11 @@
 //! interrupts the Z3 context when a deadline passes (Z3's own timeout
 //! parameter alone is not reliable on non-linear problems) or a request is
 //! cancelled.
+//!
+//! An interrupt reaches Z3 only while a check runs on the worker (why:
+//! `check_gate.rs`).
 
-use super::session::Interruption;
+use super::interruption::Interruption;
 use std::collections::HashSet;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -19,6 +22,10 @@ pub(super) struct WatchState {
     pub(super) running: Option<Running>,
     pub(super) cancelled: HashSet<Ticket>,
     pub(super) shutdown: bool,
+    /// A check is running on the worker's context now.
+    pub(super) in_check: bool,
+    /// An interrupt was sent during the current (or last) check.
+    pub(super) interrupted: bool,
 }
 
 pub(super) struct Running {
@@ -46,9 +53,15 @@ impl Watch {
     }
 }
 
-/// Interrupts the running check. Called with the watch lock held, so the
-/// context cannot be destroyed meanwhile.
-pub(super) fn interrupt(state: &WatchState) {
+/// Interrupts the running check, if one is running: between checks the
+/// request's stop reason alone stops it (see the module's comment). Called
+/// with the watch lock held, so the context cannot be destroyed and the
+/// check cannot end unseen meanwhile.
+pub(super) fn interrupt(state: &mut WatchState) {
+    if !state.in_check {
+        return;
+    }
+    state.interrupted = true;
     if let Some(context) = std::ptr::NonNull::new(state.context as *mut z3_sys::_Z3_context) {
         // SAFETY: the worker publishes its context's address while it is alive
         // and clears it (under this lock) before the context is dropped;
@@ -111,13 +124,13 @@ pub(super) fn run_watchdog(watch: &Watch) {
                     timeout.as_millis()
                 ));
             }
-            interrupt(&state);
+            interrupt(&mut state);
         } else if check_deadline.is_some_and(|d| now >= d) {
             // Only this check is over budget: stop it, keep the request going.
             if let Some(running) = &mut state.running {
                 running.check_deadline = None;
             }
-            interrupt(&state);
+            interrupt(&mut state);
         } else {
             let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
             state = watch

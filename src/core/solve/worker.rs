@@ -4,6 +4,7 @@
 //! timeout parameter alone is not reliable on non-linear problems), and a
 //! request can be cancelled the same way.
 
+use super::check_gate::install_gate;
 use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
 use super::lint_checks::LintEvent;
@@ -93,7 +94,7 @@ impl SolverWorker {
         let worker_watch = Arc::clone(&watch);
         let worker = std::thread::Builder::new()
             .name("precept-solver".into())
-            .spawn(move || run_worker(inbox, &worker_watch, timeout))
+            .spawn(move || run_worker(inbox, worker_watch, timeout))
             .expect("cannot start the solver thread");
         let dog_watch = Arc::clone(&watch);
         let watchdog = std::thread::Builder::new()
@@ -229,16 +230,6 @@ impl SolverWorker {
         }
     }
 
-    /// Cancels a request that has not started yet (it is then answered
-    /// without being run); one already running is left to finish, its
-    /// answer for the caller to drop.
-    pub fn cancel_queued(&self, ticket: Ticket) {
-        let mut state = self.watch.lock();
-        if !matches!(&state.running, Some(running) if running.ticket == ticket) {
-            state.cancelled.insert(ticket);
-        }
-    }
-
     /// Cancels a request: a running one is interrupted, a queued one is
     /// answered TOO_COMPLEX ("cancelled") without being run.
     pub fn cancel(&self, ticket: Ticket) {
@@ -246,7 +237,7 @@ impl SolverWorker {
         match &mut state.running {
             Some(running) if running.ticket == ticket => {
                 running.stop_reason = Some("cancelled".into());
-                interrupt(&state);
+                interrupt(&mut state);
             }
             _ => {
                 state.cancelled.insert(ticket);
@@ -264,7 +255,7 @@ impl Drop for SolverWorker {
             if let Some(running) = &mut state.running {
                 running.stop_reason = Some("shutting down".into());
             }
-            interrupt(&state);
+            interrupt(&mut state);
         }
         self.watch.wake.notify_all();
         for thread in self.threads.drain(..) {
@@ -273,7 +264,9 @@ impl Drop for SolverWorker {
     }
 }
 
-fn run_worker(inbox: Receiver<Job>, watch: &Watch, mut timeout: Duration) {
+fn run_worker(inbox: Receiver<Job>, watch: Arc<Watch>, mut timeout: Duration) {
+    install_gate(Arc::clone(&watch));
+    let watch = watch.as_ref();
     let context = z3::Context::thread_local();
     watch.lock().context = context.get_z3_context().as_ptr() as usize;
     let mut session: Option<SolverSession> = None;

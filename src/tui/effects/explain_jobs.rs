@@ -55,12 +55,9 @@ impl ExplainJobs {
     pub fn cancel(&mut self, worker: &SolverWorker, kind: Kind) {
         self.running.retain(|job| {
             if job.kind == kind {
-                // A request already running is left to finish and its answer
-                // dropped: interrupting an explanation midway has been seen
-                // to leave the next one on the same solver with the premise
-                // ignored (one run in eight of the consultant's newest-wins
-                // test), so only queued requests are cancelled.
-                worker.cancel_queued(job.ticket);
+                // A running explanation is interrupted, a queued one never
+                // starts; either way its answer is dropped.
+                worker.cancel(job.ticket);
                 false
             } else {
                 true
