@@ -10,6 +10,10 @@
 //! the twin still cannot disagree. Deciding sets are searched by size among
 //! the relevant inputs, up to a budget of checks; when it runs out first, a
 //! minimal set comes from an unsat core instead.
+//!
+//! Every failed check leaves a counterexample: twins that disagree on C
+//! while agreeing on some inputs. No subset of those inputs decides C, so
+//! the search skips such sets without asking the solver again.
 
 use super::propagate::Scope;
 use super::values::{differs, order};
@@ -56,19 +60,43 @@ struct Twin {
     same: HashMap<String, Fact>,
 }
 
+/// The inputs on which the twins of each counterexample found so far agree.
+#[derive(Default)]
+struct Counterexamples {
+    agreeing: Vec<HashSet<String>>,
+}
+
+impl Counterexamples {
+    /// Whether a counterexample already shows that `set` does not decide.
+    fn refute(&self, set: &[&String]) -> bool {
+        self.agreeing
+            .iter()
+            .any(|agree| set.iter().all(|v| agree.contains(v.as_str())))
+    }
+}
+
 impl Twin {
+    /// Whether the inputs of `set` decide the claim; a counterexample
+    /// found on the way is kept in `seen`.
     fn decides(
         &self,
         probe: &mut Probe<'_>,
         set: &[&String],
-        show: &HashSet<String>,
+        seen: &mut Counterexamples,
     ) -> Result<bool, SolveError> {
+        if seen.refute(set) {
+            return Ok(false);
+        }
         let mut facts = self.base.clone();
         facts.extend(set.iter().map(|v| self.same[v.as_str()]));
-        Ok(matches!(
-            probe.check(&self.group, &facts, show)?,
-            Outcome::Unsat { .. }
-        ))
+        match probe.check(&self.group, &facts, &HashSet::new())? {
+            Outcome::Unsat { .. } => Ok(true),
+            Outcome::Sat(_) => {
+                let inputs: Vec<&str> = self.same.keys().map(String::as_str).collect();
+                seen.agreeing.push(probe.twins_agree_on(&inputs)?);
+                Ok(false)
+            }
+        }
     }
 }
 
@@ -102,8 +130,8 @@ pub fn relevance(
         .filter(|v| linked.contains(v.as_str()))
         .collect();
     let twin = twin(probe, scope, claim, propagation, group, &candidates)?;
-    let show = HashSet::new();
-    let (relevant, proved_irrelevant) = split_relevant(probe, &twin, &candidates)?;
+    let mut seen = Counterexamples::default();
+    let (relevant, proved_irrelevant) = split_relevant(probe, &twin, &candidates, &mut seen)?;
     irrelevant.extend(proved_irrelevant.into_iter().cloned());
     let order_of = |name: &str| inputs.iter().position(|v| v == name);
     irrelevant.sort_by_key(|v| order_of(v));
@@ -112,7 +140,7 @@ pub fn relevance(
         smallest: true,
         irrelevant,
     };
-    if relevant.is_empty() || !twin.decides(probe, &relevant, &show)? {
+    if relevant.is_empty() || !twin.decides(probe, &relevant, &mut seen)? {
         // The inputs together do not decide it (derived values stay free).
         return Ok(result);
     }
@@ -126,11 +154,14 @@ pub fn relevance(
             {
                 continue;
             }
+            if seen.refute(&set) {
+                continue;
+            }
             if checks >= budget.max_checks || sets.len() >= budget.max_sets {
                 break 'search;
             }
             checks += 1;
-            if twin.decides(probe, &set, &show)? {
+            if twin.decides(probe, &set, &mut seen)? {
                 sets.push(set);
             }
         }
@@ -142,7 +173,7 @@ pub fn relevance(
         while i < set.len() {
             let mut smaller = set.clone();
             smaller.remove(i);
-            if twin.decides(probe, &smaller, &show)? {
+            if twin.decides(probe, &smaller, &mut seen)? {
                 set = smaller;
             } else {
                 i += 1;
@@ -173,8 +204,8 @@ fn split_relevant<'a>(
     probe: &mut Probe<'_>,
     twin: &Twin,
     candidates: &[&'a String],
+    seen: &mut Counterexamples,
 ) -> Result<(Vec<&'a String>, Vec<&'a String>), SolveError> {
-    let show = HashSet::new();
     let (mut relevant, mut irrelevant) = (Vec::new(), Vec::new());
     let mut pending: Vec<Vec<&'a String>> = vec![candidates.to_vec()];
     while let Some(set) = pending.pop() {
@@ -186,7 +217,7 @@ fn split_relevant<'a>(
             .copied()
             .filter(|v| !set.contains(v))
             .collect();
-        if twin.decides(probe, &others, &show)? {
+        if twin.decides(probe, &others, seen)? {
             irrelevant.extend(set);
         } else if set.len() == 1 {
             relevant.extend(set);

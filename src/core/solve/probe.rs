@@ -194,6 +194,29 @@ impl Probe<'_> {
         formula.substitute(&pairs)
     }
 
+    /// Of `variables`, those with the same value in the scenario and its
+    /// twin, in the model of the last satisfiable check (a variable without
+    /// a twin has none to differ from, so it counts as agreeing).
+    pub fn twins_agree_on(&self, variables: &[&str]) -> Result<HashSet<String>, SolveError> {
+        let model = self.session.solver.get_model().ok_or(SolveError::NoModel)?;
+        let mut agreeing = HashSet::new();
+        for &name in variables {
+            let same = match (self.session.vocabulary.constant(name), self.twins.get(name)) {
+                (Some(original), Some(twin)) => {
+                    match (model.eval(original, true), model.eval(twin, true)) {
+                        (Some(a), Some(b)) => a.to_string() == b.to_string(),
+                        _ => false,
+                    }
+                }
+                _ => true,
+            };
+            if same {
+                agreeing.insert(name.to_string());
+            }
+        }
+        Ok(agreeing)
+    }
+
     /// The rules at `rules` on, every other rule of the cone explicitly off
     /// (so a check over a few rules stays small), and the facts.
     fn assumptions(&self, rules: &[usize], facts: &[Fact]) -> Vec<Bool> {
