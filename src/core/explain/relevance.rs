@@ -130,6 +130,8 @@ pub fn relevance(
         .filter(|v| linked.contains(v.as_str()))
         .collect();
     let twin = twin(probe, scope, claim, propagation, group, &candidates)?;
+    // Every check from here on is over the claim's group alone.
+    probe.focus(&twin.group);
     let mut seen = Counterexamples::default();
     let (relevant, proved_irrelevant) = split_relevant(probe, &twin, &candidates, &mut seen)?;
     irrelevant.extend(proved_irrelevant.into_iter().cloned());

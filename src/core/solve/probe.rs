@@ -8,7 +8,10 @@
 //!
 //! A probe works in the warm solver of the cone of the variables it is
 //! opened on (every rule when the policy is not known to be consistent),
-//! inside a push/pop frame, so nothing it asserts outlives it.
+//! inside a push/pop frame, so nothing it asserts outlives it. A probe can
+//! be focused on a few rules of the cone: its checks then run in a small
+//! solver holding only those rules and the facts they use, instead of
+//! switching every other rule of the cone off in the large one.
 
 use super::error::SolveError;
 use super::session::{Interruption, SolverSession};
@@ -51,6 +54,18 @@ pub struct Probe<'a> {
     fact_of_literal: HashMap<String, usize>,
     /// Each variable and its twin constant, made on first use.
     twins: HashMap<String, Dynamic>,
+    /// Each fact's guarded formula (literal ⇒ formula), by fact.
+    implications: Vec<Bool>,
+    focus: Option<Focus>,
+}
+
+/// A small solver holding a few rules of the cone (see `Probe::focus`).
+struct Focus {
+    rules: HashSet<usize>,
+    /// The cone's solver, set aside while the focus lasts.
+    parked: Solver,
+    /// The facts asserted in the small solver so far.
+    asserted: HashSet<usize>,
 }
 
 impl SolverSession {
@@ -77,12 +92,15 @@ impl SolverSession {
             facts: Vec::new(),
             fact_of_literal: HashMap::new(),
             twins: HashMap::new(),
+            implications: Vec::new(),
+            focus: None,
         })
     }
 }
 
 impl Drop for Probe<'_> {
     fn drop(&mut self) {
+        self.unfocus();
         self.session.solver.pop(1);
         if let Some(whole) = self.whole.take() {
             let cone_solver = std::mem::replace(&mut self.session.solver, whole);
@@ -121,11 +139,54 @@ impl Probe<'_> {
 
     fn guard(&mut self, formula: &Bool) -> Fact {
         let literal = Bool::fresh_const("fact");
-        self.session.solver.assert(literal.implies(formula));
+        let implication = literal.implies(formula);
         let fact = Fact(self.facts.len());
+        match &mut self.focus {
+            // The cone's solver gets it now, the small one when a check uses it.
+            Some(focus) => focus.parked.assert(&implication),
+            None => self.session.solver.assert(&implication),
+        }
         self.fact_of_literal.insert(literal.to_string(), fact.0);
         self.facts.push(literal);
+        self.implications.push(implication);
         fact
+    }
+
+    /// Runs the next checks over `rules` (positions in the cone) in a small
+    /// solver of their own, until `unfocus` or a check over other rules.
+    pub fn focus(&mut self, rules: &[usize]) {
+        self.unfocus();
+        let small = self.session.scratch_solver(rules);
+        let parked = std::mem::replace(&mut self.session.solver, small);
+        self.focus = Some(Focus {
+            rules: rules.iter().copied().collect(),
+            parked,
+            asserted: HashSet::new(),
+        });
+    }
+
+    /// Back to the cone's solver.
+    pub fn unfocus(&mut self) {
+        if let Some(focus) = self.focus.take() {
+            self.session.solver = focus.parked;
+        }
+    }
+
+    /// Prepares a check over `rules` with `facts`: leaves a focus that does
+    /// not hold the rules, and gives the small solver the facts it lacks.
+    fn prepare(&mut self, rules: &[usize], facts: &[Fact]) {
+        if let Some(focus) = &self.focus
+            && !rules.iter().all(|r| focus.rules.contains(r))
+        {
+            self.unfocus();
+        }
+        if let Some(focus) = &mut self.focus {
+            for fact in facts {
+                if focus.asserted.insert(fact.0) {
+                    self.session.solver.assert(&self.implications[fact.0]);
+                }
+            }
+        }
     }
 
     /// Asserts an elaborated Bool formula under a guard of its own.
@@ -222,10 +283,13 @@ impl Probe<'_> {
     fn assumptions(&self, rules: &[usize], facts: &[Fact]) -> Vec<Bool> {
         let on: HashSet<usize> = rules.iter().copied().collect();
         let mut all = self.session.literals(rules);
-        if on.len() < self.cone.len() {
+        let held: Vec<usize> = match &self.focus {
+            Some(focus) => focus.rules.iter().copied().collect(),
+            None => self.cone.clone(),
+        };
+        if on.len() < held.len() {
             all.extend(
-                self.cone
-                    .iter()
+                held.iter()
                     .filter(|r| !on.contains(r))
                     .map(|&r| self.session.rules[r].switched_off.clone()),
             );
@@ -245,6 +309,7 @@ impl Probe<'_> {
         if let Some(reason) = self.interruption.reason() {
             return Err(SolveError::Undecided(reason));
         }
+        self.prepare(rules, facts);
         let assumptions = self.assumptions(rules, facts);
         match self.session.check(&assumptions) {
             SatResult::Sat => Ok(Outcome::Sat(self.session.model_scenario(Some(show))?)),
@@ -291,6 +356,7 @@ impl Probe<'_> {
             }
             let mut candidate = rules.clone();
             candidate.remove(i);
+            self.prepare(&candidate, facts);
             let assumptions = self.assumptions(&candidate, facts);
             match self.session.bounded_check(&assumptions, self.interruption) {
                 SatResult::Unsat => {
