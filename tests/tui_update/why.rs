@@ -171,25 +171,67 @@ fn a_failing_test_says_where_its_findings_part_ways() {
         "a failing test asks where its findings part ways"
     );
     settle(&mut app, &mut runtime, effects);
-    // The finding's rules are a minimal set: no prefix of the chain short
-    // of the whole rules out SATISFIABLE.
-    assert_eq!(why(&app).parting, Some(Parting::AtStep(10)));
+    // The park model holds one rule per step: without the first step's
+    // rule the claim could already fail, so that is where the findings part.
+    assert_eq!(why(&app).parting, Some(Parting::AtStep(0)));
     let screen = screen_text(&app);
     assert!(
         screen.contains("expected SATISFIABLE, actual VALID: the test fails"),
         "{screen}"
     );
     assert!(
-        screen.contains("The findings part ways at step 11"),
+        screen.contains("The findings part ways at step 1:"),
         "{screen}"
     );
-    assert!(
-        screen.contains("Step 11 · rule R17 ◆ the findings part ways here") || {
-            // The last step may be scrolled out of view at this size: move to it.
-            press(&mut app, 'G');
-            screen_text(&app).contains("Step 11 · rule R17 ◆ the findings part ways here")
-        }
+    assert!(screen.contains("◆ the findings part ways here"), "{screen}");
+}
+
+/// A step that other rules also support is not where the findings part:
+/// the first step resting on its rule alone is.
+#[test]
+fn the_findings_part_at_the_first_step_without_other_support() {
+    use precept::core::explain::job::{ExplainRequest, run};
+    use precept::core::explain::relevance::Budget;
+    use precept::tui::effects::explain_jobs::parting_step;
+    let compiled = support::model(
+        "(declare-const a Bool)(declare-const b Bool)(declare-const c Bool)(declare-const d Bool)
+         (assert (! (=> a b) :named R1))
+         (assert (! (=> a b) :named R2))
+         (assert (! (=> b c) :named R3))
+         (assert (! (=> c d) :named R4))",
     );
+    let worker = support::worker(&compiled, std::time::Duration::from_secs(10));
+    let premise = support::formula(&compiled, "a");
+    let claim = support::formula(&compiled, "d");
+    let explanation = run(
+        &worker,
+        ExplainRequest {
+            premise: premise.clone(),
+            claim: Some(claim.clone()),
+            inputs: Vec::new(),
+            budget: Budget::default(),
+        },
+    )
+    .unwrap();
+    let chain = explanation.chain.expect("a VALID finding has a chain");
+    let steps: Vec<Vec<String>> = chain.steps.iter().map(|s| s.rules.clone()).collect();
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert!(steps[0] == ["R1"] || steps[0] == ["R2"], "{steps:?}");
+    assert_eq!(steps[1], ["R3"]);
+    let (send, receive) = std::sync::mpsc::channel();
+    worker.submit_task(Box::new(move |session, interruption| {
+        let step = parting_step(
+            session.expect("a model is loaded"),
+            interruption,
+            &premise,
+            &claim,
+            FindingKind::Valid,
+            &chain,
+        );
+        let _ = send.send(step);
+    }));
+    // Step 1 (R1 or R2) has the other as support; step 2 (R3) has none.
+    assert_eq!(receive.recv().unwrap(), Some(1));
 }
 
 #[test]

@@ -173,9 +173,11 @@ pub fn value_chain(
     }
 }
 
-/// The step of `chain` after which its goal follows from the premise and
-/// the rules of the steps so far alone: from there on, a finding other than
-/// the chain's cannot hold. None when no step does (or the solver stopped).
+/// The first step of `chain` without which the expected finding could
+/// hold: with the rest of the model but that step's rules, the goal can
+/// fail. The steps before it also follow from other rules, so this is the
+/// first rule the actual finding rests on alone: where the findings part
+/// ways. None when every step has other support (or the solver stopped).
 pub fn parting_step(
     session: &mut SolverSession,
     interruption: &dyn Interruption,
@@ -196,16 +198,15 @@ pub fn parting_step(
     let premise = probe.fact(premise).ok()?;
     let goal_fails = probe.fact(&goal_fails).ok()?;
     let cone = probe.rules();
-    let mut positions = Vec::new();
     for (index, step) in chain.steps.iter().enumerate() {
-        positions.extend(
-            cone.iter()
-                .filter(|r| step.rules.contains(&r.id))
-                .map(|r| r.position),
-        );
-        match probe.check(&positions, &[premise, goal_fails], &HashSet::new()) {
-            Ok(Outcome::Unsat { .. }) => return Some(index),
-            Ok(Outcome::Sat(_)) => {}
+        let without: Vec<usize> = cone
+            .iter()
+            .filter(|r| !step.rules.contains(&r.id))
+            .map(|r| r.position)
+            .collect();
+        match probe.check(&without, &[premise, goal_fails], &HashSet::new()) {
+            Ok(Outcome::Sat(_)) => return Some(index),
+            Ok(Outcome::Unsat { .. }) => {}
             Err(_) => return None,
         }
     }

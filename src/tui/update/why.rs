@@ -126,8 +126,8 @@ pub fn test_explained(
         why.parting = Some(match (parting, &why.content) {
             (Some(step), WhyContent::Chain(_)) => Parting::AtStep(step),
             (_, WhyContent::Chain(_)) => Parting::Unlocated(format!(
-                "where the findings part ways cannot be located: no prefix of the chain \
-                 rules out {}",
+                "where the findings part ways cannot be located: every step also follows \
+                 from other rules, so no single one rules out {}",
                 expected.name()
             )),
             _ => Parting::Unlocated(format!(

@@ -196,8 +196,8 @@ pub fn render(app: &App, frame: &mut Frame, why: &WhyState) {
         Some(Parting::AtStep(index)) => push(
             &mut lines,
             &format!(
-                "The findings part ways at step {}: with the rules up to it the conclusion \
-                 already follows, so the expected finding cannot hold.",
+                "The findings part ways at step {}: without its rule the expected finding \
+                 could hold; each step before it also follows from other rules.",
                 index + 1
             ),
             0,
