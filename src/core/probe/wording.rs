@@ -1,0 +1,77 @@
+//! The templated English of questions: the facts as a short scenario and
+//! the question about the claim, built from the model's glossary (no LLM),
+//! so they say exactly what the facts and claim say.
+
+use super::Expected;
+use super::question::ProbeQuestion;
+use crate::core::model::{CompiledModel, PolicyModel};
+use crate::core::smt::Expr;
+use crate::core::smt::wording::{lower_first, sentence_part};
+
+/// What the wording needs of the model.
+pub struct WordingContext<'a> {
+    pub model: &'a PolicyModel,
+    pub compiled: &'a CompiledModel,
+}
+
+impl<'a> WordingContext<'a> {
+    pub fn new(model: &'a PolicyModel, compiled: &'a CompiledModel) -> WordingContext<'a> {
+        WordingContext { model, compiled }
+    }
+
+    /// A formula as a phrase inside a sentence; the SMT-LIB itself when it
+    /// does not parse.
+    pub fn phrase(&self, formula: &str) -> String {
+        match self.compiled.check_formula(formula) {
+            Ok((written, _)) => self.compiled.glossary.phrase(&written),
+            Err(_) => formula.to_string(),
+        }
+    }
+
+    /// What a variable is, for "What is …?".
+    pub fn noun(&self, variable: &str) -> String {
+        match self.model.variable(variable) {
+            Some(v) if !v.description.trim().is_empty() => {
+                format!("the {}", lower_first(&sentence_part(&v.description)))
+                    .replace("the the ", "the ")
+            }
+            _ => crate::core::smt::wording::humanize(variable),
+        }
+    }
+}
+
+/// The scenario: "Suppose that a, b and c."
+pub fn scenario(words: &WordingContext, facts: &str) -> String {
+    format!("Suppose that {}.", words.phrase(facts))
+}
+
+/// The templated question for `question`'s facts, claim and expected form.
+pub fn templated_question(words: &WordingContext, question: &ProbeQuestion) -> String {
+    let asked = match &question.expected {
+        Expected::Value { variable, .. } => format!("What is {}?", words.noun(variable)),
+        _ => format!("Is it true that {}?", words.phrase(&question.claim)),
+    };
+    format!("{} {asked}", scenario(words, &question.facts))
+}
+
+/// The same question worded another way (a paraphrase variant).
+pub fn paraphrased_question(words: &WordingContext, question: &ProbeQuestion) -> String {
+    let facts = words.phrase(&question.facts);
+    match &question.expected {
+        Expected::Value { variable, .. } => {
+            format!("Given that {facts}, how much is {}?", words.noun(variable))
+        }
+        _ => format!(
+            "Given that {facts}, does it follow that {}? Please answer yes or no.",
+            words.phrase(&question.claim)
+        ),
+    }
+}
+
+/// A follow-up in the same conversation: "So in that case …?"
+pub fn follow_up_question(words: &WordingContext, claim: &Expr) -> String {
+    format!(
+        "So in that case {}?",
+        words.compiled.glossary.phrase(claim)
+    )
+}
