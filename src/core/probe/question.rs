@@ -5,6 +5,8 @@
 //! SATISFIABLE "it depends on …" with the deciding facts from the explain
 //! layer. Situations the rules rule out (IMPOSSIBLE) and undecided ones
 //! (TOO_COMPLEX) are not asked: they have no answer a customer could check.
+//! Questions are taken in turn from each kind, each kind in test
+//! generation's ranked order.
 
 use super::wording::{WordingContext, templated_question};
 use super::{Expected, ProbeKind};
@@ -121,14 +123,8 @@ pub fn source_questions(worker: &SolverWorker, settings: &SourceSettings) -> Vec
     let compiled = settings.compiled;
     let wanted = settings.max.saturating_mul(4).max(40);
     let words = WordingContext::new(settings.model, compiled);
-    let mut out = Vec::new();
+    let mut pool: Vec<ProbeQuestion> = Vec::new();
     for test in generate(worker, compiled, wanted, settings.seed) {
-        if out.len() >= settings.max {
-            break;
-        }
-        if test.premise == "true" {
-            continue;
-        }
         let Ok((_, premise)) = compiled.check_formula(&test.premise) else {
             continue;
         };
@@ -158,7 +154,7 @@ pub fn source_questions(worker: &SolverWorker, settings: &SourceSettings) -> Vec
         }
         let chain = proved_chain(worker, settings, &premise, &claim, &test.finding);
         let mut question = ProbeQuestion {
-            id: format!("Q{}", out.len() + 1),
+            id: String::new(),
             kind,
             facts: test.premise.clone(),
             claim: test.claim.clone(),
@@ -170,7 +166,47 @@ pub fn source_questions(worker: &SolverWorker, settings: &SourceSettings) -> Vec
             variant_of: None,
         };
         question.text = templated_question(&words, &question);
-        out.push(question);
+        pool.push(question);
+    }
+    let mut out = take_round_robin(pool, settings.max);
+    for (index, question) in out.iter_mut().enumerate() {
+        question.id = format!("Q{}", index + 1);
+    }
+    out
+}
+
+/// Up to `max` questions taken in turn from each kind and form of answer
+/// (yes, no, a value, "it depends"), each in its ranked order, so a short
+/// probe still asks every kind.
+fn take_round_robin(pool: Vec<ProbeQuestion>, max: usize) -> Vec<ProbeQuestion> {
+    const FORMS: usize = 4;
+    let mut by_kind: Vec<std::collections::VecDeque<ProbeQuestion>> = (0..ProbeKind::ALL.len()
+        * FORMS)
+        .map(|_| std::collections::VecDeque::new())
+        .collect();
+    for question in pool {
+        let kind = ProbeKind::ALL
+            .iter()
+            .position(|k| *k == question.kind)
+            .unwrap_or(0);
+        let form = match question.expected {
+            Expected::Yes => 0,
+            Expected::No => 1,
+            Expected::Value { .. } => 2,
+            Expected::Depends { .. } => 3,
+        };
+        by_kind[kind * FORMS + form].push_back(question);
+    }
+    let mut out = Vec::new();
+    while out.len() < max && by_kind.iter().any(|q| !q.is_empty()) {
+        for queue in &mut by_kind {
+            if out.len() >= max {
+                break;
+            }
+            if let Some(question) = queue.pop_front() {
+                out.push(question);
+            }
+        }
     }
     out
 }

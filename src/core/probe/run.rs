@@ -152,7 +152,20 @@ pub fn probe(
 ) -> ProbeReport {
     let tally = Tally::default();
     let words = WordingContext::new(setup.model, setup.compiled);
-    let questions = tally.solver(|| plan(setup, options, &words));
+    let questions = tally.solver(|| {
+        plan(
+            setup.worker,
+            &SourceSettings {
+                model: setup.model,
+                compiled: setup.compiled,
+                document: setup.document,
+                max: options.questions,
+                seed: options.seed,
+                kinds: &options.kinds,
+            },
+            options.variant_every,
+        )
+    });
     on_event(ProbeEvent::Planned {
         questions: questions.len(),
     });
@@ -226,24 +239,20 @@ pub fn probe(
     report
 }
 
-/// The source questions and, for every `variant_every`-th, its variants.
-pub fn plan(setup: &ProbeSetup, options: &ProbeOptions, words: &WordingContext) -> Vec<ProbeQuestion> {
-    let sources = source_questions(
-        setup.worker,
-        &SourceSettings {
-            model: setup.model,
-            compiled: setup.compiled,
-            document: setup.document,
-            max: options.questions,
-            seed: options.seed,
-            kinds: &options.kinds,
-        },
-    );
+/// What a probe asks, in order: the source questions, then for every
+/// `variant_every`-th of them its variants (when variants are wanted).
+/// Deterministic for a model, settings and seed.
+pub fn plan(
+    worker: &SolverWorker,
+    settings: &SourceSettings,
+    variant_every: usize,
+) -> Vec<ProbeQuestion> {
+    let words = WordingContext::new(settings.model, settings.compiled);
+    let sources = source_questions(worker, settings);
     let mut all = sources.clone();
-    if options.kinds.contains(&ProbeKind::Variant) {
-        let every = options.variant_every.max(1);
-        for question in sources.iter().step_by(every) {
-            all.extend(variants_of(setup.worker, words, question));
+    if settings.kinds.contains(&ProbeKind::Variant) {
+        for question in sources.iter().step_by(variant_every.max(1)) {
+            all.extend(variants_of(worker, &words, question));
         }
     }
     all

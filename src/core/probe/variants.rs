@@ -8,6 +8,7 @@ use super::wording::{WordingContext, paraphrased_question, templated_question};
 use super::{Expected, ProbeKind};
 use crate::core::explain::values::equals;
 use crate::core::model::finding::Scenario;
+use crate::core::smt::Expr;
 use crate::core::smt::build::{and_of, not_of};
 use crate::core::solve::{FindingKind, SolverWorker};
 
@@ -51,11 +52,11 @@ pub fn variants_of(
     negated.text = templated_question(words, &as_claim);
     out.push(negated);
 
-    if let Some(fact) = irrelevant_fact(worker, words, question, &facts, &claim) {
+    if let Some(fact) = irrelevant_fact(worker, words, &facts, &claim) {
         let mut added = variant("irrelevant", Relation::IrrelevantFact);
-        added.facts = match question.facts.as_str() {
-            "true" => fact,
-            _ => format!("(and {} {fact})", question.facts),
+        added.facts = match (question.facts.as_str(), compiled.check_formula(&question.facts)) {
+            ("true", _) | (_, Err(_)) => fact.to_string(),
+            (_, Ok((written, _))) => and_of([written, fact]).to_string(),
         };
         added.text = templated_question(words, &added);
         out.push(added);
@@ -75,10 +76,9 @@ pub fn variants_of(
 fn irrelevant_fact(
     worker: &SolverWorker,
     words: &WordingContext,
-    question: &ProbeQuestion,
-    facts: &crate::core::smt::Expr,
-    claim: &crate::core::smt::Expr,
-) -> Option<String> {
+    facts: &Expr,
+    claim: &Expr,
+) -> Option<Expr> {
     let compiled = words.compiled;
     let finding = worker.verify(facts.clone(), claim.clone());
     let scenario: &Scenario = finding
@@ -98,9 +98,6 @@ fn irrelevant_fact(
         .find(|v| !mentioned.contains(&v.as_str()) && scenario.get(v).is_some())?;
     let value = scenario.get(&variable)?;
     let fact = equals(&variable, value)?;
-    // Keep it readable: the extra fact alone, checked to parse.
-    let text = and_of([fact]).to_string();
-    compiled.check_formula(&text).ok()?;
-    let _ = question;
-    Some(text)
+    compiled.check_formula(&fact.to_string()).ok()?;
+    Some(fact)
 }

@@ -40,9 +40,12 @@ impl<'a> WordingContext<'a> {
     }
 }
 
-/// The scenario: "Suppose that a, b and c."
+/// The scenario: "Suppose that a, b and c. " (nothing without facts).
 pub fn scenario(words: &WordingContext, facts: &str) -> String {
-    format!("Suppose that {}.", words.phrase(facts))
+    match facts.trim() {
+        "true" => String::new(),
+        _ => format!("Suppose that {}. ", words.phrase(facts)),
+    }
 }
 
 /// The templated question for `question`'s facts, claim and expected form.
@@ -51,18 +54,21 @@ pub fn templated_question(words: &WordingContext, question: &ProbeQuestion) -> S
         Expected::Value { variable, .. } => format!("What is {}?", words.noun(variable)),
         _ => format!("Is it true that {}?", words.phrase(&question.claim)),
     };
-    format!("{} {asked}", scenario(words, &question.facts))
+    format!("{}{asked}", scenario(words, &question.facts))
 }
 
 /// The same question worded another way (a paraphrase variant).
 pub fn paraphrased_question(words: &WordingContext, question: &ProbeQuestion) -> String {
-    let facts = words.phrase(&question.facts);
+    let given = match question.facts.trim() {
+        "true" => "Under the policy".to_string(),
+        facts => format!("Given that {}", words.phrase(facts)),
+    };
     match &question.expected {
         Expected::Value { variable, .. } => {
-            format!("Given that {facts}, how much is {}?", words.noun(variable))
+            format!("{given}, how much is {}?", words.noun(variable))
         }
         _ => format!(
-            "Given that {facts}, does it follow that {}? Please answer yes or no.",
+            "{given}, does it follow that {}? Please answer yes or no.",
             words.phrase(&question.claim)
         ),
     }
