@@ -240,7 +240,8 @@ pub fn probe(
 }
 
 /// What a probe asks, in order: the source questions, then for every
-/// `variant_every`-th of them its variants (when variants are wanted).
+/// `variant_every`-th of them its variants (when variants are wanted; not
+/// those worded exactly like a question already asked).
 /// Deterministic for a model, settings and seed.
 pub fn plan(
     worker: &SolverWorker,
@@ -252,7 +253,12 @@ pub fn plan(
     let mut all = sources.clone();
     if settings.kinds.contains(&ProbeKind::Variant) {
         for question in sources.iter().step_by(variant_every.max(1)) {
-            all.extend(variants_of(worker, &words, question));
+            for variant in variants_of(worker, &words, question) {
+                // A variant that is already a question of its own adds nothing.
+                if !all.iter().any(|q| q.text == variant.text) {
+                    all.push(variant);
+                }
+            }
         }
     }
     all

@@ -70,6 +70,15 @@ pub fn assess(
     report: &AnswerReport,
 ) -> Assessment {
     let finding = report.finding.to_string();
+    if contradicts_the_facts(worker, compiled, facts, report) {
+        return Assessment {
+            verdict: Verdict::Hallucination,
+            stance: None,
+            finding,
+            detail: "it contradicts the question's own facts".into(),
+            commitments: Vec::new(),
+        };
+    }
     if matches!(
         report.finding,
         FindingKind::NoTranslations | FindingKind::TranslationAmbiguous | FindingKind::TooComplex
@@ -134,6 +143,31 @@ pub fn assess(
         detail,
         commitments,
     }
+}
+
+/// An answer that claims, of the facts as given, something the facts
+/// themselves rule out (no rule needed) is a hallucination, even though
+/// the verifier cannot call such a translation confident (its premise and
+/// claim cannot hold together).
+fn contradicts_the_facts(
+    worker: &SolverWorker,
+    compiled: &CompiledModel,
+    facts: &Expr,
+    report: &AnswerReport,
+) -> bool {
+    if report.finding != FindingKind::TranslationAmbiguous || unsat(worker, facts.clone()) {
+        return false;
+    }
+    report.pairs.iter().any(|pair| {
+        let (Ok((_, premise)), Ok((_, said))) = (
+            compiled.check_formula(&pair.premise),
+            compiled.check_formula(&pair.claim),
+        ) else {
+            return false;
+        };
+        unsat(worker, and_of([facts.clone(), not_of(&premise)]))
+            && unsat(worker, and_of([facts.clone(), said]))
+    })
 }
 
 /// The verdict of an answer whose pairs the model does not contradict.
