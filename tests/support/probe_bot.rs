@@ -69,6 +69,9 @@ pub struct Script {
     pub contradict_follow_up: HashSet<String>,
     /// Questions (by id) the translator words unfaithfully.
     pub twist: HashSet<String>,
+    /// The condition a hedging answer's translation is conditional on (a
+    /// formula over the model's vocabulary; `isLowSeason` for the park).
+    pub hedge_condition: String,
 }
 
 impl Script {
@@ -77,7 +80,10 @@ impl Script {
         questions: &[ProbeQuestion],
         behaviour: impl Fn(&ProbeQuestion) -> Behaviour,
     ) -> Script {
-        let mut script = Script::default();
+        let mut script = Script {
+            hedge_condition: "isLowSeason".into(),
+            ..Script::default()
+        };
         for q in questions {
             let answer = match behaviour(q) {
                 Behaviour::Right => right_answer(&q.expected),
@@ -106,7 +112,7 @@ impl Script {
             if answer.starts_with("It depends") {
                 continue;
             }
-            let Some((_, said)) = translate(question, answer) else {
+            let Some((_, said)) = translate(question, answer, &self.hedge_condition) else {
                 continue;
             };
             let facts = compiled.check_formula(&question.facts).unwrap().1;
@@ -207,7 +213,7 @@ impl Script {
         if question.starts_with(TWISTED) {
             q.claim = format!("(not {})", q.claim);
         }
-        match translate(&q, answer) {
+        match translate(&q, answer, &self.hedge_condition) {
             Some((premise, claim)) => {
                 vec![json!({"premise": premise, "claim": claim, "source": answer})]
             }
@@ -218,17 +224,21 @@ impl Script {
 
 /// What a faithful translator makes of `answer` to `question`: a premise
 /// and claim (SMT-LIB); None when it says nothing about the model.
-pub fn translate(question: &ProbeQuestion, answer: &str) -> Option<(String, String)> {
+pub fn translate(
+    question: &ProbeQuestion,
+    answer: &str,
+    hedge_condition: &str,
+) -> Option<(String, String)> {
     let answer = answer.strip_prefix(INJECTION).unwrap_or(answer).trim();
     let facts = question.facts.clone();
     if answer.starts_with("It depends") {
         // A conditional answer: it does not apply to the facts as given.
         let premise = if facts == "true" {
-            "isLowSeason".to_string()
+            hedge_condition.to_string()
         } else {
-            format!("(and {facts} isLowSeason)")
+            format!("(and {facts} {hedge_condition})")
         };
-        return Some((premise, "isLowSeason".into()));
+        return Some((premise, hedge_condition.into()));
     }
     if let Some(value) = answer.strip_prefix("It is ") {
         let value = value.trim_end_matches('.');
