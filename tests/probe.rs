@@ -449,6 +449,73 @@ fn a_killed_run_resumes_from_the_cache() {
         questions.len()
     );
     assert!(second < questions.len());
+    // Questions ran concurrently, under the profile's limit of 4.
+    assert!(
+        (2..=4).contains(&bot.max_concurrent()),
+        "{}",
+        bot.max_concurrent()
+    );
+    assert!(translator.max_concurrent() <= 4);
+}
+
+#[test]
+fn the_system_prompt_and_document_reach_the_chatbot_and_the_request_cap_holds() {
+    let project = support::copy_sample("park-admission");
+    let config = tempfile::tempdir().unwrap();
+    let (questions, loaded) = planned(project.path(), 10, &ProbeKind::ALL);
+    let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
+    let (translator, bot) = (Server::start(), Server::start());
+    let s = script.clone();
+    translator.respond_with(move |r| s.translator(r));
+    let s = script.clone();
+    bot.respond_with(move |r| s.chatbot(r));
+    write_llm_toml(config.path(), &translator, &bot.url);
+    let prompt = config.path().join("bot-prompt.txt");
+    std::fs::write(&prompt, "You are Parky, the park's helpful assistant.").unwrap();
+    let output = run(
+        config.path(),
+        project.path(),
+        &[
+            "--questions",
+            "10",
+            "--templated",
+            "--json",
+            "--max-requests",
+            "6",
+            "--system-prompt",
+            prompt.to_str().unwrap(),
+            "--with-document",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert!(support::stderr(&output).contains("--max-requests"));
+    let json = json_of(&output);
+    let answered = json["results"].as_array().unwrap().len();
+    assert!(answered >= 1 && answered < questions.len(), "{answered}");
+    // At most the cap, plus what was already in flight when it was reached.
+    let sent = bot.requests().len() + translator.requests().len();
+    assert!(sent <= 6 + 2 * 4, "{sent}");
+    let system = bot.requests()[0].body["messages"][0].clone();
+    assert_eq!(system["role"], "system");
+    let system = system["content"].as_str().unwrap();
+    assert!(system.starts_with("You are Parky"), "{system}");
+    let document = loaded.document.unwrap();
+    assert!(system.contains(document.trim()), "the policy document is in the prompt");
+    // The translator never sees the chatbot's system prompt.
+    for request in translator.requests() {
+        assert!(!request.prompt_text().contains("You are Parky"));
+    }
+    // A missing prompt file is named.
+    let missing = run(
+        config.path(),
+        project.path(),
+        &["--system-prompt", "/nonexistent/prompt.txt"],
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(support::stderr(&missing).contains("/nonexistent/prompt.txt"));
+    let bad_kind = run(config.path(), project.path(), &["--kinds", "chain,riddles"]);
+    assert_eq!(bad_kind.status.code(), Some(2));
+    assert!(support::stderr(&bad_kind).contains("unknown kind 'riddles'"));
 }
 
 #[test]
