@@ -3,9 +3,9 @@
 //! exactly the planted failures. Also the round trip's discard, resuming
 //! after a killed run, the hallucination gate and hostile targets.
 
-mod support;
 #[path = "support/probe_bot.rs"]
 mod probe_bot;
+mod support;
 
 use precept::core::model::Project;
 use precept::core::probe::question::{ProbeQuestion, Relation, SourceSettings};
@@ -57,7 +57,9 @@ fn probe_command(config: &Path, project: &Path, extra: &[&str]) -> Command {
 }
 
 fn run(config: &Path, project: &Path, extra: &[&str]) -> Output {
-    probe_command(config, project, extra).output().expect("run precept")
+    probe_command(config, project, extra)
+        .output()
+        .expect("run precept")
 }
 
 fn json_of(output: &Output) -> Value {
@@ -137,9 +139,7 @@ fn the_report_finds_exactly_the_planted_failures() {
     let injected = questions
         .iter()
         .filter(plain)
-        .find(|q| {
-            q.variant_of.is_none() && q.expected == Expected::No && !varied.contains(&q.id)
-        })
+        .find(|q| q.variant_of.is_none() && q.expected == Expected::No && !varied.contains(&q.id))
         .expect("a question for the injection")
         .clone();
     assert!(
@@ -185,7 +185,11 @@ fn the_report_finds_exactly_the_planted_failures() {
         } else if q.id == injected.id {
             "hallucination"
         } else if planted_rule(q, "R13") {
-            if depends { "incomplete" } else { "hallucination" }
+            if depends {
+                "incomplete"
+            } else {
+                "hallucination"
+            }
         } else if planted_rule(q, "R17") {
             if depends { "correct" } else { "incomplete" }
         } else {
@@ -217,14 +221,31 @@ fn the_report_finds_exactly_the_planted_failures() {
             junit.to_str().unwrap(),
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
     let json = json_of(&output);
 
     // The JSON is fixed.
-    let keys: BTreeSet<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: BTreeSet<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(
         keys,
-        BTreeSet::from(["asked", "discarded", "results", "rates", "by_rule", "by_kind"])
+        BTreeSet::from([
+            "asked",
+            "discarded",
+            "results",
+            "rates",
+            "by_rule",
+            "by_kind"
+        ])
     );
     let results = json["results"].as_array().unwrap();
     let result_keys: BTreeSet<&str> = results[0]
@@ -236,11 +257,22 @@ fn the_report_finds_exactly_the_planted_failures() {
     assert_eq!(
         result_keys,
         BTreeSet::from([
-            "id", "kind", "question", "expected", "answer", "finding", "verdict", "rules",
+            "id",
+            "kind",
+            "question",
+            "expected",
+            "answer",
+            "finding",
+            "verdict",
+            "rules",
             "follow_ups"
         ])
     );
-    assert_eq!(results.len(), questions.len(), "every planned question is asked");
+    assert_eq!(
+        results.len(),
+        questions.len(),
+        "every planned question is asked"
+    );
 
     // Each verdict is the planted one, with the question's rules and kind.
     let mut counts: HashMap<String, usize> = HashMap::new();
@@ -260,7 +292,11 @@ fn the_report_finds_exactly_the_planted_failures() {
         let follow_ups = result["follow_ups"].as_array().unwrap();
         let wants_follow_up =
             expected_verdict(q) == "correct" && script.follow_up_of.contains_key(id);
-        assert_eq!(follow_ups.len(), usize::from(wants_follow_up), "{id}: {result:#}");
+        assert_eq!(
+            follow_ups.len(),
+            usize::from(wants_follow_up),
+            "{id}: {result:#}"
+        );
         for f in follow_ups {
             asked += 1;
             let verdict = f["verdict"].as_str().unwrap();
@@ -278,13 +314,19 @@ fn the_report_finds_exactly_the_planted_failures() {
     assert_eq!(json["discarded"], 0);
     let count = |v: &str| counts.get(v).copied().unwrap_or(0);
     assert_eq!(count("inconsistent"), 2, "one variant and one follow-up");
-    assert!(count("hallucination") >= 2 && count("incomplete") >= 1, "{counts:?}");
+    assert!(
+        count("hallucination") >= 2 && count("incomplete") >= 1,
+        "{counts:?}"
+    );
     for name in ["hallucination", "incomplete", "inconsistent"] {
         let rate = &json["rates"][name];
         assert_eq!(rate["count"], count(name), "{name}");
         assert_eq!(rate["of"], asked, "{name}");
         let share = count(name) as f64 / asked as f64;
-        assert!((rate["rate"].as_f64().unwrap() - share).abs() < 1e-9, "{name}");
+        assert!(
+            (rate["rate"].as_f64().unwrap() - share).abs() < 1e-9,
+            "{name}"
+        );
         assert!(rate["low"].as_f64().unwrap() <= share && share <= rate["high"].as_f64().unwrap());
     }
     // By rule: the credit cap's questions are the hallucinated ones.
@@ -323,17 +365,27 @@ fn the_report_finds_exactly_the_planted_failures() {
 
     // The Markdown report shows the failures with their proved chains.
     let markdown = std::fs::read_to_string(&report_md).unwrap();
-    assert!(markdown.contains(&format!("### {} (", injected.id)), "{markdown}");
+    assert!(
+        markdown.contains(&format!("### {} (", injected.id)),
+        "{markdown}"
+    );
     assert!(markdown.contains("proved chain"), "{markdown}");
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains(&format!("failures=\"{}\"", asked - count("correct"))), "{xml}");
+    assert!(
+        xml.contains(&format!("failures=\"{}\"", asked - count("correct"))),
+        "{xml}"
+    );
 
     // Keys never reach disk; the chatbot's replies are cached apart.
     let mut files = Vec::new();
     files_under(project.path(), &mut files);
     for file in &files {
         let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
-        assert!(!text.contains(BOT_KEY) && !text.contains(TRANSLATOR_KEY), "{}", file.display());
+        assert!(
+            !text.contains(BOT_KEY) && !text.contains(TRANSLATOR_KEY),
+            "{}",
+            file.display()
+        );
     }
     let cache = project.path().join(".cache");
     let in_dir = |dir: &str| {
@@ -344,7 +396,11 @@ fn the_report_finds_exactly_the_planted_failures() {
     assert!(in_dir("probe-target") > 0 && in_dir("llm") > 0);
     for file in files.iter().filter(|f| f.starts_with(cache.join("llm"))) {
         let text = std::fs::read_to_string(file).unwrap();
-        assert!(!text.contains("\"schema_name\": \"chat\""), "{}", file.display());
+        assert!(
+            !text.contains("\"schema_name\": \"chat\""),
+            "{}",
+            file.display()
+        );
     }
 
     // Run again: everything comes from the caches; the gate decides the exit.
@@ -354,16 +410,38 @@ fn the_report_finds_exactly_the_planted_failures() {
         run(
             config.path(),
             project.path(),
-            &["--questions", "30", "--follow-ups", "--templated", "--json", "--max-hallucination", limit],
+            &[
+                "--questions",
+                "30",
+                "--follow-ups",
+                "--templated",
+                "--json",
+                "--max-hallucination",
+                limit,
+            ],
         )
     };
     let strict = gate("0.01");
-    assert_eq!(strict.status.code(), Some(1), "{}", support::stderr(&strict));
+    assert_eq!(
+        strict.status.code(),
+        Some(1),
+        "{}",
+        support::stderr(&strict)
+    );
     assert!(support::stderr(&strict).contains("above --max-hallucination"));
     assert_eq!(json_of(&strict)["rates"], json["rates"]);
     let lenient = gate("0.9");
-    assert_eq!(lenient.status.code(), Some(0), "{}", support::stderr(&lenient));
-    assert_eq!(bot.requests().len(), bot_before, "the reruns are answered from the cache");
+    assert_eq!(
+        lenient.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&lenient)
+    );
+    assert_eq!(
+        bot.requests().len(),
+        bot_before,
+        "the reruns are answered from the cache"
+    );
     assert_eq!(translator.requests().len(), translator_before);
 }
 
@@ -386,9 +464,20 @@ fn an_unfaithful_wording_is_discarded_by_the_round_trip() {
     let output = run(
         config.path(),
         project.path(),
-        &["--questions", "6", "--kinds", "single-rule,numeric", "--json"],
+        &[
+            "--questions",
+            "6",
+            "--kinds",
+            "single-rule,numeric",
+            "--json",
+        ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
     let json = json_of(&output);
     assert_eq!(json["discarded"], 1);
     let ids: Vec<&str> = json["results"]
@@ -401,7 +490,10 @@ fn an_unfaithful_wording_is_discarded_by_the_round_trip() {
     assert!(!ids.contains(&twisted.as_str()));
     for result in json["results"].as_array().unwrap() {
         assert!(
-            result["question"].as_str().unwrap().starts_with(probe_bot::FAITHFUL),
+            result["question"]
+                .as_str()
+                .unwrap()
+                .starts_with(probe_bot::FAITHFUL),
             "the LLM's faithful wording is asked: {result:#}"
         );
         assert_eq!(result["verdict"], "correct", "{result:#}");
@@ -435,9 +527,17 @@ fn a_killed_run_resumes_from_the_cache() {
     child.kill().unwrap();
     let _ = child.wait();
     let first = bot.requests().len();
-    assert!(first >= 6 && first < questions.len(), "killed midway: {first}");
+    assert!(
+        first >= 6 && first < questions.len(),
+        "killed midway: {first}"
+    );
     let output = run(config.path(), project.path(), &args);
-    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
     let json = json_of(&output);
     assert_eq!(json["results"].as_array().unwrap().len(), questions.len());
     let second = bot.requests().len() - first;
@@ -487,7 +587,12 @@ fn the_system_prompt_and_document_reach_the_chatbot_and_the_request_cap_holds() 
             "--with-document",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
     assert!(support::stderr(&output).contains("--max-requests"));
     let json = json_of(&output);
     let answered = json["results"].as_array().unwrap().len();
@@ -500,7 +605,10 @@ fn the_system_prompt_and_document_reach_the_chatbot_and_the_request_cap_holds() 
     let system = system["content"].as_str().unwrap();
     assert!(system.starts_with("You are Parky"), "{system}");
     let document = loaded.document.unwrap();
-    assert!(system.contains(document.trim()), "the policy document is in the prompt");
+    assert!(
+        system.contains(document.trim()),
+        "the policy document is in the prompt"
+    );
     // The translator never sees the chatbot's system prompt.
     for request in translator.requests() {
         assert!(!request.prompt_text().contains("You are Parky"));
@@ -527,10 +635,17 @@ fn an_unreachable_target_is_a_clear_error() {
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     write_llm_toml(config.path(), &translator, &url);
-    let output = run(config.path(), project.path(), &["--questions", "3", "--templated"]);
+    let output = run(
+        config.path(),
+        project.path(),
+        &["--questions", "3", "--templated"],
+    );
     assert_eq!(output.status.code(), Some(2));
     let error = support::stderr(&output);
-    assert!(error.contains("profile 'bot'") && error.contains("resume"), "{error}");
+    assert!(
+        error.contains("profile 'bot'") && error.contains("resume"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -539,7 +654,12 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
     let config = tempfile::tempdir().unwrap();
     let (questions, _) = planned(project.path(), 4, &[ProbeKind::SingleRule]);
     let huge = "la ".repeat(40_000);
-    let answers = [String::new(), huge, "Das hängt davon ab.".into(), "}{\u{0}garbage".into()];
+    let answers = [
+        String::new(),
+        huge,
+        "Das hängt davon ab.".into(),
+        "}{\u{0}garbage".into(),
+    ];
     let by_text: HashMap<String, String> = questions
         .iter()
         .zip(answers.iter().cycle())
@@ -557,12 +677,25 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
         project.path(),
         &["--questions", "4", "--kinds", "single-rule", "--json"],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", support::stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
     let json = json_of(&output);
     let results = json["results"].as_array().unwrap();
-    assert_eq!(results.len(), questions.len(), "templated fallback, nothing dropped");
+    assert_eq!(
+        results.len(),
+        questions.len(),
+        "templated fallback, nothing dropped"
+    );
     for (result, question) in results.iter().zip(&questions) {
-        assert_eq!(result["question"], question.text.as_str(), "fell back to the template");
+        assert_eq!(
+            result["question"],
+            question.text.as_str(),
+            "fell back to the template"
+        );
         assert_eq!(result["verdict"], "untranslatable", "{result:#}");
     }
     assert_eq!(json["asked"], questions.len());

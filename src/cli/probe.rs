@@ -79,7 +79,10 @@ pub struct ProbeArgs {
 fn parse_kind(text: &str) -> Result<ProbeKind, String> {
     ProbeKind::parse(text).ok_or_else(|| {
         let names: Vec<&str> = ProbeKind::ALL.iter().map(|k| k.as_str()).collect();
-        format!("unknown kind '{text}': expected one of {}", names.join(", "))
+        format!(
+            "unknown kind '{text}': expected one of {}",
+            names.join(", ")
+        )
     })
 }
 
@@ -175,7 +178,10 @@ pub fn run(args: &ProbeArgs) -> Outcome {
     };
     let report = probe(&setup, &options, &progress);
     if let Some(path) = &args.junit {
-        write_atomic(path, junit_xml(&project.dir.display().to_string(), &report).as_bytes())?;
+        write_atomic(
+            path,
+            junit_xml(&project.dir.display().to_string(), &report).as_bytes(),
+        )?;
     }
     if let Some(path) = &args.report {
         write_atomic(path, markdown(&report).as_bytes())?;

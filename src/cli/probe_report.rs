@@ -27,9 +27,21 @@ pub fn text(report: &ProbeReport) -> String {
         "asked {} answer(s); {} question(s) discarded by the round trip",
         report.asked, report.discarded
     );
-    let _ = writeln!(out, "hallucination  {}", rate_text(&report.rates.hallucination));
-    let _ = writeln!(out, "incomplete     {}", rate_text(&report.rates.incomplete));
-    let _ = writeln!(out, "inconsistent   {}", rate_text(&report.rates.inconsistent));
+    let _ = writeln!(
+        out,
+        "hallucination  {}",
+        rate_text(&report.rates.hallucination)
+    );
+    let _ = writeln!(
+        out,
+        "incomplete     {}",
+        rate_text(&report.rates.incomplete)
+    );
+    let _ = writeln!(
+        out,
+        "inconsistent   {}",
+        rate_text(&report.rates.inconsistent)
+    );
     for request in &report.requests {
         let _ = writeln!(
             out,
@@ -129,7 +141,10 @@ pub fn markdown(report: &ProbeReport) -> String {
     }
     out.push_str("\n## Failures\n");
     for result in &report.results {
-        let failing_follow_up = result.follow_ups.iter().any(|f| f.verdict != Verdict::Correct);
+        let failing_follow_up = result
+            .follow_ups
+            .iter()
+            .any(|f| f.verdict != Verdict::Correct);
         if result.verdict == Verdict::Correct && !failing_follow_up {
             continue;
         }

@@ -142,7 +142,10 @@ impl Script {
 
     /// The chatbot's reply to a request.
     pub fn chatbot(&self, request: &Recorded) -> Action {
-        let messages = request.body["messages"].as_array().cloned().unwrap_or_default();
+        let messages = request.body["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let users: Vec<&str> = messages
             .iter()
             .filter(|m| m["role"] == "user")

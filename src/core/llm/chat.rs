@@ -69,10 +69,7 @@ pub const CHAT_ENTRY: &str = "chat";
 /// The cache key of `conversation` sent with `profile`: the protocol,
 /// server, model, sampling settings, system text and every turn.
 pub fn chat_key(profile: &Profile, conversation: &Conversation) -> String {
-    let settings = format!(
-        "{} {}",
-        conversation.temperature, conversation.max_tokens
-    );
+    let settings = format!("{} {}", conversation.temperature, conversation.max_tokens);
     let mut parts: Vec<&str> = vec![
         CHAT_ENTRY,
         profile.protocol.as_str(),

@@ -304,7 +304,10 @@ impl LlmClient {
         if self.options.mode == Mode::Replay {
             return Err(LlmError::NotRecorded {
                 key,
-                dir: cache_dir.map_or_else(|| "(no cache directory)".into(), |d| d.display().to_string()),
+                dir: cache_dir.map_or_else(
+                    || "(no cache directory)".into(),
+                    |d| d.display().to_string(),
+                ),
             });
         }
         let mut cancelled = self.cancel.0.subscribe();

@@ -8,8 +8,7 @@ use crate::core::llm::{LlmClient, LlmError, chat_blocking};
 use std::sync::Arc;
 
 /// The system prompt when the user gives none.
-pub const DEFAULT_SYSTEM_PROMPT: &str =
-    "You are the customer support assistant of the organisation whose policy is in question. \
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are the customer support assistant of the organisation whose policy is in question. \
      Answer the customer's questions about the policy accurately and briefly.";
 
 /// The longest reply asked for, in tokens.

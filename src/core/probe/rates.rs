@@ -137,7 +137,10 @@ mod tests {
         assert_eq!(rates.inconsistent.count, 1);
         assert_eq!(rates.incomplete.count, 0);
         let by = breakdown([
-            (vec!["R1".to_string(), "R2".to_string()], Verdict::Hallucination),
+            (
+                vec!["R1".to_string(), "R2".to_string()],
+                Verdict::Hallucination,
+            ),
             (vec!["R1".to_string()], Verdict::Correct),
         ]);
         assert_eq!(by["R1"].asked, 2);

@@ -130,7 +130,8 @@ impl Tally {
 
     fn over_cap(&self, cap: Option<usize>) -> Option<String> {
         let cap = cap?;
-        (self.sent() >= cap).then(|| format!("the cap of {cap} requests (--max-requests) was reached"))
+        (self.sent() >= cap)
+            .then(|| format!("the cap of {cap} requests (--max-requests) was reached"))
     }
 
     fn solver<T>(&self, work: impl FnOnce() -> T) -> T {
@@ -234,7 +235,11 @@ pub fn probe(
         },
     ];
     report.solver_ms = tally.solver_us.load(Ordering::SeqCst) as f64 / 1000.0;
-    report.stopped = tally.reason.lock().unwrap_or_else(|e| e.into_inner()).take();
+    report.stopped = tally
+        .reason
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
     report.verbalization_notes = tally.notes.into_inner().unwrap_or_else(|e| e.into_inner());
     report
 }
@@ -279,8 +284,12 @@ fn ask_one(
         (options.templated, &question.variant_of, setup.translator)
     {
         let verbalized = verbalize(translator, setup.verifier, setup.worker, words, question);
-        tally.translator_sent.fetch_add(verbalized.sent, Ordering::SeqCst);
-        tally.translator_cached.fetch_add(verbalized.cached, Ordering::SeqCst);
+        tally
+            .translator_sent
+            .fetch_add(verbalized.sent, Ordering::SeqCst);
+        tally
+            .translator_cached
+            .fetch_add(verbalized.cached, Ordering::SeqCst);
         match verbalized.wording {
             Wording::Faithful(wording) => text = wording,
             Wording::Discarded { reason, .. } => {
@@ -299,19 +308,41 @@ fn ask_one(
     let answer = chat(setup, options, tally, &mut conversation, &text)?;
     let facts = parse(setup.compiled, &question.facts)?;
     let claim = parse(setup.compiled, &question.claim)?;
-    let judged = judge(setup, tally, &text, &answer, &facts, &claim, &question.expected);
+    let judged = judge(
+        setup,
+        tally,
+        &text,
+        &answer,
+        &facts,
+        &claim,
+        &question.expected,
+    );
     let mut follow_ups = Vec::new();
     if options.follow_ups
         && options.kinds.contains(&ProbeKind::FollowUp)
         && judged.verdict == Verdict::Correct
         && let Some(next) = tally.solver(|| {
-            consequence(setup.worker, setup.compiled, &facts, &claim, &judged.commitments)
+            consequence(
+                setup.worker,
+                setup.compiled,
+                &facts,
+                &claim,
+                &judged.commitments,
+            )
         })
     {
         let asked = follow_up_question(words, &next.claim);
         let reply = chat(setup, options, tally, &mut conversation, &asked)?;
         let context = format!("{text}\n{answer}\n{asked}");
-        let mut verdict = judge(setup, tally, &context, &reply, &next.given, &next.claim, &Expected::Yes);
+        let mut verdict = judge(
+            setup,
+            tally,
+            &context,
+            &reply,
+            &next.given,
+            &next.claim,
+            &Expected::Yes,
+        );
         if matches!(verdict.verdict, Verdict::Hallucination) {
             verdict.verdict = Verdict::Inconsistent;
             verdict.detail = format!(
@@ -405,13 +436,14 @@ fn judge(
         return Assessment::untranslatable("NO_TRANSLATIONS", "the answer is empty");
     }
     let input = AnswerInput::new(question, answer);
-    let report = match setup
-        .verifier
-        .verify(setup.worker, &input, &mut |_| {}, &VerifyCancel::new())
-    {
-        Ok(report) => report,
-        Err(error) => return Assessment::untranslatable("NO_TRANSLATIONS", error.to_string()),
-    };
+    let report =
+        match setup
+            .verifier
+            .verify(setup.worker, &input, &mut |_| {}, &VerifyCancel::new())
+        {
+            Ok(report) => report,
+            Err(error) => return Assessment::untranslatable("NO_TRANSLATIONS", error.to_string()),
+        };
     for translation in &report.translations {
         tally
             .translator_sent
@@ -424,7 +456,16 @@ fn judge(
         (report.timing.solver_ms * 1000.0) as usize,
         Ordering::Relaxed,
     );
-    tally.solver(|| assess(setup.worker, setup.compiled, facts, claim, expected, &report))
+    tally.solver(|| {
+        assess(
+            setup.worker,
+            setup.compiled,
+            facts,
+            claim,
+            expected,
+            &report,
+        )
+    })
 }
 
 fn source_sentences(question: &ProbeQuestion) -> Vec<String> {

@@ -54,7 +54,10 @@ pub fn variants_of(
 
     if let Some(fact) = irrelevant_fact(worker, words, &facts, &claim) {
         let mut added = variant("irrelevant", Relation::IrrelevantFact);
-        added.facts = match (question.facts.as_str(), compiled.check_formula(&question.facts)) {
+        added.facts = match (
+            question.facts.as_str(),
+            compiled.check_formula(&question.facts),
+        ) {
             ("true", _) | (_, Err(_)) => fact.to_string(),
             (_, Ok((written, _))) => and_of([written, fact]).to_string(),
         };
@@ -88,9 +91,7 @@ fn irrelevant_fact(
     let mentioned: Vec<&str> = facts.symbols().into_iter().chain(claim.symbols()).collect();
     let candidates = match finding.kind {
         FindingKind::Satisfiable => irrelevant_inputs(worker, compiled, facts, claim),
-        FindingKind::Valid | FindingKind::Invalid => {
-            crate::core::explain::inputs::inputs(compiled)
-        }
+        FindingKind::Valid | FindingKind::Invalid => crate::core::explain::inputs::inputs(compiled),
         _ => return None,
     };
     let variable = candidates

@@ -40,7 +40,11 @@ pub struct Verbalization {
 }
 
 /// The request asking the translator to word `question`.
-pub fn wording_request(words: &WordingContext, question: &ProbeQuestion, client: &LlmClient) -> LlmRequest {
+pub fn wording_request(
+    words: &WordingContext,
+    question: &ProbeQuestion,
+    client: &LlmClient,
+) -> LlmRequest {
     let facts = format!("{}.", words.phrase(&question.facts));
     let asked = question
         .text
@@ -108,10 +112,17 @@ pub fn verbalize(
     } else {
         outcome.sent += 1;
     }
-    let text = reply.json["question"].as_str().unwrap_or_default().trim().to_string();
+    let text = reply.json["question"]
+        .as_str()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     if text.is_empty() || text.chars().count() > MAX_QUESTION_CHARS {
         outcome.wording = Wording::Fallback {
-            reason: format!("the translator's wording of {} is empty or too long", question.id),
+            reason: format!(
+                "the translator's wording of {} is empty or too long",
+                question.id
+            ),
         };
         return outcome;
     }
@@ -175,7 +186,9 @@ pub fn equivalent(worker: &SolverWorker, a: &Expr, b: &Expr) -> bool {
         FormulaQuery::new(and_of([a.clone(), not_of(b)])),
         FormulaQuery::new(and_of([b.clone(), not_of(a)])),
     ]);
-    results.iter().all(|r| matches!(r, Satisfiability::Unsatisfiable))
+    results
+        .iter()
+        .all(|r| matches!(r, Satisfiability::Unsatisfiable))
 }
 
 fn describe_pairs(report: &AnswerReport) -> String {

@@ -195,7 +195,9 @@ pub fn judge(expected: &Expected, stance: Stance) -> (Verdict, String) {
 /// Whether `formula` has no satisfying assignment, the rules aside.
 fn unsat(worker: &SolverWorker, formula: Expr) -> bool {
     matches!(
-        worker.check_formulas(vec![FormulaQuery::new(formula)]).first(),
+        worker
+            .check_formulas(vec![FormulaQuery::new(formula)])
+            .first(),
         Some(Satisfiability::Unsatisfiable)
     )
 }

@@ -76,8 +76,5 @@ pub fn paraphrased_question(words: &WordingContext, question: &ProbeQuestion) ->
 
 /// A follow-up in the same conversation: "So in that case …?"
 pub fn follow_up_question(words: &WordingContext, claim: &Expr) -> String {
-    format!(
-        "So in that case {}?",
-        words.compiled.glossary.phrase(claim)
-    )
+    format!("So in that case {}?", words.compiled.glossary.phrase(claim))
 }
