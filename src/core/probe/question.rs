@@ -165,7 +165,8 @@ pub fn source_questions(worker: &SolverWorker, settings: &SourceSettings) -> Vec
             templated: true,
             variant_of: None,
         };
-        question.text = templated_question(&words, &question);
+        question.text =
+            templated_question(&words, &question.facts, &question.claim, &question.expected);
         pool.push(question);
     }
     let mut out = take_round_robin(pool, settings.max);

@@ -49,7 +49,7 @@ pub fn variants_of(
     // A "how much" question negated is a yes/no question about the value.
     let mut as_claim = negated.clone();
     as_claim.expected = Expected::No;
-    negated.text = templated_question(words, &as_claim);
+    negated.text = templated_question(words, &as_claim.facts, &as_claim.claim, &as_claim.expected);
     out.push(negated);
 
     if let Some(fact) = irrelevant_fact(worker, words, &facts, &claim) {
@@ -61,12 +61,13 @@ pub fn variants_of(
             ("true", _) | (_, Err(_)) => fact.to_string(),
             (_, Ok((written, _))) => and_of([written, fact]).to_string(),
         };
-        added.text = templated_question(words, &added);
+        added.text = templated_question(words, &added.facts, &added.claim, &added.expected);
         out.push(added);
     }
 
     let mut paraphrase = variant("paraphrase", Relation::Paraphrase);
-    paraphrase.text = paraphrased_question(words, question);
+    paraphrase.text =
+        paraphrased_question(words, &question.facts, &question.claim, &question.expected);
     out.push(paraphrase);
     out
 }

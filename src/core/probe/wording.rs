@@ -3,7 +3,6 @@
 //! so they say exactly what the facts and claim say.
 
 use super::Expected;
-use super::question::ProbeQuestion;
 use crate::core::model::{CompiledModel, PolicyModel};
 use crate::core::smt::Expr;
 use crate::core::smt::wording::{lower_first, sentence_part};
@@ -48,28 +47,39 @@ pub fn scenario(words: &WordingContext, facts: &str) -> String {
     }
 }
 
-/// The templated question for `question`'s facts, claim and expected form.
-pub fn templated_question(words: &WordingContext, question: &ProbeQuestion) -> String {
-    let asked = match &question.expected {
+/// The templated question about `claim` given `facts` (SMT-LIB), asked in
+/// the form of its `expected` answer ("What is …?" for a value).
+pub fn templated_question(
+    words: &WordingContext,
+    facts: &str,
+    claim: &str,
+    expected: &Expected,
+) -> String {
+    let asked = match expected {
         Expected::Value { variable, .. } => format!("What is {}?", words.noun(variable)),
-        _ => format!("Is it true that {}?", words.phrase(&question.claim)),
+        _ => format!("Is it true that {}?", words.phrase(claim)),
     };
-    format!("{}{asked}", scenario(words, &question.facts))
+    format!("{}{asked}", scenario(words, facts))
 }
 
 /// The same question worded another way (a paraphrase variant).
-pub fn paraphrased_question(words: &WordingContext, question: &ProbeQuestion) -> String {
-    let given = match question.facts.trim() {
+pub fn paraphrased_question(
+    words: &WordingContext,
+    facts: &str,
+    claim: &str,
+    expected: &Expected,
+) -> String {
+    let given = match facts.trim() {
         "true" => "Under the policy".to_string(),
         facts => format!("Given that {}", words.phrase(facts)),
     };
-    match &question.expected {
+    match expected {
         Expected::Value { variable, .. } => {
             format!("{given}, how much is {}?", words.noun(variable))
         }
         _ => format!(
             "{given}, does it follow that {}? Please answer yes or no.",
-            words.phrase(&question.claim)
+            words.phrase(claim)
         ),
     }
 }
