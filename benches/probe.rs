@@ -122,6 +122,7 @@ fn main() {
         verifier: &verifier,
         translator: None,
         translator_name: "translator".into(),
+        cancel: None,
     };
     let options = ProbeOptions {
         questions: QUESTIONS,

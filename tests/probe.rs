@@ -700,3 +700,81 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
     }
     assert_eq!(json["asked"], questions.len());
 }
+
+#[test]
+fn the_core_run_reports_progress_and_stops_when_cancelled() {
+    use precept::core::answer::{AnswerVerifier, VerifyOptions, samples_of};
+    use precept::core::probe::chatbot::Chatbot;
+    use precept::core::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let project = Project::load(&support::sample("park-admission")).unwrap();
+    let compiled = project.compile_strict().unwrap();
+    let worker = support::worker(&compiled, Duration::from_secs(10));
+    let (questions, _) = planned(
+        &support::sample("park-admission"),
+        5,
+        &[ProbeKind::SingleRule],
+    );
+    let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
+    let (translator, bot) = (Server::start(), Server::start());
+    let s = script.clone();
+    translator.respond_with(move |r| s.translator(r));
+    let s = script.clone();
+    bot.respond_with(move |r| s.chatbot(r));
+    let chatbot = Chatbot::new(
+        Arc::new(llm_server::scripted_client(&bot, None)),
+        None,
+        None,
+    );
+    let verifier = AnswerVerifier::new(
+        &project.model,
+        &compiled,
+        samples_of(Arc::new(llm_server::scripted_client(&translator, None)), 1),
+        VerifyOptions::default(),
+    );
+    let cancel = AtomicBool::new(false);
+    let setup = ProbeSetup {
+        model: &project.model,
+        compiled: &compiled,
+        document: None,
+        worker: &worker,
+        chatbot: &chatbot,
+        verifier: &verifier,
+        translator: None,
+        translator_name: "scripted".into(),
+        cancel: Some(&cancel),
+    };
+    let options = ProbeOptions {
+        questions: 5,
+        kinds: vec![ProbeKind::SingleRule],
+        templated: true,
+        concurrency: 1,
+        ..ProbeOptions::default()
+    };
+    // Cancel after the second answer: the run stops there.
+    let events = Mutex::new(Vec::new());
+    let report = probe(&setup, &options, &|event| {
+        if let ProbeEvent::Answered { done: 2, .. } = event {
+            cancel.store(true, Ordering::SeqCst);
+        }
+        events.lock().unwrap().push(event);
+    });
+    let events = events.into_inner().unwrap();
+    assert!(matches!(events[0], ProbeEvent::Planned { questions: 5 }));
+    let answered: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            ProbeEvent::Answered { result, .. } => Some(result.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, ["Q1", "Q2"]);
+    assert_eq!(report.results.len(), 2);
+    assert_eq!(report.stopped.as_deref(), Some("the probe was cancelled"));
+    assert!(matches!(events.last(), Some(ProbeEvent::Stopped { .. })));
+    assert_eq!(report.requests[0].role, "target");
+    assert_eq!(report.requests[0].sent, 2);
+    assert_eq!(bot.requests().len(), 2);
+}

@@ -150,6 +150,7 @@ pub fn run(args: &ProbeArgs) -> Outcome {
         verifier: &verifier,
         translator: (!args.templated).then_some(translator.as_ref()),
         translator_name: translator.profile().name.clone(),
+        cancel: None,
     };
     let options = ProbeOptions {
         questions: args.questions,
@@ -169,11 +170,10 @@ pub fn run(args: &ProbeArgs) -> Outcome {
         ProbeEvent::Planned { questions } => eprintln!("probe: {questions} question(s) planned"),
         ProbeEvent::Discarded { id, reason } => eprintln!("probe: {id} discarded: {reason}"),
         ProbeEvent::Answered {
-            id,
-            verdict,
+            result,
             done,
             total,
-        } => eprintln!("probe: [{done}/{total}] {id} {verdict}"),
+        } => eprintln!("probe: [{done}/{total}] {} {}", result.id, result.verdict),
         ProbeEvent::Stopped { reason } => eprintln!("probe: stopping: {reason}"),
     };
     let report = probe(&setup, &options, &progress);

@@ -71,6 +71,9 @@ pub struct ProbeSetup<'a> {
     /// The translator, for wording questions (None: templated only).
     pub translator: Option<&'a LlmClient>,
     pub translator_name: String,
+    /// Set it to stop the run: no new question starts, the ones in flight
+    /// finish, and the report says it was cancelled.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// Progress of a probe.
@@ -80,10 +83,11 @@ pub enum ProbeEvent {
     Planned { questions: usize },
     /// A question's LLM wording failed the round trip.
     Discarded { id: String, reason: String },
-    /// A question (with its follow-ups) is judged.
+    /// A question (with its follow-ups) is judged. A variant's verdict may
+    /// still turn inconsistent once its question's answer is in (the
+    /// report has the final one).
     Answered {
-        id: String,
-        verdict: Verdict,
+        result: Box<ProbeResult>,
         done: usize,
         total: usize,
     },
@@ -184,7 +188,12 @@ pub fn probe(
                     let Some(question) = questions.get(index) else {
                         return;
                     };
-                    if let Some(reason) = tally.over_cap(options.max_requests) {
+                    let cancelled = setup.cancel.is_some_and(|c| c.load(Ordering::SeqCst));
+                    let stop = match cancelled {
+                        true => Some("the probe was cancelled".to_string()),
+                        false => tally.over_cap(options.max_requests),
+                    };
+                    if let Some(reason) = stop {
                         if tally.stop(reason.clone()) {
                             on_event(ProbeEvent::Stopped { reason });
                         }
@@ -194,8 +203,7 @@ pub fn probe(
                         Ok(Some(outcome)) => {
                             let done = tally.done.fetch_add(1, Ordering::SeqCst) + 1;
                             on_event(ProbeEvent::Answered {
-                                id: outcome.result.id.clone(),
-                                verdict: outcome.result.verdict,
+                                result: Box::new(outcome.result.clone()),
                                 done,
                                 total: questions.len(),
                             });

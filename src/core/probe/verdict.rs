@@ -201,3 +201,40 @@ fn unsat(worker: &SolverWorker, formula: Expr) -> bool {
         Some(Satisfiability::Unsatisfiable)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_compare_the_stance_with_the_proved_answer() {
+        let depends = Expected::Depends {
+            on: vec!["ageClass".into()],
+        };
+        let value = Expected::Value {
+            variable: "fee".into(),
+            value: "10.0".into(),
+        };
+        let cases = [
+            (Expected::Yes, Stance::Yes, Verdict::Correct),
+            (Expected::Yes, Stance::No, Verdict::Hallucination),
+            (Expected::Yes, Stance::Open, Verdict::Incomplete),
+            (Expected::No, Stance::No, Verdict::Correct),
+            (Expected::No, Stance::Yes, Verdict::Hallucination),
+            (value.clone(), Stance::Yes, Verdict::Correct),
+            (value, Stance::No, Verdict::Hallucination),
+            (depends.clone(), Stance::Open, Verdict::Correct),
+            (depends.clone(), Stance::Yes, Verdict::Incomplete),
+            (depends, Stance::No, Verdict::Incomplete),
+        ];
+        for (expected, stance, verdict) in cases {
+            assert_eq!(
+                judge(&expected, stance).0,
+                verdict,
+                "{expected} / {stance:?}"
+            );
+        }
+        assert_eq!(Stance::Yes.opposite(), Stance::No);
+        assert_eq!(Stance::Open.opposite(), Stance::Open);
+    }
+}
