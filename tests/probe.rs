@@ -370,6 +370,10 @@ fn the_report_finds_exactly_the_planted_failures() {
         "{markdown}"
     );
     assert!(markdown.contains("proved chain"), "{markdown}");
+    assert!(
+        markdown.contains("“Credits may pay for at most half of the admission fee"),
+        "the credit cap's source sentence is shown: {markdown}"
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(
         xml.contains(&format!("failures=\"{}\"", asked - count("correct"))),

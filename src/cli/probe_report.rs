@@ -178,6 +178,12 @@ pub fn markdown(report: &ProbeReport) -> String {
                 );
             }
         }
+        if !result.sources.is_empty() {
+            out.push_str("- **source sentences:**\n");
+            for sentence in &result.sources {
+                let _ = writeln!(out, "  - “{sentence}”");
+            }
+        }
         for f in &result.follow_ups {
             let _ = writeln!(
                 out,

@@ -15,6 +15,7 @@ use super::verdict::{Assessment, Stance, assess};
 use super::wording::{WordingContext, follow_up_question};
 use super::{Expected, ProbeKind, Verdict};
 use crate::core::answer::{AnswerInput, AnswerVerifier, VerifyCancel};
+use crate::core::explain::describe::source_sentence;
 use crate::core::llm::LlmClient;
 use crate::core::llm::chat::Conversation;
 use crate::core::model::{CompiledModel, PolicyModel};
@@ -367,7 +368,7 @@ fn ask_one(
             detail: verdict.detail,
         });
     }
-    let sources = source_sentences(question);
+    let sources = source_sentences(setup, question);
     Ok(Some(Outcome {
         result: ProbeResult {
             id: question.id.clone(),
@@ -476,11 +477,14 @@ fn judge(
     })
 }
 
-fn source_sentences(question: &ProbeQuestion) -> Vec<String> {
+/// The document sentences of the question's rules, each once.
+fn source_sentences(setup: &ProbeSetup, question: &ProbeQuestion) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for step in &question.chain {
-        if !step.source.is_empty() && !out.contains(&step.source) {
-            out.push(step.source.clone());
+    for rule in &question.rules {
+        if let Some(sentence) = source_sentence(rule, setup.model, setup.document)
+            && !out.contains(&sentence)
+        {
+            out.push(sentence);
         }
     }
     out
