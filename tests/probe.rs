@@ -782,3 +782,54 @@ fn the_core_run_reports_progress_and_stops_when_cancelled() {
     assert_eq!(report.requests[0].sent, 2);
     assert_eq!(bot.requests().len(), 2);
 }
+
+#[test]
+fn the_translator_words_questions_and_paraphrases_but_not_the_other_variants() {
+    let project = support::copy_sample("park-admission");
+    let config = tempfile::tempdir().unwrap();
+    let kinds = [ProbeKind::SingleRule, ProbeKind::Variant];
+    let (questions, _) = planned(project.path(), 2, &kinds);
+    let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
+    let (translator, bot) = (Server::start(), Server::start());
+    let s = script.clone();
+    translator.respond_with(move |r| s.translator(r));
+    let s = script.clone();
+    bot.respond_with(move |r| s.chatbot(r));
+    write_llm_toml(config.path(), &translator, &bot.url);
+    let output = run(
+        config.path(),
+        project.path(),
+        &[
+            "--questions",
+            "2",
+            "--kinds",
+            "single-rule,variant",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&output)
+    );
+    let json = json_of(&output);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), questions.len());
+    for result in results {
+        let id = result["id"].as_str().unwrap();
+        let asked = result["question"].as_str().unwrap();
+        let worded = !id.contains('.') || id.ends_with(".paraphrase");
+        assert_eq!(asked.starts_with(probe_bot::FAITHFUL), worded, "{result:#}");
+        assert_eq!(result["verdict"], "correct", "{result:#}");
+    }
+    let paraphrase_requests = translator
+        .requests()
+        .iter()
+        .filter(|r| r.user_prompt().contains("Word it differently"))
+        .count();
+    assert_eq!(
+        paraphrase_requests, 1,
+        "one paraphrase, worded in other words"
+    );
+}

@@ -289,9 +289,10 @@ fn ask_one(
     on_event: &(dyn Fn(ProbeEvent) + Sync),
 ) -> Result<Option<Outcome>, String> {
     let mut text = question.text.clone();
-    if let (false, None, Some(translator)) =
-        (options.templated, &question.variant_of, setup.translator)
-    {
+    // Source questions and paraphrases are worded by the translator; the
+    // other variants keep their exact templated change.
+    let worded = matches!(question.variant_of, None | Some((_, Relation::Paraphrase)));
+    if let (false, true, Some(translator)) = (options.templated, worded, setup.translator) {
         let verbalized = verbalize(translator, setup.verifier, setup.worker, words, question);
         tally
             .translator_sent

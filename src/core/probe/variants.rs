@@ -2,6 +2,8 @@
 //! (the opposite answer is expected), the question with an irrelevant fact
 //! added (the same answer), and a paraphrase (the same answer). Answers
 //! that disagree across variants are inconsistent whatever the model says.
+//! All three are templated here; with a translator the probe has the
+//! paraphrase worded by it (in other words than usual), round trip and all.
 
 use super::question::{ProbeQuestion, Relation, irrelevant_inputs};
 use super::wording::{WordingContext, paraphrased_question, templated_question};

@@ -6,8 +6,8 @@
 //! back to its templated English, which is faithful by construction.
 
 use super::Expected;
-use super::question::ProbeQuestion;
-use super::wording::WordingContext;
+use super::question::{ProbeQuestion, Relation};
+use super::wording::{WordingContext, templated_question};
 use crate::core::answer::{AnswerInput, AnswerReport, AnswerVerifier, VerifyCancel};
 use crate::core::llm::prompts::{VERBALIZE_QUESTION, render};
 use crate::core::llm::{LlmClient, LlmRequest, complete_blocking};
@@ -39,24 +39,33 @@ pub struct Verbalization {
     pub cached: usize,
 }
 
-/// The request asking the translator to word `question`.
+/// What the translator is asked for besides a faithful wording.
+const PARAPHRASE_STYLE: &str = "Word it differently from the most obvious phrasing: change \
+     the order and the words, keep the meaning exactly.";
+
+/// The request asking the translator to word `question` (in other words
+/// than usual for a paraphrase variant).
 pub fn wording_request(
     words: &WordingContext,
     question: &ProbeQuestion,
     client: &LlmClient,
 ) -> LlmRequest {
     let facts = format!("{}.", words.phrase(&question.facts));
-    let asked = question
-        .text
-        .rsplit_once(". ")
-        .map_or(question.text.as_str(), |(_, q)| q)
-        .to_string();
+    let asked = templated_question(words, "true", &question.claim, &question.expected);
+    let style = match question.variant_of {
+        Some((_, Relation::Paraphrase)) => PARAPHRASE_STYLE,
+        _ => "",
+    };
     let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     LlmRequest {
         system: VERBALIZE_QUESTION.system().to_string(),
         prompt: render(
             VERBALIZE_QUESTION.user(),
-            &[("facts", &quote(&facts)), ("question", &quote(&asked))],
+            &[
+                ("facts", &quote(&facts)),
+                ("question", &quote(&asked)),
+                ("style", style),
+            ],
         ),
         schema_name: "customer_question".into(),
         schema: json!({
