@@ -14,6 +14,8 @@ pub mod generate_tests;
 pub mod import;
 pub mod lint;
 pub mod llm_setup;
+pub mod probe;
+pub mod probe_report;
 pub mod render;
 pub mod review;
 pub mod show;
@@ -64,6 +66,8 @@ pub enum Command {
     Review(review::ReviewArgs),
     /// Rule coverage of the tests, and their mutation score
     Coverage(coverage::CoverageArgs),
+    /// Test a chatbot (an llm.toml profile) with proved questions, variants and follow-ups
+    Probe(probe::ProbeArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -84,6 +88,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::GenTests(args) => generate_tests::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Coverage(args) => coverage::run(&args),
+        Command::Probe(args) => probe::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ pub mod formalize;
 pub mod lint;
 pub mod llm;
 pub mod model;
+pub mod probe;
 pub mod repair;
 pub mod smt;
 pub mod solve;

@@ -8,6 +8,7 @@
 //! and the client reads it for each request.
 
 pub mod cache;
+pub mod chat;
 pub mod config;
 pub mod embedding_reply;
 pub mod embeddings;
@@ -247,8 +248,9 @@ impl LlmClient {
             });
         }
         let mut cancelled = self.cancel.0.subscribe();
+        let body = protocol::request_body(&self.profile, request);
         let raw = tokio::select! {
-            result = self.fetch(request) => result?,
+            result = self.fetch(&body) => result?,
             _ = cancelled.wait_for(|c| *c) => return Err(LlmError::Cancelled),
         };
         let parsed = protocol::parse_reply(self.profile.protocol, request, &raw);
@@ -281,8 +283,64 @@ impl LlmClient {
         })
     }
 
+    /// The chatbot's free-text reply to `conversation`, from the cache or
+    /// the server (a conversation is cached whole, so a rerun resumes).
+    pub async fn chat(&self, conversation: &chat::Conversation) -> Result<LlmReply, LlmError> {
+        if self.cancel.is_cancelled() {
+            return Err(LlmError::Cancelled);
+        }
+        let key = chat::chat_key(&self.profile, conversation);
+        let cache_dir = self.options.cache_dir.as_deref();
+        if let (Mode::Live | Mode::Replay, Some(dir)) = (self.options.mode, cache_dir)
+            && let Some(entry) = cache::load(dir, &key)?
+            && let Value::String(text) = &entry.json
+        {
+            return Ok(LlmReply {
+                json: Value::String(text.clone()),
+                raw: entry.raw,
+                from_cache: true,
+            });
+        }
+        if self.options.mode == Mode::Replay {
+            return Err(LlmError::NotRecorded {
+                key,
+                dir: cache_dir.map_or_else(
+                    || "(no cache directory)".into(),
+                    |d| d.display().to_string(),
+                ),
+            });
+        }
+        let mut cancelled = self.cancel.0.subscribe();
+        let body = chat::chat_body(&self.profile, conversation);
+        let raw = tokio::select! {
+            result = self.fetch(&body) => result?,
+            _ = cancelled.wait_for(|c| *c) => return Err(LlmError::Cancelled),
+        };
+        let text = chat::chat_text(self.profile.protocol, &raw)?;
+        if let Some(dir) = cache_dir {
+            cache::store(
+                dir,
+                &cache::CacheEntry {
+                    key,
+                    protocol: self.profile.protocol.as_str().into(),
+                    base_url: self.profile.base_url.clone(),
+                    model: self.profile.model.clone(),
+                    schema_name: chat::CHAT_ENTRY.into(),
+                    json: Value::String(text.clone()),
+                    raw: raw.clone(),
+                    rejected: None,
+                },
+            )?;
+        }
+        Ok(LlmReply {
+            json: Value::String(text),
+            raw,
+            from_cache: false,
+        })
+    }
+
     /// The successful response body, after retries.
-    async fn fetch(&self, request: &LlmRequest) -> Result<String, LlmError> {
+    async fn fetch(&self, body: &Value) -> Result<String, LlmError> {
         let key = self.api_key();
         if self.profile.protocol == Protocol::Anthropic && key.is_none() {
             let var = self
@@ -301,7 +359,6 @@ impl LlmClient {
             });
         }
         let url = protocol::endpoint(&self.profile);
-        let body = protocol::request_body(&self.profile, request);
         let retry = self.options.retry;
         let mut attempt = 0u32;
         loop {
@@ -311,7 +368,7 @@ impl LlmClient {
                     .acquire()
                     .await
                     .map_err(|_| LlmError::Cancelled)?;
-                self.attempt(&url, &body, key.as_deref()).await?
+                self.attempt(&url, body, key.as_deref()).await?
             };
             match outcome {
                 Attempt::Done(raw) => return Ok(raw),
@@ -453,9 +510,26 @@ fn jitter(max: Duration) -> Duration {
 /// client. Must not be called from inside an async runtime (use
 /// [`LlmClient::complete`] there).
 pub fn complete_blocking(client: &LlmClient, request: &LlmRequest) -> Result<LlmReply, LlmError> {
+    block_on_client(client, client.complete(request))
+}
+
+/// [`LlmClient::chat`] from synchronous code, as [`complete_blocking`].
+pub fn chat_blocking(
+    client: &LlmClient,
+    conversation: &chat::Conversation,
+) -> Result<LlmReply, LlmError> {
+    block_on_client(client, client.chat(conversation))
+}
+
+/// Runs `work` on the client's own runtime (started on first use); several
+/// threads may wait on it at once.
+fn block_on_client<T>(
+    client: &LlmClient,
+    work: impl std::future::Future<Output = Result<T, LlmError>>,
+) -> Result<T, LlmError> {
     if runtime::inside_runtime() {
         return Err(LlmError::Internal(
-            "complete_blocking was called inside an async runtime; use LlmClient::complete".into(),
+            "a blocking LLM call was made inside an async runtime; use the async method".into(),
         ));
     }
     let runtime = match client.runtime.get() {
@@ -471,7 +545,7 @@ pub fn complete_blocking(client: &LlmClient, request: &LlmRequest) -> Result<Llm
                 .ok_or_else(|| LlmError::Internal("the LLM runtime vanished".into()))?
         }
     };
-    runtime.block_on(client.complete(request))
+    runtime.block_on(work)
 }
 
 /// A client for the user's configured profile (`llm.toml` in the user's

@@ -46,6 +46,10 @@ pub const CONSOLIDATE: PromptFile = prompt_file!("consolidate.v1");
 /// are formalized, proposes the shared types and variables.
 pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v1");
 
+/// Probing a chatbot: a proved question's facts and claim worded the way a
+/// customer would ask them (checked by a round trip before it is asked).
+pub const VERBALIZE_QUESTION: PromptFile = prompt_file!("verbalize_question.v1");
+
 /// A prompt file compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PromptFile {
