@@ -271,6 +271,29 @@ pub fn resolve_profile(
     })
 }
 
+/// The names of the profiles in `config_dir/llm.toml`, in file order, and
+/// the default one (named by `default`, else the first); empty without a file.
+pub fn profile_names(config_dir: &Path) -> Result<(Vec<String>, Option<String>), LlmError> {
+    let path = config_dir.join(CONFIG_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
+        Err(e) => {
+            return Err(LlmError::Config {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            });
+        }
+    };
+    let file: ConfigFile = toml::from_str(&text).map_err(|e| LlmError::Config {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let names: Vec<String> = file.profile.into_iter().map(|p| p.name).collect();
+    let default = file.default.or_else(|| names.first().cloned());
+    Ok((names, default))
+}
+
 fn load_file_profile(path: &Path, wanted: Option<&str>) -> Result<Option<Profile>, LlmError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,

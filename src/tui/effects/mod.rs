@@ -1,9 +1,11 @@
 //! The effects the update asks for, carried out off the UI thread: the
 //! solver worker and file writes (`runtime`), LLM and solver jobs in the
-//! background (`llm_jobs`), explanations on the shared solver (`explain_jobs`), and the workbench's own settings on disk
-//! (`config`).
+//! background (`llm_jobs`), explanations on the shared solver
+//! (`explain_jobs`), chatbot probes (`probe_job`), and the workbench's own
+//! settings on disk (`config`).
 
 pub mod config;
 pub mod explain_jobs;
 pub mod llm_jobs;
+pub mod probe_job;
 pub mod runtime;

@@ -54,6 +54,8 @@ pub struct Runtime {
     answer_cancel: Option<crate::core::answer::VerifyCancel>,
     /// Stops the running natural-language tests (a newer run replaces them).
     nl_cancel: Option<crate::core::answer::VerifyCancel>,
+    /// Stops the running chatbot probe.
+    probe_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     timeout: Duration,
     /// Why-requests and consultant requests on the shared solver.
     explain: crate::tui::effects::explain_jobs::ExplainJobs,
@@ -75,6 +77,7 @@ impl Runtime {
             formalize_cancel: None,
             answer_cancel: None,
             nl_cancel: None,
+            probe_cancel: None,
             timeout,
             explain: Default::default(),
         }
@@ -244,6 +247,39 @@ impl Runtime {
                 self.answer_cancel = Some(cancel);
                 self.streams.push(messages);
                 Vec::new()
+            }
+            Effect::StartProbe {
+                ticket,
+                target,
+                questions,
+                model,
+                compiled,
+                document,
+            } => {
+                self.stop_probe();
+                let job = crate::tui::effects::probe_job::ProbeJob {
+                    ticket,
+                    target,
+                    questions,
+                    model: *model,
+                    compiled: *compiled,
+                    document,
+                    timeout: self.timeout,
+                };
+                let (messages, cancel) =
+                    crate::tui::effects::probe_job::start_probe(&self.project_dir, job);
+                self.probe_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelProbe => {
+                self.stop_probe();
+                Vec::new()
+            }
+            Effect::ListProbeTargets => {
+                vec![crate::tui::effects::probe_job::targets(
+                    self.config_dir.as_deref(),
+                )]
             }
             Effect::RunNlTests {
                 ticket,
@@ -478,6 +514,12 @@ impl Runtime {
             }
         });
         self.background.push(result);
+    }
+
+    fn stop_probe(&mut self) {
+        if let Some(cancel) = self.probe_cancel.take() {
+            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     /// Solver replies that have arrived, as messages.

@@ -13,6 +13,7 @@ pub enum Action {
     ScreenVerify,
     ScreenVetting,
     ScreenFormalize,
+    ScreenProbe,
     Formalize,
     Feedback,
     Mark,
@@ -61,13 +62,14 @@ pub enum Action {
     ConsultantMode,
 }
 
-const ACTION_NAMES: [(&str, Action); 52] = [
+const ACTION_NAMES: [(&str, Action); 53] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
     ("screen_verify", Action::ScreenVerify),
     ("screen_vetting", Action::ScreenVetting),
     ("screen_formalize", Action::ScreenFormalize),
+    ("screen_probe", Action::ScreenProbe),
     ("formalize", Action::Formalize),
     ("feedback", Action::Feedback),
     ("mark", Action::Mark),

@@ -79,6 +79,14 @@ pub fn areas(screen: Screen, size: (u16, u16)) -> Areas {
             areas.clusters = right[0];
             areas.detail = right[1];
         }
+        Screen::Probe => {
+            let columns = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .split(body);
+            areas.list = columns[0];
+            areas.detail = columns[1];
+        }
         Screen::Variables => {
             let columns = Layout::default()
                 .direction(Direction::Horizontal)

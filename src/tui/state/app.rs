@@ -25,16 +25,19 @@ pub enum Screen {
     Verify,
     Vetting,
     Formalize,
+    /// Testing a chatbot with questions whose answers are proved.
+    Probe,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 6] = [
+    pub const ALL: [Screen; 7] = [
         Screen::Rules,
         Screen::Variables,
         Screen::Tests,
         Screen::Verify,
         Screen::Vetting,
         Screen::Formalize,
+        Screen::Probe,
     ];
 
     pub fn title(self) -> &'static str {
@@ -45,6 +48,7 @@ impl Screen {
             Screen::Verify => "Verify",
             Screen::Vetting => "Vetting",
             Screen::Formalize => "Formalize",
+            Screen::Probe => "Probe",
         }
     }
 }
@@ -72,6 +76,10 @@ pub enum Pane {
     Clusters,
     /// The tests screen's natural-language tests.
     NlTests,
+    /// The probe screen: the chatbot, the run and its rates.
+    ProbeRun,
+    /// The probe screen's failure being looked at.
+    ProbeFailure,
 }
 
 pub use crate::tui::state::list_cursor::ListCursor;
@@ -279,6 +287,8 @@ pub struct App {
     pub draft_dirty: bool,
     /// The rules screen's document pane: its filter and not-policy marks.
     pub document_pane: crate::tui::state::document_pane::DocumentPane,
+    /// The probe screen: a chatbot tested against the model.
+    pub probe: crate::tui::state::probe_screen::ProbeScreen,
 }
 
 impl App {
@@ -358,6 +368,7 @@ impl App {
             coverage: CoverageState::default(),
             generating: GenerationState::default(),
             formalization: crate::tui::state::assist::FormalizeState::default(),
+            probe: Default::default(),
             nl: crate::tui::state::assist::NlTestsState::default(),
             repair_feedback: String::new(),
             marked_rules: std::collections::BTreeSet::new(),

@@ -13,6 +13,7 @@ pub mod examples;
 pub mod freshness;
 pub mod list_cursor;
 pub mod msg;
+pub mod probe_screen;
 pub mod queries;
 pub mod screens;
 pub mod why;

@@ -73,6 +73,22 @@ pub enum Msg {
         ticket: u64,
         result: Result<Box<crate::core::answer::AnswerReport>, String>,
     },
+    /// The `llm.toml` profiles a probe can test, and the translator's.
+    ProbeTargets {
+        names: Vec<String>,
+        translator: Option<String>,
+        error: Option<String>,
+    },
+    /// Progress of chatbot probe `ticket`.
+    Probed {
+        ticket: u64,
+        event: crate::core::probe::run::ProbeEvent,
+    },
+    /// The report of chatbot probe `ticket`, or why the run could not start.
+    ProbeFinished {
+        ticket: u64,
+        result: Result<Box<crate::core::probe::report::ProbeReport>, String>,
+    },
     /// One natural-language test of run `ticket` finished.
     NlTestDone {
         ticket: u64,
@@ -227,6 +243,20 @@ pub enum Effect {
         compiled: Box<CompiledModel>,
         redundancy: Redundancy,
     },
+    /// Test the chatbot of `target` (an `llm.toml` profile) with questions
+    /// whose answers the solver proves.
+    StartProbe {
+        ticket: u64,
+        target: String,
+        questions: usize,
+        model: Box<PolicyModel>,
+        compiled: Box<CompiledModel>,
+        document: Option<String>,
+    },
+    /// Stop the running probe (the answers so far make its report).
+    CancelProbe,
+    /// Read the profiles of `llm.toml` (for the Probe screen).
+    ListProbeTargets,
     /// Write the document spans marked as not policy into `precept.json`.
     SaveNotPolicy(Vec<String>),
     /// Write `formalization.json`.

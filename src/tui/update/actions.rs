@@ -5,7 +5,7 @@ use ratatui_textarea::TextArea;
 
 use super::{
     answer, answer_tests, consolidation, consultant, document, edits, formalize, lint_rows,
-    navigation, repair, runs, vetting, why,
+    navigation, probe_screen, repair, runs, vetting, why,
 };
 use crate::tui::input::keymap::Action;
 use crate::tui::state::app::{App, Overlay, Pane, Screen};
@@ -31,6 +31,12 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::ScreenFormalize => navigation::show_screen(app, Screen::Formalize),
+        Action::ScreenProbe => return probe_screen::show(app),
+        Action::Rerun if app.screen == Screen::Probe => return probe_screen::start(app),
+        Action::Close if app.screen == Screen::Probe => return probe_screen::cancel(app),
+        Action::NextFailing if app.screen == Screen::Probe => probe_screen::step_failure(app, 1),
+        Action::PrevFailing if app.screen == Screen::Probe => probe_screen::step_failure(app, -1),
+        Action::Add if app.screen == Screen::Probe => return probe_screen::save_failure(app),
         Action::AnswerMode => {
             navigation::show_screen(app, Screen::Verify);
             answer::toggle_mode(app);

@@ -53,6 +53,7 @@ pub fn open_editor(app: &mut App) {
             }
         }
         Pane::VerifyInput | Pane::VerifyResult => app.focus = Pane::VerifyInput,
+        Pane::ProbeRun | Pane::ProbeFailure => {}
         Pane::Diagnostics | Pane::DiagnosticRules => {
             app.status.message =
                 Some("press enter to go to the rule, x to apply the suggested fix".into())
@@ -90,7 +91,7 @@ pub fn open_new(app: &mut App) {
         ),
         Screen::Tests => open(app, EditTarget::Test { index: None }, &test_form(None)),
         Screen::Verify => app.focus = Pane::VerifyInput,
-        Screen::Vetting | Screen::Formalize => {}
+        Screen::Vetting | Screen::Formalize | Screen::Probe => {}
     }
 }
 
@@ -437,7 +438,9 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
         | Pane::DiagnosticRules
         | Pane::FormalizeSpans
         | Pane::Clusters
-        | Pane::NlTests => Vec::new(),
+        | Pane::NlTests
+        | Pane::ProbeRun
+        | Pane::ProbeFailure => Vec::new(),
     }
 }
 

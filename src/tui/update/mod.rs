@@ -14,6 +14,7 @@ mod freshness;
 mod lint_rows;
 mod navigation;
 pub(crate) mod overlays;
+mod probe_screen;
 mod repair;
 mod runs;
 mod save_test;
@@ -89,6 +90,22 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::FormalizeDone { generation, result } => formalize::done(app, generation, result),
         Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
         Msg::AnswerProgress { ticket, event } => answer::progress(app, ticket, event),
+        Msg::ProbeTargets {
+            names,
+            translator,
+            error,
+        } => {
+            probe_screen::targets(app, names, translator, error);
+            Vec::new()
+        }
+        Msg::Probed { ticket, event } => {
+            probe_screen::probed(app, ticket, event);
+            Vec::new()
+        }
+        Msg::ProbeFinished { ticket, result } => {
+            probe_screen::finished(app, ticket, result);
+            Vec::new()
+        }
         Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
         Msg::NlTestDone { ticket, outcome } => answer_tests::test_done(app, ticket, *outcome),
         Msg::NlTestsFinished { ticket } => answer_tests::finished(app, ticket),

@@ -17,6 +17,7 @@ pub fn show_screen(app: &mut App, screen: Screen) {
         Screen::Verify => Pane::VerifyInput,
         Screen::Vetting => Pane::Diagnostics,
         Screen::Formalize => Pane::FormalizeSpans,
+        Screen::Probe => Pane::ProbeRun,
     };
     rescroll(app);
 }
@@ -29,6 +30,7 @@ fn panes(screen: Screen) -> &'static [Pane] {
         Screen::Verify => &[Pane::VerifyInput, Pane::VerifyResult],
         Screen::Vetting => &[Pane::Diagnostics, Pane::DiagnosticRules],
         Screen::Formalize => &[Pane::FormalizeSpans, Pane::Clusters],
+        Screen::Probe => &[Pane::ProbeRun, Pane::ProbeFailure],
     }
 }
 
@@ -84,13 +86,16 @@ fn focused_list(app: &App) -> (usize, usize) {
             }),
             inner_height(layout.clusters),
         ),
-        Pane::VerifyInput | Pane::VerifyResult => (0, 1),
+        Pane::VerifyInput | Pane::VerifyResult | Pane::ProbeRun | Pane::ProbeFailure => (0, 1),
     }
 }
 
 pub fn move_selection(app: &mut App, delta: isize) {
     let (len, height) = focused_list(app);
-    if !matches!(app.focus, Pane::Evidence | Pane::VerifyResult) {
+    if !matches!(
+        app.focus,
+        Pane::Evidence | Pane::VerifyResult | Pane::ProbeFailure
+    ) {
         app.detail_scroll = 0;
     }
     match app.focus {
@@ -116,12 +121,17 @@ pub fn move_selection(app: &mut App, delta: isize) {
         Pane::FormalizeSpans => app.formalization.span_cursor.step(delta, len, height),
         Pane::NlTests => app.nl.cursor.step(delta, len, height),
         Pane::Clusters => app.formalization.cluster_cursor.step(delta, len, height),
+        Pane::ProbeRun => super::probe_screen::choose_target(app, delta),
+        Pane::ProbeFailure => scroll_detail(app, delta),
         Pane::VerifyInput | Pane::VerifyResult => {}
     }
 }
 
 pub fn page(app: &mut App, direction: isize) {
-    if matches!(app.focus, Pane::Evidence | Pane::VerifyResult) {
+    if matches!(
+        app.focus,
+        Pane::Evidence | Pane::VerifyResult | Pane::ProbeFailure
+    ) {
         let half = (inner_height(areas(app.screen, app.size).detail) / 2).max(1) as isize;
         scroll_detail(app, direction * half);
         return;
@@ -249,6 +259,8 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             }
         }
         Pane::VerifyResult => return super::runs::run_verify(app),
+        Pane::ProbeRun => app.focus = Pane::ProbeFailure,
+        Pane::ProbeFailure => {}
         Pane::Diagnostics | Pane::DiagnosticRules => {
             let Some(group) = app.lint.selected_group() else {
                 if app.lint.triage.folded_notes > 0 {
@@ -376,6 +388,7 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
             Screen::Tests => Pane::Tests,
             Screen::Vetting => Pane::Diagnostics,
             Screen::Formalize => Pane::FormalizeSpans,
+            Screen::Probe => Pane::ProbeRun,
             Screen::Verify => return None,
         });
     }

@@ -8,6 +8,7 @@ mod finding;
 mod formalize;
 mod list;
 mod overlays;
+mod probe_screen;
 mod repair;
 mod rules;
 mod status;
@@ -66,6 +67,10 @@ pub fn render(app: &App, frame: &mut Frame) {
             formalize::render_spans(app, frame, layout.list);
             formalize::render_clusters(app, frame, layout.clusters);
             formalize::render_detail(app, frame, layout.detail);
+        }
+        Screen::Probe => {
+            probe_screen::render_run(app, frame, layout.list);
+            probe_screen::render_failure(app, frame, layout.detail);
         }
     }
     status::render(app, frame, layout.status);
