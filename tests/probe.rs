@@ -694,6 +694,11 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
         questions.len(),
         "templated fallback, nothing dropped"
     );
+    assert!(
+        support::stderr(&output).contains("the translator could not word Q1"),
+        "{}",
+        support::stderr(&output)
+    );
     for (result, question) in results.iter().zip(&questions) {
         assert_eq!(
             result["question"],

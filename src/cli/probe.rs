@@ -177,6 +177,9 @@ pub fn run(args: &ProbeArgs) -> Outcome {
         ProbeEvent::Stopped { reason } => eprintln!("probe: stopping: {reason}"),
     };
     let report = probe(&setup, &options, &progress);
+    for note in &report.verbalization_notes {
+        eprintln!("probe: {note}");
+    }
     if let Some(path) = &args.junit {
         write_atomic(
             path,
