@@ -1,6 +1,7 @@
 //! Exports of a vetted model.
 
 pub mod json;
+pub mod verify_json;
 pub mod smtlib;
 
 pub use json::to_json;
