@@ -16,6 +16,8 @@ pub mod lint;
 pub mod llm_setup;
 pub mod render;
 pub mod review;
+pub mod serve;
+pub mod serve_guard;
 pub mod show;
 pub mod test;
 pub mod verify;
@@ -64,6 +66,8 @@ pub enum Command {
     Review(review::ReviewArgs),
     /// Rule coverage of the tests, and their mutation score
     Coverage(coverage::CoverageArgs),
+    /// Serve a vetted model over HTTP: verify, check-answer, explain; hot reload; the guard proxy
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -84,6 +88,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::GenTests(args) => generate_tests::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Coverage(args) => coverage::run(&args),
+        Command::Serve(args) => serve::run_command(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
