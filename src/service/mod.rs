@@ -7,8 +7,7 @@
 //! Uses only `src/core`. The parts, each using only those listed before it:
 //! `options` (what the server was asked to do), `metrics` (Prometheus
 //! text), `api_error` (error answers with positions), `served_model` (one
-//! loaded model with its pool of warm workers), `pool` (leases and the
-//! queue limit), `state` (the model being served, swapped atomically),
+//! loaded model with its pool of warm workers), `pool`, `state` (the model being served, swapped atomically),
 //! `on_worker` (running a job on a leased worker; a dropped request cancels
 //! it), `reload` (loading a new model, watching the project), `endpoints/`,
 //! `guard/` (the OpenAI-compatible proxy), `auth` (the bearer token),
@@ -17,6 +16,7 @@
 pub mod api_error;
 pub mod auth;
 pub mod endpoints;
+pub mod lease;
 pub mod metrics;
 pub mod on_worker;
 pub mod options;

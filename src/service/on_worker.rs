@@ -3,7 +3,7 @@
 //! guard here then interrupts the solver, so abandoned work stops at once.
 
 use super::api_error::ApiError;
-use super::pool::Lease;
+use super::lease::Lease;
 use super::served_model::ServedModel;
 use super::state::ServiceState;
 use crate::core::answer::VerifyCancel;
@@ -29,8 +29,9 @@ impl Drop for CancelOnDrop {
 
 /// Runs `job` on a free worker of the model being served now: 429 when the
 /// queue is full, 503 when no model serves. The job runs on a thread of its
-/// own (the answer verifier and the explain layer block).
-pub async fn on_worker<T, F>(state: &ServiceState, job: F) -> Result<T, ApiError>
+/// own (the answer verifier and the explain layer block). Answers with the
+/// hash of the model the job ran on.
+pub async fn on_worker<T, F>(state: &ServiceState, job: F) -> Result<(T, String), ApiError>
 where
     F: FnOnce(&ServedModel, &SolverWorker, &VerifyCancel) -> T + Send + 'static,
     T: Send + 'static,
@@ -50,6 +51,7 @@ where
         .await
         .ok_or_else(|| ApiError::internal("the worker pool is closed"))?;
     let worker = lease.worker();
+    let hash = lease.model.hash.clone();
     let cancel = VerifyCancel::new();
     let mut guard = CancelOnDrop {
         worker: Arc::clone(&worker),
@@ -72,7 +74,7 @@ where
     guard.armed = false;
     drop(admitted);
     match outcome {
-        Ok(Ok(value)) => Ok(value),
+        Ok(Ok(value)) => Ok((value, hash)),
         Ok(Err(_)) => Err(ApiError::internal("the request failed internally")),
         Err(_) => Err(ApiError::internal("the request thread stopped")),
     }

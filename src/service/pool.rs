@@ -1,7 +1,6 @@
-//! Leasing a warm worker for one request, and the limit on how many
-//! requests may wait for one.
+//! The warm workers of one model, and the limit on how many requests may
+//! wait for one.
 
-use super::served_model::ServedModel;
 use crate::core::solve::SolverWorker;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -32,48 +31,25 @@ impl WorkerPool {
     pub fn is_empty(&self) -> bool {
         self.workers.is_empty()
     }
-}
 
-/// One worker of a model's pool, held until the lease drops. It keeps the
-/// model alive, so a request finishes on the model it started on.
-pub struct Lease {
-    pub model: Arc<ServedModel>,
-    index: usize,
-    _permit: OwnedSemaphorePermit,
-}
-
-impl Lease {
-    /// Waits for a free worker of `model`.
-    pub async fn take(model: Arc<ServedModel>) -> Option<Lease> {
-        let permit = Arc::clone(&model.pool.free).acquire_owned().await.ok()?;
-        let index = model
-            .pool
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()?;
-        Some(Lease {
-            model,
-            index,
-            _permit: permit,
-        })
+    /// Waits for a free worker: its place in the pool, held until the
+    /// permit drops, and its index (give it back with [`give_back`]).
+    pub async fn acquire(&self) -> Option<(OwnedSemaphorePermit, usize)> {
+        let permit = Arc::clone(&self.free).acquire_owned().await.ok()?;
+        let index = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop()?;
+        Some((permit, index))
     }
 
-    pub fn worker(&self) -> Arc<SolverWorker> {
-        Arc::clone(&self.model.pool.workers[self.index])
-    }
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        // Back in the idle list before the permit (dropped after this) lets
-        // the next request in.
-        self.model
-            .pool
-            .idle
+    /// Marks worker `index` free again (before its permit is dropped).
+    pub fn give_back(&self, index: usize) {
+        self.idle
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(self.index);
+            .push(index);
+    }
+
+    pub fn worker(&self, index: usize) -> Arc<SolverWorker> {
+        Arc::clone(&self.workers[index])
     }
 }
 

@@ -2,7 +2,7 @@
 //! JSON of `precept check-answer --json`. The translations are never cached
 //! (the service does not write to the project).
 
-use super::record::record;
+use super::record::{Answer, respond};
 use crate::core::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, VerifyCancel, VerifyOptions, samples_of,
 };
@@ -12,11 +12,10 @@ use crate::service::api_error::{ApiError, parse_body};
 use crate::service::on_worker::on_worker;
 use crate::service::served_model::ServedModel;
 use crate::service::state::ServiceState;
-use axum::Json;
+use axum::response::Response;
 use axum::body::Bytes;
 use axum::extract::State;
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -38,14 +37,13 @@ struct CheckBody {
 pub async fn check_answer(
     State(state): State<Arc<ServiceState>>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;
-    record(&state, "/v1/check-answer", started, &outcome);
-    outcome.map(|(json, _)| Json(json))
+    respond(&state, "/v1/check-answer", started, outcome)
 }
 
-async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), ApiError> {
+async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
     let request: CheckBody = parse_body(body)?;
     let k = request.k.unwrap_or(DEFAULT_K);
     if !(1..=16).contains(&k) {
@@ -65,7 +63,7 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), Ap
         ));
     }
     let client = translator(state)?;
-    let report = on_worker(state, move |model, worker, cancel| {
+    let (report, model_hash) = on_worker(state, move |model, worker, cancel| {
         check(
             model,
             worker,
@@ -76,10 +74,15 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), Ap
             threshold,
         )
     })
-    .await??;
+    .await?;
+    let report = report?;
     let finding = report.finding.name().to_string();
     let json = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
-    Ok((json, finding))
+    Ok(Answer {
+        json,
+        finding,
+        model_hash,
+    })
 }
 
 /// The translator client, or 503 saying why there is none.

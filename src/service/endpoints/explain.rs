@@ -1,7 +1,7 @@
 //! `POST /v1/explain {"premise", "claim"?}`: the JSON of `precept explain
 //! --json` (forced and open values, the chain, the questions to ask).
 
-use super::record::record;
+use super::record::{Answer, respond};
 use crate::core::explain::describe::describe;
 use crate::core::explain::inputs::inputs;
 use crate::core::explain::job::{ExplainRequest, run};
@@ -10,11 +10,10 @@ use crate::core::explain::relevance::Budget;
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::on_worker::on_worker;
 use crate::service::state::ServiceState;
-use axum::Json;
+use axum::response::Response;
 use axum::body::Bytes;
 use axum::extract::State;
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,16 +28,15 @@ struct ExplainBody {
 pub async fn explain(
     State(state): State<Arc<ServiceState>>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;
-    record(&state, "/v1/explain", started, &outcome);
-    outcome.map(|(json, _)| Json(json))
+    respond(&state, "/v1/explain", started, outcome)
 }
 
-async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), ApiError> {
+async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
     let request: ExplainBody = parse_body(body)?;
-    on_worker(state, move |model, worker, _| {
+    let (outcome, model_hash) = on_worker(state, move |model, worker, _| {
         let compiled = &model.compiled;
         let (_, premise) = compiled
             .check_formula(&request.premise)
@@ -71,7 +69,13 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), Ap
             .finding
             .as_ref()
             .map_or("EXPLAINED".to_string(), |f| f.kind.name().to_string());
-        Ok((explanation_json(&explanation), finding))
+        Ok::<_, ApiError>((explanation_json(&explanation), finding))
     })
-    .await?
+    .await?;
+    let (json, finding) = outcome?;
+    Ok(Answer {
+        json,
+        finding,
+        model_hash,
+    })
 }

@@ -1,16 +1,15 @@
 //! `POST /v1/verify {"premise", "claim"}`: the JSON of `precept verify --json`.
 
-use super::record::record;
+use super::record::{Answer, respond};
 use crate::core::export::verify_json::verify_json;
 use crate::core::solve::FindingKind;
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::on_worker::on_worker;
 use crate::service::state::ServiceState;
-use axum::Json;
+use axum::response::Response;
 use axum::body::Bytes;
 use axum::extract::State;
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,16 +28,15 @@ fn always() -> String {
 pub async fn verify(
     State(state): State<Arc<ServiceState>>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;
-    record(&state, "/v1/verify", started, &outcome);
-    outcome.map(|(json, _)| Json(json))
+    respond(&state, "/v1/verify", started, outcome)
 }
 
-async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), ApiError> {
+async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
     let request: VerifyBody = parse_body(body)?;
-    let (json, kind, reason) = on_worker(state, move |model, worker, _| {
+    let (outcome, model_hash) = on_worker(state, move |model, worker, _| {
         let compiled = &model.compiled;
         let (_, premise) = compiled
             .check_formula(&request.premise)
@@ -53,9 +51,14 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<(Value, String), Ap
             finding.reason.clone(),
         ))
     })
-    .await??;
+    .await?;
+    let (json, kind, reason) = outcome?;
     if kind == FindingKind::TooComplex && reason.as_deref() != Some("cancelled") {
         state.metrics.solver_timeout();
     }
-    Ok((json, kind.name().to_string()))
+    Ok(Answer {
+        json,
+        finding: kind.name().to_string(),
+        model_hash,
+    })
 }
