@@ -4,10 +4,11 @@
 //! the background when the project changes; the guard proxy (`--guard`)
 //! checks a chatbot's replies on their way back to the app.
 //!
-//! Uses only `src/core`. The parts, each using only those listed before it:
-//! `options` (what the server was asked to do), `metrics` (Prometheus
-//! text), `api_error` (error answers with positions), `served_model` (one
-//! loaded model with its pool of warm workers), `pool`, `state` (the model being served, swapped atomically),
+//! Uses only `src/core`. The parts: `options` (what the server was asked
+//! to do), `metrics` (Prometheus text), `api_error` (error answers with
+//! positions), `pool` (one model's warm workers, and the queue limit),
+//! `served_model` (one loaded model with its pool), `lease` (one worker for
+//! one request), `state` (the model being served, swapped atomically),
 //! `on_worker` (running a job on a leased worker; a dropped request cancels
 //! it), `reload` (loading a new model, watching the project), `endpoints/`,
 //! `guard/` (the OpenAI-compatible proxy), `auth` (the bearer token),
