@@ -4,7 +4,6 @@
 use super::common::Failure;
 use crate::service::GuardOptions;
 use crate::service::options::DEFAULT_BLOCK_MESSAGE;
-use crate::service::server::ExtraRoutes;
 
 #[derive(Debug, clap::Args)]
 pub struct GuardArgs {
@@ -41,13 +40,4 @@ impl GuardArgs {
             k: self.guard_k as usize,
         }))
     }
-}
-
-/// The guard proxy's routes when `--guard` is given.
-pub fn routes(args: &GuardArgs) -> ExtraRoutes {
-    let guarding = args.guard.is_some();
-    Box::new(move |_state| {
-        let _ = guarding;
-        Vec::new()
-    })
 }

@@ -2,21 +2,21 @@
 
 use super::auth::require_token;
 use super::endpoints::{check_answer, explain, status, verify};
+use super::guard::chat::{Guard, chat_completions};
 use super::options::MAX_BODY_BYTES;
 use super::state::ServiceState;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
-use axum::routing::{MethodRouter, get, post};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::routing::{get, post};
 use serde_json::json;
 use std::sync::Arc;
 
-/// The service's routes; `extra` adds more (the guard proxy's).
-pub fn router(
-    state: Arc<ServiceState>,
-    extra: Vec<(&'static str, MethodRouter<Arc<ServiceState>>)>,
-) -> Router {
+/// The service's routes, with the guard proxy's when there is a guard.
+pub fn router(state: Arc<ServiceState>, guard: Option<Arc<Guard>>) -> Router {
     let mut routes = Router::new()
         .route("/healthz", get(status::healthz))
         .route("/readyz", get(status::readyz))
@@ -26,8 +26,15 @@ pub fn router(
         .route("/v1/verify", post(verify::verify))
         .route("/v1/check-answer", post(check_answer::check_answer))
         .route("/v1/explain", post(explain::explain));
-    for (path, route) in extra {
-        routes = routes.route(path, route);
+    if let Some(guard) = guard {
+        routes = routes.route(
+            "/v1/chat/completions",
+            post(
+                move |State(state): State<Arc<ServiceState>>, body: Bytes| async move {
+                    chat_completions(state, guard, &body).await
+                },
+            ),
+        );
     }
     routes
         .fallback(|| async {

@@ -6,18 +6,15 @@ use super::router::router;
 use super::state::ServiceState;
 use crate::core::llm::config::{ProfileSource, process_env, probe_tcp, resolve_profile, user_config_dir};
 use crate::core::llm::{ClientOptions, LlmClient, Mode};
-use axum::routing::MethodRouter;
+use super::guard::chat::Guard;
+use super::guard::chatbot::Chatbot;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Extra routes built once the state exists (the guard proxy's).
-pub type ExtraRoutes =
-    Box<dyn FnOnce(&Arc<ServiceState>) -> Vec<(&'static str, MethodRouter<Arc<ServiceState>>)>>;
 
 /// Serves until the process is stopped. Prints the address it listens on
 /// (`precept serve: listening on http://…`) once bound, then loads the
 /// model in the background: `/readyz` answers 503 until it is warm.
-pub fn run(options: ServeOptions, extra: ExtraRoutes) -> Result<(), String> {
+pub fn run(options: ServeOptions) -> Result<(), String> {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
@@ -33,8 +30,15 @@ pub fn run(options: ServeOptions, extra: ExtraRoutes) -> Result<(), String> {
     if let Err(reason) = &translator {
         tracing::warn!(reason = %reason, "no translator: /v1/check-answer will answer 503");
     }
+    let guard = match &options.guard {
+        Some(guarding) => Some(Arc::new(Guard {
+            chatbot: Chatbot::for_profile(&guarding.profile)?,
+            options: guarding.clone(),
+        })),
+        None => None,
+    };
     let state = Arc::new(ServiceState::new(options, translator));
-    let routes = router(Arc::clone(&state), extra(&state));
+    let routes = router(Arc::clone(&state), guard);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("precept-serve")

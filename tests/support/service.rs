@@ -33,7 +33,10 @@ impl Served {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap());
-        if std::env::var_os("PRECEPT_CONFIG_DIR").is_none() {
+        if !command
+            .get_envs()
+            .any(|(name, value)| name == "PRECEPT_CONFIG_DIR" && value.is_some())
+        {
             command.env("PRECEPT_CONFIG_DIR", scratch.path());
         }
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -65,6 +68,9 @@ impl Served {
         let mut command = Command::new(env!("CARGO_BIN_EXE_precept"));
         command
             .env_remove("PRECEPT_LLM_BASE_URL")
+            .env_remove("PRECEPT_LLM_MODEL")
+            .env_remove("PRECEPT_LLM_PROTOCOL")
+            .env_remove("PRECEPT_LLM_API_KEY_ENV")
             .env_remove("OPENAI_API_KEY")
             .env_remove("ANTHROPIC_API_KEY");
         Served::start_with(command, dir, args)
