@@ -226,7 +226,10 @@ fn front_end_uses(sources: &[SourceFile]) -> Vec<String> {
                 && ["core", "service", "cli", "tui"].contains(&top.as_str())
                 && !allowed.contains(&top.as_str())
             {
-                found.push(format!("src/{}:{}: {part} uses {top}", file.path, path.line));
+                found.push(format!(
+                    "src/{}:{}: {part} uses {top}",
+                    file.path, path.line
+                ));
             }
         }
     }

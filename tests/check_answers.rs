@@ -82,7 +82,10 @@ fn an_interrupted_run_resumed_gives_every_id_exactly_once() {
     first.kill().unwrap();
     first.wait().unwrap();
     let before = result_ids(&output);
-    assert!(before.len() < 5, "the run finished before it was interrupted");
+    assert!(
+        before.len() < 5,
+        "the run finished before it was interrupted"
+    );
     // A crash in the middle of writing a line leaves it unfinished.
     let mut text = std::fs::read_to_string(&output).unwrap();
     text.push_str("{\"id\": \"a5\", \"finding\": \"VAL");
@@ -90,7 +93,11 @@ fn an_interrupted_run_resumed_gives_every_id_exactly_once() {
 
     let refused = command(&[]).output().unwrap();
     assert_eq!(refused.status.code(), Some(2));
-    assert!(stderr(&refused).contains("--resume"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("--resume"),
+        "{}",
+        stderr(&refused)
+    );
 
     let resumed = command(&["--resume", "--jobs", "3"]).output().unwrap();
     let log = stderr(&resumed);
@@ -102,21 +109,28 @@ fn an_interrupted_run_resumed_gives_every_id_exactly_once() {
     }
     let expected: BTreeMap<String, usize> = (1..=5).map(|n| (format!("a{n}"), 1)).collect();
     assert_eq!(counts, expected, "every id exactly once: {ids:?}");
-    assert_eq!(&ids[..before.len()], &before[..], "earlier results are kept");
+    assert_eq!(
+        &ids[..before.len()],
+        &before[..],
+        "earlier results are kept"
+    );
 
     // Bad lines are named by their line number and skipped.
     let input_name = input.display().to_string();
     assert!(log.contains(&format!("{input_name}:3: expected")), "{log}");
-    assert!(log.contains(&format!("{input_name}:4: expected an answer")), "{log}");
+    assert!(
+        log.contains(&format!("{input_name}:4: expected an answer")),
+        "{log}"
+    );
     assert!(log.contains("skipped"));
     // Progress with the time left, and a summary of the findings.
-    assert!(log.contains(&format!("checked 1/{}", 5 - before.len())), "{log}");
+    assert!(
+        log.contains(&format!("checked 1/{}", 5 - before.len())),
+        "{log}"
+    );
     assert!(log.contains("left"), "{log}");
     assert!(
-        log.contains(&format!(
-            "checked {} answer(s)",
-            5 - before.len()
-        )),
+        log.contains(&format!("checked {} answer(s)", 5 - before.len())),
         "{log}"
     );
     assert!(log.contains("SATISFIABLE"), "{log}");

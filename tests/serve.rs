@@ -118,13 +118,23 @@ fn every_endpoint_answers_as_the_command_line_and_nothing_is_written() {
             .contains("precept_request_duration_seconds_count{endpoint=\"/v1/explain\"} 1")
     );
     assert!(metrics.text.contains("precept_solver_timeouts_total 0"));
-    assert!(metrics.text.contains("precept_reloads_total{outcome=\"ok\"} 0"));
+    assert!(
+        metrics
+            .text
+            .contains("precept_reloads_total{outcome=\"ok\"} 0")
+    );
     drop(served);
     assert_eq!(snapshot(dir), before, "the service wrote to the project");
 
     let dir_text = dir.to_str().unwrap();
     let cli = cli_json(&[
-        "verify", dir_text, "--premise", PARK_PREMISE, "--claim", PARK_CLAIM, "--json",
+        "verify",
+        dir_text,
+        "--premise",
+        PARK_PREMISE,
+        "--claim",
+        PARK_CLAIM,
+        "--json",
     ]);
     assert_eq!(verified.json(), cli);
     assert_eq!(cli["finding"], "SATISFIABLE");
@@ -231,7 +241,11 @@ fn the_token_is_required_compared_and_never_logged() {
     assert_eq!(wrong.status(), 401);
     assert!(!wrong.text().unwrap().contains("tok-"));
     assert_eq!(ask(Some("Bearer tok-8d1f3a77c")).status(), 401);
-    assert_eq!(ask(Some(token)).status(), 401, "the Bearer scheme is needed");
+    assert_eq!(
+        ask(Some(token)).status(),
+        401,
+        "the Bearer scheme is needed"
+    );
     let right = ask(Some(&format!("Bearer {token}")));
     assert_eq!(right.status(), 200);
     assert_eq!(right.json::<Value>().unwrap()["finding"], "VALID");
@@ -268,9 +282,7 @@ fn bodies_over_64_kib_get_413_and_a_full_queue_gets_429() {
     assert_ne!(served.post("/v1/verify", &under).status, 413);
 
     let url = served.url.clone();
-    let hard = std::thread::spawn(move || {
-        Served::post_to(&url, "/v1/verify", &hard_question())
-    });
+    let hard = std::thread::spawn(move || Served::post_to(&url, "/v1/verify", &hard_question()));
     std::thread::sleep(Duration::from_millis(500));
     let refused = served.post("/v1/verify", &easy_question());
     assert_eq!(refused.status, 429, "{}", refused.text);
@@ -278,7 +290,10 @@ fn bodies_over_64_kib_get_413_and_a_full_queue_gets_429() {
     let hard = hard.join().unwrap();
     assert_eq!(hard.json()["finding"], "TOO_COMPLEX");
     // The place is given back: the next request is answered.
-    assert_eq!(served.post("/v1/verify", &easy_question()).json()["finding"], "IMPOSSIBLE");
+    assert_eq!(
+        served.post("/v1/verify", &easy_question()).json()["finding"],
+        "IMPOSSIBLE"
+    );
     assert!(
         served
             .get("/metrics")
@@ -291,10 +306,17 @@ fn bodies_over_64_kib_get_413_and_a_full_queue_gets_429() {
 fn malformed_bodies_and_expressions_get_400_with_the_position() {
     let project = copy_sample("park-admission");
     let served = Served::ready(project.path(), &[]);
-    let reply = Reply::raw(&served, "/v1/verify", "{\"premise\": \"true\",\n \"claim\": tru}");
+    let reply = Reply::raw(
+        &served,
+        "/v1/verify",
+        "{\"premise\": \"true\",\n \"claim\": tru}",
+    );
     assert_eq!(reply.status, 400);
     let body = reply.json();
-    assert_eq!((body["line"].clone(), body["column"].clone()), (json!(2), json!(14)));
+    assert_eq!(
+        (body["line"].clone(), body["column"].clone()),
+        (json!(2), json!(14))
+    );
     assert!(body["error"].as_str().unwrap().contains("line 2 column 14"));
 
     let reply = served.post("/v1/verify", &json!({"premise": "true"}));
@@ -308,7 +330,10 @@ fn malformed_bodies_and_expressions_get_400_with_the_position() {
     assert_eq!(reply.status, 400);
     let body = reply.json();
     assert_eq!(body["field"], "premise");
-    assert_eq!((body["line"].clone(), body["column"].clone()), (json!(1), json!(17)));
+    assert_eq!(
+        (body["line"].clone(), body["column"].clone()),
+        (json!(1), json!(17))
+    );
     assert!(body["expected"].as_str().unwrap().contains("')'"), "{body}");
 
     let reply = served.post(
@@ -319,7 +344,10 @@ fn malformed_bodies_and_expressions_get_400_with_the_position() {
     let body = reply.json();
     assert_eq!(body["field"], "claim");
     assert_eq!(body["column"], 4);
-    assert!(body["error"].as_str().unwrap().contains("ageClass"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("ageClass"),
+        "{body}"
+    );
 }
 
 use support::service::Reply;
@@ -351,7 +379,12 @@ fn a_question_past_its_deadline_is_too_complex_on_time_while_others_are_answered
         "the deadline was not kept: {elapsed:?}"
     );
     assert!(answered > 0);
-    assert!(served.get("/metrics").text.contains("precept_solver_timeouts_total 1"));
+    assert!(
+        served
+            .get("/metrics")
+            .text
+            .contains("precept_solver_timeouts_total 1")
+    );
 }
 
 #[test]
@@ -420,7 +453,11 @@ fn a_reload_under_load_fails_no_request_and_never_mixes_models() {
             assert_eq!(reply.status, 200, "{}", reply.text);
             let hash = reply.header("x-precept-model").unwrap();
             let finding = reply.json()["finding"].as_str().unwrap().to_string();
-            let expected = if json!(hash) == old_hash { "VALID" } else { "INVALID" };
+            let expected = if json!(hash) == old_hash {
+                "VALID"
+            } else {
+                "INVALID"
+            };
             assert_eq!(finding, expected, "a reply mixed the models");
             *seen.entry(finding).or_insert(0) += 1;
         }
@@ -442,10 +479,19 @@ fn a_broken_model_keeps_the_old_one_serving_and_readyz_says_why() {
     smtlib_project(dir, MEMBERS_DISCOUNTED);
     let served = Served::ready(dir, &["--watch-ms", "0"]);
     let hash = served.get("/v1/model").json()["hash"].clone();
-    std::fs::write(dir.join("model.json"), "{\"schema_version\": 1, \"rules\": [").unwrap();
+    std::fs::write(
+        dir.join("model.json"),
+        "{\"schema_version\": 1, \"rules\": [",
+    )
+    .unwrap();
     let refused = served.post("/v1/reload", &json!({}));
     assert_eq!(refused.status, 422, "{}", refused.text);
-    assert!(refused.json()["error"].as_str().unwrap().contains("model.json"));
+    assert!(
+        refused.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("model.json")
+    );
     let reply = served.post("/v1/verify", &member_question());
     assert_eq!(reply.json()["finding"], "VALID");
     assert_eq!(json!(reply.header("x-precept-model").unwrap()), hash);
@@ -478,7 +524,10 @@ fn a_change_to_the_project_is_picked_up_without_asking() {
     let dir = project.path();
     smtlib_project(dir, MEMBERS_DISCOUNTED);
     let served = Served::ready(dir, &["--watch-ms", "100"]);
-    assert_eq!(served.post("/v1/verify", &member_question()).json()["finding"], "VALID");
+    assert_eq!(
+        served.post("/v1/verify", &member_question()).json()["finding"],
+        "VALID"
+    );
     replace_model(dir, MEMBERS_EXCLUDED);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -513,7 +562,12 @@ fn a_project_that_does_not_load_is_not_ready_and_says_why() {
     };
     assert_eq!(ready.status, 503);
     assert_eq!(ready.json()["ready"], false);
-    assert!(ready.json()["reason"].as_str().unwrap().contains("model.json"));
+    assert!(
+        ready.json()["reason"]
+            .as_str()
+            .unwrap()
+            .contains("model.json")
+    );
     let reply = served.post("/v1/verify", &member_question());
     assert_eq!(reply.status, 503);
     assert_eq!(served.get("/healthz").status, 200);
@@ -552,5 +606,8 @@ fn after_kill_9_under_load_a_restart_serves_again() {
     assert!(answered > 0);
     assert_eq!(snapshot(dir), before);
     let again = Served::ready(dir, &["--workers", "2"]);
-    assert_eq!(again.post("/v1/verify", &member_question()).json()["finding"], "VALID");
+    assert_eq!(
+        again.post("/v1/verify", &member_question()).json()["finding"],
+        "VALID"
+    );
 }

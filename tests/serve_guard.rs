@@ -39,7 +39,11 @@ fn chatbot() -> Server {
     let server = Server::start();
     server.respond_with(|request: &Recorded| {
         let text = request.prompt_text();
-        let mut reply = openai_reply(if text.contains(REVISION_MARK) { RIGHT } else { WRONG });
+        let mut reply = openai_reply(if text.contains(REVISION_MARK) {
+            RIGHT
+        } else {
+            WRONG
+        });
         if let support::llm_server::Action::Respond { body, .. } = &mut reply {
             let mut value: Value = serde_json::from_str(body).unwrap();
             value["id"] = json!("chatcmpl-scripted");
@@ -106,7 +110,10 @@ fn an_invalid_reply_is_annotated_then_blocked_then_revised_to_valid() {
     let served = guard(project.path(), config.path(), &[]);
     let reply = ask(&served);
     assert_eq!(reply.status, 200, "{}", reply.text);
-    assert_eq!(reply.header("x-precept-finding").as_deref(), Some("INVALID"));
+    assert_eq!(
+        reply.header("x-precept-finding").as_deref(),
+        Some("INVALID")
+    );
     let body = reply.json();
     assert_eq!(body["choices"][0]["message"]["content"], WRONG);
     assert_eq!(body["id"], "chatcmpl-scripted");
@@ -131,7 +138,10 @@ fn an_invalid_reply_is_annotated_then_blocked_then_revised_to_valid() {
         &["--block", "--block-message", "Please ask the front desk."],
     );
     let reply = ask(&served);
-    assert_eq!(reply.header("x-precept-finding").as_deref(), Some("INVALID"));
+    assert_eq!(
+        reply.header("x-precept-finding").as_deref(),
+        Some("INVALID")
+    );
     let body = reply.json();
     assert_eq!(
         body["choices"][0]["message"]["content"],
@@ -155,7 +165,12 @@ fn an_invalid_reply_is_annotated_then_blocked_then_revised_to_valid() {
     let second = &asked[1].body["messages"];
     assert_eq!(second[2]["role"], "assistant");
     assert_eq!(second[2]["content"], WRONG);
-    assert!(second[3]["content"].as_str().unwrap().contains(REVISION_MARK));
+    assert!(
+        second[3]["content"]
+            .as_str()
+            .unwrap()
+            .contains(REVISION_MARK)
+    );
 }
 
 #[test]
@@ -195,5 +210,9 @@ fn an_unknown_guard_profile_is_refused_at_startup() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(support::stderr(&out).contains("--guard nobody"), "{}", support::stderr(&out));
+    assert!(
+        support::stderr(&out).contains("--guard nobody"),
+        "{}",
+        support::stderr(&out)
+    );
 }

@@ -34,8 +34,8 @@ pub fn id_key(id: &Value) -> String {
 
 /// The input's items and its bad lines ("FILE:LINE: what was wrong").
 pub fn read_items(path: &Path) -> Result<(Vec<BatchItem>, Vec<String>), String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let mut items = Vec::new();
     let mut bad = Vec::new();
     let mut seen = HashSet::new();
@@ -95,8 +95,12 @@ pub fn finished_ids(path: &Path) -> Result<HashSet<String>, String> {
             .write(true)
             .open(path)
             .map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
-        file.set_len(complete as u64)
-            .map_err(|e| format!("{}: cannot cut the unfinished last line: {e}", path.display()))?;
+        file.set_len(complete as u64).map_err(|e| {
+            format!(
+                "{}: cannot cut the unfinished last line: {e}",
+                path.display()
+            )
+        })?;
     }
     for (index, raw) in text[..complete].lines().enumerate() {
         if raw.trim().is_empty() {

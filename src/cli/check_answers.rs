@@ -121,7 +121,9 @@ pub fn run(args: &CheckAnswersArgs) -> Outcome {
                 append_line(&mut out, &line).map_err(|e| {
                     Failure::Input(format!("--out {}: cannot write: {e}", args.out.display()))
                 })?;
-                *findings.entry(report.finding.name().to_string()).or_default() += 1;
+                *findings
+                    .entry(report.finding.name().to_string())
+                    .or_default() += 1;
             }
             Done::Failed(item, error) => {
                 failed += 1;

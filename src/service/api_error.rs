@@ -51,10 +51,7 @@ impl ApiError {
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            json!({ "error": message.into() }),
-        )
+        ApiError::new(StatusCode::BAD_REQUEST, json!({ "error": message.into() }))
     }
 
     /// Every worker is busy and the queue is full.
@@ -101,10 +98,7 @@ impl IntoResponse for ApiError {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         }
         if status == StatusCode::UNAUTHORIZED {
-            headers.insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer"),
-            );
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
         response
     }

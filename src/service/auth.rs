@@ -42,7 +42,10 @@ pub async fn require_token(
         next.run(request).await
     } else {
         state.metrics.rejected("unauthorized");
-        tracing::warn!(path = request.uri().path(), "request without a valid token refused");
+        tracing::warn!(
+            path = request.uri().path(),
+            "request without a valid token refused"
+        );
         ApiError::unauthorized().into_response()
     }
 }

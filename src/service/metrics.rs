@@ -125,7 +125,10 @@ impl Metrics {
         );
         for outcome in ["ok", "failed"] {
             let count = figures.reloads.get(outcome).copied().unwrap_or(0);
-            let _ = writeln!(out, "precept_reloads_total{{outcome=\"{outcome}\"}} {count}");
+            let _ = writeln!(
+                out,
+                "precept_reloads_total{{outcome=\"{outcome}\"}} {count}"
+            );
         }
         let _ = writeln!(
             out,

@@ -32,8 +32,7 @@ impl ServedModel {
             .map_err(|e| format!("{}: {e}", dir.join(MODEL_FILE).display()))?;
         let project = Project::load(dir).map_err(|e| e.to_string())?;
         let compiled = project.compile_strict().map_err(|e| e.to_string())?;
-        let timeout =
-            timeout.unwrap_or(Duration::from_millis(project.settings.solver_timeout_ms));
+        let timeout = timeout.unwrap_or(Duration::from_millis(project.settings.solver_timeout_ms));
         let mut pool = Vec::with_capacity(workers);
         for _ in 0..workers.max(1) {
             let worker = SolverWorker::spawn(timeout);

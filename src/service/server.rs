@@ -1,13 +1,15 @@
 //! Binding the address and running the service until the process ends.
 
+use super::guard::chat::Guard;
+use super::guard::chatbot::Chatbot;
 use super::options::ServeOptions;
 use super::reload::{reload, start_watching};
 use super::router::router;
 use super::state::ServiceState;
-use crate::core::llm::config::{ProfileSource, process_env, probe_tcp, resolve_profile, user_config_dir};
+use crate::core::llm::config::{
+    ProfileSource, probe_tcp, process_env, resolve_profile, user_config_dir,
+};
 use crate::core::llm::{ClientOptions, LlmClient, Mode};
-use super::guard::chat::Guard;
-use super::guard::chatbot::Chatbot;
 use std::path::PathBuf;
 use std::sync::Arc;
 

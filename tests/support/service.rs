@@ -149,8 +149,7 @@ impl Reply {
     }
 
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.text)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
     }
 
     pub fn header(&self, name: &str) -> Option<String> {

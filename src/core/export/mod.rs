@@ -1,8 +1,8 @@
 //! Exports of a vetted model.
 
 pub mod json;
-pub mod verify_json;
 pub mod smtlib;
+pub mod verify_json;
 
 pub use json::to_json;
 pub use smtlib::to_smtlib;

@@ -12,9 +12,9 @@ use crate::service::api_error::{ApiError, parse_body};
 use crate::service::on_worker::on_worker;
 use crate::service::served_model::ServedModel;
 use crate::service::state::ServiceState;
-use axum::response::Response;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::response::Response;
 use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,10 +34,7 @@ struct CheckBody {
     threshold: Option<f64>,
 }
 
-pub async fn check_answer(
-    State(state): State<Arc<ServiceState>>,
-    body: Bytes,
-) -> Response {
+pub async fn check_answer(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;
     respond(&state, "/v1/check-answer", started, outcome)
@@ -87,9 +84,10 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
 
 /// The translator client, or 503 saying why there is none.
 pub fn translator(state: &ServiceState) -> Result<Arc<LlmClient>, ApiError> {
-    state.translator.clone().map_err(|reason| {
-        ApiError::unavailable(format!("checking answers needs an LLM: {reason}"))
-    })
+    state
+        .translator
+        .clone()
+        .map_err(|reason| ApiError::unavailable(format!("checking answers needs an LLM: {reason}")))
 }
 
 /// Checks one answer on a leased worker (also the guard proxy's check).

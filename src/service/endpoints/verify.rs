@@ -6,9 +6,9 @@ use crate::core::solve::FindingKind;
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::on_worker::on_worker;
 use crate::service::state::ServiceState;
-use axum::response::Response;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::response::Response;
 use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,10 +25,7 @@ fn always() -> String {
     "true".into()
 }
 
-pub async fn verify(
-    State(state): State<Arc<ServiceState>>,
-    body: Bytes,
-) -> Response {
+pub async fn verify(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;
     respond(&state, "/v1/verify", started, outcome)

@@ -26,7 +26,11 @@ pub struct Guard {
 /// The header that carries the verdict's finding.
 pub const FINDING_HEADER: &str = "x-precept-finding";
 
-pub async fn chat_completions(state: Arc<ServiceState>, guard: Arc<Guard>, body: &[u8]) -> Response {
+pub async fn chat_completions(
+    state: Arc<ServiceState>,
+    guard: Arc<Guard>,
+    body: &[u8],
+) -> Response {
     let started = Instant::now();
     let outcome = guarded(&state, &guard, body).await;
     let finding = outcome.as_ref().ok().map(|answer| answer.finding.clone());
@@ -42,7 +46,9 @@ pub async fn chat_completions(state: Arc<ServiceState>, guard: Arc<Guard>, body:
 async fn guarded(state: &ServiceState, guard: &Guard, body: &[u8]) -> Result<Answer, ApiError> {
     let mut request: Value = parse_body(body)?;
     if !request.is_object() {
-        return Err(ApiError::bad_request("expected a chat-completions request object"));
+        return Err(ApiError::bad_request(
+            "expected a chat-completions request object",
+        ));
     }
     if request.get("stream").and_then(Value::as_bool) == Some(true) {
         return Err(ApiError::bad_request(

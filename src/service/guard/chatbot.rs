@@ -1,7 +1,9 @@
 //! Forwarding a chat request to the chatbot profile of llm.toml, as it is
 //! apart from the model name (the profile's).
 
-use crate::core::llm::config::{Profile, Protocol, process_env, probe_tcp, resolve_profile, user_config_dir};
+use crate::core::llm::config::{
+    Profile, Protocol, probe_tcp, process_env, resolve_profile, user_config_dir,
+};
 use crate::service::api_error::ApiError;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -72,9 +74,8 @@ impl Chatbot {
                 text.chars().take(300).collect::<String>()
             )));
         }
-        serde_json::from_str(&text).map_err(|e| {
-            ApiError::bad_gateway(format!("the chatbot's reply is not JSON: {e}"))
-        })
+        serde_json::from_str(&text)
+            .map_err(|e| ApiError::bad_gateway(format!("the chatbot's reply is not JSON: {e}")))
     }
 }
 
