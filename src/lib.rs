@@ -2,4 +2,5 @@
 
 pub mod cli;
 pub mod core;
+pub mod service;
 pub mod tui;

@@ -203,6 +203,76 @@ fn update_and_view_do_not_import_each_other() {
     );
 }
 
+/// What each top-level part of the crate may use: the core nothing but
+/// itself, the service only the core (never the terminal front ends).
+const FRONT_ENDS: [(&str, &[&str]); 2] = [("core", &["core"]), ("service", &["core", "service"])];
+
+/// Every use, in a file of a top-level part of `FRONT_ENDS`, of a path into
+/// a part it may not use ("src/service/x.rs:3: service uses tui").
+fn front_end_uses(sources: &[SourceFile]) -> Vec<String> {
+    let modules = module_paths(sources);
+    let mut found = Vec::new();
+    for file in sources {
+        let Some((part, allowed)) = FRONT_ENDS
+            .iter()
+            .find(|(part, _)| file.module.first().is_some_and(|m| m == part))
+        else {
+            continue;
+        };
+        for path in written_paths(&file.code) {
+            let Some(target) = absolute_path(&file.module, &path, &modules) else {
+                continue;
+            };
+            if let Some(top) = target.first()
+                && ["core", "service", "cli", "tui"].contains(&top.as_str())
+                && !allowed.contains(&top.as_str())
+            {
+                found.push(format!(
+                    "src/{}:{}: {part} uses {top}",
+                    file.path, path.line
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_service_uses_only_the_core_and_the_core_uses_no_front_end() {
+    let sources = crate_sources(&src());
+    assert!(
+        sources
+            .iter()
+            .filter(|f| f.module.first().is_some_and(|m| m == "service"))
+            .count()
+            > 5,
+        "src/service looks empty"
+    );
+    let offenders = front_end_uses(&sources);
+    assert!(
+        offenders.is_empty(),
+        "imports across the crate's parts:\n{}",
+        offenders.join("\n")
+    );
+    let planted = [
+        source("service/router.rs", "use crate::tui::run;\n"),
+        source("service/state.rs", "use crate::cli::common::Failure;\n"),
+        source("core/model/x.rs", "use crate::service::ServeOptions;\n"),
+        source("tui/mod.rs", "pub fn run() {}\n"),
+        source("cli/common.rs", "pub struct Failure;\n"),
+        source("service/mod.rs", "pub struct ServeOptions;\n"),
+        source("core/mod.rs", "pub mod model;\n"),
+    ];
+    assert_eq!(
+        front_end_uses(&planted),
+        vec![
+            "src/service/router.rs:1: service uses tui",
+            "src/service/state.rs:1: service uses cli",
+            "src/core/model/x.rs:1: core uses service",
+        ]
+    );
+}
+
 /// No two files of the crate use each other, directly or through others.
 #[test]
 fn no_import_cycle_between_files() {

@@ -6,6 +6,7 @@ use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use crate::core::explain::describe::{describe, describe_chain, step_source};
 use crate::core::explain::inputs::inputs;
 use crate::core::explain::job::{self, ExplainRequest, run};
+pub use crate::core::explain::json::{chain_json, explanation_json};
 use crate::core::explain::relevance::Budget;
 use crate::core::explain::{Chain, Explanation, ValueSplit};
 use crate::core::model::finding::{Finding, Value};
@@ -13,7 +14,7 @@ use crate::core::model::{CompiledModel, Project};
 use crate::core::smt::Expr;
 use crate::core::solve::SolverWorker;
 use clap::Args;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -81,18 +82,6 @@ pub fn run_command(args: &ExplainArgs) -> Outcome {
     Ok(())
 }
 
-fn value_json(value: &Value) -> Json {
-    serde_json::to_value(value).unwrap_or(Json::Null)
-}
-
-fn values_json(list: &[(String, Value)]) -> Json {
-    Json::Array(
-        list.iter()
-            .map(|(variable, value)| json!({"variable": variable, "value": value_json(value)}))
-            .collect(),
-    )
-}
-
 /// The chain of a VALID or INVALID finding with its rules' texts
 /// (`verify --explain`).
 pub fn finding_chain(
@@ -118,58 +107,6 @@ pub fn finding_with_chain_json(finding: &Finding, chain: Option<&Chain>) -> Json
         object.insert("chain".into(), chain_json(chain));
     }
     json
-}
-
-/// A chain's steps as JSON: `[{rules, uses, derives, source}]`.
-pub fn chain_json(chain: Option<&Chain>) -> Json {
-    let steps = chain.map(|c| c.steps.as_slice()).unwrap_or_default();
-    Json::Array(
-        steps
-            .iter()
-            .map(|step| {
-                json!({
-                    "rules": step.rules,
-                    "uses": values_json(&step.uses),
-                    "derives": values_json(&step.derives),
-                    "source": step_source(&step.texts),
-                })
-            })
-            .collect(),
-    )
-}
-
-/// The fixed JSON of `precept explain` (scripts rely on its fields).
-pub fn explanation_json(explanation: &Explanation) -> Json {
-    let mut out = serde_json::Map::new();
-    if let Some(finding) = &explanation.finding {
-        out.insert("finding".into(), json!(finding.kind.name()));
-    }
-    let propagation = &explanation.propagation;
-    out.insert(
-        "forced".into(),
-        Json::Array(
-            propagation
-                .forced
-                .iter()
-                .map(|f| json!({"variable": f.variable, "value": value_json(&f.value), "rules": f.rules}))
-                .collect(),
-        ),
-    );
-    out.insert("open".into(), json!(propagation.open));
-    out.insert("chain".into(), chain_json(explanation.chain.as_ref()));
-    let relevance = explanation.relevance.clone().unwrap_or_default();
-    out.insert(
-        "ask".into(),
-        Json::Array(
-            relevance
-                .ask
-                .iter()
-                .map(|a| json!({"variables": a.variables, "question": a.question}))
-                .collect(),
-        ),
-    );
-    out.insert("irrelevant".into(), json!(relevance.irrelevant));
-    Json::Object(out)
 }
 
 fn list(values: &[Value]) -> String {

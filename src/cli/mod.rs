@@ -1,7 +1,9 @@
 //! The command line: one file per subcommand. Exit codes: 0 ok, 1 a failing
 //! test or check, 2 bad input or usage.
 
+pub mod batch_lines;
 pub mod check_answer;
+pub mod check_answers;
 pub mod common;
 pub mod consolidate;
 pub mod coverage;
@@ -18,6 +20,8 @@ pub mod probe;
 pub mod probe_report;
 pub mod render;
 pub mod review;
+pub mod serve;
+pub mod serve_guard;
 pub mod show;
 pub mod test;
 pub mod verify;
@@ -50,6 +54,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Check a natural-language answer against a project's model (LLM translation ×k, then the solver)
     CheckAnswer(check_answer::CheckAnswerArgs),
+    /// Check many answers from a JSONL file ({"id", "question", "answer"} a line), several at a time
+    CheckAnswers(check_answers::CheckAnswersArgs),
     /// Score the answer verifier on labelled answers (JSONL): soundness, FPR, precision, recall, F1, accuracy
     Eval(eval::EvalArgs),
     /// Run a project's logic tests
@@ -68,6 +74,8 @@ pub enum Command {
     Coverage(coverage::CoverageArgs),
     /// Test a chatbot (an llm.toml profile) with proved questions, variants and follow-ups
     Probe(probe::ProbeArgs),
+    /// Serve a vetted model over HTTP: verify, check-answer, explain; hot reload; the guard proxy
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -80,6 +88,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Explain(args) => explain::run_command(&args),
         Command::CheckAnswer(args) => check_answer::run(&args),
+        Command::CheckAnswers(args) => check_answers::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Show(args) => show::run(&args),
@@ -89,6 +98,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Review(args) => review::run(&args),
         Command::Coverage(args) => coverage::run(&args),
         Command::Probe(args) => probe::run(&args),
+        Command::Serve(args) => serve::run_command(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,10 +2,9 @@
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::{explain, render};
-use crate::core::model::verdict::verdict;
-use crate::core::solve::{Finding, FindingKind};
+use crate::core::export::verify_json::verify_json;
+use crate::core::solve::FindingKind;
 use clap::Args;
-use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -32,17 +31,6 @@ pub struct VerifyArgs {
     pub timeout_ms: Option<u64>,
 }
 
-/// The finding's fields as they always were, then its verdict sentence.
-#[derive(Serialize)]
-struct VerifyJson<'a> {
-    #[serde(flatten)]
-    finding: &'a Finding,
-    verdict: String,
-    /// With --explain: the derivation chain.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chain: Option<serde_json::Value>,
-}
-
 pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
     FindingKind::parse(text).ok_or_else(|| {
         let names: Vec<&str> = FindingKind::ALL.iter().map(|k| k.name()).collect();
@@ -65,11 +53,11 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         false => None,
     };
     if args.json {
-        print_json(&VerifyJson {
-            verdict: verdict(&finding, &compiled.glossary),
-            finding: &finding,
-            chain: args.explain.then(|| explain::chain_json(chain.as_ref())),
-        })?;
+        print_json(&verify_json(
+            &finding,
+            &compiled.glossary,
+            args.explain.then(|| explain::chain_json(chain.as_ref())),
+        ))?;
     } else {
         print!("{}", render::finding_text(&finding, &compiled, 0));
     }

@@ -109,6 +109,7 @@ pub fn z3_binary() -> PathBuf {
 }
 pub mod llm_server;
 pub mod park_formalization;
+pub mod service;
 pub mod tmux;
 
 /// A project of its own in `dir`: two airline rules that conflict when a

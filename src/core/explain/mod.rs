@@ -15,6 +15,7 @@ pub mod chain;
 pub mod describe;
 pub mod inputs;
 pub mod job;
+pub mod json;
 pub mod markdown;
 pub mod propagate;
 pub mod relevance;

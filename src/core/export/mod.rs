@@ -2,6 +2,7 @@
 
 pub mod json;
 pub mod smtlib;
+pub mod verify_json;
 
 pub use json::to_json;
 pub use smtlib::to_smtlib;

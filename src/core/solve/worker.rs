@@ -246,6 +246,19 @@ impl SolverWorker {
     }
 }
 
+impl SolverWorker {
+    /// Cancels whatever request is running now (a caller that owns the
+    /// worker alone, such as a service lease, need not know its ticket);
+    /// nothing happens when the worker is idle.
+    pub fn cancel_running(&self) {
+        let mut state = self.watch.lock();
+        if let Some(running) = &mut state.running {
+            running.stop_reason = Some("cancelled".into());
+            interrupt(&mut state);
+        }
+    }
+}
+
 impl Drop for SolverWorker {
     fn drop(&mut self) {
         self.jobs = None;
