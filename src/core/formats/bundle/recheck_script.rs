@@ -17,9 +17,9 @@ set -u
 cd "$(dirname "$0")" || exit 2
 
 if command -v sha256sum >/dev/null 2>&1; then
-  digest() { sha256sum "$1" | cut -d ' ' -f 1; }
+  hasher="sha256sum"
 elif command -v shasum >/dev/null 2>&1; then
-  digest() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
+  hasher="shasum -a 256"
 else
   echo "recheck: neither sha256sum nor shasum is installed" >&2
   exit 2
@@ -46,35 +46,57 @@ if [ ! -f manifest.json ]; then
 fi
 
 entries=$(mktemp) || exit 2
-trap 'rm -f "$entries"' EXIT
-grep '^    {"file":' manifest.json > "$entries"
+present=$(mktemp) || exit 2
+computed=$(mktemp) || exit 2
+trap 'rm -f "$entries" "$present" "$computed"' EXIT
+tab=$(printf '\t')
+
+# One line per listed file: its name, its SHA-256 and, for a query, the
+# answer a solver must give.
+sed -n 's/^    {"file":"\([^"]*\)","sha256":"\([0-9a-f]*\)"\(,"expected":"\([a-z]*\)"\)\{0,1\}},\{0,1\}$/\1'"$tab"'\2'"$tab"'\4/p' \
+  manifest.json > "$entries"
+listed=$(grep -c '^    {"file":' manifest.json)
+parsed=$(wc -l < "$entries")
 
 failures=0
-files=0
 queries=0
 fail() {
   echo "FAIL $1: $2"
   failures=$((failures + 1))
 }
+if [ "$listed" -ne "$parsed" ]; then
+  fail manifest.json "$((listed - parsed)) file entries cannot be read"
+fi
 
-while IFS= read -r line; do
-  file=$(printf '%s\n' "$line" | sed -n 's/^    {"file":"\([^"]*\)".*/\1/p')
-  sum=$(printf '%s\n' "$line" | sed -n 's/.*"sha256":"\([0-9a-f]*\)".*/\1/p')
-  expected=$(printf '%s\n' "$line" | sed -n 's/.*"expected":"\([a-z]*\)".*/\1/p')
-  if [ -z "$file" ] || [ -z "$sum" ]; then
-    fail manifest.json "an entry that cannot be read: $line"
-    continue
-  fi
-  if [ ! -f "$file" ]; then
+# Every listed file must be here, unchanged.
+while IFS="$tab" read -r file sum expected; do
+  if [ -f "$file" ]; then
+    printf '%s\n' "$file" >> "$present"
+  else
     fail "$file" "listed in the manifest but missing"
-    continue
   fi
-  files=$((files + 1))
-  actual=$(digest "$file")
-  if [ "$actual" != "$sum" ]; then
+done < "$entries"
+files=$(wc -l < "$present")
+if [ "$files" -gt 0 ]; then
+  # shellcheck disable=SC2086 # the hasher is a command and its options
+  xargs $hasher < "$present" > "$computed"
+fi
+changed=$(awk -v tab="$tab" '
+  NR == FNR { split($0, f, tab); want[f[1]] = f[2]; next }
+  { file = $0; sub(/^[0-9a-f]+ [ *]/, "", file)
+    if (want[file] != $1) print file tab $1 tab want[file] }
+' "$entries" "$computed")
+if [ -n "$changed" ]; then
+  while IFS="$tab" read -r file actual sum; do
     fail "$file" "changed: its SHA-256 is $actual, the manifest says $sum"
-  fi
-  [ -n "$expected" ] || continue
+  done <<EOF_CHANGED
+$changed
+EOF_CHANGED
+fi
+
+# Every query, through every solver.
+while IFS="$tab" read -r file sum expected; do
+  [ -n "$expected" ] && [ -f "$file" ] || continue
   queries=$((queries + 1))
   for solver in $have; do
     case $solver in
@@ -95,7 +117,7 @@ while IFS= read -r line; do
 done < "$entries"
 
 echo "checked $files files and $queries queries with:$have"
-echo "manifest.json SHA-256: $(digest manifest.json) (compare it with the one published with the bundle)"
+echo "manifest.json SHA-256: $($hasher manifest.json | cut -d ' ' -f 1) (compare it with the one published with the bundle)"
 if [ "$failures" -gt 0 ]; then
   echo "recheck: $failures problem(s) found"
   exit 1
