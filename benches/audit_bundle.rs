@@ -36,7 +36,10 @@ fn main() {
     let started = Instant::now();
     let summary = export_bundle(&project, &compiled, &worker, &bundle).expect("the bundle");
     let export = started.elapsed();
-    let bytes: u64 = walk(&bundle).iter().map(|p| p.metadata().map_or(0, |m| m.len())).sum();
+    let bytes: u64 = walk(&bundle)
+        .iter()
+        .map(|p| p.metadata().map_or(0, |m| m.len()))
+        .sum();
     println!(
         "export: {:.2} s ({} files, {} queries, {:.1} MB, {} tests without queries)",
         export.as_secs_f64(),

@@ -49,11 +49,9 @@ fn unordered(value: &Value) -> Value {
             items.sort_by_key(|v| v.to_string());
             Value::Array(items)
         }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), unordered(v)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), unordered(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -162,12 +160,16 @@ fn expressions_outside_the_fragment_are_each_reported_and_nothing_is_written() {
     // The file, the line of the rule in the file, the rule id, and the
     // line:column inside the expression, for each bad rule.
     assert!(
-        error.contains(&format!("{name}:27: rule F6E5D4C3B2A1, expression 2:4: expected")),
+        error.contains(&format!(
+            "{name}:27: rule F6E5D4C3B2A1, expression 2:4: expected"
+        )),
         "{error}"
     );
     assert!(error.contains("'forall'"), "{error}");
     assert!(
-        error.contains(&format!("{name}:32: rule Q9W8E7R6T5Y4, expression 1:36: expected")),
+        error.contains(&format!(
+            "{name}:32: rule Q9W8E7R6T5Y4, expression 1:36: expected"
+        )),
         "{error}"
     );
     assert!(error.contains("'leaveWeek'"), "{error}");
@@ -265,7 +267,10 @@ fn export_warns_above_arcs_limits_without_failing() {
     ] {
         assert!(warnings.contains(expected), "{expected} not in {warnings}");
     }
-    assert_eq!(read_json(&written)["rules"].as_array().unwrap().len(), 1_501);
+    assert_eq!(
+        read_json(&written)["rules"].as_array().unwrap().len(),
+        1_501
+    );
 }
 
 #[test]

@@ -143,7 +143,10 @@ fn the_manifest_records_versions_findings_reviews_and_hashes() {
         .iter()
         .map(|q| q.as_str().unwrap())
         .collect();
-    assert!(queries.contains(&"queries/T23.evidence.smt2"), "{queries:?}");
+    assert!(
+        queries.contains(&"queries/T23.evidence.smt2"),
+        "{queries:?}"
+    );
     // Every file but the manifest itself is listed with its SHA-256.
     let listed: Vec<&str> = manifest["files"]
         .as_array()
@@ -181,7 +184,11 @@ fn a_changed_byte_of_a_rule_fails_the_recheck_and_names_the_file() {
     let text = String::from_utf8(bytes.clone()).unwrap();
     let at = text.find(":named").unwrap();
     let digit = text[..at].rfind(|c: char| c.is_ascii_digit()).unwrap();
-    bytes[digit] = if bytes[digit] == b'9' { b'8' } else { bytes[digit] + 1 };
+    bytes[digit] = if bytes[digit] == b'9' {
+        b'8'
+    } else {
+        bytes[digit] + 1
+    };
     std::fs::write(&victim, bytes).unwrap();
     let out = recheck(&bundle, &path, "z3");
     let text = stdout(&out);
@@ -198,7 +205,11 @@ fn a_changed_byte_of_a_rule_fails_the_recheck_and_names_the_file() {
     std::fs::write(&model, text.replacen(":named R1)", ":named R2)", 1)).unwrap();
     let out = recheck(&bundle, &path, "z3");
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert!(stdout(&out).contains("FAIL model.smt2: changed"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("FAIL model.smt2: changed"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -227,11 +238,15 @@ fn a_flipped_expected_answer_fails_the_recheck_and_names_the_query() {
     let report = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert!(
-        report.contains(&format!("FAIL {file}: z3 answers unsat, the manifest expects sat")),
+        report.contains(&format!(
+            "FAIL {file}: z3 answers unsat, the manifest expects sat"
+        )),
         "{report}"
     );
     assert!(
-        report.contains(&format!("FAIL {file}: cvc5 answers unsat, the manifest expects sat")),
+        report.contains(&format!(
+            "FAIL {file}: cvc5 answers unsat, the manifest expects sat"
+        )),
         "{report}"
     );
     assert_eq!(report.matches("FAIL").count(), 2, "{report}");
@@ -252,7 +267,11 @@ fn a_missing_query_fails_and_a_missing_z3_is_a_clear_error() {
     );
     let out = recheck(&bundle, "/usr/bin:/bin", "z3");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("z3 is not on PATH"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("z3 is not on PATH"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -263,7 +282,11 @@ fn an_existing_folder_is_never_overwritten() {
     std::fs::write(out_dir.join("keep.txt"), "mine").unwrap();
     let out = export_bundle(&sample("park-admission"), &out_dir);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("refusing to overwrite"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refusing to overwrite"),
+        "{}",
+        stderr(&out)
+    );
     let left: Vec<_> = std::fs::read_dir(&out_dir).unwrap().collect();
     assert_eq!(left.len(), 1);
     // No temporary folder is left beside it either.

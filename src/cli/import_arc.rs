@@ -26,7 +26,12 @@ pub fn run(args: &ImportArgs, source: &str) -> Outcome {
         imported.model.variables.len(),
         imported.tests.nl_tests.len(),
     );
-    Project::create(&args.out, imported.model, imported.tests, Settings::default())?;
+    Project::create(
+        &args.out,
+        imported.model,
+        imported.tests,
+        Settings::default(),
+    )?;
     println!(
         "imported an ARC policy: {rules} rules, {variables} variables and {tests} test cases (as natural-language tests) into {}",
         args.out.display()

@@ -35,8 +35,7 @@ impl TryFrom<Value> for UnitType {
         if let Value::String(declaration) = &value {
             return declared_type(declaration);
         }
-        let described: DescribedType =
-            serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let described: DescribedType = serde_json::from_value(value).map_err(|e| e.to_string())?;
         Ok(UnitType {
             name: described.name,
             description: described.description,
@@ -46,8 +45,8 @@ impl TryFrom<Value> for UnitType {
 }
 
 fn declared_type(declaration: &str) -> Result<UnitType, String> {
-    let commands = crate::core::smt::parse_script(declaration)
-        .map_err(|e| format!("type declaration {e}"))?;
+    let commands =
+        crate::core::smt::parse_script(declaration).map_err(|e| format!("type declaration {e}"))?;
     let mut enums = commands.into_iter().filter_map(|c| match c {
         crate::core::smt::Command::DeclareEnum { name, values, .. } => Some((name, values)),
         _ => None,

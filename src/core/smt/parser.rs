@@ -244,11 +244,9 @@ fn enum_values(source: &str, constructors: &SExpr) -> Result<Vec<String>, SmtErr
                 symbol_from(source, &parts[0], "a constructor name")
             }
             // The ARC paper's shorthand: `(declare-datatype Tier (GOLD SILVER))`.
-            SExpr::Atom(_) => symbol_from(
-                source,
-                item,
-                "a constructor name, such as 'RED' or '(RED)'",
-            ),
+            SExpr::Atom(_) => {
+                symbol_from(source, item, "a constructor name, such as 'RED' or '(RED)'")
+            }
             SExpr::List(parts, _) if parts.len() > 1 => Err(SmtError::new(
                 source,
                 parts[1].span(),
@@ -438,8 +436,14 @@ mod tests {
         assert_eq!(
             enums,
             vec![
-                ("Tier".to_string(), vec!["GOLD".to_string(), "SILVER".to_string()]),
-                ("Age".to_string(), vec!["CHILD".to_string(), "ADULT".to_string()]),
+                (
+                    "Tier".to_string(),
+                    vec!["GOLD".to_string(), "SILVER".to_string()]
+                ),
+                (
+                    "Age".to_string(),
+                    vec!["CHILD".to_string(), "ADULT".to_string()]
+                ),
             ]
         );
     }

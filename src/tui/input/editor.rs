@@ -226,8 +226,12 @@ fn declared_type(
         column: position.column,
         message,
     };
-    let commands = crate::core::smt::parse_script(text)
-        .map_err(|e| at(e.position, format!("expected {}, found {}", e.expected, e.found)))?;
+    let commands = crate::core::smt::parse_script(text).map_err(|e| {
+        at(
+            e.position,
+            format!("expected {}, found {}", e.expected, e.found),
+        )
+    })?;
     let mut declared = commands.into_iter().filter_map(|c| match c {
         crate::core::smt::Command::DeclareEnum { name, values, .. } => Some((name, values)),
         _ => None,

@@ -4,10 +4,10 @@
 //! by its rule id and the line:column inside the expression.
 
 use super::definition::{ArcPolicy, ArcTestCase};
+use crate::core::model::finding::FindingKind;
 use crate::core::model::{
     EnumValue, NlTest, PolicyModel, ReviewStatus, Rule, TestSuite, TypeDef, Variable,
 };
-use crate::core::model::finding::FindingKind;
 use crate::core::smt::{Sort, Vocabulary, parse_expr};
 use std::collections::HashSet;
 use std::fmt;
@@ -117,7 +117,11 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
             continue;
         };
         if let Err(e) = vocabulary.declare_variable(&variable.name, sort.clone()) {
-            problems.push(problem(line, format!("variables[{i}] '{}'", variable.name), e));
+            problems.push(problem(
+                line,
+                format!("variables[{i}] '{}'", variable.name),
+                e,
+            ));
             continue;
         }
         model.variables.push(Variable {
@@ -140,8 +144,8 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
             ));
             continue;
         }
-        let checked =
-            parse_expr(&rule.expression).and_then(|e| vocabulary.check_formula(&rule.expression, &e));
+        let checked = parse_expr(&rule.expression)
+            .and_then(|e| vocabulary.check_formula(&rule.expression, &e));
         if let Err(e) = checked {
             problems.push(ArcProblem {
                 line,

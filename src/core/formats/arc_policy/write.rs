@@ -164,7 +164,9 @@ fn unheld_fields(source: ArcSource<'_>) -> Vec<String> {
     let mut unheld = Vec::new();
     let mut count = |n: usize, what: String| {
         if n > 0 {
-            unheld.push(format!("not written (the format has no place for it): {what}"));
+            unheld.push(format!(
+                "not written (the format has no place for it): {what}"
+            ));
         }
     };
     count(
@@ -175,7 +177,11 @@ fn unheld_fields(source: ArcSource<'_>) -> Vec<String> {
         usize::from(source.has_document),
         "the source document".to_string(),
     );
-    let spans = model.rules.iter().filter(|r| r.source_span.is_some()).count();
+    let spans = model
+        .rules
+        .iter()
+        .filter(|r| r.source_span.is_some())
+        .count();
     count(spans, format!("the source span of {spans} rule(s)"));
     let reviewed = model
         .rules
@@ -191,9 +197,15 @@ fn unheld_fields(source: ArcSource<'_>) -> Vec<String> {
     let nl = &source.tests.nl_tests;
     if source.with_tests {
         let named = nl.iter().filter(|t| !t.name.is_empty()).count();
-        count(named, format!("the name of {named} natural-language test(s)"));
+        count(
+            named,
+            format!("the name of {named} natural-language test(s)"),
+        );
         let noted = nl.iter().filter(|t| !t.note.is_empty()).count();
-        count(noted, format!("the note of {noted} natural-language test(s)"));
+        count(
+            noted,
+            format!("the note of {noted} natural-language test(s)"),
+        );
     } else {
         count(
             nl.len(),
@@ -211,7 +223,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

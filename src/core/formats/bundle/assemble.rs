@@ -48,7 +48,13 @@ pub fn export_bundle(
     let consistency = run_tests(
         worker,
         compiled,
-        &[LogicTest::new("model", "", "true", "true", FindingKind::Valid)],
+        &[LogicTest::new(
+            "model",
+            "",
+            "true",
+            "true",
+            FindingKind::Valid,
+        )],
     );
     let model_consistent = match consistency.first().and_then(TestOutcome::actual) {
         Some(FindingKind::Impossible) => Some(false),
@@ -120,7 +126,16 @@ pub fn export_bundle(
         }
         tests.push(entry);
     }
-    answer_checks(project, compiled, worker, &scope, &mut stems, &mut files, &mut tests, &mut not_rechecked);
+    answer_checks(
+        project,
+        compiled,
+        worker,
+        &scope,
+        &mut stems,
+        &mut files,
+        &mut tests,
+        &mut not_rechecked,
+    );
 
     let source_document = match &project.settings.document {
         Some(name) => {
@@ -149,7 +164,11 @@ pub fn export_bundle(
         source_document: source_document.as_ref().map(|s| s.file.as_str()),
     });
     files.push(("README.md".into(), readme.into_bytes(), None));
-    files.push(("recheck.sh".into(), RECHECK_SCRIPT.as_bytes().to_vec(), None));
+    files.push((
+        "recheck.sh".into(),
+        RECHECK_SCRIPT.as_bytes().to_vec(),
+        None,
+    ));
 
     let manifest = Manifest {
         precept_version: env!("CARGO_PKG_VERSION").into(),
@@ -247,7 +266,8 @@ fn answer_checks(
         let outcomes = run_tests(worker, compiled, &as_tests);
         let mut worst: Option<FindingKind> = None;
         for (pair, outcome) in as_tests.iter().zip(&outcomes) {
-            let (Ok((premise, claim)), Some(finding)) = (check_test(compiled, pair), &outcome.finding)
+            let (Ok((premise, claim)), Some(finding)) =
+                (check_test(compiled, pair), &outcome.finding)
             else {
                 continue;
             };

@@ -4,9 +4,9 @@
 //! minimal rule set of the evidence alone, which must be unsat too.
 
 use super::query::{Answer, ClaimUse, Query, query_text};
-use crate::core::model::graph::RuleGraph;
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::{Finding, FindingKind};
+use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
 use std::collections::BTreeSet;
 
@@ -119,21 +119,27 @@ pub fn claim_queries(compiled: &CompiledModel, scope: &Scope, claim: &Claim) -> 
     match kind {
         FindingKind::Valid => add(
             "evidence",
-            format!("only the supporting rules ({listed}) with the premise and the claim negated: they alone suffice"),
+            format!(
+                "only the supporting rules ({listed}) with the premise and the claim negated: they alone suffice"
+            ),
             evidence,
             ClaimUse::Negated,
             true,
         ),
         FindingKind::Invalid => add(
             "evidence",
-            format!("only the contradicting rules ({listed}) with the premise and the claim: they alone refute it"),
+            format!(
+                "only the contradicting rules ({listed}) with the premise and the claim: they alone refute it"
+            ),
             evidence,
             ClaimUse::Asserted,
             true,
         ),
         FindingKind::Impossible => add(
             "evidence",
-            format!("only the contradicting rules ({listed}) with the premise: they alone contradict it"),
+            format!(
+                "only the contradicting rules ({listed}) with the premise: they alone contradict it"
+            ),
             evidence,
             ClaimUse::Absent,
             true,

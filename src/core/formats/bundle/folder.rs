@@ -7,7 +7,10 @@ use std::path::Path;
 
 /// Writes `files` (path inside the folder, bytes) as the folder `out`. An
 /// existing `out` must be empty; it is never partly overwritten.
-pub fn write_folder(out: &Path, files: &[(String, Vec<u8>, Option<Answer>)]) -> Result<(), BundleError> {
+pub fn write_folder(
+    out: &Path,
+    files: &[(String, Vec<u8>, Option<Answer>)],
+) -> Result<(), BundleError> {
     let io = |path: &Path, e: std::io::Error| BundleError::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
