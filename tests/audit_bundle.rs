@@ -317,3 +317,66 @@ fn an_inconsistent_model_puts_every_rule_in_every_query() {
     let out = recheck(&bundle, &solver_path(scratch.path()), "z3 cvc5");
     assert!(out.status.success(), "{}", stdout(&out));
 }
+
+#[test]
+fn an_answer_check_saved_as_a_test_brings_the_queries_of_its_stored_translations() {
+    use precept::core::model::NlTest;
+    use precept::core::solve::FindingKind;
+    let scratch = tempfile::tempdir().unwrap();
+    let project = support::copy_sample("park-admission");
+    let mut suite: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.path().join("tests.json")).unwrap(),
+    )
+    .unwrap();
+    let question = "Can a senior with $35.40 in the low season visit?";
+    let answer = "No, $35.40 is not enough.";
+    let checked = NlTest::new("NL1", question, answer, FindingKind::Satisfiable);
+    let never_run = NlTest::new("NL2", "", "Children always enter free.", FindingKind::Valid);
+    suite["nl_tests"] = serde_json::to_value([checked, never_run]).unwrap();
+    std::fs::write(
+        project.path().join("tests.json"),
+        serde_json::to_string_pretty(&suite).unwrap(),
+    )
+    .unwrap();
+    // A translation the answer verifier stored when it checked NL1.
+    let cache = project.path().join(".cache/translations");
+    std::fs::create_dir_all(&cache).unwrap();
+    let stored = serde_json::json!({
+        "key": "k1", "prompt": "translate.v1", "translator": "scripted#1",
+        "question": question, "answer": answer,
+        "pairs": [{
+            "premise": "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))",
+            "claim": "(not isEntryAllowed)",
+            "source": "No, $35.40 is not enough."
+        }],
+        "untranslated": [], "rejected": [], "rounds": 1, "symbols": {}, "vocabulary": ""
+    });
+    std::fs::write(cache.join("k1.json"), stored.to_string()).unwrap();
+
+    let bundle = scratch.path().join("b");
+    let out = export_bundle(project.path(), &bundle);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: no queries for NL2: no stored translation"),
+        "{}",
+        stderr(&out)
+    );
+    let manifest = manifest(&bundle);
+    let tests = manifest["tests"].as_array().unwrap();
+    let nl1 = tests.iter().find(|t| t["id"] == "NL1").unwrap();
+    assert_eq!(nl1["kind"], "answer check");
+    assert_eq!(nl1["expected"], "SATISFIABLE");
+    assert_eq!(nl1["actual"], "SATISFIABLE");
+    assert_eq!(
+        nl1["queries"],
+        serde_json::json!([
+            "queries/NL1.pair1.premise.smt2",
+            "queries/NL1.pair1.not-claim.smt2",
+            "queries/NL1.pair1.claim.smt2"
+        ])
+    );
+    let nl2 = tests.iter().find(|t| t["id"] == "NL2").unwrap();
+    assert_eq!(nl2["queries"], serde_json::json!([]));
+    let out = recheck(&bundle, &solver_path(scratch.path()), "z3");
+    assert!(out.status.success(), "{}", stdout(&out));
+}
