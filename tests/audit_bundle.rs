@@ -324,10 +324,9 @@ fn an_answer_check_saved_as_a_test_brings_the_queries_of_its_stored_translations
     use precept::core::solve::FindingKind;
     let scratch = tempfile::tempdir().unwrap();
     let project = support::copy_sample("park-admission");
-    let mut suite: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(project.path().join("tests.json")).unwrap(),
-    )
-    .unwrap();
+    let mut suite: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("tests.json")).unwrap())
+            .unwrap();
     let question = "Can a senior with $35.40 in the low season visit?";
     let answer = "No, $35.40 is not enough.";
     let checked = NlTest::new("NL1", question, answer, FindingKind::Satisfiable);

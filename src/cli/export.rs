@@ -35,8 +35,8 @@ pub fn run(args: &ExportArgs) -> Outcome {
     let format = match args.format {
         Format::Smtlib => ExportFormat::SmtLib,
         Format::Json => ExportFormat::Json,
-        Format::Arc => return super::export_arc::run(args, &project),
-        Format::Bundle => return super::export_bundle::run(args, &project, &compiled),
+        Format::Arc => return super::export_arc::run(&project, &args.out, args.tests),
+        Format::Bundle => return super::export_bundle::run(&project, &compiled, &args.out),
     };
     let text = export_text(&project.model, &compiled, format);
     write_atomic(&args.out, text.as_bytes())?;

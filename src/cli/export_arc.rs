@@ -4,25 +4,26 @@
 //! stderr; the export still succeeds.
 
 use super::common::Outcome;
-use super::export::ExportArgs;
 use crate::core::formats::arc_policy::{ArcLimits, ArcSource, write_arc_policy};
 use crate::core::model::Project;
 use crate::core::model::project::write_atomic;
+use std::path::Path;
 
-pub fn run(args: &ExportArgs, project: &Project) -> Outcome {
+/// Writes `project` to `out`; `with_tests` adds its natural-language tests.
+pub fn run(project: &Project, out: &Path, with_tests: bool) -> Outcome {
     let export = write_arc_policy(
         ArcSource {
             model: &project.model,
             tests: &project.tests,
             has_document: project.document.is_some(),
-            with_tests: args.tests,
+            with_tests,
         },
         &ArcLimits::default(),
     );
-    write_atomic(&args.out, export.json.as_bytes())?;
+    write_atomic(out, export.json.as_bytes())?;
     for warning in &export.warnings {
         eprintln!("warning: {warning}");
     }
-    println!("wrote {}", args.out.display());
+    println!("wrote {}", out.display());
     Ok(())
 }

@@ -1,19 +1,20 @@
 //! `precept export DIR --format bundle --out BUNDLE/`: the audit bundle.
 
 use super::common::{Outcome, start_solver};
-use super::export::ExportArgs;
 use crate::core::formats::bundle::export_bundle;
 use crate::core::model::{CompiledModel, Project};
+use std::path::Path;
 
-pub fn run(args: &ExportArgs, project: &Project, compiled: &CompiledModel) -> Outcome {
+/// Writes the audit bundle of `project` to the folder `out`.
+pub fn run(project: &Project, compiled: &CompiledModel, out: &Path) -> Outcome {
     let worker = start_solver(project, compiled, None)?;
-    let summary = export_bundle(project, compiled, &worker, &args.out)?;
+    let summary = export_bundle(project, compiled, &worker, out)?;
     for note in &summary.not_rechecked {
         eprintln!("note: no queries for {note}");
     }
     println!(
         "wrote the audit bundle {}: {} files, {} queries behind {} tests",
-        args.out.display(),
+        out.display(),
         summary.files,
         summary.queries,
         summary.tests

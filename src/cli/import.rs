@@ -20,7 +20,7 @@ pub struct ImportArgs {
 pub fn run(args: &ImportArgs) -> Outcome {
     let source = read_text(&args.file)?;
     if crate::core::formats::arc_policy::looks_like_arc_policy(&source) {
-        return super::import_arc::run(args, &source);
+        return super::import_arc::run(&args.file, &args.out, &source);
     }
     let mut model = import_smtlib(&source)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;

@@ -2,12 +2,14 @@
 //! Reasoning policy definition (recognised by `import` from its content).
 
 use super::common::{Failure, Outcome};
-use super::import::ImportArgs;
 use crate::core::formats::arc_policy::read_arc_policy;
 use crate::core::model::{Project, Settings};
+use std::path::Path;
 
-pub fn run(args: &ImportArgs, source: &str) -> Outcome {
-    let file = args.file.display().to_string();
+/// Imports `source`, the text of `file`, as a new project in `out`.
+pub fn run(file: &Path, out: &Path, source: &str) -> Outcome {
+    let path = file;
+    let file = path.display().to_string();
     let mut imported = read_arc_policy(source).map_err(|error| {
         let lines: Vec<String> = error
             .problems
@@ -16,8 +18,7 @@ pub fn run(args: &ImportArgs, source: &str) -> Outcome {
             .collect();
         Failure::Input(lines.join("\n"))
     })?;
-    imported.model.title = args
-        .file
+    imported.model.title = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -26,15 +27,10 @@ pub fn run(args: &ImportArgs, source: &str) -> Outcome {
         imported.model.variables.len(),
         imported.tests.nl_tests.len(),
     );
-    Project::create(
-        &args.out,
-        imported.model,
-        imported.tests,
-        Settings::default(),
-    )?;
+    Project::create(out, imported.model, imported.tests, Settings::default())?;
     println!(
         "imported an ARC policy: {rules} rules, {variables} variables and {tests} test cases (as natural-language tests) into {}",
-        args.out.display()
+        out.display()
     );
     Ok(())
 }

@@ -11,8 +11,8 @@
 //!   not the expected one: the rules of that finding are the place to look;
 //! - **solver**: the solver ran out of time.
 
-use super::pipeline::{AnswerVerifier, VerifyCancel, VerifyEvent};
 use super::feedback::answer_feedback;
+use super::pipeline::{AnswerVerifier, VerifyCancel, VerifyEvent};
 use super::report::{AnswerReport, pair_kind, worst_pair};
 use super::translate::AnswerInput;
 use crate::core::model::NlTest;

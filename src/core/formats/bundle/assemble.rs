@@ -3,6 +3,7 @@
 //! all into a temporary folder that is renamed into place at the end.
 
 use super::claims::{Claim, QueryFile, Scope, claim_queries};
+use super::folder::{BundleError, write_folder};
 use super::manifest::{FileEntry, Manifest, RuleEntry, SourceEntry, TestEntry, sha256_hex};
 use super::query::Answer;
 use super::readme::{ReadmeFacts, readme_text};
@@ -27,12 +28,6 @@ pub struct BundleSummary {
     /// Tests with no queries, and why.
     pub not_rechecked: Vec<String>,
     pub manifest_sha256: String,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum BundleError {
-    #[error("{path}: {message}")]
-    Io { path: PathBuf, message: String },
 }
 
 /// The bundle's files in memory: path inside the bundle, bytes, answer.
@@ -204,7 +199,7 @@ pub fn export_bundle(
         manifest_sha256: sha256_hex(manifest_text.as_bytes()),
     };
     files.push(("manifest.json".into(), manifest_text.into_bytes(), None));
-    super::folder::write_folder(out, &files)?;
+    write_folder(out, &files)?;
     Ok(summary)
 }
 

@@ -1,9 +1,15 @@
 //! Writing a bundle folder whole or not at all: every file goes into a
 //! temporary sibling folder, which is renamed to the bundle's name at the end.
 
-use super::assemble::BundleError;
 use super::query::Answer;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why a bundle could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error("{path}: {message}")]
+    Io { path: PathBuf, message: String },
+}
 
 /// Writes `files` (path inside the folder, bytes) as the folder `out`. An
 /// existing `out` must be empty; it is never partly overwritten.

@@ -11,4 +11,5 @@ pub mod query;
 pub mod readme;
 pub mod recheck_script;
 
-pub use assemble::{BundleError, BundleSummary, export_bundle};
+pub use assemble::{BundleSummary, export_bundle};
+pub use folder::BundleError;
