@@ -96,3 +96,24 @@ pub fn looks_like_arc_policy(source: &str) -> bool {
         Err(_) => source.contains("\"rules\"") || source.contains("\"variables\""),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_definition_is_told_from_other_files_by_its_content() {
+        assert!(looks_like_arc_policy(
+            r#"{"version": "1.0", "rules": [{"id": "A", "expression": "true"}]}"#
+        ));
+        // Malformed, but plainly meant as one: its JSON error is what to report.
+        assert!(looks_like_arc_policy(
+            "{\n \"version\": \"1.0\",\n \"rules\": [ {\"id\": }"
+        ));
+        assert!(!looks_like_arc_policy("(declare-const x Int)"));
+        assert!(!looks_like_arc_policy(
+            r#"{"schema_version": 1, "tests": []}"#
+        ));
+        assert!(!looks_like_arc_policy("<definitions/>"));
+    }
+}

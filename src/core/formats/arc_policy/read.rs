@@ -310,3 +310,44 @@ impl<'a> Places<'a> {
         self.source[..at].matches('\n').count() + 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arcs_finding_names_are_read_including_no_translation() {
+        assert_eq!(
+            finding_of("NO_TRANSLATION"),
+            Some(FindingKind::NoTranslations)
+        );
+        assert_eq!(finding_of("valid"), Some(FindingKind::Valid));
+        assert_eq!(
+            finding_of("TRANSLATION_AMBIGUOUS"),
+            Some(FindingKind::TranslationAmbiguous)
+        );
+        assert_eq!(finding_of("MAYBE"), None);
+    }
+
+    #[test]
+    fn a_test_case_with_a_threshold_outside_0_to_1_is_refused_with_its_line() {
+        let source = "{\"version\": \"1.0\",\n \"testCases\": [\n  {\"guardContent\": \"Yes.\", \"expectedAggregatedFindingsResult\": \"VALID\", \"confidenceThreshold\": 1.5}]}";
+        let error = read_arc_policy(source).unwrap_err();
+        assert_eq!(error.problems.len(), 1);
+        assert_eq!(error.problems[0].line, 3);
+        assert_eq!(error.problems[0].place, "testCases[0]");
+        assert!(
+            error.problems[0].message.contains("between 0 and 1"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn duplicate_rule_ids_are_refused() {
+        let source = r#"{"version": "1.0", "rules": [
+            {"id": "A", "expression": "true"}, {"id": "A", "expression": "false"}]}"#;
+        let error = read_arc_policy(source).unwrap_err();
+        assert_eq!(error.problems[0].place, "rule A");
+        assert_eq!(error.problems[0].line, 2);
+    }
+}
