@@ -314,6 +314,12 @@ fn an_inconsistent_model_puts_every_rule_in_every_query() {
     assert_eq!(manifest["model_consistent"], false);
     let query = std::fs::read_to_string(bundle.join("queries/T1.premise.smt2")).unwrap();
     assert_eq!(query.matches(":named").count(), 3, "{query}");
+    let readme = std::fs::read_to_string(bundle.join("README.md")).unwrap();
+    assert!(readme.contains("must answer `unsat`"), "{readme}");
+    assert!(
+        readme.contains("Every query carries all the rules"),
+        "{readme}"
+    );
     let out = recheck(&bundle, &solver_path(scratch.path()), "z3 cvc5");
     assert!(out.status.success(), "{}", stdout(&out));
 }

@@ -156,6 +156,7 @@ pub fn export_bundle(
         tests: tests.len(),
         queries,
         whole_model_queries: !matches!(scope, Scope::Connected(_)),
+        model_answer: model_answer.map(Answer::word),
         source_document: source_document.as_ref().map(|s| s.file.as_str()),
     });
     files.push(("README.md".into(), readme.into_bytes(), None));

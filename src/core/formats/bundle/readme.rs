@@ -9,6 +9,8 @@ pub struct ReadmeFacts<'a> {
     pub tests: usize,
     pub queries: usize,
     pub whole_model_queries: bool,
+    /// What `model.smt2` must answer (None: the solver could not tell).
+    pub model_answer: Option<&'a str>,
     pub source_document: Option<&'a str>,
 }
 
@@ -24,11 +26,18 @@ pub fn readme_text(facts: &ReadmeFacts) -> String {
         "This folder lets you check, with any SMT solver and without Precept, what \
          Precept says about a policy model and its tests.\n\n## What is here\n\n",
     );
+    let verdict = match facts.model_answer {
+        Some("sat") => "A solver must answer `sat`: the rules can all hold at once.",
+        Some(_) => {
+            "A solver must answer `unsat`: the rules contradict each other, \
+             whatever the facts."
+        }
+        None => "The solver could not tell whether the rules can all hold at once.",
+    };
     let _ = writeln!(
         out,
         "- `model.smt2`: the whole model in SMT-LIB, {} rule(s), each a named \
-         assertion whose name is the rule's id. A solver must answer `sat`: the \
-         rules can all hold at once.",
+         assertion whose name is the rule's id. {verdict}",
         facts.rules
     );
     if let Some(document) = facts.source_document {
