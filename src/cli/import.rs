@@ -1,4 +1,5 @@
-//! `precept import FILE.smt2 --out DIR`
+//! `precept import FILE --out DIR`: an SMT-LIB script, or a file of another
+//! format recognised by its content.
 
 use super::common::{Failure, Outcome};
 use crate::core::model::import::import_smtlib;
@@ -9,7 +10,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The SMT-LIB file to import
+    /// The file to import: SMT-LIB, or an Amazon Bedrock Automated Reasoning policy (JSON)
     pub file: PathBuf,
     /// The project directory to create
     #[arg(long)]
@@ -18,6 +19,9 @@ pub struct ImportArgs {
 
 pub fn run(args: &ImportArgs) -> Outcome {
     let source = read_text(&args.file)?;
+    if crate::core::formats::arc_policy::looks_like_arc_policy(&source) {
+        return super::import_arc::run(&args.file, &args.out, &source);
+    }
     let mut model = import_smtlib(&source)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;
     model.title = args

@@ -192,3 +192,41 @@ fn a_failing_nl_test_blames_the_translation_when_the_translations_disagree() {
         other => panic!("the translation is at fault, not {other:?}"),
     }
 }
+
+#[test]
+fn an_nl_test_with_its_own_confidence_threshold_is_judged_at_that_threshold() {
+    // The same disagreeing translations (2 of 3, and 1 of 3) as above: at
+    // the verifier's threshold the answer is TRANSLATION_AMBIGUOUS, but a
+    // test imported from ARC with a threshold of 0.3 accepts both pairs and
+    // is judged on the solver's findings.
+    let dir = copy_sample("park-admission");
+    let server = Server::start();
+    server.respond_with(|request| {
+        let claim = if sample(request) == 2 {
+            "isEntryAllowed"
+        } else {
+            PARK_CLAIM
+        };
+        openai_json(&translation(&[(PARK_PREMISE, claim)], &[]))
+    });
+    let bench = bench(dir.path());
+    let verifier = bench.verifier(&server, 3, VerifyOptions::default());
+    let mut test = nl_test("NL1", PARK_ANSWER, FindingKind::Satisfiable);
+    test.confidence_threshold = Some(0.3);
+    let outcomes = run_nl_tests(
+        &verifier,
+        &bench.worker,
+        &[test],
+        &mut |_, _| {},
+        &VerifyCancel::new(),
+    );
+    let report = outcomes[0].report.as_ref().expect("a report");
+    assert_eq!(report.threshold, 0.3);
+    assert_eq!(report.pairs.len(), 2);
+    assert!(
+        report.pairs.iter().all(|p| p.finding == p.evidence.kind),
+        "{:?}",
+        report.pairs.iter().map(|p| p.finding).collect::<Vec<_>>()
+    );
+    assert_ne!(outcomes[0].actual, Some(FindingKind::TranslationAmbiguous));
+}

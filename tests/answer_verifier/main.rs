@@ -148,6 +148,7 @@ fn nl_test(id: &str, answer: &str, expected: FindingKind) -> NlTest {
         answer: answer.into(),
         expected,
         note: String::new(),
+        confidence_threshold: None,
     }
 }
 

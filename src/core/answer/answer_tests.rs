@@ -11,8 +11,9 @@
 //!   not the expected one: the rules of that finding are the place to look;
 //! - **solver**: the solver ran out of time.
 
+use super::feedback::answer_feedback;
 use super::pipeline::{AnswerVerifier, VerifyCancel, VerifyEvent};
-use super::report::AnswerReport;
+use super::report::{AnswerReport, pair_kind, worst_pair};
 use super::translate::AnswerInput;
 use crate::core::model::NlTest;
 use crate::core::solve::{FindingKind, SolverWorker};
@@ -93,11 +94,39 @@ pub fn run_nl_tests(
             let input = AnswerInput::new(&test.question, &test.answer);
             let mut forward = |event| on_event(index, event);
             match verifier.verify(worker, &input, &mut forward, cancel) {
-                Ok(report) => judge(test, report, verifier.options().threshold),
+                Ok(report) => match test.confidence_threshold {
+                    Some(threshold) => judge(test, at_threshold(report, threshold), threshold),
+                    None => judge(test, report, verifier.options().threshold),
+                },
                 Err(error) => NlTestOutcome::not_run(test, error.to_string()),
             }
         })
         .collect()
+}
+
+/// The report as it reads at another confidence threshold (a test written
+/// for ARC carries its own): each pair's finding and the aggregate are
+/// decided again from the confidences and the solver's evidence, which do
+/// not depend on the threshold.
+pub fn at_threshold(mut report: AnswerReport, threshold: f64) -> AnswerReport {
+    if report.pairs.is_empty() {
+        return report;
+    }
+    for pair in &mut report.pairs {
+        pair.finding = pair_kind(
+            pair.undecided.is_some(),
+            pair.confidence,
+            threshold,
+            &pair.evidence,
+        );
+    }
+    if let Some((index, kind)) = worst_pair(&report.pairs) {
+        report.deciding_pair = Some(index);
+        report.finding = kind;
+    }
+    report.threshold = threshold;
+    report.feedback = answer_feedback(&report);
+    report
 }
 
 /// Compares a report with the test's expectation and places the blame.

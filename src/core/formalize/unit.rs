@@ -7,13 +7,66 @@ use serde_json::{Value, json};
 
 use crate::core::smt::{Sort, Vocabulary, parse_expr};
 
-/// An enum type proposed by a unit.
+/// An enum type proposed by a unit. A reply may also give it as an SMT-LIB
+/// declaration string, in the standard form or the ARC paper's
+/// `(declare-datatype Tier (GOLD SILVER))`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Value")]
 pub struct UnitType {
     pub name: String,
     #[serde(default)]
     pub description: String,
     pub values: Vec<UnitValue>,
+}
+
+/// The object form of a type in a reply.
+#[derive(Deserialize)]
+struct DescribedType {
+    name: String,
+    #[serde(default)]
+    description: String,
+    values: Vec<UnitValue>,
+}
+
+impl TryFrom<Value> for UnitType {
+    type Error = String;
+
+    fn try_from(value: Value) -> Result<Self, Self::Error> {
+        if let Value::String(declaration) = &value {
+            return declared_type(declaration);
+        }
+        let described: DescribedType = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        Ok(UnitType {
+            name: described.name,
+            description: described.description,
+            values: described.values,
+        })
+    }
+}
+
+fn declared_type(declaration: &str) -> Result<UnitType, String> {
+    let commands =
+        crate::core::smt::parse_script(declaration).map_err(|e| format!("type declaration {e}"))?;
+    let mut enums = commands.into_iter().filter_map(|c| match c {
+        crate::core::smt::Command::DeclareEnum { name, values, .. } => Some((name, values)),
+        _ => None,
+    });
+    match (enums.next(), enums.next()) {
+        (Some((name, values)), None) => Ok(UnitType {
+            name,
+            description: String::new(),
+            values: values
+                .into_iter()
+                .map(|value| UnitValue {
+                    value,
+                    description: String::new(),
+                })
+                .collect(),
+        }),
+        _ => Err(format!(
+            "expected one '(declare-datatype Name (VALUE ...))' in a type string, found '{declaration}'"
+        )),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -300,6 +353,23 @@ mod tests {
         }));
         assert_eq!(check_unit(&u), vec![]);
         assert!(declarations_text(Some(&u)).contains("ageClass: AgeClass"));
+    }
+
+    #[test]
+    fn a_reply_may_declare_a_type_in_the_arc_papers_grammar() {
+        let u = unit(json!({
+            "types": ["(declare-datatype Tier (GOLD SILVER))"],
+            "variables": [{"name": "tier", "type": "Tier", "description": "tier"}],
+            "rules": [{"expression": "(not (= tier SILVER))", "source_text": ""}]
+        }));
+        assert_eq!(u.types[0].name, "Tier");
+        let values: Vec<&str> = u.types[0].values.iter().map(|v| v.value.as_str()).collect();
+        assert_eq!(values, ["GOLD", "SILVER"]);
+        assert_eq!(check_unit(&u), vec![]);
+        let error = unit_from_json(&json!({"types": ["(declare-datatype Tier (GOLD 1))"]}))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("1:30"), "{error}");
     }
 
     #[test]

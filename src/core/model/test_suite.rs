@@ -39,6 +39,10 @@ pub struct NlTest {
     pub expected: FindingKind,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// The confidence threshold the test was written for (ARC's test cases
+    /// carry one); kept so that an exported test says what it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence_threshold: Option<f64>,
 }
 
 impl NlTest {
@@ -57,6 +61,7 @@ impl NlTest {
             answer: answer.into(),
             expected,
             note: String::new(),
+            confidence_threshold: None,
         }
     }
 

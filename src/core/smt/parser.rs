@@ -226,7 +226,7 @@ fn enum_values(source: &str, constructors: &SExpr) -> Result<Vec<String>, SmtErr
             source,
             constructors.span(),
             constructors.describe(source),
-            "a list of constructors such as '((RED) (GREEN))'",
+            "a list of constructors such as '((RED) (GREEN))' or '(RED GREEN)'",
         ));
     };
     if items.is_empty() {
@@ -243,6 +243,10 @@ fn enum_values(source: &str, constructors: &SExpr) -> Result<Vec<String>, SmtErr
             SExpr::List(parts, _) if parts.len() == 1 => {
                 symbol_from(source, &parts[0], "a constructor name")
             }
+            // The ARC paper's shorthand: `(declare-datatype Tier (GOLD SILVER))`.
+            SExpr::Atom(_) => {
+                symbol_from(source, item, "a constructor name, such as 'RED' or '(RED)'")
+            }
             SExpr::List(parts, _) if parts.len() > 1 => Err(SmtError::new(
                 source,
                 parts[1].span(),
@@ -253,7 +257,7 @@ fn enum_values(source: &str, constructors: &SExpr) -> Result<Vec<String>, SmtErr
                 source,
                 other.span(),
                 other.describe(source),
-                "a constructor in parentheses, such as '(RED)'",
+                "a constructor such as 'RED' or '(RED)'",
             )),
         })
         .collect()
@@ -414,6 +418,41 @@ mod tests {
         assert!(
             matches!(declared[0], Command::DeclareEnum { name, values, .. } if name == "Age" && values.len() == 2)
         );
+    }
+
+    #[test]
+    fn enumerations_in_the_arc_papers_shorthand_are_accepted() {
+        let commands = parse_script(
+            "(declare-datatype Tier (GOLD SILVER))\n(declare-datatypes ((Age 0)) ((CHILD ADULT)))",
+        )
+        .unwrap();
+        let enums: Vec<(String, Vec<String>)> = commands
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::DeclareEnum { name, values, .. } => Some((name, values)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            enums,
+            vec![
+                (
+                    "Tier".to_string(),
+                    vec!["GOLD".to_string(), "SILVER".to_string()]
+                ),
+                (
+                    "Age".to_string(),
+                    vec!["CHILD".to_string(), "ADULT".to_string()]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_constructor_that_is_not_a_name_is_refused_with_its_position() {
+        let err = parse_script("(declare-datatype Tier (GOLD 3))").unwrap_err();
+        assert_eq!(err.position.column, 30, "{err}");
+        assert!(err.expected.contains("constructor name"), "{err}");
     }
 
     #[test]

@@ -23,3 +23,13 @@ pub use formulas::{FormulaQuery, Satisfiability};
 pub use probe::{ConeRule, Fact, Outcome, Probe};
 pub use session::{Interruption, SolverSession};
 pub use worker::{FormulaReply, SessionTask, SolverReply, SolverWorker, Ticket};
+
+/// The version of the Z3 library the solver runs on, e.g. `Z3 4.15.4.0`.
+pub fn solver_version() -> String {
+    let version = z3::full_version();
+    if version.starts_with("Z3") {
+        version.to_string()
+    } else {
+        format!("Z3 {version}")
+    }
+}

@@ -213,6 +213,68 @@ fn formula_field<'a>(
     Ok(value)
 }
 
+/// A type pasted as an SMT-LIB declaration, in the standard form or the ARC
+/// paper's `(declare-datatype Tier (GOLD SILVER))`. The descriptions of the
+/// edited type's values that keep their names are kept.
+fn declared_type(
+    text: &str,
+    index: Option<usize>,
+    model: &PolicyModel,
+) -> Result<Edited, EditorError> {
+    let at = |position: Position, message: String| EditorError {
+        line: position.line,
+        column: position.column,
+        message,
+    };
+    let commands = crate::core::smt::parse_script(text).map_err(|e| {
+        at(
+            e.position,
+            format!("expected {}, found {}", e.expected, e.found),
+        )
+    })?;
+    let mut declared = commands.into_iter().filter_map(|c| match c {
+        crate::core::smt::Command::DeclareEnum { name, values, .. } => Some((name, values)),
+        _ => None,
+    });
+    let (Some((name, values)), None) = (declared.next(), declared.next()) else {
+        return Err(EditorError {
+            line: 1,
+            column: 1,
+            message: "expected exactly one '(declare-datatype Name (VALUE ...))'".into(),
+        });
+    };
+    if matches!(name.as_str(), "Bool" | "Int" | "Real")
+        || model
+            .types
+            .iter()
+            .enumerate()
+            .any(|(i, t)| t.name == name && Some(i) != index)
+    {
+        return Err(EditorError {
+            line: 1,
+            column: 1,
+            message: format!("expected a new type name; '{name}' is already a type"),
+        });
+    }
+    let old = index.and_then(|i| model.types.get(i));
+    let described = |value: &str| {
+        old.and_then(|t| t.values.iter().find(|v| v.value == value))
+            .map(|v| v.description.clone())
+            .unwrap_or_default()
+    };
+    Ok(Edited::Type(TypeDef {
+        description: old.map(|t| t.description.clone()).unwrap_or_default(),
+        values: values
+            .iter()
+            .map(|value| crate::core::model::EnumValue {
+                value: value.clone(),
+                description: described(value),
+            })
+            .collect(),
+        name,
+    }))
+}
+
 /// Checks editor text for `target`; on success says what it means.
 pub fn validate(
     target: &EditTarget,
@@ -275,6 +337,9 @@ pub fn validate(
                 sort: sort.into(),
                 description: description.into(),
             }))
+        }
+        EditTarget::Type { index } if text.trim_start().starts_with('(') => {
+            declared_type(text, *index, model)
         }
         EditTarget::Type { index } => {
             let (line, column, name) = field(text, "name")?;
@@ -416,6 +481,31 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn type_forms_accept_a_pasted_declaration_in_either_form() {
+        let (model, compiled) = model();
+        let target = EditTarget::Type { index: None };
+        for text in [
+            "(declare-datatype Tier (GOLD SILVER))",
+            "(declare-datatype Tier ((GOLD) (SILVER)))",
+        ] {
+            let Edited::Type(tier) = validate(&target, text, &compiled, &model).unwrap() else {
+                panic!("not a type: {text}");
+            };
+            assert_eq!(tier.name, "Tier");
+            let values: Vec<&str> = tier.values.iter().map(|v| v.value.as_str()).collect();
+            assert_eq!(values, ["GOLD", "SILVER"]);
+        }
+        let error = validate(
+            &target,
+            "(declare-datatype Tier\n  (GOLD 7))",
+            &compiled,
+            &model,
+        )
+        .unwrap_err();
+        assert_eq!((error.line, error.column), (2, 9), "{error}");
     }
 
     #[test]

@@ -107,6 +107,7 @@ fn save_nl_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Effec
         answer,
         expected,
         note: String::new(),
+        confidence_threshold: None,
     });
     app.status.message = Some(format!(
         "saved natural-language test {id} “{name}”, expecting {expected} (the Answers pane of 3 runs it; so does precept test)"
