@@ -1,4 +1,4 @@
-//! `precept import FILE.smt2 --out DIR`
+//! `precept import FILE.smt2 --out DIR` (a `.dmn` file goes to `import_dmn`)
 
 use super::common::{Failure, Outcome};
 use crate::core::model::import::import_smtlib;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The SMT-LIB file to import
+    /// The SMT-LIB or DMN file to import
     pub file: PathBuf,
     /// The project directory to create
     #[arg(long)]
@@ -17,6 +17,9 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: &ImportArgs) -> Outcome {
+    if super::import_dmn::is_dmn(&args.file) {
+        return super::import_dmn::run(args);
+    }
     let source = read_text(&args.file)?;
     let mut model = import_smtlib(&source)
         .map_err(|e| Failure::Input(format!("{}:{e}", args.file.display())))?;

@@ -12,6 +12,7 @@ pub mod export;
 pub mod formalize;
 pub mod generate_tests;
 pub mod import;
+pub mod import_dmn;
 pub mod lint;
 pub mod llm_setup;
 pub mod render;

@@ -6,6 +6,7 @@ pub mod compose;
 pub mod document;
 pub mod explain;
 pub mod export;
+pub mod formats;
 pub mod formalize;
 pub mod lint;
 pub mod llm;
