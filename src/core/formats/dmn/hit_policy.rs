@@ -14,6 +14,7 @@
 //!
 //! A default output entry applies when no row matches.
 
+use super::feel_lexer::Number;
 use super::feel_unary::UnaryTests;
 use super::cells::may_meet;
 use super::terms::Term;
@@ -226,6 +227,69 @@ fn membership(outputs: &[OutputColumn], rows: &[EncodedRow]) -> Vec<TableRule> {
     rules
 }
 
+/// The groups ordered best first (largest for MAX), when every output is
+/// a number constant.
+fn ranked_constants(groups: &[(String, String)], max: bool) -> Option<Vec<(String, String)>> {
+    let mut valued = groups
+        .iter()
+        .map(|(term, hit)| Some((constant(term)?, term.clone(), hit.clone())))
+        .collect::<Option<Vec<_>>>()?;
+    valued.sort_by(|a, b| if max { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) });
+    Some(valued.into_iter().map(|(_, term, hit)| (term, hit)).collect())
+}
+
+/// The value of a number term such as `5.0` or `(- 2.5)`.
+fn constant(term: &str) -> Option<num_rational::BigRational> {
+    match term.strip_prefix("(- ").and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => Some(-Number::parse(inner)?.value),
+        None => Some(Number::parse(term)?.value),
+    }
+}
+
+/// `(ite hit1 v1 (ite hit2 v2 … vn))`: the value of the first group that
+/// matches (the last needs no test: some row matches).
+fn first_matching(ranked: &[(String, String)]) -> String {
+    let mut text = ranked.last().map(|(v, _)| v.clone()).unwrap_or_default();
+    for (value, hit) in ranked.iter().rev().skip(1) {
+        text = format!("(ite {hit} {value} {text})");
+    }
+    text
+}
+
+/// MIN/MAX over computed outputs: each matching row bounds the result, and
+/// the result is one of the matching rows' outputs.
+fn bounded(
+    max: bool,
+    out: &str,
+    rows: &[EncodedRow],
+    groups: &[(String, String)],
+    some: &str,
+    name: &str,
+) -> Vec<TableRule> {
+    let bound = if max { ">=" } else { "<=" };
+    let mut rules: Vec<TableRule> = rows
+        .iter()
+        .map(|row| TableRule {
+            expression: implies(
+                &condition_text(row),
+                format!("({bound} {out} {})", row.outputs[0].text),
+            ),
+            note: row.label.clone(),
+        })
+        .collect();
+    rules.push(TableRule {
+        expression: implies(
+            some,
+            any(groups
+                .iter()
+                .map(|(v, hit)| all(vec![hit.clone(), format!("(= {out} {v})")]))
+                .collect()),
+        ),
+        note: format!("COLLECT {name}: the result is the output of a matching rule"),
+    });
+    rules
+}
+
 /// Rows grouped by output value: (value term, whether a row with it matches).
 fn by_value(rows: &[EncodedRow]) -> Vec<(String, String)> {
     let mut values: Vec<String> = Vec::new();
@@ -291,31 +355,18 @@ fn aggregate(
             note: "COLLECT COUNT: how many distinct outputs the matching rules give".into(),
         }],
         Aggregation::Min | Aggregation::Max => {
-            let bound = if aggregation == Aggregation::Max { ">=" } else { "<=" };
-            let mut rules: Vec<TableRule> = rows
-                .iter()
-                .map(|row| TableRule {
-                    expression: implies(
-                        &condition_text(row),
-                        format!("({bound} {out} {})", row.outputs[0].text),
+            let max = aggregation == Aggregation::Max;
+            let name = if max { "MAX" } else { "MIN" };
+            match ranked_constants(&groups, max) {
+                Some(ranked) => vec![TableRule {
+                    expression: implies(&some, format!("(= {out} {})", first_matching(&ranked))),
+                    note: format!(
+                        "COLLECT {name}: the {} output among the matching rules",
+                        if max { "largest" } else { "smallest" }
                     ),
-                    note: row.label.clone(),
-                })
-                .collect();
-            rules.push(TableRule {
-                expression: implies(
-                    &some,
-                    any(groups
-                        .iter()
-                        .map(|(v, hit)| all(vec![hit.clone(), format!("(= {out} {v})")]))
-                        .collect()),
-                ),
-                note: format!(
-                    "COLLECT {}: the result is the output of a matching rule",
-                    if aggregation == Aggregation::Max { "MAX" } else { "MIN" }
-                ),
-            });
-            rules
+                }],
+                None => bounded(max, out, rows, &groups, &some, name),
+            }
         }
     })
 }
