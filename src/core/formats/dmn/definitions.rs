@@ -11,6 +11,32 @@ pub struct FeelText {
     pub place: Place,
     /// The id of the element that holds it (e.g. an `inputEntry`).
     pub element_id: String,
+    /// The text as written in the file (with `&gt;` and the like).
+    pub raw: String,
+}
+
+impl FeelText {
+    /// Where byte `offset` of the (decoded) text is in the file.
+    pub fn place_at(&self, offset: usize) -> Place {
+        if self.raw.is_empty() || self.raw.starts_with("<![CDATA[") {
+            return self.place.within(&self.text, offset);
+        }
+        let mut raw = 0;
+        for (i, c) in self.text.char_indices() {
+            if i >= offset || raw >= self.raw.len() {
+                break;
+            }
+            let rest = &self.raw[raw..];
+            raw += if rest.starts_with('&') {
+                rest.find(';').map_or(1, |end| end + 1)
+            } else if c == '\n' && rest.starts_with("\r\n") {
+                2
+            } else {
+                rest.chars().next().map_or(1, char::len_utf8)
+            };
+        }
+        self.place.within(&self.raw, raw)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -28,12 +28,12 @@ impl Place {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{}:{}: {context}: {message}", place.line, place.column)]
+#[error("{}:{}: {context}: expected {message}", place.line, place.column)]
 pub struct DmnError {
     pub place: Place,
     /// The element or table cell, e.g. `decision 'Approval', rule 2, input 'Age'`.
     pub context: String,
-    /// What was expected (and what was found).
+    /// What was expected (and what was found), without the word "expected".
     pub message: String,
 }
 

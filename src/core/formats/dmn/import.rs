@@ -78,7 +78,7 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
                     .map_err(|e| match e {
                         Located::Cell(error) => error,
                         Located::Table(message) => {
-                            DmnError::new(table.place, context.clone(), format!("expected {message}"))
+                            DmnError::new(table.place, context.clone(), message)
                         }
                     })?;
                 table_index += 1;

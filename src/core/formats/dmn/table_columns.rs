@@ -19,9 +19,9 @@ pub fn feel_error(text: &FeelText, offset: usize, context: &str, message: String
         format!(" (element {})", text.element_id)
     };
     DmnError::new(
-        text.place.within(&text.text, offset),
+        text.place_at(offset),
         format!("{context}{element}"),
-        format!("expected {message}"),
+        message,
     )
 }
 

@@ -24,7 +24,7 @@ pub fn import_test_cases(
         return Err(DmnError::new(
             place_of(&document, root),
             format!("element <{}>", root.tag_name().name()),
-            "expected a TCK <testCases> element",
+            "a TCK <testCases> element",
         ));
     }
     let model_name = child(root, "modelName")
@@ -46,7 +46,7 @@ pub fn import_test_cases(
                 return Err(DmnError::new(
                     place_of(&document, result),
                     context,
-                    "expected an <expected> inside <resultNode>",
+                    "an <expected> inside <resultNode>",
                 ));
             };
             let name = node_name(&document, result, &context)?;
@@ -94,7 +94,7 @@ fn conjunction(parts: Vec<String>) -> String {
 fn node_name(document: &Document, node: Node, context: &str) -> Result<String, DmnError> {
     node.attribute("name")
         .map(|n| n.trim().to_string())
-        .ok_or_else(|| DmnError::new(place_of(document, node), context.to_string(), "expected a name attribute"))
+        .ok_or_else(|| DmnError::new(place_of(document, node), context.to_string(), "a name attribute"))
 }
 
 /// `(= variable value)` for a node holding a `<value>` (named by its own
@@ -113,15 +113,15 @@ fn fact(
     let place = place_of(document, node);
     let error = |place: Place, message: String| DmnError::new(place, format!("{context}, '{name}'"), message);
     let Some(index) = vocabulary.find(&name) else {
-        return Err(error(place, "expected the name of an input data or decision of the model".into()));
+        return Err(error(place, "the name of an input data or decision of the model".into()));
     };
     let variable = &vocabulary.variables[index];
     let Some(value) = child(node, "value") else {
-        return Err(error(place, "expected a single <value> (lists and nested structures are not supported)".into()));
+        return Err(error(place, "a single <value> (lists and nested structures are not supported)".into()));
     };
     let value_place = place_of(document, value);
     if value.attribute(("http://www.w3.org/2001/XMLSchema-instance", "nil")) == Some("true") {
-        return Err(error(value_place, "expected a value (null is not supported)".into()));
+        return Err(error(value_place, "a value (null is not supported)".into()));
     }
     let text = value.text().unwrap_or("").trim();
     let term = match variable.kind {
@@ -131,21 +131,21 @@ fn fact(
                 None => (false, text),
             };
             let number = Number::parse(digits)
-                .ok_or_else(|| error(value_place, format!("expected a number, found '{text}'")))?;
+                .ok_or_else(|| error(value_place, format!("a number, found '{text}'")))?;
             number_term(negative, &number, variable.kind)
-                .map_err(|m| error(value_place, format!("expected {m}")))?
+                .map_err(|m| error(value_place, m))?
                 .text
         }
         Kind::Bool => match text {
             "true" | "false" => text.to_string(),
-            _ => return Err(error(value_place, format!("expected true or false, found '{text}'"))),
+            _ => return Err(error(value_place, format!("true or false, found '{text}'"))),
         },
         Kind::Enum(e) => vocabulary
             .value_symbol(e, text)
             .map(str::to_string)
             .ok_or_else(|| {
                 let values: Vec<String> = vocabulary.enums[e].values.iter().map(|(v, _)| v.clone()).collect();
-                error(value_place, format!("expected one of {}, found '{text}'", values.join(", ")))
+                error(value_place, format!("one of {}, found '{text}'", values.join(", ")))
             })?,
     };
     Ok(match (variable.kind, term.as_str()) {

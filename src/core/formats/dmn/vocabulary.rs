@@ -55,6 +55,7 @@ pub fn declared_kind(type_ref: &str, items: &[ItemDefinition]) -> Option<Declare
 #[derive(Debug, Clone)]
 pub struct EnumType {
     pub name: String,
+    pub description: String,
     /// DMN values in first-seen order, with their symbols once finalized.
     pub values: Vec<(String, String)>,
     /// Whether values outside the list are possible (an input without
@@ -119,8 +120,13 @@ impl Vocabulary {
             Declared::Text(allowed) => {
                 let name = pascal(&self.variables[variable].dmn_name);
                 let name = self.symbols.claim(name.clone(), format!("{name}Type"));
+                let description = format!(
+                    "The possible values of {}",
+                    self.variables[variable].description.replace("DMN ", "the DMN ")
+                );
                 self.enums.push(EnumType {
                     name,
+                    description,
                     values: Vec::new(),
                     open: open && allowed.is_none(),
                     declared: false,
@@ -216,7 +222,7 @@ impl Vocabulary {
                 }
                 TypeDef {
                     name: e.name.clone(),
-                    description: String::new(),
+                    description: e.description.clone(),
                     values,
                 }
             })

@@ -99,14 +99,18 @@ pub fn child<'a, 'input>(node: Node<'a, 'input>, name: &'static str) -> Option<N
 /// The FEEL text of `node`'s `<text>` child, placed where its text starts.
 pub fn feel_text(document: &Document, node: Node) -> Option<FeelText> {
     let text = child(node, "text")?;
-    let place = match text.first_child() {
-        Some(content) => place_of(document, content),
-        None => place_of(document, text),
+    let (place, raw) = match text.first_child() {
+        Some(content) => (
+            place_of(document, content),
+            document.input_text()[content.range()].to_string(),
+        ),
+        None => (place_of(document, text), String::new()),
     };
     Some(FeelText {
         text: text.text().unwrap_or("").to_string(),
         place,
         element_id: node.attribute("id").unwrap_or("").to_string(),
+        raw,
     })
 }
 
