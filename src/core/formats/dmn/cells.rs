@@ -91,18 +91,47 @@ fn one_test(test: &Test, subject: &str, kind: Kind, vocabulary: &Vocabulary) -> 
 }
 
 /// A numeric interval; `None` ends are unbounded.
+#[derive(Debug, Clone)]
 struct Interval {
-    low: Option<(BigRational, bool)>,
-    high: Option<(BigRational, bool)>,
+    low: Option<(Value, bool)>,
+    high: Option<(Value, bool)>,
 }
 
-fn value(literal: &Literal) -> Option<BigRational> {
+/// A number with a float beside it: comparing floats first is fast, and
+/// exact wherever the floats differ (rounding keeps order); equal floats
+/// fall back to the exact values.
+#[derive(Debug, Clone)]
+struct Value {
+    approx: f64,
+    exact: BigRational,
+}
+
+impl Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        match self.approx.partial_cmp(&other.approx) {
+            Some(Ordering::Less) => Ordering::Less,
+            Some(Ordering::Greater) => Ordering::Greater,
+            _ => self.exact.cmp(&other.exact),
+        }
+    }
+}
+
+fn value(literal: &Literal) -> Option<Value> {
     match literal {
-        Literal::Number { negative, number } => Some(if *negative {
-            -number.value.clone()
-        } else {
-            number.value.clone()
-        }),
+        Literal::Number { negative, number } => {
+            let approx: f64 = number.text.parse().ok()?;
+            Some(if *negative {
+                Value {
+                    approx: -approx,
+                    exact: -number.value.clone(),
+                }
+            } else {
+                Value {
+                    approx,
+                    exact: number.value.clone(),
+                }
+            })
+        }
         _ => None,
     }
 }
@@ -136,11 +165,19 @@ fn interval(test: &Test) -> Option<Interval> {
 
 fn intervals_meet(a: &Interval, b: &Interval) -> bool {
     let low = match (&a.low, &b.low) {
-        (Some(x), Some(y)) => Some(if x.0 > y.0 || (x.0 == y.0 && !x.1) { x } else { y }),
+        (Some(x), Some(y)) => Some(match x.0.cmp(&y.0) {
+            Ordering::Greater => x,
+            Ordering::Equal if !x.1 => x,
+            _ => y,
+        }),
         (x, y) => x.as_ref().or(y.as_ref()),
     };
     let high = match (&a.high, &b.high) {
-        (Some(x), Some(y)) => Some(if x.0 < y.0 || (x.0 == y.0 && !x.1) { x } else { y }),
+        (Some(x), Some(y)) => Some(match x.0.cmp(&y.0) {
+            Ordering::Less => x,
+            Ordering::Equal if !x.1 => x,
+            _ => y,
+        }),
         (x, y) => x.as_ref().or(y.as_ref()),
     };
     match (low, high) {
@@ -153,29 +190,55 @@ fn intervals_meet(a: &Interval, b: &Interval) -> bool {
     }
 }
 
-fn tests_meet(a: &Test, b: &Test) -> bool {
-    if let (Some(x), Some(y)) = (interval(a), interval(b)) {
-        return intervals_meet(&x, &y);
+/// One positive test reduced to what the overlap test needs.
+#[derive(Debug, Clone)]
+enum Shape {
+    Interval(Interval),
+    Text(String),
+    Bool(bool),
+}
+
+/// A cell reduced once, to be compared with many others.
+#[derive(Debug, Clone)]
+pub struct CellShape {
+    /// `None` when the cell may hold for anything (`-`, `not(...)`).
+    shapes: Option<Vec<Shape>>,
+}
+
+impl CellShape {
+    pub fn of(tests: &UnaryTests) -> CellShape {
+        let UnaryTests::AnyOf(list) = tests else {
+            return CellShape { shapes: None };
+        };
+        let shapes = list
+            .iter()
+            .map(|test| match (interval(test), test) {
+                (Some(range), _) => Some(Shape::Interval(range)),
+                (None, Test::Compare(Comparison::Equal, Literal::Text(s))) => {
+                    Some(Shape::Text(s.clone()))
+                }
+                (None, Test::Compare(Comparison::Equal, Literal::Bool(b))) => Some(Shape::Bool(*b)),
+                _ => None,
+            })
+            .collect::<Option<Vec<Shape>>>();
+        CellShape { shapes }
     }
+}
+
+fn shapes_meet(a: &Shape, b: &Shape) -> bool {
     match (a, b) {
-        (Test::Compare(Comparison::Equal, x), Test::Compare(Comparison::Equal, y)) => {
-            match (x, y) {
-                (Literal::Text(p), Literal::Text(q)) => p == q,
-                (Literal::Bool(p), Literal::Bool(q)) => p == q,
-                _ => true,
-            }
-        }
+        (Shape::Interval(x), Shape::Interval(y)) => intervals_meet(x, y),
+        (Shape::Text(x), Shape::Text(y)) => x == y,
+        (Shape::Bool(x), Shape::Bool(y)) => x == y,
         _ => true,
     }
 }
 
 /// Whether some value can pass both cells. Errs on the side of `true`
 /// (a negated cell is assumed to meet anything).
-pub fn may_meet(a: &UnaryTests, b: &UnaryTests) -> bool {
-    match (a, b) {
-        (UnaryTests::AnyOf(x), UnaryTests::AnyOf(y)) => {
-            x.iter().any(|s| y.iter().any(|t| tests_meet(s, t)))
-        }
+pub fn may_meet(a: &CellShape, b: &CellShape) -> bool {
+    match (&a.shapes, &b.shapes) {
+        (Some(x), Some(y)) => x.iter().any(|s| y.iter().any(|t| shapes_meet(s, t))),
         _ => true,
     }
 }
@@ -187,8 +250,8 @@ mod tests {
 
     fn meet(a: &str, b: &str) -> bool {
         may_meet(
-            &parse_unary_tests(a).unwrap(),
-            &parse_unary_tests(b).unwrap(),
+            &CellShape::of(&parse_unary_tests(a).unwrap()),
+            &CellShape::of(&parse_unary_tests(b).unwrap()),
         )
     }
 

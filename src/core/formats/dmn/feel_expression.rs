@@ -218,7 +218,7 @@ mod tests {
         let Expression::Arithmetic('+', left, right) = e else {
             panic!("{e:?}")
         };
-        assert_eq!(*right, name("Extra days case 2", 66));
+        assert_eq!(*right, name("Extra days case 2", 70));
         let Expression::Arithmetic('+', base, extreme) = *left else {
             panic!()
         };

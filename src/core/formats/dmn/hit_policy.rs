@@ -15,8 +15,7 @@
 //! A default output entry applies when no row matches.
 
 use super::feel_lexer::Number;
-use super::feel_unary::UnaryTests;
-use super::cells::may_meet;
+use super::cells::{CellShape, may_meet};
 use super::terms::Term;
 use super::vocabulary::Kind;
 use crate::core::model::HitPolicy;
@@ -47,7 +46,7 @@ pub struct OutputColumn {
 #[derive(Debug, Clone)]
 pub struct EncodedRow {
     pub condition: Option<String>,
-    pub cells: Vec<UnaryTests>,
+    pub cells: Vec<CellShape>,
     pub outputs: Vec<Term>,
     /// How the row is named in notes, e.g. `rule 2 (id r2)`.
     pub label: String,

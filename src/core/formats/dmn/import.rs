@@ -10,7 +10,7 @@ use super::feel_unary::Literal;
 use super::hit_policy::{EncodedRow, OutputColumn, TableRule, encode_table};
 use super::table_columns::{Subject, TableColumns, declare_outputs, feel_error, read_columns};
 use super::terms::{Term, expression_term, literal_term};
-use super::cells::condition;
+use super::cells::{CellShape, condition};
 use super::vocabulary::{Kind, Vocabulary};
 use super::xml::read_definitions;
 use crate::core::model::{DecisionTable, PolicyModel, ReviewStatus, Rule};
@@ -263,7 +263,7 @@ fn encode(
         }
         encoded.push(EncodedRow {
             condition,
-            cells: columns.cells[r].clone(),
+            cells: columns.cells[r].iter().map(CellShape::of).collect(),
             outputs,
             label: if row.id.is_empty() { format!("rule {}", r + 1) } else { format!("rule {} ({})", r + 1, row.id) },
         });

@@ -6,10 +6,10 @@ use super::error::{DmnError, Place};
 use super::feel_lexer::Number;
 use super::terms::number_term;
 use super::vocabulary::{Kind, Vocabulary};
-use super::xml::{child, children, parse_xml, place_of};
+use super::xml::{Source, child, children, parse_xml, place_of};
 use crate::core::model::finding::FindingKind;
 use crate::core::model::LogicTest;
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 
 /// Reads the test cases in `source` against the imported vocabulary. Test
 /// ids continue from `first_id` (T1 for the first file).
@@ -91,7 +91,7 @@ fn conjunction(parts: Vec<String>) -> String {
     }
 }
 
-fn node_name(document: &Document, node: Node, context: &str) -> Result<String, DmnError> {
+fn node_name(document: &Source, node: Node, context: &str) -> Result<String, DmnError> {
     node.attribute("name")
         .map(|n| n.trim().to_string())
         .ok_or_else(|| DmnError::new(place_of(document, node), context.to_string(), "a name attribute"))
@@ -100,7 +100,7 @@ fn node_name(document: &Document, node: Node, context: &str) -> Result<String, D
 /// `(= variable value)` for a node holding a `<value>` (named by its own
 /// name attribute unless `name` is given).
 fn fact(
-    document: &Document,
+    document: &Source,
     node: Node,
     name: Option<&str>,
     vocabulary: &Vocabulary,

@@ -45,13 +45,45 @@ pub fn read_capped(path: &Path) -> Result<String, DmnError> {
     })
 }
 
+/// A parsed XML document with an index of its line starts, so that the
+/// place of a node is found without rescanning the text.
+pub struct Source<'input> {
+    document: Document<'input>,
+    line_starts: Vec<usize>,
+}
+
+impl<'input> std::ops::Deref for Source<'input> {
+    type Target = Document<'input>;
+
+    fn deref(&self) -> &Document<'input> {
+        &self.document
+    }
+}
+
+impl Source<'_> {
+    /// The line and column (in characters) of byte `offset`.
+    pub fn place_at(&self, offset: usize) -> Place {
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line.saturating_sub(1)];
+        let text = self.document.input_text();
+        let end = offset.min(text.len());
+        Place {
+            line: line as u32,
+            column: text.get(start..end).map_or(0, |s| s.chars().count()) as u32 + 1,
+        }
+    }
+}
+
 /// Parses XML text with the limits every reader here uses.
-pub fn parse_xml(source: &str) -> Result<Document<'_>, DmnError> {
+pub fn parse_xml(source: &str) -> Result<Source<'_>, DmnError> {
     let options = ParsingOptions {
         allow_dtd: false,
         nodes_limit: MAX_NODES,
     };
-    Document::parse_with_options(source, options).map_err(|e| {
+    let line_starts = std::iter::once(0)
+        .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let document = Document::parse_with_options(source, options).map_err(|e| {
         let pos = e.pos();
         let message = match e {
             roxmltree::Error::DtdDetected => {
@@ -71,16 +103,16 @@ pub fn parse_xml(source: &str) -> Result<Document<'_>, DmnError> {
             "the XML",
             message,
         )
+    })?;
+    Ok(Source {
+        document,
+        line_starts,
     })
 }
 
 /// Where `node` starts.
-pub fn place_of(document: &Document, node: Node) -> Place {
-    let pos = document.text_pos_at(node.range().start);
-    Place {
-        line: pos.row,
-        column: pos.col,
-    }
+pub fn place_of(source: &Source, node: Node) -> Place {
+    source.place_at(node.range().start)
 }
 
 /// The children of `node` with local name `name`.
@@ -97,7 +129,7 @@ pub fn child<'a, 'input>(node: Node<'a, 'input>, name: &'static str) -> Option<N
 }
 
 /// The FEEL text of `node`'s `<text>` child, placed where its text starts.
-pub fn feel_text(document: &Document, node: Node) -> Option<FeelText> {
+pub fn feel_text(document: &Source, node: Node) -> Option<FeelText> {
     let text = child(node, "text")?;
     let (place, raw) = match text.first_child() {
         Some(content) => (
@@ -153,7 +185,7 @@ pub fn read_definitions(source: &str) -> Result<Definitions, DmnError> {
     Ok(definitions)
 }
 
-fn required_name(document: &Document, node: Node, what: &str) -> Result<String, DmnError> {
+fn required_name(document: &Source, node: Node, what: &str) -> Result<String, DmnError> {
     match node.attribute("name") {
         Some(name) if !name.trim().is_empty() => Ok(name.trim().to_string()),
         _ => Err(DmnError::new(
@@ -164,7 +196,7 @@ fn required_name(document: &Document, node: Node, what: &str) -> Result<String, 
     }
 }
 
-fn read_decision(document: &Document, node: Node) -> Result<Decision, DmnError> {
+fn read_decision(document: &Source, node: Node) -> Result<Decision, DmnError> {
     let name = required_name(document, node, "decision")?;
     let context = format!("decision '{name}'");
     let place = place_of(document, node);
@@ -205,7 +237,7 @@ fn read_decision(document: &Document, node: Node) -> Result<Decision, DmnError> 
     })
 }
 
-fn read_table(document: &Document, node: Node, context: &str) -> Result<Table, DmnError> {
+fn read_table(document: &Source, node: Node, context: &str) -> Result<Table, DmnError> {
     let mut inputs = Vec::new();
     for (i, input) in children(node, "input").enumerate() {
         let Some(expression) = child(input, "inputExpression") else {
