@@ -24,7 +24,11 @@ fn table(policy: &str, catch_all: bool) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<definitions xmlns=\"https://www.omg.org/spec/DMN/20191111/MODEL/\" name=\"generated\" id=\"g\" namespace=\"urn:bench\">\n",
     );
-    for (name, type_ref) in [("Age", "number"), ("Income", "number"), ("Region", "string")] {
+    for (name, type_ref) in [
+        ("Age", "number"),
+        ("Income", "number"),
+        ("Region", "string"),
+    ] {
         let _ = writeln!(
             xml,
             "<inputData name=\"{name}\" id=\"{name}\"><variable name=\"{name}\" typeRef=\"{type_ref}\"/></inputData>"

@@ -46,7 +46,12 @@ impl Imported {
 
 const AGE: &[(&str, &str)] = &[("Age", "number")];
 
-fn age_table(attributes: &str, output_type: &str, output: &str, rows: &[(&[&str], &str)]) -> Imported {
+fn age_table(
+    attributes: &str,
+    output_type: &str,
+    output: &str,
+    rows: &[(&[&str], &str)],
+) -> Imported {
     import(&one_table(attributes, AGE, output_type, output, rows))
 }
 
@@ -56,14 +61,22 @@ fn first_takes_the_earliest_matching_row_and_skips_unreachable_ones() {
         "hitPolicy=\"FIRST\"",
         "string",
         "",
-        &[(&[">18"], "\"Cars\""), (&[">12"], "\"Games\""), (&[">0"], "\"Toys\""), (&[">50"], "\"Boats\"")],
+        &[
+            (&[">18"], "\"Cars\""),
+            (&[">12"], "\"Games\""),
+            (&[">0"], "\"Toys\""),
+            (&[">50"], "\"Boats\""),
+        ],
     );
     model.proves("(= age 30.0)", "(= result Cars)");
     model.proves("(= age 13.0)", "(= result Games)");
     model.proves("(= age 18.0)", "(= result Games)");
     model.proves("(= age 1.0)", "(= result Toys)");
     // Row 4 is shadowed by row 1: Boats is never the answer.
-    assert_eq!(model.finding("(= age 60.0)", "(= result Boats)"), FindingKind::Invalid);
+    assert_eq!(
+        model.finding("(= age 60.0)", "(= result Boats)"),
+        FindingKind::Invalid
+    );
 }
 
 #[test]
@@ -72,7 +85,11 @@ fn unique_and_any_rows_imply_their_outputs_and_clash_when_they_disagree() {
         "hitPolicy=\"UNIQUE\"",
         "string",
         "",
-        &[(&["<18"], "\"Minor\""), (&["[18..65)"], "\"Adult\""), (&[">=65"], "\"Senior\"")],
+        &[
+            (&["<18"], "\"Minor\""),
+            (&["[18..65)"], "\"Adult\""),
+            (&[">=65"], "\"Senior\""),
+        ],
     );
     unique.proves("(= age 64.5)", "(= result Adult)");
     unique.proves("(= age 65.0)", "(= result Senior)");
@@ -80,11 +97,18 @@ fn unique_and_any_rows_imply_their_outputs_and_clash_when_they_disagree() {
         "hitPolicy=\"ANY\"",
         "string",
         "",
-        &[(&[">=18"], "\"Adult\""), (&[">=21"], "\"Adult\""), (&[">=65"], "\"Senior\"")],
+        &[
+            (&[">=18"], "\"Adult\""),
+            (&[">=21"], "\"Adult\""),
+            (&[">=65"], "\"Senior\""),
+        ],
     );
     any.proves("(= age 30.0)", "(= result Adult)");
     // Rows 1 and 3 both match at 70 with different outputs: no value fits.
-    assert_eq!(any.finding("(= age 70.0)", "(= result Senior)"), FindingKind::Impossible);
+    assert_eq!(
+        any.finding("(= age 70.0)", "(= result Senior)"),
+        FindingKind::Impossible
+    );
 }
 
 #[test]
@@ -93,7 +117,11 @@ fn priority_takes_the_output_listed_first_among_the_matching_rows() {
         "hitPolicy=\"PRIORITY\"",
         "string",
         "<outputValues><text>\"High\", \"Medium\", \"Low\"</text></outputValues>",
-        &[(&[">=0"], "\"Low\""), (&[">=18"], "\"Medium\""), (&[">=65"], "\"High\"")],
+        &[
+            (&[">=0"], "\"Low\""),
+            (&[">=18"], "\"Medium\""),
+            (&[">=65"], "\"High\""),
+        ],
     );
     model.proves("(= age 70.0)", "(= result High)");
     model.proves("(= age 30.0)", "(= result Medium)");
@@ -106,27 +134,60 @@ fn collect_without_an_aggregator_says_which_outputs_the_list_holds() {
         "hitPolicy=\"COLLECT\"",
         "string",
         "",
-        &[(&[">=18"], "\"Vote\""), (&[">=16"], "\"Drive\""), (&[">=65"], "\"Pension\"")],
+        &[
+            (&[">=18"], "\"Vote\""),
+            (&[">=16"], "\"Drive\""),
+            (&[">=65"], "\"Pension\""),
+        ],
     );
-    model.proves("(= age 17.0)", "(and resultIncludesDrive (not resultIncludesVote) (not resultIncludesPension))");
-    model.proves("(= age 70.0)", "(and resultIncludesDrive resultIncludesVote resultIncludesPension)");
+    model.proves(
+        "(= age 17.0)",
+        "(and resultIncludesDrive (not resultIncludesVote) (not resultIncludesPension))",
+    );
+    model.proves(
+        "(= age 70.0)",
+        "(and resultIncludesDrive resultIncludesVote resultIncludesPension)",
+    );
 }
 
 const BONUSES: &[(&[&str], &str)] = &[(&[">=18"], "10"), (&[">=65"], "5"), (&[">=60"], "5")];
 
 #[test]
 fn collect_aggregates_the_distinct_outputs() {
-    let sum = age_table("hitPolicy=\"COLLECT\" aggregation=\"SUM\"", "number", "", BONUSES);
+    let sum = age_table(
+        "hitPolicy=\"COLLECT\" aggregation=\"SUM\"",
+        "number",
+        "",
+        BONUSES,
+    );
     sum.proves("(= age 70.0)", "(= result 15.0)");
     sum.proves("(= age 20.0)", "(= result 10.0)");
     // No row matches: DMN's null, so nothing is proved about the result.
-    assert_eq!(sum.finding("(= age 5.0)", "(= result 0.0)"), FindingKind::Satisfiable);
-    let count = age_table("hitPolicy=\"COLLECT\" aggregation=\"COUNT\"", "number", "", BONUSES);
+    assert_eq!(
+        sum.finding("(= age 5.0)", "(= result 0.0)"),
+        FindingKind::Satisfiable
+    );
+    let count = age_table(
+        "hitPolicy=\"COLLECT\" aggregation=\"COUNT\"",
+        "number",
+        "",
+        BONUSES,
+    );
     count.proves("(= age 70.0)", "(= result 2.0)");
     count.proves("(= age 5.0)", "(= result 0.0)");
-    let max = age_table("hitPolicy=\"COLLECT\" aggregation=\"MAX\"", "number", "", BONUSES);
+    let max = age_table(
+        "hitPolicy=\"COLLECT\" aggregation=\"MAX\"",
+        "number",
+        "",
+        BONUSES,
+    );
     max.proves("(= age 70.0)", "(= result 10.0)");
-    let min = age_table("hitPolicy=\"COLLECT\" aggregation=\"MIN\"", "number", "", BONUSES);
+    let min = age_table(
+        "hitPolicy=\"COLLECT\" aggregation=\"MIN\"",
+        "number",
+        "",
+        BONUSES,
+    );
     min.proves("(= age 70.0)", "(= result 5.0)");
     min.proves("(= age 61.0)", "(= result 5.0)");
     min.proves("(= age 20.0)", "(= result 10.0)");
@@ -156,7 +217,11 @@ fn min_and_max_over_computed_outputs_bound_and_attain() {
 fn unary_tests_cover_negation_lists_ranges_strings_and_booleans() {
     let model = import(&one_table(
         "hitPolicy=\"FIRST\"",
-        &[("Score", "number"), ("Tier", "string"), ("Member", "boolean")],
+        &[
+            ("Score", "number"),
+            ("Tier", "string"),
+            ("Member", "boolean"),
+        ],
         "string",
         "",
         &[
@@ -166,14 +231,29 @@ fn unary_tests_cover_negation_lists_ranges_strings_and_booleans() {
             (&["-", "-", "-"], "\"D\""),
         ],
     ));
-    model.proves("(and (= score 11.0) (= tier Silver) member)", "(= result A)");
-    model.proves("(and (= score 10.0) (= tier Silver) member)", "(= result B)");
+    model.proves(
+        "(and (= score 11.0) (= tier Silver) member)",
+        "(= result A)",
+    );
+    model.proves(
+        "(and (= score 10.0) (= tier Silver) member)",
+        "(= result B)",
+    );
     // A tier the table never names is still a possible value ("other"),
     // and not("Gold") holds for it.
-    model.proves("(and (= score 5.0) (= tier OtherTier) member)", "(= result B)");
-    model.proves("(and (= score 0.0) (= tier Gold) (not member))", "(= result C)");
+    model.proves(
+        "(and (= score 5.0) (= tier OtherTier) member)",
+        "(= result B)",
+    );
+    model.proves(
+        "(and (= score 0.0) (= tier Gold) (not member))",
+        "(= result C)",
+    );
     model.proves("(and (= score 0.0) (= tier Gold) member)", "(= result D)");
-    model.proves("(and (= score (- 3.0)) (= tier Gold) member)", "(= result A)");
+    model.proves(
+        "(and (= score (- 3.0)) (= tier Gold) member)",
+        "(= result A)",
+    );
 }
 
 #[test]
@@ -195,26 +275,55 @@ fn each_table_is_recorded_with_its_hit_policy() {
 
 #[test]
 fn what_the_encoding_cannot_say_is_refused_with_the_place() {
-    let rule_order = import_dmn(&one_table("hitPolicy=\"RULE ORDER\"", AGE, "string", "", &[(&["-"], "\"x\"")]))
-        .unwrap_err();
-    assert!(rule_order.to_string().contains("found 'RULE ORDER'"), "{rule_order}");
-    let mismatch = import_dmn(&one_table("", AGE, "string", "", &[(&["-"], "\"x\""), (&["\"old\""], "\"y\"")]))
-        .unwrap_err();
-    let text = mismatch.to_string();
-    assert!(text.contains("rule 2, input 'Age'") && text.contains("expected a number, found \"old\""), "{text}");
-    assert_eq!(mismatch.place.line, 14);
-    let closed = import_dmn(&one_table(
-        "",
-        &[("Tier", "string")],
+    let rule_order = import_dmn(&one_table(
+        "hitPolicy=\"RULE ORDER\"",
+        AGE,
         "string",
         "",
-        &[(&["\"Gold\""], "\"x\""), (&["\"Bronze\""], "\"y\"")],
+        &[(&["-"], "\"x\"")],
+    ))
+    .unwrap_err();
+    assert!(
+        rule_order.to_string().contains("found 'RULE ORDER'"),
+        "{rule_order}"
+    );
+    let mismatch = import_dmn(&one_table(
+        "",
+        AGE,
+        "string",
+        "",
+        &[(&["-"], "\"x\""), (&["\"old\""], "\"y\"")],
+    ))
+    .unwrap_err();
+    let text = mismatch.to_string();
+    assert!(
+        text.contains("rule 2, input 'Age'") && text.contains("expected a number, found \"old\""),
+        "{text}"
+    );
+    assert_eq!(mismatch.place.line, 14);
+    let closed = import_dmn(
+        &one_table(
+            "",
+            &[("Tier", "string")],
+            "string",
+            "",
+            &[(&["\"Gold\""], "\"x\""), (&["\"Bronze\""], "\"y\"")],
+        )
+        .replace(
+            "</inputExpression>",
+            "</inputExpression><inputValues><text>\"Gold\",\"Silver\"</text></inputValues>",
+        ),
     )
-    .replace("</inputExpression>", "</inputExpression><inputValues><text>\"Gold\",\"Silver\"</text></inputValues>"))
     .unwrap_err();
     assert!(closed.to_string().contains("found \"Bronze\""), "{closed}");
-    let priority = import_dmn(&one_table("hitPolicy=\"PRIORITY\"", AGE, "string", "", &[(&["-"], "\"x\"")]))
-        .unwrap_err();
+    let priority = import_dmn(&one_table(
+        "hitPolicy=\"PRIORITY\"",
+        AGE,
+        "string",
+        "",
+        &[(&["-"], "\"x\"")],
+    ))
+    .unwrap_err();
     assert!(priority.to_string().contains("output values"), "{priority}");
 }
 
@@ -240,7 +349,10 @@ fn literal_decisions_compute_arithmetic_and_min_over_required_decisions() {
     model.proves("(and (= price 50.0) (= cap 20.0))", "(= charged 20.0)");
     model.proves("(and (= price 500.0) (= cap 200.0))", "(= charged 100.0)");
     let unknown = import_dmn(&LITERALS.replace("min(Discounted", "min(Discount")).unwrap_err();
-    assert!(unknown.to_string().contains("found 'Discount'"), "{unknown}");
+    assert!(
+        unknown.to_string().contains("found 'Discount'"),
+        "{unknown}"
+    );
     assert_eq!((unknown.place.line, unknown.place.column), (12, 34));
     let missing = import_dmn(&LITERALS.replace("href=\"#disc\"", "href=\"#nowhere\"")).unwrap_err();
     assert!(missing.to_string().contains("'#nowhere'"), "{missing}");

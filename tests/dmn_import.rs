@@ -25,7 +25,12 @@ fn tck_model(name: &str) -> PathBuf {
 }
 
 fn import(file: &Path, out: &Path) -> std::process::Output {
-    precept(&["import", file.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    precept(&[
+        "import",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
 }
 
 fn read_json(path: &Path) -> Value {
@@ -46,11 +51,19 @@ fn every_tck_case_imports_and_passes_precept_test() {
         );
         let model = read_json(&out.join("model.json"));
         let tables = model["decision_tables"].as_array().unwrap();
-        assert!(tables.iter().all(|t| t["hit_policy"] == policy), "{name}: {tables:?}");
+        assert!(
+            tables.iter().all(|t| t["hit_policy"] == policy),
+            "{name}: {tables:?}"
+        );
         let tests = read_json(&out.join("tests.json"));
         assert_eq!(tests["tests"].as_array().unwrap().len(), cases);
         let run = precept(&["test", out.to_str().unwrap()]);
-        assert!(run.status.success(), "{name}: {}{}", stdout(&run), stderr(&run));
+        assert!(
+            run.status.success(),
+            "{name}: {}{}",
+            stdout(&run),
+            stderr(&run)
+        );
         assert!(
             stdout(&run).contains(&format!("{cases} passed, 0 failed")),
             "{name}: {}",
@@ -74,7 +87,11 @@ fn a_wrong_expectation_in_a_tck_file_fails_the_test_run() {
     assert!(imported.status.success(), "{}", stderr(&imported));
     let run = precept(&["test", out.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(1), "{}", stdout(&run));
-    assert!(stdout(&run).contains("2 passed, 1 failed"), "{}", stdout(&run));
+    assert!(
+        stdout(&run).contains("2 passed, 1 failed"),
+        "{}",
+        stdout(&run)
+    );
 }
 
 fn lint_codes(xml: &str) -> Vec<(String, String)> {
@@ -108,7 +125,13 @@ const AGREEING_ROWS: &[(&[&str], &str)] = &[
 
 #[test]
 fn lint_reports_overlaps_by_the_tables_hit_policy() {
-    let unique = lint_codes(&one_table("hitPolicy=\"UNIQUE\"", &[("Age", "number")], "string", "", AGREEING_ROWS));
+    let unique = lint_codes(&one_table(
+        "hitPolicy=\"UNIQUE\"",
+        &[("Age", "number")],
+        "string",
+        "",
+        AGREEING_ROWS,
+    ));
     let overlap = unique.iter().find(|(code, _)| code == "L206");
     assert!(
         overlap.is_some_and(|(_, m)| m.contains("R2 and R3") && m.contains("UNIQUE")),
@@ -122,22 +145,52 @@ fn lint_reports_overlaps_by_the_tables_hit_policy() {
             "",
             AGREEING_ROWS,
         ));
-        assert!(!codes.iter().any(|(c, _)| c == "L206"), "{policy}: {codes:?}");
+        assert!(
+            !codes.iter().any(|(c, _)| c == "L206"),
+            "{policy}: {codes:?}"
+        );
     }
     // Rows that disagree where they overlap: a conflict in an ANY table,
     // the table's order in a FIRST table.
-    let disagreeing: &[(&[&str], &str)] = &[(&[">=18"], "\"Adult\""), (&[">=65"], "\"Senior\""), (&["<18"], "\"Minor\"")];
-    let any = lint_codes(&one_table("hitPolicy=\"ANY\"", &[("Age", "number")], "string", "", disagreeing));
+    let disagreeing: &[(&[&str], &str)] = &[
+        (&[">=18"], "\"Adult\""),
+        (&[">=65"], "\"Senior\""),
+        (&["<18"], "\"Minor\""),
+    ];
+    let any = lint_codes(&one_table(
+        "hitPolicy=\"ANY\"",
+        &[("Age", "number")],
+        "string",
+        "",
+        disagreeing,
+    ));
     assert!(any.iter().any(|(c, _)| c == "L206"), "{any:?}");
-    let first = lint_codes(&one_table("hitPolicy=\"FIRST\"", &[("Age", "number")], "string", "", disagreeing));
+    let first = lint_codes(&one_table(
+        "hitPolicy=\"FIRST\"",
+        &[("Age", "number")],
+        "string",
+        "",
+        disagreeing,
+    ));
     assert!(!first.iter().any(|(c, _)| c == "L206"), "{first:?}");
 }
 
 #[test]
 fn lint_reports_gaps_except_where_collect_allows_no_match() {
     let rows: &[(&[&str], &str)] = &[(&["<18"], "\"Minor\""), (&["[18..65)"], "\"Adult\"")];
-    let unique = lint_codes(&one_table("hitPolicy=\"UNIQUE\"", &[("Age", "number")], "string", "", rows));
-    assert!(unique.iter().any(|(c, m)| c == "L207" && m.contains("result")), "{unique:?}");
+    let unique = lint_codes(&one_table(
+        "hitPolicy=\"UNIQUE\"",
+        &[("Age", "number")],
+        "string",
+        "",
+        rows,
+    ));
+    assert!(
+        unique
+            .iter()
+            .any(|(c, m)| c == "L207" && m.contains("result")),
+        "{unique:?}"
+    );
     let sums: &[(&[&str], &str)] = &[(&["<18"], "1"), (&["[18..65)"], "2")];
     let collect = lint_codes(&one_table(
         "hitPolicy=\"COLLECT\" aggregation=\"SUM\"",
@@ -154,7 +207,10 @@ fn lint_reports_gaps_except_where_collect_allows_no_match() {
         "<defaultOutputEntry><text>\"Senior\"</text></defaultOutputEntry>",
         rows,
     ));
-    assert!(!with_default.iter().any(|(c, _)| c == "L207"), "{with_default:?}");
+    assert!(
+        !with_default.iter().any(|(c, _)| c == "L207"),
+        "{with_default:?}"
+    );
 }
 
 /// Imports `xml` as `name` and expects a refusal (exit 2) that leaves no
@@ -166,7 +222,10 @@ fn refused(name: &str, xml: &[u8]) -> String {
     let out = scratch.path().join("project");
     let output = import(&file, &out);
     assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
-    assert!(!out.join("model.json").exists(), "a refused import wrote a project");
+    assert!(
+        !out.join("model.json").exists(),
+        "a refused import wrote a project"
+    );
     let message = stderr(&output);
     assert!(message.contains(&file.display().to_string()), "{message}");
     message
@@ -188,7 +247,10 @@ fn unsupported_feel_is_refused_naming_the_cell() {
         &[("Age", "number")],
         "string",
         "",
-        &[(&["<18"], "\"Minor\""), (&[">= 18, date(\"2020-01-01\")"], "\"Adult\"")],
+        &[
+            (&["<18"], "\"Minor\""),
+            (&[">= 18, date(\"2020-01-01\")"], "\"Adult\""),
+        ],
     );
     let message = refused("feel.dmn", xml.as_bytes());
     assert!(message.contains("feel.dmn:14:51:"), "{message}");
@@ -204,29 +266,43 @@ fn a_broken_tck_file_is_refused_with_its_own_name_and_line() {
     let scratch = tempfile::tempdir().unwrap();
     let name = "0111-first-hitpolicy-singleoutputcol";
     std::fs::copy(tck_model(name), scratch.path().join(format!("{name}.dmn"))).unwrap();
-    let tests = std::fs::read_to_string(tck_model(name).with_file_name(format!("{name}-test-01.xml")))
-        .unwrap()
-        .replace(">13</value>", ">thirteen</value>");
+    let tests =
+        std::fs::read_to_string(tck_model(name).with_file_name(format!("{name}-test-01.xml")))
+            .unwrap()
+            .replace(">13</value>", ">thirteen</value>");
     let test_file = scratch.path().join(format!("{name}-test-01.xml"));
     std::fs::write(&test_file, tests).unwrap();
     let out = scratch.path().join("project");
     let output = import(&scratch.path().join(format!("{name}.dmn")), &out);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
-    assert!(message.contains(&format!("{}:23:", test_file.display())), "{message}");
-    assert!(message.contains("test case 002, 'age'") && message.contains("found 'thirteen'"), "{message}");
+    assert!(
+        message.contains(&format!("{}:23:", test_file.display())),
+        "{message}"
+    );
+    assert!(
+        message.contains("test case 002, 'age'") && message.contains("found 'thirteen'"),
+        "{message}"
+    );
     assert!(!out.join("model.json").exists());
 }
 
 #[test]
 fn an_entity_expansion_bomb_is_refused_without_expanding() {
-    let mut bomb = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE definitions [\n <!ENTITY a \"aaaaaaaaaa\">\n");
+    let mut bomb = String::from(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE definitions [\n <!ENTITY a \"aaaaaaaaaa\">\n",
+    );
     for level in 1..10 {
         let previous = (b'a' + level - 1) as char;
         let refs: String = std::iter::repeat_n(format!("&{previous};"), 10).collect();
-        bomb.push_str(&format!(" <!ENTITY {} \"{refs}\">\n", (b'a' + level) as char));
+        bomb.push_str(&format!(
+            " <!ENTITY {} \"{refs}\">\n",
+            (b'a' + level) as char
+        ));
     }
-    bomb.push_str("]>\n<definitions xmlns=\"https://www.omg.org/spec/DMN/20191111/MODEL/\" name=\"&j;\"/>\n");
+    bomb.push_str(
+        "]>\n<definitions xmlns=\"https://www.omg.org/spec/DMN/20191111/MODEL/\" name=\"&j;\"/>\n",
+    );
     let message = refused("bomb.dmn", bomb.as_bytes());
     assert!(message.contains("bomb.dmn:"), "{message}");
     assert!(message.contains("DTD"), "{message}");
@@ -252,6 +328,9 @@ fn a_file_of_a_hundred_megabytes_is_refused_before_it_is_parsed() {
     let output = import(&file, &out);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
-    assert!(message.contains("huge.dmn:1:1") && message.contains("at most 16 MiB"), "{message}");
+    assert!(
+        message.contains("huge.dmn:1:1") && message.contains("at most 16 MiB"),
+        "{message}"
+    );
     assert!(!out.exists());
 }

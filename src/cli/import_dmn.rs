@@ -55,9 +55,8 @@ pub fn test_files_beside(model: &Path) -> Vec<PathBuf> {
 }
 
 pub fn run(args: &ImportArgs) -> Outcome {
-    let located = |path: &Path, e: &dyn std::fmt::Display| {
-        Failure::Input(format!("{}:{e}", path.display()))
-    };
+    let located =
+        |path: &Path, e: &dyn std::fmt::Display| Failure::Input(format!("{}:{e}", path.display()));
     let source = read_capped(&args.file).map_err(|e| located(&args.file, &e))?;
     let imported = import_dmn(&source).map_err(|e| located(&args.file, &e))?;
     let mut model = imported.model;
@@ -106,7 +105,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         println!("read TCK test cases from {}", file.display());
     }
     if !tests.tests.is_empty() {
-        println!("imported {} TCK test cases as logic tests", tests.tests.len());
+        println!(
+            "imported {} TCK test cases as logic tests",
+            tests.tests.len()
+        );
     }
     Ok(())
 }

@@ -38,7 +38,12 @@ pub fn condition(
     }))
 }
 
-fn one_test(test: &Test, subject: &str, kind: Kind, vocabulary: &Vocabulary) -> Result<String, String> {
+fn one_test(
+    test: &Test,
+    subject: &str,
+    kind: Kind,
+    vocabulary: &Vocabulary,
+) -> Result<String, String> {
     let numeric = matches!(kind, Kind::Real | Kind::Int);
     match test {
         Test::Compare(Comparison::Equal, literal) => {
@@ -145,10 +150,22 @@ fn interval(test: &Test) -> Option<Interval> {
                     low: Some((v.clone(), true)),
                     high: Some((v, true)),
                 },
-                Comparison::Less => Interval { low: None, high: Some((v, false)) },
-                Comparison::LessOrEqual => Interval { low: None, high: Some((v, true)) },
-                Comparison::Greater => Interval { low: Some((v, false)), high: None },
-                Comparison::GreaterOrEqual => Interval { low: Some((v, true)), high: None },
+                Comparison::Less => Interval {
+                    low: None,
+                    high: Some((v, false)),
+                },
+                Comparison::LessOrEqual => Interval {
+                    low: None,
+                    high: Some((v, true)),
+                },
+                Comparison::Greater => Interval {
+                    low: Some((v, false)),
+                    high: None,
+                },
+                Comparison::GreaterOrEqual => Interval {
+                    low: Some((v, true)),
+                    high: None,
+                },
             })
         }
         Test::Range {

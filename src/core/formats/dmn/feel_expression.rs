@@ -7,8 +7,20 @@ use super::feel_lexer::{LexError, Number, Token, tokens};
 
 /// FEEL words that start constructs Precept does not read.
 const KEYWORDS: [&str; 14] = [
-    "if", "then", "else", "for", "some", "every", "in", "return", "satisfies", "and", "or",
-    "between", "instance", "function",
+    "if",
+    "then",
+    "else",
+    "for",
+    "some",
+    "every",
+    "in",
+    "return",
+    "satisfies",
+    "and",
+    "or",
+    "between",
+    "instance",
+    "function",
 ];
 
 #[derive(Debug, Clone, PartialEq)]
@@ -17,11 +29,17 @@ pub enum Expression {
     Text(String),
     Bool(bool),
     /// A name as written, words joined by single spaces.
-    Name { name: String, offset: usize },
+    Name {
+        name: String,
+        offset: usize,
+    },
     Negate(Box<Expression>),
     Arithmetic(char, Box<Expression>, Box<Expression>),
     /// `max(...)` (true) or `min(...)` (false) of at least one argument.
-    Extreme { max: bool, arguments: Vec<Expression> },
+    Extreme {
+        max: bool,
+        arguments: Vec<Expression>,
+    },
 }
 
 /// Reads a literal expression. Errors carry the byte offset in `text`.
@@ -51,7 +69,10 @@ impl Parser<'_> {
     }
 
     fn offset(&self) -> usize {
-        self.tokens.get(self.at).map(|(o, _)| *o).unwrap_or(self.end)
+        self.tokens
+            .get(self.at)
+            .map(|(o, _)| *o)
+            .unwrap_or(self.end)
     }
 
     fn error(&self, expected: &str) -> LexError {
@@ -179,10 +200,7 @@ impl Parser<'_> {
                     }
                     self.at += 1;
                 }
-                if let Some(keyword) = name
-                    .split([' ', '.'])
-                    .find(|word| KEYWORDS.contains(word))
-                {
+                if let Some(keyword) = name.split([' ', '.']).find(|word| KEYWORDS.contains(word)) {
                     return Err(LexError {
                         offset,
                         message: format!(

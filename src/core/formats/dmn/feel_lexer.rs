@@ -19,7 +19,9 @@ impl Number {
             None => (text, ""),
         };
         let digits_only = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-        if (whole.is_empty() && fraction.is_empty()) || !digits_only(whole) || !digits_only(fraction)
+        if (whole.is_empty() && fraction.is_empty())
+            || !digits_only(whole)
+            || !digits_only(fraction)
         {
             return None;
         }
@@ -103,8 +105,7 @@ pub fn tokens(text: &str) -> Result<Vec<(usize, Token)>, LexError> {
             continue;
         }
         let start = i;
-        if c.is_ascii_digit()
-            || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit()))
+        if c.is_ascii_digit() || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit()))
         {
             let mut end = i;
             let mut seen_dot = false;

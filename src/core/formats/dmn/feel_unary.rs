@@ -8,7 +8,10 @@ use super::feel_lexer::{LexError, Number, Token, tokens};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
     /// A number with its sign.
-    Number { negative: bool, number: Number },
+    Number {
+        negative: bool,
+        number: Number,
+    },
     Text(String),
     Bool(bool),
 }
@@ -115,7 +118,10 @@ impl Parser<'_> {
     }
 
     fn offset(&self) -> usize {
-        self.tokens.get(self.at).map(|(o, _)| *o).unwrap_or(self.end)
+        self.tokens
+            .get(self.at)
+            .map(|(o, _)| *o)
+            .unwrap_or(self.end)
     }
 
     fn error(&self, expected: &str) -> LexError {
@@ -275,10 +281,7 @@ mod tests {
         );
         assert_eq!(
             parse_unary_tests("false").unwrap(),
-            UnaryTests::AnyOf(vec![Test::Compare(
-                Comparison::Equal,
-                Literal::Bool(false)
-            )])
+            UnaryTests::AnyOf(vec![Test::Compare(Comparison::Equal, Literal::Bool(false))])
         );
     }
 

@@ -14,8 +14,8 @@
 //!
 //! A default output entry applies when no row matches.
 
-use super::feel_lexer::Number;
 use super::cells::{CellShape, may_meet};
+use super::feel_lexer::Number;
 use super::terms::Term;
 use super::vocabulary::Kind;
 use crate::core::model::HitPolicy;
@@ -140,7 +140,10 @@ pub fn encode_table(
             if let Some(default) = &column.default {
                 rules.push(TableRule {
                     expression: implies(&no_row, format!("(= {} {})", column.symbol, default.text)),
-                    note: format!("the default output of {} when no rule matches", column.symbol),
+                    note: format!(
+                        "the default output of {} when no rule matches",
+                        column.symbol
+                    ),
                 });
             }
         }
@@ -219,7 +222,10 @@ fn membership(outputs: &[OutputColumn], rows: &[EncodedRow]) -> Vec<TableRule> {
             };
             rules.push(TableRule {
                 expression: format!("(= {symbol} {some})"),
-                note: format!("the collected list holds {value} exactly when one of {} matches", labels.join(", ")),
+                note: format!(
+                    "the collected list holds {value} exactly when one of {} matches",
+                    labels.join(", ")
+                ),
             });
         }
     }
@@ -234,7 +240,12 @@ fn ranked_constants(groups: &[(String, String)], max: bool) -> Option<Vec<(Strin
         .map(|(term, hit)| Some((constant(term)?, term.clone(), hit.clone())))
         .collect::<Option<Vec<_>>>()?;
     valued.sort_by(|a, b| if max { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) });
-    Some(valued.into_iter().map(|(_, term, hit)| (term, hit)).collect())
+    Some(
+        valued
+            .into_iter()
+            .map(|(_, term, hit)| (term, hit))
+            .collect(),
+    )
 }
 
 /// The value of a number term such as `5.0` or `(- 2.5)`.
@@ -300,7 +311,8 @@ fn by_value(rows: &[EncodedRow]) -> Vec<(String, String)> {
     values
         .into_iter()
         .map(|value| {
-            let hits: Vec<&EncodedRow> = rows.iter().filter(|r| r.outputs[0].text == value).collect();
+            let hits: Vec<&EncodedRow> =
+                rows.iter().filter(|r| r.outputs[0].text == value).collect();
             let matched = if hits.iter().any(|r| r.condition.is_none()) {
                 "true".to_string()
             } else {
@@ -341,7 +353,12 @@ fn aggregate(
                 &some,
                 format!(
                     "(= {out} {})",
-                    total(groups.iter().map(|(v, hit)| format!("(ite {hit} {v} {zero})")).collect())
+                    total(
+                        groups
+                            .iter()
+                            .map(|(v, hit)| format!("(ite {hit} {v} {zero})"))
+                            .collect()
+                    )
                 ),
             ),
             note: "COLLECT SUM: the sum of the distinct outputs of the matching rules".into(),
@@ -349,7 +366,12 @@ fn aggregate(
         Aggregation::Count => vec![TableRule {
             expression: format!(
                 "(= {out} {})",
-                total(groups.iter().map(|(_, hit)| format!("(ite {hit} {one} {zero})")).collect())
+                total(
+                    groups
+                        .iter()
+                        .map(|(_, hit)| format!("(ite {hit} {one} {zero})"))
+                        .collect()
+                )
             ),
             note: "COLLECT COUNT: how many distinct outputs the matching rules give".into(),
         }],

@@ -3,6 +3,7 @@
 //! every literal-expression decision an equation, and each table recorded
 //! with its hit policy for lint.
 
+use super::cells::{CellShape, condition};
 use super::definitions::{DecisionLogic, Definitions, FeelText};
 use super::error::DmnError;
 use super::feel_expression::{Expression, parse_expression};
@@ -10,7 +11,6 @@ use super::feel_unary::Literal;
 use super::hit_policy::{EncodedRow, OutputColumn, TableRule, encode_table};
 use super::table_columns::{Subject, TableColumns, declare_outputs, feel_error, read_columns};
 use super::terms::{Term, expression_term, literal_term};
-use super::cells::{CellShape, condition};
 use super::vocabulary::{Kind, Vocabulary};
 use super::xml::read_definitions;
 use crate::core::model::{DecisionTable, PolicyModel, ReviewStatus, Rule};
@@ -40,9 +40,12 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
     let mut declared = Vec::new();
     for decision in &definitions.decisions {
         match &decision.logic {
-            DecisionLogic::Table(table) => {
-                declared.push(Some(declare_outputs(decision, table, items, &mut vocabulary)?))
-            }
+            DecisionLogic::Table(table) => declared.push(Some(declare_outputs(
+                decision,
+                table,
+                items,
+                &mut vocabulary,
+            )?)),
             DecisionLogic::Literal(_) => {
                 let variable = vocabulary
                     .declare(&decision.name, &format!("DMN decision '{}'", decision.name));
@@ -58,7 +61,13 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
     let mut tables = Vec::new();
     for (decision, outputs) in definitions.decisions.iter().zip(declared) {
         if let (DecisionLogic::Table(table), Some(outputs)) = (&decision.logic, outputs) {
-            tables.push(read_columns(decision, table, items, outputs, &mut vocabulary)?);
+            tables.push(read_columns(
+                decision,
+                table,
+                items,
+                outputs,
+                &mut vocabulary,
+            )?);
         }
     }
     let memberships = declare_memberships(&tables, &mut vocabulary);
@@ -74,19 +83,32 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
         match &decision.logic {
             DecisionLogic::Table(table) => {
                 let columns = &tables[table_index];
-                let rules = encode(columns, &table.rows, &table.inputs, &memberships[table_index], &vocabulary, &context)
-                    .map_err(|e| match e {
-                        Located::Cell(error) => error,
-                        Located::Table(message) => {
-                            DmnError::new(table.place, context.clone(), message)
-                        }
-                    })?;
+                let rules = encode(
+                    columns,
+                    &table.rows,
+                    &table.inputs,
+                    &memberships[table_index],
+                    &vocabulary,
+                    &context,
+                )
+                .map_err(|e| match e {
+                    Located::Cell(error) => error,
+                    Located::Table(message) => DmnError::new(table.place, context.clone(), message),
+                })?;
                 table_index += 1;
                 let mut ids = Vec::new();
                 for rule in rules {
                     let id = format!("R{}", model.rules.len() + 1);
                     ids.push(id.clone());
-                    model.rules.push(rule_of(id, rule.expression, format!("DMN {context} ({}): {}", columns.policy.dmn_name(), rule.note)));
+                    model.rules.push(rule_of(
+                        id,
+                        rule.expression,
+                        format!(
+                            "DMN {context} ({}): {}",
+                            columns.policy.dmn_name(),
+                            rule.note
+                        ),
+                    ));
                 }
                 model.decision_tables.push(DecisionTable {
                     decision: decision.name.clone(),
@@ -97,7 +119,11 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
             DecisionLogic::Literal(text) => {
                 let expression = literal_decision(&decision.name, text, &vocabulary, &context)?;
                 let id = format!("R{}", model.rules.len() + 1);
-                model.rules.push(rule_of(id, expression, format!("DMN {context}: literal expression")));
+                model.rules.push(rule_of(
+                    id,
+                    expression,
+                    format!("DMN {context}: literal expression"),
+                ));
             }
         }
     }
@@ -124,7 +150,9 @@ fn check_requirements(definitions: &Definitions) -> Result<(), DmnError> {
                 return Err(DmnError::new(
                     decision.place,
                     format!("decision '{}'", decision.name),
-                    format!("a requiredDecision naming a decision of this file, found '#{required}'"),
+                    format!(
+                        "a requiredDecision naming a decision of this file, found '#{required}'"
+                    ),
                 ));
             }
         }
@@ -134,7 +162,10 @@ fn check_requirements(definitions: &Definitions) -> Result<(), DmnError> {
 
 /// For Collect tables without an aggregator: one Bool per output value,
 /// "the list holds this value".
-fn declare_memberships(tables: &[TableColumns], vocabulary: &mut Vocabulary) -> Vec<Vec<Vec<(String, usize)>>> {
+fn declare_memberships(
+    tables: &[TableColumns],
+    vocabulary: &mut Vocabulary,
+) -> Vec<Vec<Vec<(String, usize)>>> {
     tables
         .iter()
         .map(|columns| {
@@ -153,7 +184,13 @@ fn declare_memberships(tables: &[TableColumns], vocabulary: &mut Vocabulary) -> 
                             continue;
                         }
                         let name = format!("{} includes {}", slot.name, key.trim_matches('"'));
-                        let variable = vocabulary.declare(&name, &format!("whether the list DMN decision '{}' collects holds {key}", slot.name));
+                        let variable = vocabulary.declare(
+                            &name,
+                            &format!(
+                                "whether the list DMN decision '{}' collects holds {key}",
+                                slot.name
+                            ),
+                        );
                         vocabulary.settle(variable, &super::vocabulary::Declared::Bool, false);
                         values.push((key, variable));
                     }
@@ -197,22 +234,28 @@ fn encode(
             },
             Subject::Expression(expression) => {
                 let column = format!("{context}, input '{}'", inputs[c].label);
-                expression_term(expression, Kind::Real, vocabulary).map_err(|(offset, message)| {
-                    Located::Cell(feel_error(&inputs[c].expression, offset, &column, message))
-                })?
+                expression_term(expression, Kind::Real, vocabulary).map_err(
+                    |(offset, message)| {
+                        Located::Cell(feel_error(&inputs[c].expression, offset, &column, message))
+                    },
+                )?
             }
         });
     }
     let mut output_columns = Vec::new();
     for (k, slot) in columns.outputs.iter().enumerate() {
         let (symbol, kind) = match slot.variable {
-            Some(v) => (vocabulary.variables[v].symbol.clone(), vocabulary.variables[v].kind),
+            Some(v) => (
+                vocabulary.variables[v].symbol.clone(),
+                vocabulary.variables[v].kind,
+            ),
             None => (String::new(), Kind::Bool),
         };
         let default = match &slot.default {
             Some(expression) if slot.variable.is_some() => Some(
-                expression_term(expression, kind, vocabulary)
-                    .map_err(|(_, m)| Located::Table(format!("a default output entry of the output's type ({m})")))?,
+                expression_term(expression, kind, vocabulary).map_err(|(_, m)| {
+                    Located::Table(format!("a default output entry of the output's type ({m})"))
+                })?,
             ),
             _ => None,
         };
@@ -253,29 +296,54 @@ fn encode(
         for (k, expression) in columns.entries[r].iter().enumerate() {
             let column = &output_columns[k];
             if column.symbol.is_empty() {
-                outputs.push(Term { text: entry_key(expression), kind: Kind::Bool });
+                outputs.push(Term {
+                    text: entry_key(expression),
+                    kind: Kind::Bool,
+                });
                 continue;
             }
             let cell = format!("{context}, rule {}, output {}", r + 1, k + 1);
-            outputs.push(expression_term(expression, column.kind, vocabulary).map_err(|(offset, m)| {
-                Located::Cell(feel_error(&row.output_entries[k], offset, &cell, m))
-            })?);
+            outputs.push(
+                expression_term(expression, column.kind, vocabulary).map_err(|(offset, m)| {
+                    Located::Cell(feel_error(&row.output_entries[k], offset, &cell, m))
+                })?,
+            );
         }
         encoded.push(EncodedRow {
             condition,
             cells: columns.cells[r].iter().map(CellShape::of).collect(),
             outputs,
-            label: if row.id.is_empty() { format!("rule {}", r + 1) } else { format!("rule {} ({})", r + 1, row.id) },
+            label: if row.id.is_empty() {
+                format!("rule {}", r + 1)
+            } else {
+                format!("rule {} ({})", r + 1, row.id)
+            },
         });
     }
-    encode_table(columns.policy, columns.aggregation, &output_columns, &encoded).map_err(Located::Table)
+    encode_table(
+        columns.policy,
+        columns.aggregation,
+        &output_columns,
+        &encoded,
+    )
+    .map_err(Located::Table)
 }
 
-fn literal_decision(name: &str, text: &FeelText, vocabulary: &Vocabulary, context: &str) -> Result<String, DmnError> {
-    let expression = parse_expression(&text.text).map_err(|err| feel_error(text, err.offset, context, err.message))?;
+fn literal_decision(
+    name: &str,
+    text: &FeelText,
+    vocabulary: &Vocabulary,
+    context: &str,
+) -> Result<String, DmnError> {
+    let expression = parse_expression(&text.text)
+        .map_err(|err| feel_error(text, err.offset, context, err.message))?;
     let variable = vocabulary.find(name).map(|v| &vocabulary.variables[v]);
     let Some(variable) = variable else {
-        return Err(DmnError::new(text.place, context.to_string(), "a declared decision"));
+        return Err(DmnError::new(
+            text.place,
+            context.to_string(),
+            "a declared decision",
+        ));
     };
     let term = expression_term(&expression, variable.kind, vocabulary)
         .map_err(|(offset, message)| feel_error(text, offset, context, message))?;
@@ -284,7 +352,12 @@ fn literal_decision(name: &str, text: &FeelText, vocabulary: &Vocabulary, contex
         other => term.kind == other,
     };
     if !fits {
-        return Err(feel_error(text, 0, context, format!("a value of the decision's type, found '{}'", term.text)));
+        return Err(feel_error(
+            text,
+            0,
+            context,
+            format!("a value of the decision's type, found '{}'", term.text),
+        ));
     }
     Ok(format!("(= {} {})", variable.symbol, term.text))
 }

@@ -43,7 +43,13 @@ pub fn camel(name: &str) -> String {
     let joined: String = words
         .iter()
         .enumerate()
-        .map(|(i, w)| if i == 0 { lower_first(w) } else { capitalized(w) })
+        .map(|(i, w)| {
+            if i == 0 {
+                lower_first(w)
+            } else {
+                capitalized(w)
+            }
+        })
         .collect();
     safe(joined, "value")
 }
@@ -67,7 +73,8 @@ pub fn value_symbol(value: &str) -> String {
 fn safe(joined: String, empty: &str) -> String {
     if joined.is_empty() {
         empty.to_string()
-    } else if joined.starts_with(|c: char| c.is_ascii_digit()) || RESERVED.contains(&joined.as_str())
+    } else if joined.starts_with(|c: char| c.is_ascii_digit())
+        || RESERVED.contains(&joined.as_str())
     {
         format!("{empty}{joined}")
     } else {

@@ -8,8 +8,8 @@ use super::feel_expression::{Expression, parse_expression};
 use super::feel_unary::{Literal, Test, UnaryTests, parse_literal_list, parse_unary_tests};
 use super::hit_policy::Aggregation;
 use super::vocabulary::{Declared, Kind, Vocabulary, declared_kind};
-use crate::core::model::HitPolicy;
 use crate::core::formats::dmn::definitions::ItemDefinition;
+use crate::core::model::HitPolicy;
 
 /// A FEEL failure in `text` at byte `offset`, located in the file.
 pub fn feel_error(text: &FeelText, offset: usize, context: &str, message: String) -> DmnError {
@@ -120,12 +120,17 @@ fn add_listed_values(
     e: usize,
     list: &FeelText,
 ) -> Result<Vec<Literal>, (FeelText, usize, String)> {
-    let literals = parse_literal_list(&list.text).map_err(|err| (list.clone(), err.offset, err.message))?;
+    let literals =
+        parse_literal_list(&list.text).map_err(|err| (list.clone(), err.offset, err.message))?;
     for literal in &literals {
         match literal {
             Literal::Text(value) => vocabulary.add_value(e, value),
             other => {
-                return Err((list.clone(), 0, format!("string values, found {}", other.describe())));
+                return Err((
+                    list.clone(),
+                    0,
+                    format!("string values, found {}", other.describe()),
+                ));
             }
         }
     }
@@ -135,11 +140,20 @@ fn add_listed_values(
 
 /// Learns from a literal compared with (or given to) a variable: its type
 /// if still unknown, and a new enum value where the values are not listed.
-fn learn(vocabulary: &mut Vocabulary, variable: usize, literal: &Literal, open: bool) -> Result<(), String> {
+fn learn(
+    vocabulary: &mut Vocabulary,
+    variable: usize,
+    literal: &Literal,
+    open: bool,
+) -> Result<(), String> {
     let kind = match (vocabulary.variables[variable].kind, literal) {
-        (Kind::Unknown, Literal::Number { .. }) => vocabulary.settle(variable, &Declared::Real, open),
+        (Kind::Unknown, Literal::Number { .. }) => {
+            vocabulary.settle(variable, &Declared::Real, open)
+        }
         (Kind::Unknown, Literal::Bool(_)) => vocabulary.settle(variable, &Declared::Bool, open),
-        (Kind::Unknown, Literal::Text(_)) => vocabulary.settle(variable, &Declared::Text(None), open),
+        (Kind::Unknown, Literal::Text(_)) => {
+            vocabulary.settle(variable, &Declared::Text(None), open)
+        }
         (kind, _) => kind,
     };
     if let (Kind::Enum(e), Literal::Text(value)) = (kind, literal) {
@@ -210,11 +224,27 @@ pub fn declare_outputs(
         };
         let collects_list = policy == HitPolicy::Collect && aggregation.is_none();
         let variable = (!collects_list).then(|| {
-            vocabulary.declare(&name, &format!("DMN decision '{}'{}", decision.name, if single { String::new() } else { format!(", output '{}'", output.name.clone().unwrap_or_default()) }))
+            vocabulary.declare(
+                &name,
+                &format!(
+                    "DMN decision '{}'{}",
+                    decision.name,
+                    if single {
+                        String::new()
+                    } else {
+                        format!(", output '{}'", output.name.clone().unwrap_or_default())
+                    }
+                ),
+            )
         });
         let mut values = Vec::new();
         let place_error = |(text, offset, message): (FeelText, usize, String)| {
-            feel_error(&text, offset, &format!("{context}, output {}", k + 1), message)
+            feel_error(
+                &text,
+                offset,
+                &format!("{context}, output {}", k + 1),
+                message,
+            )
         };
         if let Some(v) = variable {
             let type_ref = output.type_ref.as_deref().or(if single {
@@ -237,7 +267,12 @@ pub fn declare_outputs(
         }
         let default = match &output.default {
             Some(text) => Some(parse_expression(&text.text).map_err(|err| {
-                feel_error(text, err.offset, &format!("{context}, default output {}", k + 1), err.message)
+                feel_error(
+                    text,
+                    err.offset,
+                    &format!("{context}, default output {}", k + 1),
+                    err.message,
+                )
             })?),
             None => None,
         };
@@ -293,7 +328,11 @@ pub fn read_columns(
     for (r, row) in table.rows.iter().enumerate() {
         let mut row_cells = Vec::new();
         for (c, text) in row.input_entries.iter().enumerate() {
-            let cell = format!("{context}, rule {}, input '{}'", r + 1, table.inputs[c].label);
+            let cell = format!(
+                "{context}, rule {}, input '{}'",
+                r + 1,
+                table.inputs[c].label
+            );
             let tests = parse_unary_tests(&text.text)
                 .map_err(|err| feel_error(text, err.offset, &cell, err.message))?;
             if let Subject::Variable(variable) = subjects[c] {
@@ -309,7 +348,8 @@ pub fn read_columns(
             let cell = format!("{context}, rule {}, output {}", r + 1, k + 1);
             let expression = parse_expression(&text.text)
                 .map_err(|err| feel_error(text, err.offset, &cell, err.message))?;
-            if let (Some(variable), Some(literal)) = (outputs[k].variable, literal_of(&expression)) {
+            if let (Some(variable), Some(literal)) = (outputs[k].variable, literal_of(&expression))
+            {
                 learn(vocabulary, variable, &literal, false)
                     .map_err(|message| feel_error(text, 0, &cell, message))?;
             }
@@ -319,10 +359,17 @@ pub fn read_columns(
         entries.push(row_entries);
     }
     for (k, slot) in outputs.iter().enumerate() {
-        if let (Some(variable), Some(Some(literal))) = (slot.variable, slot.default.as_ref().map(literal_of)) {
+        if let (Some(variable), Some(Some(literal))) =
+            (slot.variable, slot.default.as_ref().map(literal_of))
+        {
             let text = table.outputs[k].default.clone().unwrap_or_default();
             learn(vocabulary, variable, &literal, false).map_err(|message| {
-                feel_error(&text, 0, &format!("{context}, default output {}", k + 1), message)
+                feel_error(
+                    &text,
+                    0,
+                    &format!("{context}, default output {}", k + 1),
+                    message,
+                )
             })?;
         }
     }

@@ -7,8 +7,8 @@ use super::feel_lexer::Number;
 use super::terms::number_term;
 use super::vocabulary::{Kind, Vocabulary};
 use super::xml::{Source, child, children, parse_xml, place_of};
-use crate::core::model::finding::FindingKind;
 use crate::core::model::LogicTest;
+use crate::core::model::finding::FindingKind;
 use roxmltree::Node;
 
 /// Reads the test cases in `source` against the imported vocabulary. Test
@@ -52,7 +52,13 @@ pub fn import_test_cases(
             let name = node_name(&document, result, &context)?;
             let components: Vec<Node> = children(expected, "component").collect();
             if components.is_empty() {
-                claim.push(fact(&document, expected, Some(&name), vocabulary, &context)?);
+                claim.push(fact(
+                    &document,
+                    expected,
+                    Some(&name),
+                    vocabulary,
+                    &context,
+                )?);
             }
             for component in components {
                 let part = node_name(&document, component, &context)?;
@@ -94,7 +100,13 @@ fn conjunction(parts: Vec<String>) -> String {
 fn node_name(document: &Source, node: Node, context: &str) -> Result<String, DmnError> {
     node.attribute("name")
         .map(|n| n.trim().to_string())
-        .ok_or_else(|| DmnError::new(place_of(document, node), context.to_string(), "a name attribute"))
+        .ok_or_else(|| {
+            DmnError::new(
+                place_of(document, node),
+                context.to_string(),
+                "a name attribute",
+            )
+        })
 }
 
 /// `(= variable value)` for a node holding a `<value>` (named by its own
@@ -111,13 +123,21 @@ fn fact(
         None => node_name(document, node, context)?,
     };
     let place = place_of(document, node);
-    let error = |place: Place, message: String| DmnError::new(place, format!("{context}, '{name}'"), message);
+    let error = |place: Place, message: String| {
+        DmnError::new(place, format!("{context}, '{name}'"), message)
+    };
     let Some(index) = vocabulary.find(&name) else {
-        return Err(error(place, "the name of an input data or decision of the model".into()));
+        return Err(error(
+            place,
+            "the name of an input data or decision of the model".into(),
+        ));
     };
     let variable = &vocabulary.variables[index];
     let Some(value) = child(node, "value") else {
-        return Err(error(place, "a single <value> (lists and nested structures are not supported)".into()));
+        return Err(error(
+            place,
+            "a single <value> (lists and nested structures are not supported)".into(),
+        ));
     };
     let value_place = place_of(document, value);
     if value.attribute(("http://www.w3.org/2001/XMLSchema-instance", "nil")) == Some("true") {
@@ -144,8 +164,15 @@ fn fact(
             .value_symbol(e, text)
             .map(str::to_string)
             .ok_or_else(|| {
-                let values: Vec<String> = vocabulary.enums[e].values.iter().map(|(v, _)| v.clone()).collect();
-                error(value_place, format!("one of {}, found '{text}'", values.join(", ")))
+                let values: Vec<String> = vocabulary.enums[e]
+                    .values
+                    .iter()
+                    .map(|(v, _)| v.clone())
+                    .collect();
+                error(
+                    value_place,
+                    format!("one of {}, found '{text}'", values.join(", ")),
+                )
             })?,
     };
     Ok(match (variable.kind, term.as_str()) {

@@ -24,7 +24,10 @@ fn is_numeric(kind: Kind) -> bool {
 pub fn number_term(negative: bool, number: &Number, kind: Kind) -> Result<Term, String> {
     let digits = if kind == Kind::Int {
         if !number.is_integer() {
-            return Err(format!("a whole number (integer input), found {}", number.text));
+            return Err(format!(
+                "a whole number (integer input), found {}",
+                number.text
+            ));
         }
         number.text.clone()
     } else if number.text.contains('.') {
@@ -62,7 +65,11 @@ pub fn kind_words(kind: Kind, vocabulary: &Vocabulary) -> String {
 }
 
 /// A unary-test literal compared with a subject of `kind`.
-pub fn literal_term(literal: &Literal, kind: Kind, vocabulary: &Vocabulary) -> Result<Term, String> {
+pub fn literal_term(
+    literal: &Literal,
+    kind: Kind,
+    vocabulary: &Vocabulary,
+) -> Result<Term, String> {
     let mismatch = || {
         format!(
             "{}, found {}",
@@ -119,10 +126,7 @@ pub fn expression_term(
                 .ok_or_else(|| {
                     (
                         0,
-                        format!(
-                            "{}, found \"{value}\"",
-                            kind_words(expected, vocabulary)
-                        ),
+                        format!("{}, found \"{value}\"", kind_words(expected, vocabulary)),
                     )
                 }),
             _ => Err((

@@ -122,7 +122,9 @@ impl Vocabulary {
                 let name = self.symbols.claim(name.clone(), format!("{name}Type"));
                 let description = format!(
                     "The possible values of {}",
-                    self.variables[variable].description.replace("DMN ", "the DMN ")
+                    self.variables[variable]
+                        .description
+                        .replace("DMN ", "the DMN ")
                 );
                 self.enums.push(EnumType {
                     name,
@@ -166,7 +168,10 @@ impl Vocabulary {
             let mut symbols = Vec::new();
             for (value, _) in &self.enums[e].values {
                 let wanted = value_symbol(value);
-                symbols.push(self.symbols.claim(wanted.clone(), format!("{type_name}_{wanted}")));
+                symbols.push(
+                    self.symbols
+                        .claim(wanted.clone(), format!("{type_name}_{wanted}")),
+                );
             }
             for (slot, symbol) in self.enums[e].values.iter_mut().zip(symbols) {
                 slot.1 = symbol;

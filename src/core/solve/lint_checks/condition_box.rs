@@ -147,9 +147,10 @@ impl ConditionBox {
             .any(|(name, value)| other.fixed.get(name).is_some_and(|v| v != value));
         fixed_apart
             || self.ranges.iter().any(|(name, (low, high))| {
-                other.ranges.get(name).is_some_and(|(l2, h2)| {
-                    empty(&tighter_low(low, l2), &tighter_high(high, h2))
-                })
+                other
+                    .ranges
+                    .get(name)
+                    .is_some_and(|(l2, h2)| empty(&tighter_low(low, l2), &tighter_high(high, h2)))
             })
     }
 }

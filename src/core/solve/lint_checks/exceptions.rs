@@ -132,8 +132,7 @@ impl Linter<'_> {
             .collect();
         for (a, cond_a, conclusion, text_a, typed_a, general) in &implications {
             for (b, cond_b, _, text_b, typed_b, specific) in &implications {
-                if a == b || text_a != text_b || specific.len() <= general.len() || self.stopped()
-                {
+                if a == b || text_a != text_b || specific.len() <= general.len() || self.stopped() {
                     continue;
                 }
                 // B's condition is A's plus more: every conjunct of A's
