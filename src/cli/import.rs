@@ -18,7 +18,7 @@ pub struct ImportArgs {
 
 pub fn run(args: &ImportArgs) -> Outcome {
     if super::import_dmn::is_dmn(&args.file) {
-        return super::import_dmn::run(args);
+        return super::import_dmn::run(&args.file, &args.out);
     }
     let source = read_text(&args.file)?;
     let mut model = import_smtlib(&source)

@@ -2,7 +2,6 @@
 //! cases found beside it (`MODEL-test-*.xml`) as logic tests.
 
 use super::common::{Failure, Outcome};
-use super::import::ImportArgs;
 use crate::core::formats::dmn::{import_dmn, import_test_cases, read_capped};
 use crate::core::model::{Project, Settings, TestSuite, compile};
 use std::path::{Path, PathBuf};
@@ -54,15 +53,16 @@ pub fn test_files_beside(model: &Path) -> Vec<PathBuf> {
     files
 }
 
-pub fn run(args: &ImportArgs) -> Outcome {
+/// Imports the DMN model `file` (and the TCK test cases beside it) into a
+/// new project at `out`.
+pub fn run(file: &Path, out: &Path) -> Outcome {
     let located =
         |path: &Path, e: &dyn std::fmt::Display| Failure::Input(format!("{}:{e}", path.display()));
-    let source = read_capped(&args.file).map_err(|e| located(&args.file, &e))?;
-    let imported = import_dmn(&source).map_err(|e| located(&args.file, &e))?;
+    let source = read_capped(file).map_err(|e| located(file, &e))?;
+    let imported = import_dmn(&source).map_err(|e| located(file, &e))?;
     let mut model = imported.model;
     if model.title.is_empty() {
-        model.title = args
-            .file
+        model.title = file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
@@ -71,11 +71,11 @@ pub fn run(args: &ImportArgs) -> Outcome {
     if let Some(issue) = compiled.issues.first() {
         return Err(Failure::Input(format!(
             "{}: the DMN model did not translate into a valid policy model: {issue}",
-            args.file.display()
+            file.display()
         )));
     }
     let mut tests = TestSuite::default();
-    let test_files = test_files_beside(&args.file);
+    let test_files = test_files_beside(file);
     for file in &test_files {
         let text = read_capped(file).map_err(|e| located(file, &e))?;
         let cases = import_test_cases(&text, &imported.vocabulary, tests.tests.len() + 1)
@@ -96,10 +96,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
     let rules = model.rules.len();
     let variables = model.variables.len();
     let tables = model.decision_tables.len();
-    Project::create(&args.out, model, tests.clone(), Settings::default())?;
+    Project::create(out, model, tests.clone(), Settings::default())?;
     println!(
         "imported {rules} rules from {tables} decision tables and {variables} variables into {}",
-        args.out.display()
+        out.display()
     );
     for file in &test_files {
         println!("read TCK test cases from {}", file.display());
