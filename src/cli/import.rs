@@ -1,5 +1,6 @@
 //! `precept import FILE --out DIR`: an SMT-LIB script, or a file of another
-//! format recognised by its content.
+//! format recognised by its content (a Bedrock policy goes to `import_arc`,
+//! a `.dmn` file to `import_dmn`).
 
 use super::common::{Failure, Outcome};
 use crate::core::model::import::import_smtlib;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file to import: SMT-LIB, or an Amazon Bedrock Automated Reasoning policy (JSON)
+    /// The file to import: SMT-LIB, DMN, or an Amazon Bedrock Automated Reasoning policy (JSON)
     pub file: PathBuf,
     /// The project directory to create
     #[arg(long)]
@@ -18,6 +19,9 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: &ImportArgs) -> Outcome {
+    if super::import_dmn::is_dmn(&args.file) {
+        return super::import_dmn::run(&args.file, &args.out);
+    }
     let source = read_text(&args.file)?;
     if crate::core::formats::arc_policy::looks_like_arc_policy(&source) {
         return super::import_arc::run(&args.file, &args.out, &source);

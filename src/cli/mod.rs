@@ -17,6 +17,7 @@ pub mod formalize;
 pub mod generate_tests;
 pub mod import;
 pub mod import_arc;
+pub mod import_dmn;
 pub mod lint;
 pub mod llm_setup;
 pub mod probe;

@@ -107,6 +107,7 @@ pub fn z3_binary() -> PathBuf {
     );
     path
 }
+pub mod dmn;
 pub mod llm_server;
 pub mod park_formalization;
 pub mod service;

@@ -1,6 +1,7 @@
 //! Formats other tools speak: Amazon Bedrock's Automated Reasoning policy
-//! JSON, and the audit bundle any SMT solver can re-check.
+//! JSON, DMN decision tables read into Precept's model and tests, and the
+//! audit bundle any SMT solver can re-check.
 
 pub mod arc_policy;
-
 pub mod bundle;
+pub mod dmn;

@@ -2,6 +2,7 @@
 //! parses and type-checks. The result is the elaborated model the solver and
 //! the renderers work from.
 
+use super::decision_table::TableMembership;
 use super::policy::PolicyModel;
 use crate::core::smt::english::Glossary;
 use crate::core::smt::typecheck::DeclarationError;
@@ -47,6 +48,8 @@ pub struct CompiledModel {
     pub enums: Vec<(String, Vec<String>)>,
     /// Declared variables in file order.
     pub variables: Vec<(String, Sort)>,
+    /// Which rules are rows of which decision table, and its hit policy.
+    pub tables: TableMembership,
 }
 
 impl CompiledModel {
@@ -65,7 +68,10 @@ impl CompiledModel {
 
 /// Checks the whole model. Never fails: problems are collected in `issues`.
 pub fn compile(model: &PolicyModel) -> CompiledModel {
-    let mut compiled = CompiledModel::default();
+    let mut compiled = CompiledModel {
+        tables: TableMembership::new(&model.decision_tables),
+        ..CompiledModel::default()
+    };
     for (i, type_def) in model.types.iter().enumerate() {
         let values: Vec<String> = type_def.values.iter().map(|v| v.value.clone()).collect();
         if values.is_empty() {

@@ -1,6 +1,7 @@
 //! The policy model, its logic tests, and the project directory that holds them.
 
 pub mod compile;
+pub mod decision_table;
 pub mod diagnostic;
 pub mod drafts;
 pub mod edit;
@@ -16,6 +17,7 @@ pub mod test_suite;
 pub mod verdict;
 
 pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
+pub use decision_table::{DecisionTable, HitPolicy, TableMembership};
 pub use edit::{EditError, ModelEdit};
 pub use policy::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,

@@ -1,6 +1,7 @@
 //! The policy model as stored: types, variables and rules, with the field
 //! names of ARC's policy definition plus Precept's own review fields.
 
+use super::decision_table::DecisionTable;
 use serde::{Deserialize, Serialize};
 
 /// The version of the project file formats this build writes and reads.
@@ -18,6 +19,10 @@ pub struct PolicyModel {
     pub variables: Vec<Variable>,
     #[serde(default)]
     pub rules: Vec<Rule>,
+    /// The decision tables some rules were imported from (DMN), with their
+    /// hit policies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decision_tables: Vec<DecisionTable>,
 }
 
 impl Default for PolicyModel {
@@ -28,6 +33,7 @@ impl Default for PolicyModel {
             types: Vec::new(),
             variables: Vec::new(),
             rules: Vec::new(),
+            decision_tables: Vec::new(),
         }
     }
 }

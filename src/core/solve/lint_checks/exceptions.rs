@@ -117,24 +117,26 @@ impl Linter<'_> {
     pub(super) fn shadowed_exceptions(&mut self, group: &[usize]) -> HashSet<(usize, usize)> {
         let mut found = HashSet::new();
         // Text work on the rules as written, solver work on their formulas.
-        let implications: Vec<(usize, Expr, Expr, String, Expr)> = group
+        // Each condition's conjuncts are printed once: a decision table
+        // brings thousands of rules with the same conclusion.
+        type Implication = (usize, Expr, Expr, String, Expr, Vec<String>);
+        let implications: Vec<Implication> = group
             .iter()
             .filter_map(|&i| {
                 let (condition, conclusion) = split_implication(&self.model.rules[i].written)?;
                 let (typed, _) = split_implication(&self.model.rules[i].formula)?;
                 let text = conclusion.to_string();
-                Some((i, condition, conclusion, text, typed))
+                let parts = conjuncts(&condition).iter().map(Expr::to_string).collect();
+                Some((i, condition, conclusion, text, typed, parts))
             })
             .collect();
-        for (a, cond_a, conclusion, text_a, typed_a) in &implications {
-            for (b, cond_b, _, text_b, typed_b) in &implications {
-                if a == b || text_a != text_b || self.stopped() {
+        for (a, cond_a, conclusion, text_a, typed_a, general) in &implications {
+            for (b, cond_b, _, text_b, typed_b, specific) in &implications {
+                if a == b || text_a != text_b || specific.len() <= general.len() || self.stopped() {
                     continue;
                 }
                 // B's condition is A's plus more: every conjunct of A's
                 // condition is one of B's, and B has others.
-                let general: Vec<String> = conjuncts(cond_a).iter().map(Expr::to_string).collect();
-                let specific: Vec<String> = conjuncts(cond_b).iter().map(Expr::to_string).collect();
                 if !general.iter().all(|c| specific.contains(c)) {
                     continue;
                 }

@@ -8,10 +8,13 @@
 //!   the deadline) and what every check uses
 //! - `rule_checks`: inconsistency, vacuous and redundant rules, forced
 //!   variables, unreachable values
-//! - `overlaps`: conflicting overlaps and gaps
+//! - `overlaps`: conflicting overlaps and gaps (respecting a decision
+//!   table's hit policy); `condition_box`: the cheap test that two
+//!   conditions cannot hold together
 //! - `exceptions`: shadowed exceptions, impossible situations, exception
 //!   fixes
 
+mod condition_box;
 mod exceptions;
 mod linter;
 mod overlaps;

@@ -6,13 +6,19 @@ use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;
 use z3::ast::Bool;
 
+use super::condition_box::ConditionBox;
 use super::linter::{Linter, split_implication};
+use crate::core::model::HitPolicy;
 
 impl Linter<'_> {
     /// L206: two rules whose conditions can hold together (under the other
-    /// rules) while their consequences contradict each other.
+    /// rules) while their consequences contradict each other. Rows of one
+    /// decision table follow its hit policy: in a First, Priority or
+    /// Collect table overlaps are how the table works, in a Unique table
+    /// any overlap is a conflict.
     pub(super) fn overlaps(&mut self, group: &[usize]) {
-        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>)> = group
+        let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
+        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>, ConditionBox)> = group
             .iter()
             .map(|&i| (i, &self.model.rules[i]))
             .filter_map(|(i, r)| {
@@ -23,17 +29,25 @@ impl Linter<'_> {
                     .filter(|s| self.session.vocabulary.is_variable(s))
                     .map(str::to_string)
                     .collect();
-                Some((i, antecedent, consequent, outputs))
+                let condition_box = ConditionBox::of(&antecedent, &is_variable);
+                Some((i, antecedent, consequent, outputs, condition_box))
             })
             .collect();
         let total = implications.len();
-        for (n, (first, a1, c1, out1)) in implications.iter().enumerate() {
+        for (n, (first, a1, c1, out1, box1)) in implications.iter().enumerate() {
             if self.stopped() {
                 return;
             }
             self.progress(n, total, "conflicting overlaps");
-            for (second, a2, c2, out2) in &implications[n + 1..] {
-                if out1.is_disjoint(out2) {
+            for (second, a2, c2, out2, box2) in &implications[n + 1..] {
+                if out1.is_disjoint(out2) || box1.disjoint(box2) {
+                    continue;
+                }
+                let table = self
+                    .model
+                    .tables
+                    .shared_table(&self.model.rules[*first].id, &self.model.rules[*second].id);
+                if table.is_some_and(HitPolicy::allows_overlaps) {
                     continue;
                 }
                 let (Some(a1e), Some(a2e), Some(c1e), Some(c2e)) = (
@@ -70,6 +84,10 @@ impl Linter<'_> {
                 let Ok(scenario) = self.session.model_scenario(Some(&scope)) else {
                     continue;
                 };
+                if table == Some(HitPolicy::Unique) {
+                    self.unique_rows_overlap(*first, *second, &variables, scenario);
+                    continue;
+                }
                 match self.check(&[both_apply, both_follow]) {
                     SatResult::Unsat => {
                         let (id1, id2) = (self.id(*first), self.id(*second));
@@ -103,6 +121,30 @@ impl Linter<'_> {
         }
     }
 
+    /// L206 for two rows of a Unique decision table that can both match:
+    /// the table promises that never happens, whatever their outputs.
+    fn unique_rows_overlap(
+        &mut self,
+        first: usize,
+        second: usize,
+        variables: &[&str],
+        scenario: crate::core::model::finding::Scenario,
+    ) {
+        let (id1, id2) = (self.id(first), self.id(second));
+        let message = format!(
+            "{id1} and {id2} are rows of a decision table with the UNIQUE hit policy, and both match in the scenario shown; a UNIQUE table promises that at most one row matches. Narrow one row, or change the hit policy if the overlap is meant."
+        );
+        let mut diagnostic =
+            Diagnostic::new(LintCode::ConflictingOverlap, Severity::Warning, message)
+                .rules([id1, id2])
+                .variables(variables.iter().map(|v| v.to_string()))
+                .scenario(scenario);
+        let mut fixes = self.exception_fixes(first, second).into_iter();
+        diagnostic.fix = fixes.next();
+        diagnostic.alternatives = fixes.collect();
+        self.found(diagnostic);
+    }
+
     /// L207: an output variable (it appears only in consequents) that no
     /// rule determines for some inputs: a witness where every rule that sets
     /// it is switched off by its condition.
@@ -125,9 +167,16 @@ impl Linter<'_> {
                 }
             }
         }
+        // A Collect table that matches no row gives an empty list (or
+        // null), which DMN means: that is no gap.
+        let collected = |rules: &Vec<usize>| {
+            rules.iter().all(|&r| {
+                self.model.tables.policy_of(&self.model.rules[r].id) == Some(HitPolicy::Collect)
+            })
+        };
         let outputs: Vec<(String, Vec<usize>)> = setters
             .into_iter()
-            .filter(|(v, _)| !in_conditions.contains(v))
+            .filter(|(v, rules)| !in_conditions.contains(v) && !collected(rules))
             .collect();
         let total = outputs.len();
         for (n, (output, rules)) in outputs.into_iter().enumerate() {
