@@ -170,6 +170,9 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::ChainForValue { .. } => "ChainForValue",
             Effect::CancelExplain => "CancelExplain",
             Effect::WriteProjectFile { .. } => "WriteProjectFile",
+            Effect::StartProbe { .. } => "StartProbe",
+            Effect::CancelProbe => "CancelProbe",
+            Effect::ListProbeTargets => "ListProbeTargets",
         })
         .collect()
 }
@@ -248,6 +251,7 @@ mod freshness;
 mod input;
 mod navigation;
 mod overlays;
+mod probe_screen;
 mod runs;
 mod small_screens;
 mod verify;
