@@ -11,8 +11,8 @@ mod usage;
 
 use precept::core::lint::syntactic;
 use precept::core::model::compile;
-use precept::core::solve::{SolverPool, SolverWorker};
 use precept::core::solve::lint_checks::LintEvent;
+use precept::core::solve::{SolverPool, SolverWorker};
 use precept::core::testgen::{coverage, mutation};
 use std::time::{Duration, Instant};
 

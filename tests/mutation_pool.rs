@@ -183,3 +183,52 @@ proptest! {
         prop_assert_eq!(report, reference);
     }
 }
+
+/// `precept coverage --json` with one worker and with two prints the same
+/// mutation report; `--sample N` evaluates N mutants and says so.
+#[test]
+fn coverage_command_jobs_and_sample() {
+    let dir = sample("benefit-eligibility");
+    let dir = dir.to_str().unwrap();
+    let mutation_of = |args: &[&str]| -> Value {
+        let mut all = vec!["coverage", dir, "--json"];
+        all.extend_from_slice(args);
+        let out = support::precept(&all);
+        assert_eq!(out.status.code(), Some(0), "{}", support::stderr(&out));
+        let json: Value = serde_json::from_str(&support::stdout(&out)).unwrap();
+        json["mutation"].clone()
+    };
+    let one = mutation_of(&["--jobs", "1"]);
+    assert_eq!(one["sampled"], json!(false));
+    assert_eq!(one["evaluated"], one["generated"]);
+    assert_eq!(mutation_of(&["--jobs", "2"]), one);
+    let sampled = mutation_of(&["--sample", "7", "--jobs", "2"]);
+    assert_eq!(sampled["evaluated"], json!(7));
+    assert_eq!(sampled["sampled"], json!(true));
+}
+
+/// A worker count of 0 is bad input, on the command line and in
+/// `precept.json`.
+#[test]
+fn a_worker_count_of_zero_is_refused() {
+    let out = support::precept(&[
+        "coverage",
+        sample("park-admission").to_str().unwrap(),
+        "--jobs",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", support::stderr(&out));
+    let dir = support::copy_sample("park-admission");
+    let settings_path = dir.path().join("precept.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings_path).unwrap()).unwrap();
+    settings["solver_jobs"] = json!(0);
+    std::fs::write(&settings_path, settings.to_string()).unwrap();
+    let out = support::precept(&["coverage", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        support::stderr(&out).contains("solver_jobs"),
+        "{}",
+        support::stderr(&out)
+    );
+}

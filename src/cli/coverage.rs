@@ -9,11 +9,11 @@ use super::common::{Outcome, load_project, print_json, start_pool};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
 use crate::core::testgen::mutation::{MutationReport, mutants, spread};
 use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_pooled};
-use std::io::IsTerminal;
 use crate::core::testgen::report_text::percent_text;
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -61,7 +61,10 @@ fn is_default_threshold(threshold: &f64) -> bool {
 impl Settings {
     /// The first setting out of range: (field, what is expected).
     pub fn out_of_range(&self) -> Option<(&'static str, String)> {
-        if self.solver_jobs.is_some_and(|jobs| !(1..=64).contains(&jobs)) {
+        if self
+            .solver_jobs
+            .is_some_and(|jobs| !(1..=64).contains(&jobs))
+        {
             return Some((
                 "solver_jobs",
                 format!("{} is not between 1 and 64", self.solver_jobs.unwrap_or(0)),

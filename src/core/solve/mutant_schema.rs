@@ -111,7 +111,11 @@ impl SolverSession {
             question.dedup();
             cones.push(without(self.rules_touching(&question)));
         }
-        let mut held: Vec<usize> = group.iter().chain(cones.iter().flatten()).copied().collect();
+        let mut held: Vec<usize> = group
+            .iter()
+            .chain(cones.iter().flatten())
+            .copied()
+            .collect();
         held.push(rule);
         held.sort_unstable();
         held.dedup();

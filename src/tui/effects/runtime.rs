@@ -20,7 +20,6 @@ struct LintRun {
     events: Receiver<crate::core::solve::lint_checks::LintEvent>,
 }
 
-
 enum Pending {
     Test {
         generation: u64,
@@ -173,12 +172,13 @@ impl Runtime {
                 model,
                 tests,
             } => {
-                self.streams.push(crate::tui::effects::coverage_job::measure_coverage(
-                    generation,
-                    model,
-                    tests,
-                    self.timeout,
-                ));
+                self.streams
+                    .push(crate::tui::effects::coverage_job::measure_coverage(
+                        generation,
+                        model,
+                        tests,
+                        self.timeout,
+                    ));
                 Vec::new()
             }
             Effect::Generate {
@@ -569,4 +569,3 @@ impl Runtime {
             || self.explain.is_busy()
     }
 }
-
