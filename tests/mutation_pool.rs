@@ -232,3 +232,37 @@ fn a_worker_count_of_zero_is_refused() {
         support::stderr(&out)
     );
 }
+
+/// When the rules contradict each other the cone argument does not hold, so
+/// the schemata settle nothing and every mutant is judged the slow way:
+/// the report is still the single-worker one.
+#[test]
+fn an_inconsistent_policy_falls_back_to_the_plain_path_with_the_same_report() {
+    use precept::core::solve::FindingKind;
+    let policy = serde_json::from_value(json!({
+        "schema_version": 1,
+        "variables": [
+            { "name": "x", "type": "Int" },
+            { "name": "y", "type": "Int" },
+            { "name": "b", "type": "Bool" },
+        ],
+        "rules": [
+            { "id": "R1", "expression": "(> x 5)" },
+            { "id": "R2", "expression": "(< x 3)" },
+            { "id": "R3", "expression": "(=> b (> y 10))" },
+        ],
+    }))
+    .unwrap();
+    let model = compile(&policy);
+    assert!(model.issues.is_empty());
+    let tests = vec![
+        LogicTest::new("T1", "anything", "b", "(> y 10)", FindingKind::Impossible),
+        LogicTest::new("T2", "wrong", "b", "(> y 10)", FindingKind::Valid),
+    ];
+    let reference = single(&model, &tests, usize::MAX);
+    assert_eq!(reference.baseline_passing, vec!["T1".to_string()]);
+    assert_eq!(reference.evaluated, reference.generated);
+    for jobs in [1, 2] {
+        assert_eq!(pooled(jobs, &model, &tests, usize::MAX), reference);
+    }
+}
