@@ -6,11 +6,13 @@
 
 #[path = "support/synthetic.rs"]
 mod synthetic;
+#[path = "support/usage.rs"]
+mod usage;
 
 use precept::core::lint::syntactic;
 use precept::core::model::compile;
-use precept::core::solve::SolverWorker;
 use precept::core::solve::lint_checks::LintEvent;
+use precept::core::solve::{SolverPool, SolverWorker};
 use precept::core::testgen::{coverage, mutation};
 use std::time::{Duration, Instant};
 
@@ -90,17 +92,55 @@ fn main() {
         report.totals.rules,
         start.elapsed().as_secs_f64()
     );
-    let all = mutation::mutants(&compiled);
+    mutation_figures(&worker, &compiled, &tests.tests);
+}
+
+/// Mutation analysis: the plain path (each mutant swapped into one worker,
+/// a full question per test) on a sample, as before; then every mutant in
+/// schemata on pools of 1 and 2 workers. With `PRECEPT_BENCH_SKIP_PLAIN`
+/// set, the plain sample is left out.
+fn mutation_figures(
+    worker: &SolverWorker,
+    compiled: &precept::core::model::CompiledModel,
+    tests: &[precept::core::model::LogicTest],
+) {
+    let all = mutation::mutants(compiled);
     let generated = all.len();
-    let chosen = mutation::spread(all, 300);
-    let start = Instant::now();
-    let mutation = mutation::mutation_score(&worker, &compiled, &tests.tests, chosen, generated);
-    let elapsed = start.elapsed();
-    println!(
-        "mutation: {} of {generated} mutants evaluated in {:.1} s ({:.0} ms each), score {:.2}",
-        mutation.evaluated,
-        elapsed.as_secs_f64(),
-        elapsed.as_secs_f64() * 1e3 / mutation.evaluated.max(1) as f64,
-        mutation.score.unwrap_or(0.0)
-    );
+    if std::env::var_os("PRECEPT_BENCH_SKIP_PLAIN").is_none() {
+        let chosen = mutation::spread(all.clone(), 100);
+        let (start, cpu) = (Instant::now(), usage::cpu_time());
+        let plain = mutation::mutation_score(worker, compiled, tests, chosen, generated);
+        let (wall, cpu) = (start.elapsed(), usage::cpu_time() - cpu);
+        println!(
+            "mutation, plain path: {} of {generated} mutants in {:.1} s ({:.0} ms each; CPU {:.1} s), score {}",
+            plain.evaluated,
+            wall.as_secs_f64(),
+            wall.as_secs_f64() * 1e3 / plain.evaluated.max(1) as f64,
+            cpu.as_secs_f64(),
+            plain.score_text
+        );
+    }
+    for jobs in [1, 2] {
+        let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+        pool.load(compiled).expect("the model loads");
+        let (start, cpu) = (Instant::now(), usage::cpu_time());
+        let report = precept::core::testgen::mutation_pool::mutation_score_pooled(
+            &pool,
+            compiled,
+            tests,
+            all.clone(),
+            generated,
+            &|_| {},
+        );
+        let (wall, cpu) = (start.elapsed(), usage::cpu_time() - cpu);
+        println!(
+            "mutation, schemata, {jobs} worker(s): all {} mutants in {:.1} s ({:.1} ms each; CPU {:.1} s), {}; peak memory so far {:.0} MB",
+            report.evaluated,
+            wall.as_secs_f64(),
+            wall.as_secs_f64() * 1e3 / report.evaluated.max(1) as f64,
+            cpu.as_secs_f64(),
+            report.summary,
+            usage::peak_memory_mb()
+        );
+    }
 }

@@ -51,6 +51,29 @@ pub fn start_solver(
     Ok(worker)
 }
 
+/// A pool of `jobs` solver workers (default: the project's `solver_jobs`,
+/// else one per core), each with the model loaded.
+pub fn start_pool(
+    project: &Project,
+    compiled: &CompiledModel,
+    timeout_ms: Option<u64>,
+    jobs: Option<usize>,
+) -> Result<crate::core::solve::SolverPool, Failure> {
+    use crate::core::solve::SolverPool;
+    let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
+    let jobs = jobs
+        .or(project.settings.solver_jobs)
+        .unwrap_or_else(SolverPool::default_jobs);
+    let pool = SolverPool::spawn(jobs, timeout);
+    pool.load(compiled).map_err(|e| {
+        Failure::Input(format!(
+            "{}: cannot load the model into the solver: {e}",
+            project.dir.display()
+        ))
+    })?;
+    Ok(pool)
+}
+
 /// Prints JSON to stdout.
 pub fn print_json(value: &impl serde::Serialize) -> Outcome {
     let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Input(e.to_string()))?;

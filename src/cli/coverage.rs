@@ -1,14 +1,19 @@
-//! `precept coverage DIR [--json] [--no-mutation] [--max-mutants N]`: the
-//! rule coverage of a project's tests and their mutation score. Coverage is a
-//! report, so the exit code is 0 whatever the numbers (2 on bad input).
+//! `precept coverage DIR [--json] [--no-mutation] [--sample N] [--jobs N]`:
+//! the rule coverage of a project's tests and their mutation score (every
+//! mutant, unless `--sample N` asks for a quick look; `--max-mutants N` is
+//! the same). The mutants are shared out over a pool of solver workers, with
+//! progress and the time left on stderr. Coverage is a report, so the exit
+//! code is 0 whatever the numbers (2 on bad input).
 
-use super::common::{Outcome, load_project, print_json, start_solver};
+use super::common::{Outcome, load_project, print_json, start_pool};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
-use crate::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
+use crate::core::testgen::mutation::{MutationReport, mutants, spread};
+use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_pooled};
 use crate::core::testgen::report_text::percent_text;
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -22,9 +27,14 @@ pub struct CoverageArgs {
     /// Skip the mutation score (rule coverage only)
     #[arg(long)]
     pub no_mutation: bool,
-    /// Evaluate at most this many mutants, spread evenly over the model
-    #[arg(long, value_name = "N")]
+    /// Evaluate at most this many mutants, spread evenly over the model (a
+    /// quick look; without it every mutant is evaluated)
+    #[arg(long, value_name = "N", alias = "sample")]
     pub max_mutants: Option<usize>,
+    /// Solver workers to share the mutants over (default: the project's
+    /// `solver_jobs`, else one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
     /// The solver deadline per question in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
@@ -35,10 +45,12 @@ const SHOWN_IDS: usize = 3;
 
 pub fn run(args: &CoverageArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
-    let worker = start_solver(&project, &compiled, args.timeout_ms)?;
+    let jobs = args.jobs.map(usize::from);
+    let pool = start_pool(&project, &compiled, args.timeout_ms, jobs)?;
+    let worker = &pool.workers()[0];
     let tests = &project.tests.tests;
     let started = Instant::now();
-    let coverage = rule_coverage(&worker, &compiled, tests);
+    let coverage = rule_coverage(worker, &compiled, tests);
     let coverage_ms = started.elapsed().as_millis();
     let mutation = if args.no_mutation {
         None
@@ -50,7 +62,16 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             Some(limit) => spread(all, limit),
             None => all,
         };
-        let report = mutation_score(&worker, &compiled, tests, chosen, generated);
+        let show = std::io::stderr().is_terminal();
+        let progress = |p: MutationProgress| {
+            if show {
+                eprint!("\rmutation: {}   ", p.text());
+            }
+        };
+        let report = mutation_score_pooled(&pool, &compiled, tests, chosen, generated, &progress);
+        if show {
+            eprintln!();
+        }
         Some((report, started.elapsed().as_millis()))
     };
     if args.json {

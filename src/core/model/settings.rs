@@ -33,6 +33,10 @@ pub struct Settings {
     /// count of spans no rule covers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_policy: Vec<String>,
+    /// How many solver workers long jobs (the mutation score) share out
+    /// over; absent: one per core.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_jobs: Option<usize>,
 }
 
 /// ARC's default number of redundant translations.
@@ -57,6 +61,15 @@ fn is_default_threshold(threshold: &f64) -> bool {
 impl Settings {
     /// The first setting out of range: (field, what is expected).
     pub fn out_of_range(&self) -> Option<(&'static str, String)> {
+        if self
+            .solver_jobs
+            .is_some_and(|jobs| !(1..=64).contains(&jobs))
+        {
+            return Some((
+                "solver_jobs",
+                format!("{} is not between 1 and 64", self.solver_jobs.unwrap_or(0)),
+            ));
+        }
         if !(1..=16).contains(&self.answer_translations) {
             return Some((
                 "answer_translations",
@@ -92,6 +105,7 @@ impl Default for Settings {
             answer_translations: DEFAULT_ANSWER_TRANSLATIONS,
             answer_threshold: 1.0,
             not_policy: Vec::new(),
+            solver_jobs: None,
         }
     }
 }

@@ -8,6 +8,8 @@ mod error;
 mod formulas;
 mod interruption;
 pub mod lint_checks;
+mod mutant_schema;
+mod pool;
 mod preferences;
 mod probe;
 mod session;
@@ -20,6 +22,8 @@ pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenar
 pub use encode::EncodeError;
 pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};
+pub use mutant_schema::{MutantVerdict, SchemaTest};
+pub use pool::SolverPool;
 pub use probe::{ConeRule, Fact, Outcome, Probe};
 pub use session::{Interruption, SolverSession};
 pub use worker::{FormulaReply, SessionTask, SolverReply, SolverWorker, Ticket};

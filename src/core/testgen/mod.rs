@@ -18,6 +18,7 @@ pub mod coverage;
 mod explain;
 pub mod generate;
 pub mod mutation;
+pub mod mutation_pool;
 mod ranking;
 pub mod report_text;
 mod seed;

@@ -426,11 +426,11 @@ fn collect(
 }
 
 /// A test that passes on the original model, ready to rerun.
-struct Baseline<'a> {
-    test: &'a LogicTest,
-    premise: Expr,
-    claim: Expr,
-    variables: Vec<String>,
+pub(super) struct Baseline<'a> {
+    pub(super) test: &'a LogicTest,
+    pub(super) premise: Expr,
+    pub(super) claim: Expr,
+    pub(super) variables: Vec<String>,
 }
 
 /// Runs `mutants` against the counting tests. `worker` must have `model`
@@ -454,19 +454,7 @@ pub fn mutation_score(
     let graph = rule_graph(model);
     let mut results = Vec::with_capacity(mutants.len());
     for mutant in mutants {
-        let Some(original) = model.rule(&mutant.rule) else {
-            continue;
-        };
-        worker.replace_rule(&mutant.rule, Some(mutant.formula.clone()));
-        let mut result = judge(worker, &graph, &baseline, mutant);
-        // Equivalence, for survivors: the mutated model entails the
-        // original rule (checked now) and the original model entails the
-        // mutated rule (checked once the original is back).
-        let mutant_entails_original =
-            result.status == MutantStatus::Survived && entailed(worker, &original.formula);
-        worker.replace_rule(&result.mutant.rule, Some(original.formula.clone()));
-        result.equivalent = mutant_entails_original && entailed(worker, &result.mutant.formula);
-        results.push(result);
+        results.extend(judge_slowly(worker, model, &graph, &baseline, mutant));
     }
     MutationReport::new(
         generated,
@@ -475,13 +463,36 @@ pub fn mutation_score(
     )
 }
 
+/// Judges one mutant with a full question per test: the mutant is swapped
+/// into `worker` and the original rule put back afterwards. None when the
+/// mutant's rule is not in the model.
+pub(super) fn judge_slowly(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    graph: &crate::core::model::graph::RuleGraph,
+    baseline: &[Baseline<'_>],
+    mutant: Mutant,
+) -> Option<MutantResult> {
+    let original = model.rule(&mutant.rule)?;
+    worker.replace_rule(&mutant.rule, Some(mutant.formula.clone()));
+    let mut result = judge(worker, graph, baseline, mutant);
+    // Equivalence, for survivors: the mutated model entails the
+    // original rule (checked now) and the original model entails the
+    // mutated rule (checked once the original is back).
+    let mutant_entails_original =
+        result.status == MutantStatus::Survived && entailed(worker, &original.formula);
+    worker.replace_rule(&result.mutant.rule, Some(original.formula.clone()));
+    result.equivalent = mutant_entails_original && entailed(worker, &result.mutant.formula);
+    Some(result)
+}
+
 /// Whether the loaded model entails `formula` (proved VALID under `true`).
 fn entailed(worker: &SolverWorker, formula: &Expr) -> bool {
     let finding = worker.verify(Expr::new(ExprKind::Bool(true)), formula.clone());
     finding.kind == FindingKind::Valid
 }
 
-fn passing_tests<'a>(
+pub(super) fn passing_tests<'a>(
     model: &CompiledModel,
     tests: &'a [LogicTest],
     outcomes: &[TestOutcome],

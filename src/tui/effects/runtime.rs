@@ -20,9 +20,6 @@ struct LintRun {
     events: Receiver<crate::core::solve::lint_checks::LintEvent>,
 }
 
-/// The most mutants a workbench coverage run evaluates (spread over the model).
-const MAX_MUTANTS: usize = 200;
-
 enum Pending {
     Test {
         generation: u64,
@@ -178,21 +175,13 @@ impl Runtime {
                 model,
                 tests,
             } => {
-                self.in_background(model, move |worker, model| {
-                    let coverage =
-                        crate::core::testgen::coverage::rule_coverage(worker, model, &tests);
-                    let all = crate::core::testgen::mutation::mutants(model);
-                    let generated = all.len();
-                    let chosen = crate::core::testgen::mutation::spread(all, MAX_MUTANTS);
-                    let mutation = crate::core::testgen::mutation::mutation_score(
-                        worker, model, &tests, chosen, generated,
-                    );
-                    Msg::CoverageDone {
+                self.streams
+                    .push(crate::tui::effects::coverage_job::measure_coverage(
                         generation,
-                        coverage: Box::new(coverage),
-                        mutation: Box::new(mutation),
-                    }
-                });
+                        model,
+                        tests,
+                        self.timeout,
+                    ));
                 Vec::new()
             }
             Effect::Generate {

@@ -32,6 +32,12 @@ pub enum Msg {
     IoFailed {
         error: String,
     },
+    /// How far the mutation score of coverage run `generation` has come
+    /// ("1,200 of 6,000 mutants, about 40 s left").
+    CoverageProgress {
+        generation: u64,
+        text: String,
+    },
     /// The coverage and mutation results of run `generation`.
     CoverageDone {
         generation: u64,

@@ -81,6 +81,9 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             generation,
             generated,
         } => vetting::tests_generated(app, generation, generated),
+        Msg::CoverageProgress { generation, text } => {
+            vetting::coverage_progress(app, generation, text)
+        }
         Msg::CoverageDone {
             generation,
             coverage,

@@ -218,6 +218,14 @@ pub fn start_coverage(app: &mut App) -> Vec<Effect> {
     }]
 }
 
+/// Shows how far the mutation score of the current coverage run has come.
+pub fn coverage_progress(app: &mut App, generation: u64, text: String) -> Vec<Effect> {
+    if generation == app.coverage.generation && app.coverage.running {
+        app.status.job = Some(format!("mutation score: {text}"));
+    }
+    Vec::new()
+}
+
 pub fn coverage_done(
     app: &mut App,
     generation: u64,

@@ -1,0 +1,57 @@
+//! The workbench's coverage run: rule coverage and the full mutation score,
+//! on a pool of solver workers of its own, with progress as it goes.
+
+use crate::core::model::LogicTest;
+use crate::tui::state::msg::Msg;
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// Measures coverage and the full mutation score on a pool of solver
+/// workers of its own (one per core), reporting the mutation's progress and
+/// time left as it goes, then the results.
+pub fn measure_coverage(
+    generation: u64,
+    model: Box<crate::core::model::CompiledModel>,
+    tests: Vec<LogicTest>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    use crate::core::testgen::{coverage, mutation, mutation_pool};
+    let (messages, stream) = mpsc::channel();
+    std::thread::spawn(move || {
+        let pool = crate::core::solve::SolverPool::spawn(
+            crate::core::solve::SolverPool::default_jobs(),
+            timeout,
+        );
+        if pool.load(&model).is_err() {
+            let _ = messages.send(Msg::IoFailed {
+                error: "coverage: the model did not load into the solver".into(),
+            });
+            return;
+        }
+        let coverage = coverage::rule_coverage(&pool.workers()[0], &model, &tests);
+        let all = mutation::mutants(&model);
+        let generated = all.len();
+        let progress = std::sync::Mutex::new(messages.clone());
+        let report = mutation_pool::mutation_score_pooled(
+            &pool,
+            &model,
+            &tests,
+            all,
+            generated,
+            &|p: mutation_pool::MutationProgress| {
+                if let Ok(messages) = progress.lock() {
+                    let _ = messages.send(Msg::CoverageProgress {
+                        generation,
+                        text: p.text(),
+                    });
+                }
+            },
+        );
+        let _ = messages.send(Msg::CoverageDone {
+            generation,
+            coverage: Box::new(coverage),
+            mutation: Box::new(report),
+        });
+    });
+    stream
+}
