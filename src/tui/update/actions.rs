@@ -31,7 +31,11 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::ScreenFormalize => navigation::show_screen(app, Screen::Formalize),
-        Action::ScreenProbe => return probe_screen::show(app),
+        Action::ScreenProbe => {
+            // The profiles to choose from are read afresh each time.
+            navigation::show_screen(app, Screen::Probe);
+            return vec![Effect::ListProbeTargets];
+        }
         Action::Rerun if app.screen == Screen::Probe => return probe_screen::start(app),
         Action::Close if app.screen == Screen::Probe => return probe_screen::cancel(app),
         Action::NextFailing if app.screen == Screen::Probe => probe_screen::step_failure(app, 1),

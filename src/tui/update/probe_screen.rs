@@ -6,15 +6,9 @@
 use crate::core::model::NlTest;
 use crate::core::probe::run::ProbeEvent;
 use crate::core::solve::FindingKind;
-use crate::tui::state::app::{App, Pane, Screen};
+use crate::tui::state::app::{App, Pane};
 use crate::tui::state::msg::Effect;
 use crate::tui::state::probe_screen::{ProbeScreen, WORKBENCH_QUESTIONS};
-
-/// Shows the screen and asks for the profiles to choose from.
-pub fn show(app: &mut App) -> Vec<Effect> {
-    super::navigation::show_screen(app, Screen::Probe);
-    vec![Effect::ListProbeTargets]
-}
 
 /// The profiles of `llm.toml` arrived: every one but the translator's.
 pub fn targets(
