@@ -333,3 +333,25 @@ fn the_arc_papers_enum_shorthand_imports_and_exports_in_the_standard_form() {
         "{text}"
     );
 }
+
+#[test]
+fn export_of_a_dmn_import_lists_its_decision_tables_as_not_written() {
+    let scratch = tempfile::tempdir().unwrap();
+    let project = scratch.path().join("first");
+    let model = repo().join("tests/data/dmn/0108-first-hitpolicy/0108-first-hitpolicy.dmn");
+    let imported = precept(&[
+        "import",
+        model.to_str().unwrap(),
+        "--out",
+        project.to_str().unwrap(),
+    ]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let written = scratch.path().join("first.json");
+    let out = export_arc(&project, &written, false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("the hit policy and rows of 1 DMN decision table(s)"),
+        "{warnings}"
+    );
+}

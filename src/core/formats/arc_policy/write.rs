@@ -192,6 +192,11 @@ fn unheld_fields(source: ArcSource<'_>) -> Vec<String> {
         reviewed,
         format!("the review status of {reviewed} rule(s) (approved or needs change)"),
     );
+    let tables = model.decision_tables.len();
+    count(
+        tables,
+        format!("the hit policy and rows of {tables} DMN decision table(s)"),
+    );
     let logic = source.tests.tests.len();
     count(logic, format!("{logic} logic test(s) (premise and claim)"));
     let nl = &source.tests.nl_tests;
