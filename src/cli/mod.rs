@@ -5,6 +5,7 @@ pub mod check_answer;
 pub mod common;
 pub mod consolidate;
 pub mod coverage;
+pub mod diff;
 pub mod embedder_choice;
 pub mod eval;
 pub mod explain;
@@ -19,6 +20,7 @@ pub mod review;
 pub mod show;
 pub mod test;
 pub mod verify;
+pub mod version;
 
 use clap::{Parser, Subcommand};
 use common::Failure;
@@ -64,6 +66,12 @@ pub enum Command {
     Review(review::ReviewArgs),
     /// Rule coverage of the tests, and their mutation score
     Coverage(coverage::CoverageArgs),
+    /// Freeze the draft's model, tests and document as the next immutable version
+    Version(version::VersionArgs),
+    /// List a project's versions: dates, notes, hashes and sign-offs
+    Versions(version::VersionsArgs),
+    /// What changed between two models (folders or DIR@N): text, behaviour proved by the solver, flipped tests
+    Diff(diff::DiffArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -84,6 +92,9 @@ pub fn run(command: Command) -> ExitCode {
         Command::GenTests(args) => generate_tests::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Coverage(args) => coverage::run(&args),
+        Command::Version(args) => version::run(&args),
+        Command::Versions(args) => version::run_list(&args),
+        Command::Diff(args) => diff::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

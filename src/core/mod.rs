@@ -7,6 +7,7 @@ pub mod document;
 pub mod explain;
 pub mod export;
 pub mod formalize;
+pub mod lifecycle;
 pub mod lint;
 pub mod llm;
 pub mod model;
