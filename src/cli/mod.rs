@@ -18,6 +18,7 @@ pub mod llm_setup;
 pub mod render;
 pub mod review;
 pub mod show;
+pub mod signoff;
 pub mod test;
 pub mod verify;
 pub mod version;
@@ -72,6 +73,12 @@ pub enum Command {
     Versions(version::VersionsArgs),
     /// What changed between two models (folders or DIR@N): text, behaviour proved by the solver, flipped tests
     Diff(diff::DiffArgs),
+    /// Make the reviewer's Ed25519 signing key in the user's config folder
+    Keygen(signoff::KeygenArgs),
+    /// Record a reviewer's approval of a version (DIR@N), signed with the reviewer's key
+    Sign(signoff::SignArgs),
+    /// Check every sign-off against the files as they are now
+    VerifySignatures(signoff::VerifySignaturesArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -95,6 +102,9 @@ pub fn run(command: Command) -> ExitCode {
         Command::Version(args) => version::run(&args),
         Command::Versions(args) => version::run_list(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Keygen(args) => signoff::run_keygen(&args),
+        Command::Sign(args) => signoff::run_sign(&args),
+        Command::VerifySignatures(args) => signoff::run_verify(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

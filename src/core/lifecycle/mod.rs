@@ -9,6 +9,7 @@ pub mod behaviour;
 pub mod clock;
 pub mod content;
 pub mod diff;
+pub mod keys;
 pub mod reference;
 pub mod signoff;
 pub mod text_diff;
