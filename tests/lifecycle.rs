@@ -13,7 +13,10 @@ const UNREPAIRED_R7: &str =
     "(=> (and didFlightOperate (not didPassengerTravel)) (not isRefundEligible))";
 
 fn hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Sets rule `id`'s expression in the project's model.json.
@@ -58,7 +61,12 @@ fn at(dir: &Path, n: u32) -> String {
 fn a_version_freezes_model_tests_and_document_with_their_hashes() {
     let project = copy_sample("airline-refunds");
     let dir = project.path();
-    let out = precept(&["version", dir.to_str().unwrap(), "--note", "vetted by the team"]);
+    let out = precept(&[
+        "version",
+        dir.to_str().unwrap(),
+        "--note",
+        "vetted by the team",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let frozen = dir.join("versions/1");
     let manifest: Value =
@@ -67,22 +75,39 @@ fn a_version_freezes_model_tests_and_document_with_their_hashes() {
     assert_eq!(manifest["note"], "vetted by the team");
     let files = manifest["files"].as_array().unwrap();
     let names: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
-    assert_eq!(names, ["model.json", "policy.md", "precept.json", "tests.json"]);
+    assert_eq!(
+        names,
+        ["model.json", "policy.md", "precept.json", "tests.json"]
+    );
     let mut lines = Vec::new();
     for file in files {
         let name = file["path"].as_str().unwrap();
         let draft = fs::read(dir.join(name)).unwrap();
-        assert_eq!(fs::read(frozen.join(name)).unwrap(), draft, "{name} copied as it is");
+        assert_eq!(
+            fs::read(frozen.join(name)).unwrap(),
+            draft,
+            "{name} copied as it is"
+        );
         assert_eq!(file["sha256"], hex(&draft), "{name}'s hash");
         lines.push(format!("{}  {name}\n", hex(&draft)));
     }
     lines.sort();
-    assert_eq!(manifest["sha256"], hex(lines.concat().as_bytes()), "the whole's hash");
+    assert_eq!(
+        manifest["sha256"],
+        hex(lines.concat().as_bytes()),
+        "the whole's hash"
+    );
 
     let listing = stdout(&precept(&["versions", dir.to_str().unwrap()]));
     assert!(listing.contains("vetted by the team"), "{listing}");
-    assert!(listing.contains(manifest["sha256"].as_str().unwrap()), "{listing}");
-    assert!(listing.contains("draft: unchanged since version 1"), "{listing}");
+    assert!(
+        listing.contains(manifest["sha256"].as_str().unwrap()),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("draft: unchanged since version 1"),
+        "{listing}"
+    );
 
     set_rule(dir, "R2", "(>= fareAmount 0.0)");
     let listing = stdout(&precept(&["versions", dir.to_str().unwrap()]));
@@ -117,12 +142,23 @@ fn missing_and_tampered_versions_are_clear_errors_that_change_nothing() {
     );
     assert!(!dir.join("versions").exists(), "nothing was written");
 
-    assert_eq!(precept(&["version", dir.to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(
+        precept(&["version", dir.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
     let out = precept(&["diff", &at(dir, 3), dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no version 3: the versions are 1"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no version 3: the versions are 1"),
+        "{}",
+        stderr(&out)
+    );
 
-    set_rule(&dir.join("versions/1"), "R3", "(=> didFlightOperate didPassengerTravel)");
+    set_rule(
+        &dir.join("versions/1"),
+        "R3",
+        "(=> didFlightOperate didPassengerTravel)",
+    );
     let out = precept(&["diff", &at(dir, 1), dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let message = stderr(&out);
@@ -146,12 +182,26 @@ fn diff_of_the_airline_repair_shows_the_denied_boarding_passenger_and_the_flippe
     let dir = project.path();
     let repaired = rule_text(dir, "R7");
     set_rule(dir, "R7", UNREPAIRED_R7);
-    assert_eq!(precept(&["version", dir.to_str().unwrap(), "--note", "first formalization"]).status.code(), Some(0));
+    assert_eq!(
+        precept(&[
+            "version",
+            dir.to_str().unwrap(),
+            "--note",
+            "first formalization"
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
     set_rule(dir, "R7", &repaired);
 
     let diff = json(&["diff", &at(dir, 1), dir.to_str().unwrap(), "--json"]);
     assert_eq!(diff["equivalent"], false);
-    assert_eq!(diff["a_allows_not_b"], Value::Null, "the repair only allows more");
+    assert_eq!(
+        diff["a_allows_not_b"],
+        Value::Null,
+        "the repair only allows more"
+    );
     assert_eq!(
         diff["b_allows_not_a"],
         serde_json::json!({"disruptionReason": "DENIED_BOARDING"}),
@@ -171,16 +221,31 @@ fn diff_of_the_airline_repair_shows_the_denied_boarding_passenger_and_the_flippe
 
     let text = stdout(&precept(&["diff", &at(dir, 1), dir.to_str().unwrap()]));
     assert!(text.contains("A is strictly stronger"), "{text}");
-    assert!(text.contains("B allows, A does not:\n  disruptionReason  DENIED_BOARDING"), "{text}");
+    assert!(
+        text.contains("B allows, A does not:\n  disruptionReason  DENIED_BOARDING"),
+        "{text}"
+    );
     assert!(text.contains("rule R7 changed: meaning changed"), "{text}");
-    assert!(text.contains(UNREPAIRED_R7) && text.contains(&repaired), "{text}");
-    assert!(text.contains("reason recorded for the refund request is none of the listed reasons"), "both sides in English: {text}");
-    assert!(text.contains("T1 Denied boarding after the flight operated"), "{text}");
+    assert!(
+        text.contains(UNREPAIRED_R7) && text.contains(&repaired),
+        "{text}"
+    );
+    assert!(
+        text.contains("reason recorded for the refund request is none of the listed reasons"),
+        "both sides in English: {text}"
+    );
+    assert!(
+        text.contains("T1 Denied boarding after the flight operated"),
+        "{text}"
+    );
     assert!(text.contains("IMPOSSIBLE → VALID"), "{text}");
 
     // The other way round, the roles swap.
     let back = json(&["diff", dir.to_str().unwrap(), &at(dir, 1), "--json"]);
-    assert_eq!(back["a_allows_not_b"]["disruptionReason"], "DENIED_BOARDING");
+    assert_eq!(
+        back["a_allows_not_b"]["disruptionReason"],
+        "DENIED_BOARDING"
+    );
     assert_eq!(back["b_allows_not_a"], Value::Null);
 }
 
@@ -206,14 +271,20 @@ fn pure_rewrites_are_equivalent_and_a_real_edit_is_a_change_of_meaning() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| (c["id"].as_str().unwrap(), c["meaning_changed"].as_bool().unwrap()))
+            .map(|c| (
+                c["id"].as_str().unwrap(),
+                c["meaning_changed"].as_bool().unwrap()
+            ))
             .collect::<Vec<_>>(),
         [("R1", false), ("R2", false)]
     );
     assert_eq!(diff["tests_flipped"], serde_json::json!([]));
     let text = stdout(&precept(&["diff", a_dir, b_dir]));
     assert!(text.contains("behaviour: equivalent"), "{text}");
-    assert!(text.contains("rule R2 changed: rewrite (same meaning)"), "{text}");
+    assert!(
+        text.contains("rule R2 changed: rewrite (same meaning)"),
+        "{text}"
+    );
 
     // (>= x 5) lets x = 5 be refunded: B allows it, A does not.
     set_rule(b.path(), "R2", "(=> (< x 5) (not refund))");
@@ -225,12 +296,20 @@ fn pure_rewrites_are_equivalent_and_a_real_edit_is_a_change_of_meaning() {
     // Minimal: x = 5 with what makes the refund due (refund itself, or a
     // y under 3 that forces it through R1); no third value.
     let due = scenario["refund"] == true
-        || scenario["y"].as_str().is_some_and(|y| y.parse::<i64>().unwrap() < 3);
+        || scenario["y"]
+            .as_str()
+            .is_some_and(|y| y.parse::<i64>().unwrap() < 3);
     assert!(due, "{scenario}");
     assert_eq!(scenario.as_object().unwrap().len(), 2, "{scenario}");
     let changed = diff["rules"]["changed"].as_array().unwrap();
-    assert_eq!(changed.iter().find(|c| c["id"] == "R2").unwrap()["meaning_changed"], true);
-    assert_eq!(changed.iter().find(|c| c["id"] == "R1").unwrap()["meaning_changed"], false);
+    assert_eq!(
+        changed.iter().find(|c| c["id"] == "R2").unwrap()["meaning_changed"],
+        true
+    );
+    assert_eq!(
+        changed.iter().find(|c| c["id"] == "R1").unwrap()["meaning_changed"],
+        false
+    );
 }
 
 #[test]
@@ -243,11 +322,22 @@ fn models_without_shared_vocabulary_are_compared_by_text_and_say_so() {
         "(declare-const age Int)(declare-const refund2 Bool)(assert (=> (> age 65) refund2))",
         "(> age 65)",
     );
-    let diff = json(&["diff", a.path().to_str().unwrap(), b.path().to_str().unwrap(), "--json"]);
+    let diff = json(&[
+        "diff",
+        a.path().to_str().unwrap(),
+        b.path().to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(diff["equivalent"], Value::Null);
     let notes = diff["notes"].to_string();
     assert!(notes.contains("no shared vocabulary"), "{notes}");
-    assert_eq!(diff["variables"]["added"], serde_json::json!(["age", "refund2"]));
-    assert_eq!(diff["variables"]["removed"], serde_json::json!(["x", "y", "refund"]));
+    assert_eq!(
+        diff["variables"]["added"],
+        serde_json::json!(["age", "refund2"])
+    );
+    assert_eq!(
+        diff["variables"]["removed"],
+        serde_json::json!(["x", "y", "refund"])
+    );
     assert_eq!(diff["rules"]["removed"], serde_json::json!(["R2"]));
 }

@@ -52,7 +52,11 @@ fn signing_then_editing_breaks_the_signature_and_names_the_file() {
     assert_eq!(run(config.path(), &["version", d]).status.code(), Some(0));
     let out = run(config.path(), &["sign", &at1, "--reviewer", "Ada"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no signing key: make one with `precept keygen`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no signing key: make one with `precept keygen`"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!dir.join("signoffs.json").exists());
 
     let out = run(config.path(), &["keygen"]);
@@ -61,11 +65,23 @@ fn signing_then_editing_breaks_the_signature_and_names_the_file() {
     let out = run(config.path(), &["keygen"]);
     assert_eq!(out.status.code(), Some(2), "an existing key is kept");
 
-    let out = run(config.path(), &["sign", &at1, "--reviewer", "Ada", "--role", "policy owner", "--json"]);
+    let out = run(
+        config.path(),
+        &[
+            "sign",
+            &at1,
+            "--reviewer",
+            "Ada",
+            "--role",
+            "policy owner",
+            "--json",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let record: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let manifest: Value =
-        serde_json::from_str(&fs::read_to_string(dir.join("versions/1/VERSION.json")).unwrap()).unwrap();
+        serde_json::from_str(&fs::read_to_string(dir.join("versions/1/VERSION.json")).unwrap())
+            .unwrap();
     assert_eq!(record["sha256"], manifest["sha256"]);
     assert_eq!(record["reviewer"], "Ada");
     assert_eq!(record["role"], "policy owner");
@@ -73,10 +89,17 @@ fn signing_then_editing_breaks_the_signature_and_names_the_file() {
 
     let out = run(config.path(), &["verify-signatures", d]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("version 1 by Ada"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("version 1 by Ada"),
+        "{}",
+        stdout(&out)
+    );
     assert!(stdout(&out).contains("valid signature"), "{}", stdout(&out));
     let listing = stdout(&run(config.path(), &["versions", d]));
-    assert!(listing.contains("signed by Ada (policy owner)"), "{listing}");
+    assert!(
+        listing.contains("signed by Ada (policy owner)"),
+        "{listing}"
+    );
 
     // Editing the draft leaves the signed version intact, but an approved
     // rule edited since goes back to review.
@@ -99,7 +122,10 @@ fn signing_then_editing_breaks_the_signature_and_names_the_file() {
     assert_eq!(out.status.code(), Some(1));
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(report["signoffs"][0]["status"], "broken");
-    assert_eq!(report["signoffs"][0]["changed"], serde_json::json!(["versions/1/model.json"]));
+    assert_eq!(
+        report["signoffs"][0]["changed"],
+        serde_json::json!(["versions/1/model.json"])
+    );
 
     // A tampered version cannot be signed.
     let out = run(config.path(), &["sign", &at1, "--reviewer", "Bo"]);
@@ -112,12 +138,18 @@ fn an_edited_record_and_a_record_of_another_project_are_caught() {
     let config = tempfile::tempdir().unwrap();
     let project = copy_sample("airline-refunds");
     let other = copy_sample("park-admission");
-    let (d, o) = (project.path().to_str().unwrap(), other.path().to_str().unwrap());
+    let (d, o) = (
+        project.path().to_str().unwrap(),
+        other.path().to_str().unwrap(),
+    );
     assert_eq!(run(config.path(), &["keygen"]).status.code(), Some(0));
     for dir in [d, o] {
         assert_eq!(run(config.path(), &["version", dir]).status.code(), Some(0));
     }
-    let out = run(config.path(), &["sign", &format!("{d}@1"), "--reviewer", "Ada"]);
+    let out = run(
+        config.path(),
+        &["sign", &format!("{d}@1"), "--reviewer", "Ada"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let records = project.path().join("signoffs.json");
@@ -125,14 +157,29 @@ fn an_edited_record_and_a_record_of_another_project_are_caught() {
     fs::write(&records, original.replace("\"Ada\"", "\"Eve\"")).unwrap();
     let out = run(config.path(), &["verify-signatures", d]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("the signature does not match the record"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("the signature does not match the record"),
+        "{}",
+        stdout(&out)
+    );
 
     fs::write(other.path().join("signoffs.json"), &original).unwrap();
     let out = run(config.path(), &["verify-signatures", o]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("a record for another project"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a record for another project"),
+        "{}",
+        stderr(&out)
+    );
     let before = fs::read_to_string(other.path().join("signoffs.json")).unwrap();
-    let out = run(config.path(), &["sign", &format!("{o}@1"), "--reviewer", "Ada"]);
+    let out = run(
+        config.path(),
+        &["sign", &format!("{o}@1"), "--reviewer", "Ada"],
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(fs::read_to_string(other.path().join("signoffs.json")).unwrap(), before, "nothing changed");
+    assert_eq!(
+        fs::read_to_string(other.path().join("signoffs.json")).unwrap(),
+        before,
+        "nothing changed"
+    );
 }

@@ -34,8 +34,12 @@ pub fn render(d: &ModelDiff) -> String {
     let mut out = format!("diff A = {}  B = {}\n\n", d.a, d.b);
     out += match d.relation {
         Relation::Equivalent => "behaviour: equivalent (A and B allow the same scenarios)\n",
-        Relation::AStronger => "behaviour: A is strictly stronger (A allows fewer scenarios than B)\n",
-        Relation::BStronger => "behaviour: B is strictly stronger (B allows fewer scenarios than A)\n",
+        Relation::AStronger => {
+            "behaviour: A is strictly stronger (A allows fewer scenarios than B)\n"
+        }
+        Relation::BStronger => {
+            "behaviour: B is strictly stronger (B allows fewer scenarios than A)\n"
+        }
         Relation::DifferBothWays => "behaviour: A and B differ both ways\n",
         Relation::Unknown => "behaviour: not decided\n",
     };
@@ -76,7 +80,14 @@ pub fn render(d: &ModelDiff) -> String {
             out += &format!("\n{what} removed: {}\n", names.removed.join(", "));
         }
         for c in &names.changed {
-            out += &format!("\n{} {}: {}\n  A  {}\n  B  {}\n", &what[..what.len() - 1], c.name, c.what, c.a, c.b);
+            out += &format!(
+                "\n{} {}: {}\n  A  {}\n  B  {}\n",
+                &what[..what.len() - 1],
+                c.name,
+                c.what,
+                c.a,
+                c.b
+            );
         }
     }
     if d.tests_flipped.is_empty() {
@@ -84,7 +95,8 @@ pub fn render(d: &ModelDiff) -> String {
     } else {
         out += "\ntests flipped:\n";
         for t in &d.tests_flipped {
-            let kind = |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
+            let kind =
+                |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
             out += &format!(
                 "  {} {}: {} → {} (expected {})\n",
                 t.id,
@@ -99,7 +111,12 @@ pub fn render(d: &ModelDiff) -> String {
 }
 
 fn table(scenario: &Scenario) -> String {
-    let width = scenario.values.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let width = scenario
+        .values
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
     scenario
         .values
         .iter()

@@ -95,9 +95,12 @@ pub struct VerifySignaturesArgs {
 pub fn run_verify(args: &VerifySignaturesArgs) -> Outcome {
     let checked = verify(&args.dir)?;
     let review = rules_needing_review(&args.dir, &checked)?;
-    let failed = checked
-        .iter()
-        .any(|c| matches!(c.status, CheckStatus::Broken { .. } | CheckStatus::BadSignature));
+    let failed = checked.iter().any(|c| {
+        matches!(
+            c.status,
+            CheckStatus::Broken { .. } | CheckStatus::BadSignature
+        )
+    });
     if args.json {
         let needs: Vec<_> = review
             .iter()
@@ -116,9 +119,14 @@ pub fn run_verify(args: &VerifySignaturesArgs) -> Outcome {
                 CheckStatus::Broken { changed } => {
                     format!("BROKEN: changed since signing: {}", changed.join(", "))
                 }
-                CheckStatus::BadSignature => "BROKEN: the signature does not match the record".into(),
+                CheckStatus::BadSignature => {
+                    "BROKEN: the signature does not match the record".into()
+                }
             };
-            println!("version {} by {} at {}: {status}", r.version, r.reviewer, r.timestamp);
+            println!(
+                "version {} by {} at {}: {status}",
+                r.version, r.reviewer, r.timestamp
+            );
         }
         for (id, version) in &review {
             println!("rule {id}: approved in signed version {version}, edited since: needs review");

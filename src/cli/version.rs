@@ -70,7 +70,11 @@ pub fn run_list(args: &VersionsArgs) -> Outcome {
             created: manifest.created,
             note: manifest.note,
             sha256: manifest.sha256,
-            signoffs: signoffs.iter().filter(|s| s.version == n).cloned().collect(),
+            signoffs: signoffs
+                .iter()
+                .filter(|s| s.version == n)
+                .cloned()
+                .collect(),
         });
     }
     let draft = draft_state(&args.dir)?;
@@ -83,15 +87,33 @@ pub fn run_list(args: &VersionsArgs) -> Outcome {
         return print_json(&listing);
     }
     if listing.versions.is_empty() {
-        println!("{}: no versions yet (make one with `precept version DIR`)", args.dir.display());
+        println!(
+            "{}: no versions yet (make one with `precept version DIR`)",
+            args.dir.display()
+        );
         return Ok(());
     }
     for v in &listing.versions {
-        let note = if v.note.is_empty() { String::new() } else { format!("  {}", v.note) };
-        println!("{:>3}  {}  sha256 {}{note}", v.version, v.created, &v.sha256);
+        let note = if v.note.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", v.note)
+        };
+        println!(
+            "{:>3}  {}  sha256 {}{note}",
+            v.version, v.created, &v.sha256
+        );
         for s in &v.signoffs {
-            let role = if s.role.is_empty() { String::new() } else { format!(" ({})", s.role) };
-            let signed = if s.signature.is_some() { "signed" } else { "recorded" };
+            let role = if s.role.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", s.role)
+            };
+            let signed = if s.signature.is_some() {
+                "signed"
+            } else {
+                "recorded"
+            };
             println!("       {signed} by {}{role} at {}", s.reviewer, s.timestamp);
         }
     }

@@ -94,7 +94,9 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
     let session = match SolverSession::load(&compiled, timeout_ms) {
         Ok(session) => session,
         Err(e) => {
-            behaviour.notes.push(format!("the solver cannot load the vocabulary: {e}"));
+            behaviour
+                .notes
+                .push(format!("the solver cannot load the vocabulary: {e}"));
             return behaviour;
         }
     };
@@ -136,7 +138,10 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
     }
     for id in changed {
         let expression = |m: &PolicyModel| {
-            m.rules.iter().find(|r| &r.id == id).map(|r| r.expression.clone())
+            m.rules
+                .iter()
+                .find(|r| &r.id == id)
+                .map(|r| r.expression.clone())
         };
         let meaning_changed = match (expression(a), expression(b)) {
             (Some(x), Some(y)) => match checker.check(&format!("(not (= {x} {y}))"), &[]) {
@@ -222,9 +227,15 @@ fn minimization_order(a: &PolicyModel, b: &PolicyModel, changed: &[String]) -> O
     let mentioned: HashSet<String> = differing
         .iter()
         .flat_map(|text| crate::core::smt::parse_expr(text).ok())
-        .flat_map(|e| e.symbols().into_iter().map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|e| {
+            e.symbols()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect();
-    let inputs_of = |m: &PolicyModel| -> BTreeSet<String> { inputs(&compile(m)).into_iter().collect() };
+    let inputs_of =
+        |m: &PolicyModel| -> BTreeSet<String> { inputs(&compile(m)).into_iter().collect() };
     let (a_inputs, b_inputs) = (inputs_of(a), inputs_of(b));
     let names: Vec<String> = a
         .variables
@@ -233,15 +244,27 @@ fn minimization_order(a: &PolicyModel, b: &PolicyModel, changed: &[String]) -> O
         .map(|v| v.name.clone())
         .collect::<Vec<_>>();
     let mut seen = HashSet::new();
-    let names: Vec<String> = names.into_iter().filter(|n| seen.insert(n.clone())).collect();
+    let names: Vec<String> = names
+        .into_iter()
+        .filter(|n| seen.insert(n.clone()))
+        .collect();
     let is_input = |n: &String| a_inputs.contains(n) || b_inputs.contains(n);
-    let untouched = names.iter().filter(|n| !mentioned.contains(*n)).cloned().collect();
+    let untouched = names
+        .iter()
+        .filter(|n| !mentioned.contains(*n))
+        .cloned()
+        .collect();
     let mut one_by_one: Vec<String> = names
         .iter()
         .filter(|n| mentioned.contains(*n) && !is_input(n))
         .cloned()
         .collect();
-    one_by_one.extend(names.iter().filter(|n| mentioned.contains(*n) && is_input(n)).cloned());
+    one_by_one.extend(
+        names
+            .iter()
+            .filter(|n| mentioned.contains(*n) && is_input(n))
+            .cloned(),
+    );
     let finite: HashSet<&str> = a
         .variables
         .iter()
@@ -281,7 +304,9 @@ impl Checker<'_> {
         match self.session.check_formulas(&[query], &Unbounded).pop() {
             Some(Satisfiability::Satisfiable(scenario)) => Ok(Some(scenario)),
             Some(Satisfiability::Unsatisfiable) => Ok(None),
-            Some(Satisfiability::Unknown(reason)) => Err(format!("the solver could not decide: {reason}")),
+            Some(Satisfiability::Unknown(reason)) => {
+                Err(format!("the solver could not decide: {reason}"))
+            }
             None => Err("the solver gave no answer".into()),
         }
     }
@@ -304,11 +329,18 @@ impl Checker<'_> {
                 _ => continue,
             };
             for value in values {
-                let Some(fact) = literal(name, &value) else { continue };
-                let refused_nothing =
-                    matches!(self.check(&format!("(and {refused} {fact})"), &[]), Ok(None));
+                let Some(fact) = literal(name, &value) else {
+                    continue;
+                };
+                let refused_nothing = matches!(
+                    self.check(&format!("(and {refused} {fact})"), &[]),
+                    Ok(None)
+                );
                 if refused_nothing
-                    && matches!(self.check(&format!("(and {allowed} {fact})"), &[]), Ok(Some(_)))
+                    && matches!(
+                        self.check(&format!("(and {allowed} {fact})"), &[]),
+                        Ok(Some(_))
+                    )
                 {
                     return Some(Scenario {
                         values: vec![(name.clone(), value)],
@@ -327,10 +359,17 @@ impl Checker<'_> {
         let still_refused = |values: &[(String, Value)]| -> bool {
             let literals: Vec<String> = values.iter().filter_map(|(n, v)| literal(n, v)).collect();
             let facts = conjunction(literals.iter().map(String::as_str));
-            matches!(self.check(&format!("(and {refused} {facts})"), &[]), Ok(None))
+            matches!(
+                self.check(&format!("(and {refused} {facts})"), &[]),
+                Ok(None)
+            )
         };
         let without = |values: &[(String, Value)], drop: &[String]| -> Vec<(String, Value)> {
-            values.iter().filter(|(n, _)| !drop.contains(n)).cloned().collect()
+            values
+                .iter()
+                .filter(|(n, _)| !drop.contains(n))
+                .cloned()
+                .collect()
         };
         if !order.untouched.is_empty() {
             let candidate = without(&kept, &order.untouched);

@@ -46,7 +46,9 @@ pub fn frozen_names(dir: &Path) -> Result<Vec<String>, LifecycleError> {
             if document.contains('/') || document.contains('\\') || document.starts_with('.') {
                 return Err(LifecycleError::file(
                     &settings_path,
-                    format!("document: expected a file name inside the project, found '{document}'"),
+                    format!(
+                        "document: expected a file name inside the project, found '{document}'"
+                    ),
                 ));
             }
             names.push(document);
@@ -95,9 +97,27 @@ mod tests {
 
     #[test]
     fn the_whole_hash_does_not_depend_on_file_order() {
-        let a = FileHash { path: "a".into(), sha256: "1".into() };
-        let b = FileHash { path: "b".into(), sha256: "2".into() };
-        assert_eq!(whole_hash(&[a.clone(), b.clone()]), whole_hash(&[b, a.clone()]));
-        assert_ne!(whole_hash(&[a.clone()]), whole_hash(&[a, FileHash { path: "c".into(), sha256: "3".into() }]));
+        let a = FileHash {
+            path: "a".into(),
+            sha256: "1".into(),
+        };
+        let b = FileHash {
+            path: "b".into(),
+            sha256: "2".into(),
+        };
+        assert_eq!(
+            whole_hash(&[a.clone(), b.clone()]),
+            whole_hash(&[b, a.clone()])
+        );
+        assert_ne!(
+            whole_hash(std::slice::from_ref(&a)),
+            whole_hash(&[
+                a,
+                FileHash {
+                    path: "c".into(),
+                    sha256: "3".into()
+                }
+            ])
+        );
     }
 }

@@ -22,7 +22,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// Bytes of hex text, or None when it is not an even run of hex digits.
 pub fn from_hex(text: &str) -> Option<Vec<u8>> {
     let text = text.trim();
-    if text.len() % 2 != 0 || !text.is_ascii() {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }
     (0..text.len())
@@ -80,7 +80,8 @@ pub fn generate(config_dir: &Path) -> Result<SigningKey, LifecycleError> {
         .map_err(|e| LifecycleError::file(Path::new("/dev/urandom"), e.to_string()))?;
     std::io::Read::read_exact(&mut random, &mut secret)
         .map_err(|e| LifecycleError::file(Path::new("/dev/urandom"), e.to_string()))?;
-    std::fs::create_dir_all(config_dir).map_err(|e| LifecycleError::file(config_dir, e.to_string()))?;
+    std::fs::create_dir_all(config_dir)
+        .map_err(|e| LifecycleError::file(config_dir, e.to_string()))?;
     crate::core::model::project::write_atomic(&path, format!("{}\n", to_hex(&secret)).as_bytes())?;
     #[cfg(unix)]
     {
@@ -103,7 +104,9 @@ pub fn load(config_dir: &Path) -> Result<SigningKey, LifecycleError> {
     })?;
     let secret = from_hex(&text)
         .and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok())
-        .ok_or_else(|| LifecycleError::file(&path, "1:1: expected 64 hex digits (an Ed25519 secret key)"))?;
+        .ok_or_else(|| {
+            LifecycleError::file(&path, "1:1: expected 64 hex digits (an Ed25519 secret key)")
+        })?;
     Ok(signing_key(&secret))
 }
 
@@ -113,7 +116,10 @@ mod tests {
 
     #[test]
     fn hex_round_trips_and_rejects_odd_or_foreign_text() {
-        assert_eq!(from_hex(&to_hex(&[0, 1, 254, 255])), Some(vec![0, 1, 254, 255]));
+        assert_eq!(
+            from_hex(&to_hex(&[0, 1, 254, 255])),
+            Some(vec![0, 1, 254, 255])
+        );
         assert_eq!(from_hex("abc"), None);
         assert_eq!(from_hex("zz"), None);
     }

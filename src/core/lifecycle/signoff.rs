@@ -77,7 +77,10 @@ pub struct Approval<'a> {
 /// a tampered version cannot be signed) in `signoffs.json`.
 pub fn sign(dir: &Path, n: u32, approval: &Approval) -> Result<SignOff, LifecycleError> {
     if approval.reviewer.trim().is_empty() {
-        return Err(LifecycleError::file(dir, "--reviewer: expected a name, found nothing"));
+        return Err(LifecycleError::file(
+            dir,
+            "--reviewer: expected a name, found nothing",
+        ));
     }
     let manifest = super::versions::load_checked(dir, n)?;
     let mut records = read_signoffs(dir)?;
@@ -192,7 +195,10 @@ pub fn verify(dir: &Path) -> Result<Vec<Checked>, LifecycleError> {
 
 /// The rules approved in the newest signed version whose text the draft
 /// has changed since: they need review again. Each with that version.
-pub fn rules_needing_review(dir: &Path, checked: &[Checked]) -> Result<Vec<(String, u32)>, LifecycleError> {
+pub fn rules_needing_review(
+    dir: &Path,
+    checked: &[Checked],
+) -> Result<Vec<(String, u32)>, LifecycleError> {
     let Some(newest) = checked
         .iter()
         .filter(|c| matches!(c.status, CheckStatus::Valid | CheckStatus::Unsigned))

@@ -98,7 +98,11 @@ pub fn text_diff(
             None => diff.types_added.push(def.name.clone()),
             Some(old) => {
                 let values = |t: &crate::core::model::TypeDef| {
-                    t.values.iter().map(|v| v.value.clone()).collect::<Vec<_>>().join(" ")
+                    t.values
+                        .iter()
+                        .map(|v| v.value.clone())
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 };
                 if values(old) != values(def) {
                     diff.types_changed.push(ChangedName {
@@ -108,7 +112,11 @@ pub fn text_diff(
                         b: values(def),
                     });
                 } else if old.description != def.description
-                    || old.values.iter().zip(&def.values).any(|(x, y)| x.description != y.description)
+                    || old
+                        .values
+                        .iter()
+                        .zip(&def.values)
+                        .any(|(x, y)| x.description != y.description)
                 {
                     diff.types_changed.push(ChangedName {
                         name: def.name.clone(),
@@ -120,7 +128,10 @@ pub fn text_diff(
             }
         }
     }
-    diff.types_removed = missing(a.types.iter().map(|t| &t.name), b.types.iter().map(|t| &t.name));
+    diff.types_removed = missing(
+        a.types.iter().map(|t| &t.name),
+        b.types.iter().map(|t| &t.name),
+    );
     diff
 }
 

@@ -112,7 +112,11 @@ pub fn read_manifest(dir: &Path, n: u32) -> Result<VersionManifest, LifecycleErr
         } else {
             format!(
                 "the versions are {}",
-                known.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                known
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         };
         return Err(LifecycleError::file(
@@ -133,7 +137,10 @@ pub fn read_manifest(dir: &Path, n: u32) -> Result<VersionManifest, LifecycleErr
 /// The files of `folder` whose content differs from `manifest` (or that
 /// are missing), by name, plus the manifest's whole hash if it no longer
 /// matches its own file list.
-pub fn changed_files(folder: &Path, manifest: &VersionManifest) -> Result<Vec<String>, LifecycleError> {
+pub fn changed_files(
+    folder: &Path,
+    manifest: &VersionManifest,
+) -> Result<Vec<String>, LifecycleError> {
     let mut changed = Vec::new();
     for file in &manifest.files {
         if file.path.contains('/') || file.path.contains('\\') || file.path.starts_with('.') {
