@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench lifecycle`. Plain `fn main`, no harness.
 
 #[path = "support/scale_model.rs"]
-#[allow(unused_imports, dead_code)]
+#[allow(unused_imports)]
 mod scale_model;
 
 use precept::core::lifecycle::behaviour::compare;
