@@ -7,6 +7,7 @@ pub mod check_answers;
 pub mod common;
 pub mod consolidate;
 pub mod coverage;
+pub mod diff;
 pub mod embedder_choice;
 pub mod eval;
 pub mod explain;
@@ -27,8 +28,10 @@ pub mod review;
 pub mod serve;
 pub mod serve_guard;
 pub mod show;
+pub mod signoff;
 pub mod test;
 pub mod verify;
+pub mod version;
 
 use clap::{Parser, Subcommand};
 use common::Failure;
@@ -80,6 +83,18 @@ pub enum Command {
     Probe(probe::ProbeArgs),
     /// Serve a vetted model over HTTP: verify, check-answer, explain; hot reload; the guard proxy
     Serve(serve::ServeArgs),
+    /// Freeze the draft's model, tests and document as the next immutable version
+    Version(version::VersionArgs),
+    /// List a project's versions: dates, notes, hashes and sign-offs
+    Versions(version::VersionsArgs),
+    /// What changed between two models (folders or DIR@N): text, behaviour proved by the solver, flipped tests
+    Diff(diff::DiffArgs),
+    /// Make the reviewer's Ed25519 signing key in the user's config folder
+    Keygen(signoff::KeygenArgs),
+    /// Record a reviewer's approval of a version (DIR@N), signed with the reviewer's key
+    Sign(signoff::SignArgs),
+    /// Check every sign-off against the files as they are now
+    VerifySignatures(signoff::VerifySignaturesArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -103,6 +118,12 @@ pub fn run(command: Command) -> ExitCode {
         Command::Coverage(args) => coverage::run(&args),
         Command::Probe(args) => probe::run(&args),
         Command::Serve(args) => serve::run_command(&args),
+        Command::Version(args) => version::run(&args),
+        Command::Versions(args) => version::run_list(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Keygen(args) => signoff::run_keygen(&args),
+        Command::Sign(args) => signoff::run_sign(&args),
+        Command::VerifySignatures(args) => signoff::run_verify(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@ pub mod explain;
 pub mod export;
 pub mod formalize;
 pub mod formats;
+pub mod lifecycle;
 pub mod lint;
 pub mod llm;
 pub mod model;
