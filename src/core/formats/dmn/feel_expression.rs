@@ -3,6 +3,7 @@
 //! `Years of Service` does), `+ - * /`, parentheses, and `max(...)` and
 //! `min(...)`. Output entries and literal-expression decisions use it.
 
+use super::feel_cursor::TokenCursor as Parser;
 use super::feel_lexer::{LexError, Number, Token, tokens};
 
 /// FEEL words that start constructs Precept does not read.
@@ -45,11 +46,7 @@ pub enum Expression {
 /// Reads a literal expression. Errors carry the byte offset in `text`.
 pub fn parse_expression(text: &str) -> Result<Expression, LexError> {
     let tokens = tokens(text)?;
-    let mut parser = Parser {
-        tokens: &tokens,
-        at: 0,
-        end: text.len(),
-    };
+    let mut parser = Parser::new(&tokens, text, "the end of the expression");
     let expression = parser.sum()?;
     if parser.peek().is_some() {
         return Err(parser.error("an operator (+ - * /) or the end of the expression"));
@@ -57,44 +54,7 @@ pub fn parse_expression(text: &str) -> Result<Expression, LexError> {
     Ok(expression)
 }
 
-struct Parser<'a> {
-    tokens: &'a [(usize, Token)],
-    at: usize,
-    end: usize,
-}
-
 impl Parser<'_> {
-    fn peek(&self) -> Option<&Token> {
-        self.tokens.get(self.at).map(|(_, t)| t)
-    }
-
-    fn offset(&self) -> usize {
-        self.tokens
-            .get(self.at)
-            .map(|(o, _)| *o)
-            .unwrap_or(self.end)
-    }
-
-    fn error(&self, expected: &str) -> LexError {
-        let found = match self.peek() {
-            Some(token) => format!("'{}'", token.describe()),
-            None => "the end of the expression".to_string(),
-        };
-        LexError {
-            offset: self.offset(),
-            message: format!("{expected}, found {found}"),
-        }
-    }
-
-    fn eat(&mut self, punct: &str) -> bool {
-        if matches!(self.peek(), Some(Token::Punct(p)) if *p == punct) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
     fn sum(&mut self) -> Result<Expression, LexError> {
         let mut left = self.product()?;
         loop {

@@ -3,6 +3,7 @@
 //! `]a..b[`), lists of those, `not(...)`, and plain strings, numbers and
 //! booleans. Anything else is refused with what was expected.
 
+use super::feel_cursor::TokenCursor as Parser;
 use super::feel_lexer::{LexError, Number, Token, tokens};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -63,11 +64,7 @@ pub enum UnaryTests {
 /// Reads an input cell. Errors carry the byte offset in `text`.
 pub fn parse_unary_tests(text: &str) -> Result<UnaryTests, LexError> {
     let tokens = tokens(text)?;
-    let mut parser = Parser {
-        tokens: &tokens,
-        at: 0,
-        end: text.len(),
-    };
+    let mut parser = Parser::new(&tokens, text, "the end of the cell");
     if tokens.is_empty() {
         return Err(LexError {
             offset: 0,
@@ -93,11 +90,7 @@ pub fn parse_unary_tests(text: &str) -> Result<UnaryTests, LexError> {
 /// Reads a list of plain literals (`inputValues`, `outputValues`).
 pub fn parse_literal_list(text: &str) -> Result<Vec<Literal>, LexError> {
     let tokens = tokens(text)?;
-    let mut parser = Parser {
-        tokens: &tokens,
-        at: 0,
-        end: text.len(),
-    };
+    let mut parser = Parser::new(&tokens, text, "the end of the cell");
     let mut literals = vec![parser.literal()?];
     while parser.eat(",") {
         literals.push(parser.literal()?);
@@ -106,44 +99,7 @@ pub fn parse_literal_list(text: &str) -> Result<Vec<Literal>, LexError> {
     Ok(literals)
 }
 
-struct Parser<'a> {
-    tokens: &'a [(usize, Token)],
-    at: usize,
-    end: usize,
-}
-
 impl Parser<'_> {
-    fn peek(&self) -> Option<&Token> {
-        self.tokens.get(self.at).map(|(_, t)| t)
-    }
-
-    fn offset(&self) -> usize {
-        self.tokens
-            .get(self.at)
-            .map(|(o, _)| *o)
-            .unwrap_or(self.end)
-    }
-
-    fn error(&self, expected: &str) -> LexError {
-        let found = match self.peek() {
-            Some(token) => format!("'{}'", token.describe()),
-            None => "the end of the cell".to_string(),
-        };
-        LexError {
-            offset: self.offset(),
-            message: format!("{expected}, found {found}"),
-        }
-    }
-
-    fn eat(&mut self, punct: &str) -> bool {
-        if matches!(self.peek(), Some(Token::Punct(p)) if *p == punct) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
     fn expect(&mut self, punct: &str) -> Result<(), LexError> {
         if self.eat(punct) {
             Ok(())

@@ -3,7 +3,7 @@
 //! tests.
 //!
 //! - `xml`: reading the file (size cap, no DTDs) into `definitions`
-//! - `feel_lexer`, `feel_unary`, `feel_expression`: the FEEL subset
+//! - `feel_lexer`, `feel_cursor`, `feel_unary`, `feel_expression`: the FEEL subset
 //! - `names`, `vocabulary`: DMN names as symbols, variables and enums
 //! - `terms`, `cells`: literals and expressions as terms, cells as conditions
 //! - `table_columns`: a table's columns and cells, read and typed
@@ -13,6 +13,7 @@
 pub mod cells;
 pub mod definitions;
 pub mod error;
+pub mod feel_cursor;
 pub mod feel_expression;
 pub mod feel_lexer;
 pub mod feel_unary;
