@@ -8,10 +8,9 @@ mod probe_bot;
 mod support;
 
 use precept::core::model::Project;
-use precept::core::probe::question::{ProbeQuestion, Relation, SourceSettings};
-use precept::core::probe::run::plan;
+use precept::core::probe::question::{ProbeQuestion, Relation};
 use precept::core::probe::{Expected, ProbeKind};
-use probe_bot::{Behaviour, INJECTION, Script, right_answer};
+use probe_bot::{Behaviour, INJECTION, Script, planned, right_answer, write_llm_toml};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -22,19 +21,6 @@ use support::llm_server::{self, Server};
 
 const BOT_KEY: &str = "sk-bot-secret-0123456789";
 const TRANSLATOR_KEY: &str = "sk-translator-secret-0123456789";
-
-/// An llm.toml with the translator (the default) and the chatbot "bot".
-fn write_llm_toml(dir: &Path, translator: &Server, bot: &str) {
-    let text = format!(
-        "default = \"translator\"\n\n\
-         [[profile]]\nname = \"translator\"\nprotocol = \"openai\"\nbase_url = \"{}\"\n\
-         model = \"translator-model\"\napi_key_env = \"PROBE_TRANSLATOR_KEY\"\nconcurrency = 4\ntimeout_secs = 10\n\n\
-         [[profile]]\nname = \"bot\"\nprotocol = \"openai\"\nbase_url = \"{bot}\"\n\
-         model = \"bot-model\"\napi_key_env = \"PROBE_BOT_KEY\"\nconcurrency = 4\ntimeout_secs = 5\n",
-        translator.url
-    );
-    std::fs::write(dir.join("llm.toml"), text).unwrap();
-}
 
 fn probe_command(config: &Path, project: &Path, extra: &[&str]) -> Command {
     let mut command = support::precept_command();
@@ -73,25 +59,6 @@ fn json_of(output: &Output) -> Value {
 }
 
 /// What the probe will ask, worked out through the core as the command does.
-fn planned(project: &Path, questions: usize, kinds: &[ProbeKind]) -> (Vec<ProbeQuestion>, Project) {
-    let project = Project::load(project).unwrap();
-    let compiled = project.compile_strict().unwrap();
-    let worker = support::worker(&compiled, Duration::from_secs(10));
-    let planned = plan(
-        &worker,
-        &SourceSettings {
-            model: &project.model,
-            compiled: &compiled,
-            document: project.document.as_deref(),
-            max: questions,
-            seed: 0,
-            kinds,
-        },
-        3,
-    );
-    (planned, project)
-}
-
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -202,7 +169,7 @@ fn the_report_finds_exactly_the_planted_failures() {
     translator.respond_with(move |r| s.translator(r));
     let s = script.clone();
     bot.respond_with(move |r| s.chatbot(r));
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
 
     let report_md = project.path().join("probe.md");
     let junit = project.path().join("probe.xml");
@@ -464,7 +431,7 @@ fn an_unfaithful_wording_is_discarded_by_the_round_trip() {
     translator.respond_with(move |r| s.translator(r));
     let s = script.clone();
     bot.respond_with(move |r| s.chatbot(r));
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
     let output = run(
         config.path(),
         project.path(),
@@ -517,7 +484,7 @@ fn a_killed_run_resumes_from_the_cache() {
     let s = script.clone();
     bot.respond_with(move |r| s.chatbot(r));
     bot.set_latency(Duration::from_millis(150));
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
     let args = ["--questions", "12", "--templated", "--json"];
     let mut child = probe_command(config.path(), project.path(), &args)
         .stdout(std::process::Stdio::null())
@@ -573,7 +540,7 @@ fn the_system_prompt_and_document_reach_the_chatbot_and_the_request_cap_holds() 
     translator.respond_with(move |r| s.translator(r));
     let s = script.clone();
     bot.respond_with(move |r| s.chatbot(r));
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
     let prompt = config.path().join("bot-prompt.txt");
     std::fs::write(&prompt, "You are Parky, the park's helpful assistant.").unwrap();
     let output = run(
@@ -638,7 +605,7 @@ fn an_unreachable_target_is_a_clear_error() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
-    write_llm_toml(config.path(), &translator, &url);
+    write_llm_toml(config.path(), &translator.url, &url);
     let output = run(
         config.path(),
         project.path(),
@@ -675,7 +642,7 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
         let text = r.user_prompt();
         llm_server::openai_reply(by_text.get(&text).map(String::as_str).unwrap_or(""))
     });
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
     let output = run(
         config.path(),
         project.path(),
@@ -800,7 +767,7 @@ fn the_translator_words_questions_and_paraphrases_but_not_the_other_variants() {
     translator.respond_with(move |r| s.translator(r));
     let s = script.clone();
     bot.respond_with(move |r| s.chatbot(r));
-    write_llm_toml(config.path(), &translator, &bot.url);
+    write_llm_toml(config.path(), &translator.url, &bot.url);
     let output = run(
         config.path(),
         project.path(),

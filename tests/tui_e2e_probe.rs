@@ -8,12 +8,8 @@
 mod probe_bot;
 mod support;
 
-use precept::core::model::Project;
 use precept::core::probe::ProbeKind;
-use precept::core::probe::question::SourceSettings;
-use precept::core::probe::run::plan;
-use probe_bot::{Behaviour, Script};
-use std::path::Path;
+use probe_bot::{Behaviour, Script, planned, write_llm_toml};
 use std::sync::Arc;
 use std::time::Duration;
 use support::llm_server::{self, Server};
@@ -27,42 +23,14 @@ fn quote(text: &str) -> String {
     format!("'{text}'")
 }
 
-/// An llm.toml with the translator (the default) and the chatbot "bot".
-fn write_llm_toml(dir: &Path, translator: &str, bot: &str) {
-    let profile = |name: &str, url: &str| {
-        format!(
-            "[[profile]]\nname = \"{name}\"\nprotocol = \"openai\"\nbase_url = \"{url}\"\n\
-             model = \"{name}-model\"\napi_key_env = \"\"\nconcurrency = 4\ntimeout_secs = 10\n\n"
-        )
-    };
-    let text = format!(
-        "default = \"translator\"\n\n{}{}",
-        profile("translator", translator),
-        profile("bot", bot)
-    );
-    std::fs::write(dir.join("llm.toml"), text).unwrap();
-}
-
 #[test]
 fn the_probe_screen_runs_a_chatbot_steps_to_its_wrong_answer_and_saves_it() {
     let project = support::copy_sample("park-admission");
     let config = tempfile::tempdir().unwrap();
     // The questions the workbench will ask (its defaults: 20, every kind).
-    let loaded = Project::load(project.path()).unwrap();
+    let (questions, loaded) = planned(project.path(), 20, &ProbeKind::ALL);
     let compiled = loaded.compile_strict().unwrap();
     let worker = support::worker(&compiled, Duration::from_secs(10));
-    let questions = plan(
-        &worker,
-        &SourceSettings {
-            model: &loaded.model,
-            compiled: &compiled,
-            document: loaded.document.as_deref(),
-            max: 20,
-            seed: 0,
-            kinds: &ProbeKind::ALL,
-        },
-        3,
-    );
     let wrong = questions
         .iter()
         .find(|q| q.kind == ProbeKind::SingleRule)
@@ -87,7 +55,7 @@ fn the_probe_screen_runs_a_chatbot_steps_to_its_wrong_answer_and_saves_it() {
     let command = format!(
         "env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u PRECEPT_LLM_BASE_URL -u PRECEPT_LLM_MODEL \
          -u PRECEPT_LLM_PROTOCOL -u PRECEPT_LLM_API_KEY_ENV PRECEPT_CONFIG_DIR={} \
-         NO_PROXY=127.0.0.1 {} open {}; echo \"EXITED $?\"; exec sleep 60",
+         PROBE_BOT_KEY=bot-key PROBE_TRANSLATOR_KEY=translator-key NO_PROXY=127.0.0.1 {} open {}; echo \"EXITED $?\"; exec sleep 60",
         quote(config.path().to_str().unwrap()),
         quote(BIN),
         quote(project.path().to_str().unwrap()),

@@ -9,15 +9,21 @@
 #![allow(dead_code)]
 
 use super::llm_server::{Action, Recorded, openai_json, openai_reply};
+use precept::core::model::Project;
 use precept::core::model::{CompiledModel, PolicyModel};
 use precept::core::probe::Expected;
+use precept::core::probe::ProbeKind;
 use precept::core::probe::follow_up::consequence;
 use precept::core::probe::question::ProbeQuestion;
+use precept::core::probe::question::SourceSettings;
+use precept::core::probe::run::plan;
 use precept::core::probe::wording::{WordingContext, follow_up_question};
 use precept::core::solve::SolverWorker;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What the chatbot does with a question.
 #[derive(Debug, Clone, PartialEq)]
@@ -267,3 +273,40 @@ fn quoted_after(prompt: &str, label: &str) -> Option<String> {
 
 /// A shared script, for the server's responder functions.
 pub type Shared = Arc<Script>;
+
+/// An llm.toml with the translator (the default) and the chatbot "bot".
+pub fn write_llm_toml(dir: &Path, translator: &str, bot: &str) {
+    let text = format!(
+        "default = \"translator\"\n\n\
+         [[profile]]\nname = \"translator\"\nprotocol = \"openai\"\nbase_url = \"{translator}\"\n\
+         model = \"translator-model\"\napi_key_env = \"PROBE_TRANSLATOR_KEY\"\nconcurrency = 4\ntimeout_secs = 10\n\n\
+         [[profile]]\nname = \"bot\"\nprotocol = \"openai\"\nbase_url = \"{bot}\"\n\
+         model = \"bot-model\"\napi_key_env = \"PROBE_BOT_KEY\"\nconcurrency = 4\ntimeout_secs = 5\n",
+    );
+    std::fs::write(dir.join("llm.toml"), text).unwrap();
+}
+
+/// The questions a probe of `project` plans (as `precept probe` does).
+pub fn planned(
+    project: &Path,
+    questions: usize,
+    kinds: &[ProbeKind],
+) -> (Vec<ProbeQuestion>, Project) {
+    let project = Project::load(project).unwrap();
+    let compiled = project.compile_strict().unwrap();
+    let worker = SolverWorker::spawn(Duration::from_secs(10));
+    worker.load(compiled.clone()).expect("the model loads");
+    let planned = plan(
+        &worker,
+        &SourceSettings {
+            model: &project.model,
+            compiled: &compiled,
+            document: project.document.as_deref(),
+            max: questions,
+            seed: 0,
+            kinds,
+        },
+        3,
+    );
+    (planned, project)
+}

@@ -212,6 +212,23 @@ fn take_round_robin(pool: Vec<ProbeQuestion>, max: usize) -> Vec<ProbeQuestion> 
     out
 }
 
+/// What the explain layer finds about which inputs matter to a SATISFIABLE
+/// claim (None when the worker cannot say).
+fn relevance(
+    worker: &SolverWorker,
+    compiled: &CompiledModel,
+    premise: &Expr,
+    claim: &Expr,
+) -> Option<crate::core::explain::Relevance> {
+    let request = ExplainRequest {
+        premise: premise.clone(),
+        claim: Some(claim.clone()),
+        inputs: crate::core::explain::inputs::inputs(compiled),
+        budget: Budget::default(),
+    };
+    run_explain(worker, request).ok().and_then(|e| e.relevance)
+}
+
 /// The inputs whose values would decide a SATISFIABLE claim (the smallest
 /// deciding set the explain layer finds; empty when it finds none).
 pub fn deciding_facts(
@@ -220,15 +237,7 @@ pub fn deciding_facts(
     premise: &Expr,
     claim: &Expr,
 ) -> Vec<String> {
-    let request = ExplainRequest {
-        premise: premise.clone(),
-        claim: Some(claim.clone()),
-        inputs: crate::core::explain::inputs::inputs(compiled),
-        budget: Budget::default(),
-    };
-    run_explain(worker, request)
-        .ok()
-        .and_then(|e| e.relevance)
+    relevance(worker, compiled, premise, claim)
         .and_then(|r| r.ask.into_iter().next())
         .map(|ask| ask.variables)
         .unwrap_or_default()
@@ -242,15 +251,7 @@ pub fn irrelevant_inputs(
     premise: &Expr,
     claim: &Expr,
 ) -> Vec<String> {
-    let request = ExplainRequest {
-        premise: premise.clone(),
-        claim: Some(claim.clone()),
-        inputs: crate::core::explain::inputs::inputs(compiled),
-        budget: Budget::default(),
-    };
-    run_explain(worker, request)
-        .ok()
-        .and_then(|e| e.relevance)
+    relevance(worker, compiled, premise, claim)
         .map(|r| r.irrelevant)
         .unwrap_or_default()
 }
