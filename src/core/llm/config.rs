@@ -275,26 +275,16 @@ pub fn resolve_profile(
 /// the default one (named by `default`, else the first); empty without a file.
 pub fn profile_names(config_dir: &Path) -> Result<(Vec<String>, Option<String>), LlmError> {
     let path = config_dir.join(CONFIG_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
-        Err(e) => {
-            return Err(LlmError::Config {
-                path: path.display().to_string(),
-                message: e.to_string(),
-            });
-        }
+    let Some(file) = read_config_file(&path)? else {
+        return Ok((Vec::new(), None));
     };
-    let file: ConfigFile = toml::from_str(&text).map_err(|e| LlmError::Config {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
     let names: Vec<String> = file.profile.into_iter().map(|p| p.name).collect();
     let default = file.default.or_else(|| names.first().cloned());
     Ok((names, default))
 }
 
-fn load_file_profile(path: &Path, wanted: Option<&str>) -> Result<Option<Profile>, LlmError> {
+/// `llm.toml` read and parsed; None when there is no such file.
+fn read_config_file(path: &Path) -> Result<Option<ConfigFile>, LlmError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -305,10 +295,18 @@ fn load_file_profile(path: &Path, wanted: Option<&str>) -> Result<Option<Profile
             });
         }
     };
-    let file: ConfigFile = toml::from_str(&text).map_err(|e| LlmError::Config {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|e| LlmError::Config {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+}
+
+fn load_file_profile(path: &Path, wanted: Option<&str>) -> Result<Option<Profile>, LlmError> {
+    let Some(file) = read_config_file(path)? else {
+        return Ok(None);
+    };
     let name = wanted.map(str::to_string).or(file.default.clone());
     let entry = match &name {
         Some(name) => file.profile.into_iter().find(|p| &p.name == name),

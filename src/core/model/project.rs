@@ -246,10 +246,20 @@ pub fn read_text(path: &Path) -> Result<String, ProjectError> {
     })
 }
 
-/// Reads a JSON file into `T`; errors name the line, column and field path.
-pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
-    let text = read_text(path)?;
-    let mut deserializer = serde_json::Deserializer::from_str(&text);
+/// Where and why JSON text does not fit `T`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonProblem {
+    pub line: usize,
+    pub column: usize,
+    /// The field path, or "(top level)".
+    pub field: String,
+    /// serde's message without its " at line L column C" (given apart).
+    pub message: String,
+}
+
+/// Parses JSON text into `T`; a problem names the line, column and field path.
+pub fn parse_json_text<T: DeserializeOwned>(text: &str) -> Result<T, JsonProblem> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut deserializer);
     result.map_err(|error| {
         let field = error.path().to_string();
@@ -260,8 +270,7 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
             Some(cut) => message[..cut].to_string(),
             None => message,
         };
-        ProjectError::Malformed {
-            path: path.to_path_buf(),
+        JsonProblem {
             line: inner.line(),
             column: inner.column(),
             field: if field == "." {
@@ -271,6 +280,18 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
             },
             message,
         }
+    })
+}
+
+/// Reads a JSON file into `T`; errors name the line, column and field path.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ProjectError> {
+    let text = read_text(path)?;
+    parse_json_text(&text).map_err(|problem| ProjectError::Malformed {
+        path: path.to_path_buf(),
+        line: problem.line,
+        column: problem.column,
+        field: problem.field,
+        message: problem.message,
     })
 }
 

@@ -5,6 +5,7 @@
 
 use super::definition::{ArcPolicy, ArcTestCase};
 use crate::core::model::finding::FindingKind;
+use crate::core::model::project::parse_json_text;
 use crate::core::model::{
     EnumValue, NlTest, PolicyModel, ReviewStatus, Rule, TestSuite, TypeDef, Variable,
 };
@@ -182,25 +183,14 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
 }
 
 fn parse_json(source: &str) -> Result<ArcPolicy, ArcImportError> {
-    let mut deserializer = serde_json::Deserializer::from_str(source);
-    let result: Result<ArcPolicy, _> = serde_path_to_error::deserialize(&mut deserializer);
-    result.map_err(|error| {
-        let field = error.path().to_string();
-        let inner = error.into_inner();
-        let message = inner.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(cut) => message[..cut].to_string(),
-            None => message,
-        };
-        let place = if field == "." {
-            "(top level)".to_string()
-        } else {
-            field
-        };
+    parse_json_text(source).map_err(|problem| {
         ArcImportError::one(
-            inner.line(),
-            place,
-            format!("{message} (expected a policy definition: version, types, variables, rules)"),
+            problem.line,
+            problem.field,
+            format!(
+                "{} (expected a policy definition: version, types, variables, rules)",
+                problem.message
+            ),
         )
     })
 }
