@@ -17,12 +17,15 @@ use ratatui::widgets::Paragraph;
 /// The width of a rate's bar, in cells.
 const BAR: usize = 12;
 
-/// The rates so far: the report's once the run is over, else computed
-/// from the answers that have arrived.
-fn summary(app: &App) -> ProbeReport {
+/// The rates so far: the report's once the run is over (borrowed, not
+/// copied on every frame), else computed from the answers that arrived.
+fn summary(app: &App) -> std::borrow::Cow<'_, ProbeReport> {
     match &app.probe.report {
-        Some(report) => (**report).clone(),
-        None => ProbeReport::new(app.probe.results.clone(), app.probe.discarded),
+        Some(report) => std::borrow::Cow::Borrowed(&**report),
+        None => std::borrow::Cow::Owned(ProbeReport::new(
+            app.probe.results.clone(),
+            app.probe.discarded,
+        )),
     }
 }
 
