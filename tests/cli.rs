@@ -170,6 +170,31 @@ fn test_command_passes_the_samples_and_writes_junit() {
 }
 
 #[test]
+fn each_passing_test_line_says_its_verdict_in_plain_words() {
+    let out = precept(&["test", sample(PARK).to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let text = stdout(&out);
+    let line = |id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("PASS {id} ")))
+            .unwrap_or_else(|| panic!("no line for {id} in {text}"))
+            .to_string()
+    };
+    assert_eq!(
+        line("T6"),
+        "PASS T6 Adult with $40 in the high season can enter: INVALID: No: under these rules, \
+         in this situation it is always true that the visitor may not enter the park \
+         (R1, R3, R7, R8, R10, R11, R13, R14, R15, R16, R17)."
+    );
+    // No finding's name stands alone at the end of a line.
+    for l in text.lines().filter(|l| l.starts_with("PASS")) {
+        for kind in ["VALID", "INVALID", "SATISFIABLE", "IMPOSSIBLE"] {
+            assert!(!l.ends_with(&format!(": {kind}")), "{l}");
+        }
+    }
+}
+
+#[test]
 fn a_failing_test_exits_one_and_shows_its_evidence() {
     let project = copy_sample(PARK);
     let tests_path = project.path().join("tests.json");

@@ -128,7 +128,9 @@ fn the_decided_park_question_reads_as_text() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.starts_with("VALID\nforced:\n  ageClass = SENIOR  (the premise)\n"),
+        text.starts_with(
+            "VALID: Yes: under these rules, in this situation it is always true that the visitor may not enter the park (R1, R2, R4, R8, R9, R11, R12, R14, R15, R16, R17).\nforced:\n  ageClass = SENIOR  (the premise)\n"
+        ),
         "{text}"
     );
     assert!(text.contains("  discountRate = 0.4  (R4)\n"), "{text}");

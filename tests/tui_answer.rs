@@ -29,6 +29,24 @@ fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Effect> {
     update(app, Msg::Key(KeyEvent::new(code, modifiers)))
 }
 
+/// The screen as drawn at `width`×`height`, one string per row.
+fn screen_text(app: &App, width: u16, height: u16) -> String {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| precept::tui::view::render(app, frame))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         key(app, KeyCode::Char(c), KeyModifiers::NONE);
@@ -125,6 +143,28 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
         .map(|v| v.to_string())
         .unwrap_or_default();
     assert_ne!(credits, "0", "the counter-example uses credits");
+    // The aggregate finding is followed by its verdict in plain words.
+    let screen = screen_text(&app, 120, 40);
+    let verdict = report.verdict(&app.compiled.glossary);
+    assert!(
+        verdict.starts_with(
+            "It depends: under these rules, in this situation it can be true or false that "
+        ),
+        "{verdict}"
+    );
+    let first_words: String = verdict.chars().take(60).collect();
+    let finding_row = screen
+        .lines()
+        .position(|l| l.contains("SATISFIABLE  1 pair(s)"))
+        .unwrap_or_else(|| panic!("no aggregate finding on screen:\n{screen}"));
+    assert!(
+        screen
+            .lines()
+            .nth(finding_row + 1)
+            .unwrap()
+            .contains(&first_words),
+        "the verdict follows the finding:\n{screen}"
+    );
 
     // Save it as a natural-language test expecting SATISFIABLE.
     key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);

@@ -168,7 +168,12 @@ fn progress_line(event: &VerifyEvent, k: usize) -> String {
 /// evidence, the untranslated statements, and the feedback.
 pub fn report_text(report: &AnswerReport, model: &CompiledModel) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}", report.finding);
+    let _ = writeln!(
+        out,
+        "{}: {}",
+        report.finding,
+        report.verdict(&model.glossary)
+    );
     if let Some(reason) = &report.reason {
         let _ = writeln!(out, "  reason: {reason}");
     }

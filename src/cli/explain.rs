@@ -10,6 +10,7 @@ pub use crate::core::explain::json::{chain_json, explanation_json};
 use crate::core::explain::relevance::Budget;
 use crate::core::explain::{Chain, Explanation, ValueSplit};
 use crate::core::model::finding::{Finding, Value};
+use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, Project};
 use crate::core::smt::Expr;
 use crate::core::solve::SolverWorker;
@@ -67,7 +68,7 @@ pub fn run_command(args: &ExplainArgs) -> Outcome {
     if args.json {
         print_json(&explanation_json(&explanation))?;
     } else {
-        print!("{}", explanation_text(&explanation));
+        print!("{}", explanation_text(&explanation, &compiled));
     }
     if let Some(reason) = &explanation.stopped {
         eprintln!("precept: the explanation is incomplete: {reason}");
@@ -168,10 +169,16 @@ pub fn chain_text(chain: &Chain, indent: usize) -> String {
     out
 }
 
-fn explanation_text(explanation: &Explanation) -> String {
+fn explanation_text(explanation: &Explanation, compiled: &CompiledModel) -> String {
     let mut out = String::new();
     if let Some(finding) = &explanation.finding {
-        let _ = writeln!(out, "{}", finding.kind);
+        // The finding's name never stands alone: its verdict follows.
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            finding.kind,
+            verdict(finding, &compiled.glossary)
+        );
     }
     let propagation = &explanation.propagation;
     if let Some(rules) = &propagation.contradiction {

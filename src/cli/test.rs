@@ -11,6 +11,7 @@ use crate::core::answer::{
     run_nl_tests, samples_of,
 };
 use crate::core::model::project::write_atomic;
+use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, NlTest, Project};
 use crate::core::solve::SolverWorker;
 use crate::core::test_runner::{TestOutcome, run_tests};
@@ -146,7 +147,7 @@ pub fn run(args: &TestArgs) -> Outcome {
             print!("{}", outcome_text(outcome, &compiled));
         }
         for outcome in &nl_outcomes {
-            print!("{}", nl_outcome_text(outcome));
+            print!("{}", nl_outcome_text(outcome, &compiled));
         }
         let proposed = project
             .tests
@@ -183,12 +184,18 @@ fn not_run_line(out: &mut String, label: &str, error: Option<&str>) {
     let _ = writeln!(out, "FAIL {label}: {}", error.unwrap_or("did not run"));
 }
 
-fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel) -> String {
+fn outcome_text(outcome: &TestOutcome, model: &CompiledModel) -> String {
     let label = test_label(&outcome.id, &outcome.name);
     let mut out = String::new();
     match (&outcome.finding, &outcome.error) {
         (Some(finding), _) if outcome.passed => {
-            let _ = writeln!(out, "PASS {label}: {}", finding.kind);
+            // The finding's name never stands alone: its verdict follows.
+            let _ = writeln!(
+                out,
+                "PASS {label}: {}: {}",
+                finding.kind,
+                verdict(finding, &model.glossary)
+            );
         }
         (Some(finding), _) => {
             let _ = writeln!(
@@ -203,19 +210,31 @@ fn outcome_text(outcome: &TestOutcome, model: &crate::core::model::CompiledModel
     out
 }
 
-fn nl_outcome_text(outcome: &NlTestOutcome) -> String {
+fn nl_outcome_text(outcome: &NlTestOutcome, model: &CompiledModel) -> String {
     let label = test_label(&outcome.id, &outcome.name);
     let mut out = String::new();
     match (&outcome.actual, &outcome.error) {
-        (Some(actual), _) if outcome.passed => {
-            let _ = writeln!(out, "PASS {label}: {actual}");
-        }
+        (Some(actual), _) if outcome.passed => match &outcome.report {
+            Some(report) => {
+                let _ = writeln!(
+                    out,
+                    "PASS {label}: {actual}: {}",
+                    report.verdict(&model.glossary)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "PASS {label}: {actual}");
+            }
+        },
         (Some(actual), _) => {
             let _ = writeln!(
                 out,
                 "FAIL {label}: expected {}, got {actual}",
                 outcome.expected
             );
+            if let Some(report) = &outcome.report {
+                let _ = writeln!(out, "     {}", report.verdict(&model.glossary));
+            }
             if let Some(fault) = &outcome.fault {
                 let _ = writeln!(out, "     {}", fault_text(fault));
             }

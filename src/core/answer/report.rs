@@ -17,6 +17,8 @@
 use super::confidence::{Disagreement, WrittenForm};
 use super::locate::TextPart;
 use super::translate::Translation;
+use crate::core::model::verdict::verdict;
+use crate::core::smt::english::Glossary;
 use crate::core::solve::{Finding, FindingKind};
 use serde::Serialize;
 
@@ -97,6 +99,30 @@ impl PairReport {
     /// Whether the pair met the confidence threshold.
     pub fn is_confident(&self, threshold: f64) -> bool {
         self.confidence + 1e-9 >= threshold
+    }
+
+    /// The pair's finding in one plain sentence: the solver's verdict on its
+    /// evidence, or what an ambiguous or undecided pair means.
+    pub fn verdict(&self, glossary: &Glossary) -> String {
+        if self.finding == self.evidence.kind {
+            verdict(&self.evidence, glossary)
+        } else {
+            verdict(
+                &Finding::new(self.finding, &self.premise, &self.claim),
+                glossary,
+            )
+        }
+    }
+}
+
+impl AnswerReport {
+    /// The aggregate finding in one plain sentence: the deciding pair's, or
+    /// what the finding means when no pair decides it.
+    pub fn verdict(&self, glossary: &Glossary) -> String {
+        match self.deciding_pair.and_then(|i| self.pairs.get(i)) {
+            Some(pair) if pair.finding == self.finding => pair.verdict(glossary),
+            _ => verdict(&Finding::new(self.finding, "true", "true"), glossary),
+        }
     }
 }
 

@@ -120,6 +120,11 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
             app.theme.dim(),
         ),
     ]));
+    // The finding's name never stands alone: its verdict follows.
+    lines.push(Line::styled(
+        report.verdict(&app.compiled.glossary),
+        app.theme.text(),
+    ));
     if let Some(reason) = &report.reason {
         lines.push(Line::styled(reason.clone(), app.theme.text()));
     }
@@ -142,6 +147,13 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
                 app.theme.dim(),
             ),
         ]));
+        // The deciding pair's evidence below starts with the same verdict.
+        if !(deciding && pair.finding == pair.evidence.kind) {
+            lines.push(Line::styled(
+                format!("  {}", pair.verdict(&app.compiled.glossary)),
+                app.theme.text(),
+            ));
+        }
         if !pair.source.is_empty() {
             lines.push(Line::styled(
                 format!("  “{}”", pair.source),
