@@ -453,3 +453,46 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
         app.status.message
     );
 }
+
+#[test]
+fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
+    // The LLM-formalized CBT page: eleven conflicts decide needsToTakeCbt.
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(support::shared_data("lab/cbt-llm-model")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let mut app = open_app(scratch.path());
+    for size in [(120, 40), (80, 24)] {
+        app.size = size;
+        let mut runtime = start(&mut app);
+        let effects = press(&mut app, '5');
+        settle(&mut app, &mut runtime, effects);
+        press(&mut app, 'g');
+        let row = app
+            .lint
+            .triage
+            .groups
+            .iter()
+            .position(|g| {
+                g.subject
+                    .starts_with("11 conflicts deciding needsToTakeCbt")
+            })
+            .unwrap_or_else(|| panic!("{:#?}", app.lint.triage.groups));
+        for _ in 0..row {
+            press(&mut app, 'j');
+        }
+        code(&mut app, KeyCode::Tab);
+        assert_eq!(app.focus, Pane::DiagnosticRules);
+        press(&mut app, 'j');
+        let chosen = app.lint.selected_group().unwrap().rules[1].clone();
+        let screen = screen_text(&app);
+        assert!(
+            screen.contains(&format!("▶ {chosen:<5}")),
+            "the chosen rule {chosen} is on screen at {size:?}:\n{screen}"
+        );
+        code(&mut app, KeyCode::Enter);
+        assert_eq!(app.selected_rule().unwrap().id, chosen);
+        code(&mut app, KeyCode::Esc);
+    }
+}

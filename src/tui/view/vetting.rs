@@ -168,6 +168,11 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         ),
         Span::styled(heading, app.theme.accent()),
     ]));
+    // The rules come before the explanations: a group of many conflicts
+    // explains itself at length, and the rule being chosen must stay in view.
+    if !group.rules.is_empty() {
+        lines.extend(rule_lines(app, &group.rules, width));
+    }
     for diagnostic in &members {
         let bullet = if members.len() > 1 { "• " } else { "  " };
         for (n, text) in wrap(&diagnostic.message, width.saturating_sub(2))
@@ -177,9 +182,6 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             let lead = if n == 0 { bullet } else { "  " };
             lines.push(Line::styled(format!("{lead}{text}"), app.theme.text()));
         }
-    }
-    if !group.rules.is_empty() {
-        lines.extend(rule_lines(app, &group.rules, width));
     }
     let mut variables: Vec<&str> = Vec::new();
     for diagnostic in &members {
