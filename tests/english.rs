@@ -46,6 +46,25 @@ fn airline_rules_read_with_natural_negation() {
     );
 }
 
+#[test]
+fn cbt_rules_say_under_16_and_the_number_of_hours() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/lab/cbt-llm-model/model.json");
+    let cbt = sample(&std::fs::read_to_string(&path).expect("the lab's CBT model"));
+    assert_eq!(
+        english(&cbt, "R2"),
+        "If the rider's age in years is under 16, then the person cannot ride a moped."
+    );
+    assert_eq!(
+        english(&cbt, "R28"),
+        "The trainer cut the on-road riding part short exactly when the number of hours the on-road riding part of the CBT course lasted is under 2."
+    );
+    assert_eq!(
+        english(&cbt, "R31"),
+        "If the number of learners per trainer for the on-road parts of the course is over 2, then the person can complain to the Driver and Vehicle Standards Agency."
+    );
+}
+
 /// A small vocabulary: Booleans whose descriptions negate and one that does
 /// not, a number, an enumeration.
 fn glossary() -> Glossary {

@@ -255,9 +255,9 @@ fn the_editor_reads_the_rule_in_english_as_it_is_typed() {
         bench.type_text("(not (>= baseFee 16.0)");
         // Unbalanced: no English, the error instead.
         assert_eq!(english(&bench), None);
-        assert!(!bench.screen_text().contains("less than 16"));
+        assert!(!bench.screen_text().contains("under 16"));
         bench.press(')');
-        let sentence = "The standard admission fee in dollars is less than 16.";
+        let sentence = "The standard admission fee in dollars is under 16.";
         assert_eq!(english(&bench).as_deref(), Some(sentence));
         let screen = bench.screen_text();
         assert!(screen.contains(sentence), "{screen}");

@@ -101,6 +101,14 @@ impl Glossary {
             }
             Some(d) => {
                 let lowered = lower_first(d);
+                // "How many hours the part lasted" names a number: "the
+                // number of hours the part lasted".
+                if let Some(rest) = lowered.strip_prefix("how many ") {
+                    return format!("the number of {rest}");
+                }
+                if let Some(rest) = lowered.strip_prefix("how much ") {
+                    return format!("the amount of {rest}");
+                }
                 if ["the ", "a ", "an "].iter().any(|p| lowered.starts_with(p)) {
                     lowered
                 } else {
@@ -173,9 +181,9 @@ impl Glossary {
                 self.phrase(&args[0]),
                 self.operand(&args[2], op)
             ),
-            Op::Lt => chain(&each(op), "is less than"),
+            Op::Lt => chain(&each(op), strict_words(args, "is under", "is less than")),
             Op::Le => chain(&each(op), "is at most"),
-            Op::Gt => chain(&each(op), "is greater than"),
+            Op::Gt => chain(&each(op), strict_words(args, "is over", "is greater than")),
             Op::Ge => chain(&each(op), "is at least"),
             Op::Add => each(op).join(" plus "),
             Op::Sub if args.len() == 1 => format!("minus {}", self.operand(&args[0], op)),
@@ -221,9 +229,9 @@ impl Glossary {
         match op {
             Op::Not => Some(self.phrase(&args[0])),
             Op::Lt if pair => relation("is at least"),
-            Op::Le if pair => relation("is greater than"),
+            Op::Le if pair => relation(strict_words(args, "is over", "is greater than")),
             Op::Gt if pair => relation("is at most"),
-            Op::Ge if pair => relation("is less than"),
+            Op::Ge if pair => relation(strict_words(args, "is under", "is less than")),
             Op::Eq if pair && self.is_value_term(&args[1]) => relation("is not"),
             Op::Eq if pair && !args.iter().any(|a| self.is_bool_term(a)) => {
                 relation("does not equal")
@@ -329,6 +337,17 @@ impl Glossary {
     }
 }
 
+/// A strict comparison with a number reads as people say it ("the age is
+/// under 16", "the delay is over 5"); between two terms, "is less than".
+fn strict_words(args: &[Expr], with_number: &'static str, otherwise: &'static str) -> &'static str {
+    match args {
+        [_, number] if matches!(number.kind, ExprKind::Int(_) | ExprKind::Decimal(_)) => {
+            with_number
+        }
+        _ => otherwise,
+    }
+}
+
 fn chain(parts: &[String], relation: &str) -> String {
     let mut text = parts[0].clone();
     for (i, part) in parts[1..].iter().enumerate() {
@@ -420,7 +439,7 @@ mod tests {
         let cases = [
             (
                 "(not (>= admissionFee 16))",
-                "The admission fee is less than 16.",
+                "The admission fee is under 16.",
             ),
             (
                 "(not (< admissionFee 16))",
@@ -428,7 +447,7 @@ mod tests {
             ),
             (
                 "(not (<= admissionFee 16))",
-                "The admission fee is greater than 16.",
+                "The admission fee is over 16.",
             ),
             (
                 "(not (> admissionFee 16))",
@@ -453,7 +472,7 @@ mod tests {
             ),
             (
                 "(not (=> isSenior (>= admissionFee 10)))",
-                "The visitor is a senior and the admission fee is less than 10.",
+                "The visitor is a senior and the admission fee is under 10.",
             ),
             (
                 "(=> (not isSenior) (not (not isLowSeason)))",
@@ -508,7 +527,7 @@ mod tests {
         );
         assert_eq!(
             g.sentence(&parse_expr("(=> (= ageClass NONE) (< delayHours 5))").unwrap()),
-            "If the age class of the visitor is none of the listed reasons, then the delay of the flight in hours is less than 5."
+            "If the age class of the visitor is none of the listed reasons, then the delay of the flight in hours is under 5."
         );
     }
 
@@ -520,7 +539,7 @@ mod tests {
         let g = Glossary::default();
         assert_eq!(
             g.sentence(&parse_expr("(> creditUnits 3)").unwrap()),
-            "The credit units is greater than 3."
+            "The credit units is over 3."
         );
     }
 }
