@@ -376,6 +376,46 @@ fn a_closed_pipe_ends_a_command_quietly() {
     }
 }
 
+/// On the LLM-formalized CBT page, `precept lint` reads like the vetting
+/// screen: groups first under one line naming their members (every gap,
+/// then the conflicts deciding needsToTakeCbt), ranked by reach, notes last.
+#[test]
+fn lint_text_groups_and_ranks_the_cbt_diagnostics() {
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(support::shared_data("lab/cbt-llm-model")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let out = precept(&["lint", scratch.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("── ")).collect();
+    assert_eq!(
+        headers[..2],
+        [
+            "── L207 gap · 20 outputs undecided for some inputs: canRideMoped, \
+             hasPassedCarDrivingTest, needsToTakeCbt, needsToTakeFullMopedTest, … (16 more)",
+            "── L206 conflicting-overlap · 11 conflicts deciding needsToTakeCbt: \
+             R9 ↔ R41, R9 ↔ R42, R10 ↔ R41, … (8 more)",
+        ],
+        "{text}"
+    );
+    assert!(text.starts_with(headers[0]), "{text}");
+    // Every diagnostic is printed once; the notes come after the warnings.
+    let severities: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(" L").map(|(s, _)| s))
+        .filter(|s| ["error", "warning", "note"].contains(s))
+        .collect();
+    assert_eq!(severities.len(), 46, "{text}");
+    let first_note = severities.iter().position(|s| *s == "note").unwrap();
+    assert!(
+        severities[first_note..].iter().all(|s| *s == "note"),
+        "{text}"
+    );
+    assert_eq!(text.lines().last(), Some("0 errors, 38 warnings, 8 notes"));
+}
+
 /// `precept lint --strict` is a CI gate: rules that conflict fail it, while
 /// plain `precept lint` fails only on errors. The summary line counts every
 /// severity.

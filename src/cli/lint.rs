@@ -2,8 +2,10 @@
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
+use crate::core::lint::triage::{test_components, tests_reached, triage};
 use crate::core::lint::{Diagnostic, LintCounts, Severity, syntactic};
-use crate::core::model::{Project, compile};
+use crate::core::model::graph::RuleGraph;
+use crate::core::model::{CompiledModel, LogicTest, Project, compile};
 use crate::core::solve::SolverWorker;
 use crate::core::solve::lint_checks::LintEvent;
 use clap::Args;
@@ -76,9 +78,10 @@ pub fn run(args: &LintArgs) -> Outcome {
     if args.json {
         print_json(&diagnostics)?;
     } else {
-        for diagnostic in &diagnostics {
-            print!("{}", diagnostic_text(diagnostic));
-        }
+        print!(
+            "{}",
+            triaged_text(&diagnostics, &compiled, &project.tests.tests)
+        );
         println!("{counts}");
         if args.strict && conflicts > 0 {
             println!("--strict: {conflicts} conflicting rule findings");
@@ -89,6 +92,38 @@ pub fn run(args: &LintArgs) -> Outcome {
     } else {
         Ok(())
     }
+}
+
+/// The diagnostics in the vetting screen's order (`lint/triage.rs`): errors
+/// first, then what reaches most rules and tests; the members of a group
+/// (gaps, conflicts deciding the same variables) together under one line
+/// that names them all; notes last.
+fn triaged_text(
+    diagnostics: &[Diagnostic],
+    compiled: &CompiledModel,
+    tests: &[LogicTest],
+) -> String {
+    let graph = RuleGraph::build(
+        compiled.variables.iter().map(|(n, _)| n.as_str()),
+        compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    );
+    let components = test_components(&graph, tests);
+    let reached = |d: &Diagnostic| tests_reached(&graph, &components, d);
+    let mut text = String::new();
+    for group in triage(diagnostics, &reached, true).groups {
+        if group.members.len() > 1 {
+            text.push_str(&format!(
+                "── {} {} · {}\n",
+                group.code.code(),
+                group.code.name(),
+                group.subject
+            ));
+        }
+        for &i in &group.members {
+            text.push_str(&diagnostic_text(&diagnostics[i]));
+        }
+    }
+    text
 }
 
 pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {

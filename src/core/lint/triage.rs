@@ -11,7 +11,10 @@
 //! - renamings (L121 notes: the same shape over other variables);
 //! - every other diagnostic on its own.
 
+use crate::core::model::LogicTest;
 use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::core::model::graph::RuleGraph;
+use std::collections::BTreeSet;
 
 /// One row of the triaged list: one diagnostic, or several of a kind.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +109,45 @@ fn subject(diagnostics: &[Diagnostic], members: &[usize]) -> String {
             _ => joined(&first.rules, 4),
         },
     }
+}
+
+/// The groups of rules (graph components) each test's premise and claim
+/// touch, worked out once for many diagnostics.
+pub fn test_components(graph: &RuleGraph, tests: &[LogicTest]) -> Vec<BTreeSet<usize>> {
+    tests
+        .iter()
+        .map(|test| {
+            let names: Vec<String> = [&test.premise, &test.claim]
+                .into_iter()
+                .filter_map(|text| crate::core::smt::parse_expr(text).ok())
+                .flat_map(|e| {
+                    e.symbols()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            graph.components_of(names.iter().map(String::as_str))
+        })
+        .collect()
+}
+
+/// How many tests (given as their `test_components`) a diagnostic's rules
+/// and variables reach.
+pub fn tests_reached(
+    graph: &RuleGraph,
+    test_components: &[BTreeSet<usize>],
+    diagnostic: &Diagnostic,
+) -> usize {
+    let mut names = diagnostic.variables.clone();
+    for rule in &diagnostic.rules {
+        names.extend(graph.variables_of(rule));
+    }
+    let components = graph.components_of(names.iter().map(String::as_str));
+    test_components
+        .iter()
+        .filter(|c| !c.is_disjoint(&components))
+        .count()
 }
 
 /// Groups, ranks and folds `diagnostics`. `tests_reached` says how many
