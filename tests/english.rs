@@ -63,6 +63,12 @@ fn cbt_rules_say_under_16_and_the_number_of_hours() {
         english(&cbt, "R31"),
         "If the number of learners per trainer for the on-road parts of the course is over 2, then the person can complain to the Driver and Vehicle Standards Agency."
     );
+    // A simple verb before a relative clause negates too.
+    let negated = parse_expr("(not knowsMainRulesForMopedAndMotorcycleRiders)").unwrap();
+    assert_eq!(
+        cbt.glossary.sentence(&negated),
+        "The person does not know the main rules that apply to moped and motorcycle riders."
+    );
 }
 
 /// A small vocabulary: Booleans whose descriptions negate and one that does

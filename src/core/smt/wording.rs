@@ -90,7 +90,10 @@ pub fn negate_clause(clause: &str) -> Option<String> {
     for (i, word) in words.iter().enumerate() {
         let lower = word.to_ascii_lowercase();
         if CLAUSE_BREAKS.contains(&lower.as_str()) {
-            return None;
+            // No auxiliary before the subordinate part; a simple verb right
+            // after a short subject may still come before it ("the person
+            // knows the rules that apply").
+            return negate_simple_verb(&words);
         }
         if i == 0 {
             // A clause starts with its subject.
@@ -148,6 +151,10 @@ fn negate_simple_verb(words: &[&str]) -> Option<String> {
     let looks_inflected = |w: &str| w.ends_with('s') || w.ends_with("ed") || w.contains('\'');
     for verb_at in 2..=3 {
         let verb = words.get(verb_at)?;
+        let breaks = |w: &&str| CLAUSE_BREAKS.contains(&w.to_ascii_lowercase().as_str());
+        if words[1..=verb_at].iter().any(breaks) {
+            return None;
+        }
         if words[1..verb_at].iter().any(|w| looks_inflected(w)) {
             return None;
         }
@@ -237,6 +244,16 @@ mod tests {
         assert_eq!(negate_clause("the visitor who is a senior pays less"), None);
         assert_eq!(negate_clause("is low season"), None);
         assert_eq!(negate_clause("the fees exceed the fund"), None);
+        assert_eq!(
+            negate_clause("the person knows the main rules that apply to riders").as_deref(),
+            Some("the person does not know the main rules that apply to riders")
+        );
+        assert_eq!(
+            negate_clause("the person wears a helmet that meets safety standards").as_deref(),
+            Some("the person does not wear a helmet that meets safety standards")
+        );
+        assert_eq!(negate_clause("the visitor who pays the fee"), None);
+        assert_eq!(negate_clause("the rider that holds a licence"), None);
         assert_eq!(negate_clause("the visitor's fund covers the fee"), None);
         assert_eq!(negate_clause("an adult over 65"), None);
     }

@@ -12,7 +12,7 @@ use ratatui_textarea::TextArea;
 pub const WORKING_AFTER_TICKS: u64 = 2;
 
 /// One fact: an input variable and its value, written in SMT-LIB
-/// (`SENIOR`, `true`, `35.4`).
+/// (an enum value, `true`, `35.4`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fact {
     pub variable: String,
