@@ -253,6 +253,11 @@ fn a_claim_greys_irrelevant_inputs_and_asks_the_next_question() {
     assert!(question.starts_with("What is the "), "{question}");
     let screen = screen_text(&app);
     assert!(screen.contains("the claim is SATISFIABLE"), "{screen}");
+    // … followed by its verdict in plain words.
+    assert!(
+        screen.contains("It depends: under these rules, in this situation it can be"),
+        "{screen}"
+    );
     assert!(screen.contains("Ask next"), "{screen}");
     assert!(
         screen.contains(&format!("? {}", &question[..30])),

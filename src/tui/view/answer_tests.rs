@@ -96,6 +96,13 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                     ),
                 ]));
             }
+            // The finding's name never stands alone: its verdict follows.
+            if let Some(report) = &outcome.report {
+                lines.push(Line::styled(
+                    report.verdict(&app.compiled.glossary),
+                    app.theme.text(),
+                ));
+            }
             if let Some(error) = &outcome.error {
                 lines.push(Line::styled(format!("not run: {error}"), app.theme.error()));
             }
@@ -128,6 +135,12 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                         ),
                         app.theme.dim(),
                     ));
+                    if report.pairs.len() > 1 {
+                        lines.push(Line::styled(
+                            format!("  {}", pair.verdict(&app.compiled.glossary)),
+                            app.theme.dim(),
+                        ));
+                    }
                 }
                 if !report.feedback.is_empty() {
                     lines.push(Line::styled(report.feedback.clone(), app.theme.text()));

@@ -3,6 +3,7 @@
 //! open inputs (the irrelevant ones greyed) and the questions worth asking.
 
 use super::list::{ListView, fit, pane, render_rows};
+use crate::core::model::verdict::verdict;
 use crate::tui::measure::text::wrap;
 use crate::tui::state::app::App;
 use crate::tui::state::consultant::{Consultant, ConsultantFocus, ValueEntry, WORKING_AFTER_TICKS};
@@ -109,6 +110,13 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
             &format!("the claim is {}", finding.kind.name()),
             width,
             app.theme.accent(),
+        );
+        // The finding's name never stands alone: its verdict follows.
+        push(
+            &mut lines,
+            &verdict(finding, &app.compiled.glossary),
+            width,
+            app.theme.text(),
         );
     }
     lines.push(Line::styled("Forced", app.theme.title(focused)));
