@@ -255,7 +255,7 @@ fn a_claim_greys_irrelevant_inputs_and_asks_the_next_question() {
     assert!(screen.contains("the claim is SATISFIABLE"), "{screen}");
     // … followed by its verdict in plain words.
     assert!(
-        screen.contains("It depends: under these rules, in this situation it can be"),
+        screen.contains("It depends: under these rules,"),
         "{screen}"
     );
     assert!(screen.contains("Ask next"), "{screen}");
