@@ -141,7 +141,7 @@ fn precept_test_runs_nl_tests_and_says_what_is_at_fault() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("PASS NL1 NL1 park question: SATISFIABLE"),
+        text.contains("PASS NL1 NL1 park question: SATISFIABLE: It depends: under these rules,"),
         "{text}"
     );
     assert!(
