@@ -395,8 +395,8 @@ fn lint_text_groups_and_ranks_the_cbt_diagnostics() {
         [
             "── L207 gap · 20 outputs undecided for some inputs: canRideMoped, \
              hasPassedCarDrivingTest, needsToTakeCbt, needsToTakeFullMopedTest, … (16 more)",
-            "── L206 conflicting-overlap · 11 conflicts deciding needsToTakeCbt: \
-             R9 ↔ R41, R9 ↔ R42, R10 ↔ R41, … (8 more)",
+            "── L206 conflicting-overlap · 12 conflicts deciding needsToTakeCbt: \
+             R9 ↔ R41, R9 ↔ R42, R10 ↔ R41, … (9 more)",
         ],
         "{text}"
     );

@@ -456,7 +456,7 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
 
 #[test]
 fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
-    // The LLM-formalized CBT page: eleven conflicts decide needsToTakeCbt.
+    // The LLM-formalized CBT page: twelve conflicts decide needsToTakeCbt.
     let scratch = tempfile::tempdir().unwrap();
     for entry in fs::read_dir(support::shared_data("lab/cbt-llm-model")).unwrap() {
         let path = entry.unwrap().path();
@@ -476,7 +476,7 @@ fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
             .iter()
             .position(|g| {
                 g.subject
-                    .starts_with("11 conflicts deciding needsToTakeCbt")
+                    .starts_with("12 conflicts deciding needsToTakeCbt")
             })
             .unwrap_or_else(|| panic!("{:#?}", app.lint.triage.groups));
         for _ in 0..row {

@@ -7,7 +7,8 @@
 //! Groups:
 //! - every gap (L207) in one group, one member per output variable left
 //!   undecided;
-//! - conflicting overlaps (L206) that decide the same variables;
+//! - conflicting overlaps (L206) that decide a variable in common (a
+//!   conflict over `a` and one over `a` and `b` are one group, "deciding a");
 //! - renamings (L121 notes: the same shape over other variables);
 //! - every other diagnostic on its own.
 
@@ -40,17 +41,12 @@ pub struct Triage {
     pub folded_notes: usize,
 }
 
-/// What groups a diagnostic with others: its kind and, for conflicts, the
-/// variables decided. None: it stands alone.
+/// What groups a diagnostic with others by its kind (conflicts are grouped
+/// by the variables they decide, in `triage`). None: it stands alone.
 fn group_key(diagnostic: &Diagnostic) -> Option<String> {
     match diagnostic.code {
         LintCode::Gap => Some(String::new()),
         LintCode::EquivalentRule if diagnostic.severity == Severity::Info => Some(String::new()),
-        LintCode::ConflictingOverlap => {
-            let mut decided = diagnostic.variables.clone();
-            decided.sort();
-            Some(decided.join(","))
-        }
         _ => None,
     }
 }
@@ -89,7 +85,26 @@ fn subject(diagnostics: &[Diagnostic], members: &[usize]) -> String {
                 .iter()
                 .map(|&i| diagnostics[i].rules.join(" ↔ "))
                 .collect();
-            let decided = first.variables.join(", ");
+            // The variables every member decides; when a chain of conflicts
+            // shares none across all of them, the first member's.
+            let common: Vec<&String> = first
+                .variables
+                .iter()
+                .filter(|v| {
+                    members
+                        .iter()
+                        .all(|&i| diagnostics[i].variables.contains(v))
+                })
+                .collect();
+            let decided = if common.is_empty() {
+                first.variables.join(", ")
+            } else {
+                common
+                    .iter()
+                    .map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             if n == 1 {
                 format!("{} deciding {decided}", pairs[0])
             } else {
@@ -160,17 +175,36 @@ pub fn triage(
 ) -> Triage {
     let mut groups: Vec<DiagnosticGroup> = Vec::new();
     let mut keyed: Vec<((LintCode, String), usize)> = Vec::new();
+    // Each group of conflicts with the variables its members decide.
+    let mut conflicts: Vec<(BTreeSet<&str>, usize)> = Vec::new();
     for (i, diagnostic) in diagnostics.iter().enumerate() {
-        let existing = group_key(diagnostic).and_then(|key| {
-            let key = (diagnostic.code, key);
-            match keyed.iter().find(|(k, _)| *k == key) {
-                Some((_, group)) => Some(*group),
+        let existing = if diagnostic.code == LintCode::ConflictingOverlap {
+            let decided: BTreeSet<&str> = diagnostic.variables.iter().map(String::as_str).collect();
+            match conflicts
+                .iter_mut()
+                .find(|(seen, _)| !seen.is_disjoint(&decided))
+            {
+                Some((seen, group)) => {
+                    seen.extend(decided);
+                    Some(*group)
+                }
                 None => {
-                    keyed.push((key, groups.len()));
+                    conflicts.push((decided, groups.len()));
                     None
                 }
             }
-        });
+        } else {
+            group_key(diagnostic).and_then(|key| {
+                let key = (diagnostic.code, key);
+                match keyed.iter().find(|(k, _)| *k == key) {
+                    Some((_, group)) => Some(*group),
+                    None => {
+                        keyed.push((key, groups.len()));
+                        None
+                    }
+                }
+            })
+        };
         match existing {
             Some(group) => {
                 let group = &mut groups[group];
@@ -283,6 +317,42 @@ mod tests {
         let shown = triage(&diagnostics, &|_| 0, true);
         assert_eq!(shown.groups.len(), 5);
         assert_eq!(shown.folded_notes, 0);
+    }
+
+    #[test]
+    fn conflicts_sharing_a_decided_variable_are_one_group() {
+        let diagnostics = vec![
+            diagnostic(
+                LintCode::ConflictingOverlap,
+                Severity::Warning,
+                &["R9", "R41"],
+                &["needsCbt"],
+            ),
+            diagnostic(
+                LintCode::ConflictingOverlap,
+                Severity::Warning,
+                &["R40", "R42"],
+                &["needsCbt", "needsMopedTest"],
+            ),
+            diagnostic(
+                LintCode::ConflictingOverlap,
+                Severity::Warning,
+                &["R5", "R6"],
+                &["fine"],
+            ),
+        ];
+        let rows: Vec<String> = triage(&diagnostics, &|_| 0, true)
+            .groups
+            .iter()
+            .map(|g| g.subject.clone())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "2 conflicts deciding needsCbt: R9 ↔ R41, R40 ↔ R42",
+                "R5 ↔ R6 deciding fine"
+            ]
+        );
     }
 
     #[test]
