@@ -4,9 +4,12 @@
 //! merge the results in a fixed order (see `testgen/mutation_pool.rs`).
 
 use super::error::SolveError;
-use super::worker::SolverWorker;
+use super::lint_checks::{LintEvent, LintShare};
+use super::worker::{SolverWorker, Ticket};
 use crate::core::model::CompiledModel;
 use crate::core::smt::Expr;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 pub struct SolverPool {
@@ -51,6 +54,26 @@ impl SolverPool {
     pub fn replace_rule(&self, id: &str, formula: Option<Expr>) {
         for worker in &self.workers {
             worker.replace_rule(id, formula.clone());
+        }
+    }
+
+    /// Lints `model` on every worker, each taking groups of rules from a
+    /// common queue (see `lint_checks/share.rs`); events stream to
+    /// `events` in the same order whatever the number of workers, ending
+    /// with `Finished`. Returns a ticket per worker, for `cancel`.
+    pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Vec<Ticket> {
+        let share = Arc::new(LintShare::new(model, self.workers.len(), events));
+        self.workers
+            .iter()
+            .enumerate()
+            .map(|(role, worker)| worker.lint_share(Arc::clone(&share), role))
+            .collect()
+    }
+
+    /// Cancels a job given as one ticket per worker (as `lint` returns).
+    pub fn cancel(&self, tickets: &[Ticket]) {
+        for (worker, &ticket) in self.workers.iter().zip(tickets) {
+            worker.cancel(ticket);
         }
     }
 

@@ -7,7 +7,7 @@
 use super::check_gate::install_gate;
 use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
-use super::lint_checks::LintEvent;
+use super::lint_checks::{LintEvent, LintShare};
 use super::session::{Interruption, SolverSession};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
@@ -58,8 +58,8 @@ enum Job {
     SetTimeout(Duration),
     Lint {
         ticket: Ticket,
-        model: Box<CompiledModel>,
-        events: Sender<LintEvent>,
+        share: Arc<LintShare>,
+        role: usize,
     },
     Verify {
         ticket: Ticket,
@@ -172,11 +172,17 @@ impl SolverWorker {
     /// not disturb it); events stream to `events`, ending with `Finished`.
     /// Each check gets the usual deadline; `cancel(ticket)` stops the run.
     pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Ticket {
+        self.lint_share(Arc::new(LintShare::new(model, 1, events)), 0)
+    }
+
+    /// Queues this worker's part (`role`, counted from 0) of a lint run
+    /// shared among several workers (see `lint_checks/share.rs`).
+    pub fn lint_share(&self, share: Arc<LintShare>, role: usize) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
         self.send(Job::Lint {
             ticket,
-            model: Box::new(model),
-            events,
+            share,
+            role,
         });
         ticket
     }
@@ -338,8 +344,8 @@ fn handle_job(
         }
         Job::Lint {
             ticket,
-            model,
-            events,
+            share,
+            role,
         } => {
             let started = {
                 let mut state = watch.lock();
@@ -359,45 +365,24 @@ fn handle_job(
                     true
                 }
             };
-            let mut counts = (0, 0);
             if started {
                 watch.wake.notify_all();
+                // A failure inside a group is reported by the share; this
+                // catches one while loading.
                 let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    match SolverSession::load(&model, timeout.as_millis() as u64) {
+                    match SolverSession::load(share.model(), timeout.as_millis() as u64) {
                         Ok(mut scratch) => {
-                            counts =
-                                scratch.lint(&model, &WatchedRequest { watch }, &mut |event| {
-                                    let _ = events.send(event);
-                                });
+                            scratch.lint_share(&share, role, &WatchedRequest { watch });
                         }
-                        Err(error) => {
-                            let _ = events.send(LintEvent::Found(Box::new(
-                                crate::core::model::diagnostic::Diagnostic::new(
-                                    crate::core::model::diagnostic::LintCode::NotDecided,
-                                    crate::core::model::diagnostic::Severity::Error,
-                                    format!(
-                                        "the model could not be loaded into the solver: {error}"
-                                    ),
-                                ),
-                            )));
-                        }
+                        Err(error) => share.load_failed(role, &error.to_string()),
                     }
                 }));
-                watch.lock().running = None;
                 if linted.is_err() {
-                    let _ = events.send(LintEvent::Found(Box::new(
-                        crate::core::model::diagnostic::Diagnostic::new(
-                            crate::core::model::diagnostic::LintCode::NotDecided,
-                            crate::core::model::diagnostic::Severity::Error,
-                            "the solver failed internally while linting",
-                        ),
-                    )));
+                    share.load_failed(role, "the solver failed internally");
                 }
+                watch.lock().running = None;
             }
-            let _ = events.send(LintEvent::Finished {
-                checks: counts.0,
-                undecided: counts.1,
-            });
+            share.worker_done();
         }
         Job::Verify {
             ticket,

@@ -1,6 +1,10 @@
-//! Runs logic tests against a model through the solver worker.
+//! Runs logic tests against a model through the solver worker, or shared
+//! out over a pool of workers by cone (`pooled.rs`).
 
 pub mod flips;
+mod pooled;
+
+pub use pooled::run_tests_pooled;
 
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::smt::SmtError;
@@ -77,27 +81,37 @@ pub fn run_tests(
         .iter()
         .zip(tickets)
         .map(|(test, ticket)| {
-            let (finding, error, elapsed) = match ticket {
-                Ok(ticket) => match findings.remove(&ticket) {
-                    Some((finding, elapsed)) => (Some(finding), None, elapsed),
-                    None => (
-                        None,
-                        Some("the solver thread stopped".to_string()),
-                        Duration::ZERO,
-                    ),
-                },
-                Err(error) => (None, Some(error.to_string()), Duration::ZERO),
-            };
-            let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
-            TestOutcome {
-                id: test.id.clone(),
-                name: test.name.clone(),
-                expected: test.expected,
-                finding,
-                error,
-                passed,
-                elapsed,
-            }
+            let answer = ticket
+                .map(|ticket| findings.remove(&ticket))
+                .map_err(|e| e.to_string());
+            outcome_of(test, answer)
         })
         .collect()
+}
+
+/// A test's outcome from its answer: the finding and the time it took
+/// (None when the solver thread stopped first), or why it could not run.
+pub(crate) fn outcome_of(
+    test: &LogicTest,
+    answer: Result<Option<(Finding, Duration)>, String>,
+) -> TestOutcome {
+    let (finding, error, elapsed) = match answer {
+        Ok(Some((finding, elapsed))) => (Some(finding), None, elapsed),
+        Ok(None) => (
+            None,
+            Some("the solver thread stopped".to_string()),
+            Duration::ZERO,
+        ),
+        Err(error) => (None, Some(error), Duration::ZERO),
+    };
+    let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
+    TestOutcome {
+        id: test.id.clone(),
+        name: test.name.clone(),
+        expected: test.expected,
+        finding,
+        error,
+        passed,
+        elapsed,
+    }
 }

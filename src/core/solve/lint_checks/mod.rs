@@ -13,11 +13,15 @@
 //!   conditions cannot hold together
 //! - `exceptions`: shadowed exceptions, impossible situations, exception
 //!   fixes
+//! - `share`: one run shared out over a pool's workers by group of rules,
+//!   merged in a fixed order
 
 mod condition_box;
 mod exceptions;
 mod linter;
 mod overlaps;
 mod rule_checks;
+mod share;
 
 pub use linter::{LintEvent, split_implication};
+pub use share::LintShare;
