@@ -7,7 +7,7 @@
 use super::check_gate::install_gate;
 use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
-use super::lint_checks::{LintEvent, LintShare};
+use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
@@ -89,6 +89,12 @@ pub struct SolverWorker {
 impl SolverWorker {
     /// Starts the worker and its watchdog. `timeout` is each request's deadline.
     pub fn spawn(timeout: Duration) -> SolverWorker {
+        SolverWorker::spawn_numbered(timeout, 1)
+    }
+
+    /// A worker whose tickets count up from `first_ticket`, so that several
+    /// workers answering on one channel never give two requests one ticket.
+    pub fn spawn_numbered(timeout: Duration, first_ticket: Ticket) -> SolverWorker {
         let (jobs, inbox) = mpsc::channel();
         let watch = Arc::new(Watch::default());
         let worker_watch = Arc::clone(&watch);
@@ -104,7 +110,7 @@ impl SolverWorker {
         SolverWorker {
             jobs: Some(jobs),
             watch,
-            next_ticket: AtomicU64::new(1),
+            next_ticket: AtomicU64::new(first_ticket.max(1)),
             threads: vec![worker, watchdog],
         }
     }
@@ -367,15 +373,11 @@ fn handle_job(
             };
             if started {
                 watch.wake.notify_all();
-                // A failure inside a group is reported by the share; this
-                // catches one while loading.
+                // A failure inside a piece of the run is reported by the
+                // share; this catches one between them.
+                let timeout_ms = timeout.as_millis() as u64;
                 let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    match SolverSession::load(share.model(), timeout.as_millis() as u64) {
-                        Ok(mut scratch) => {
-                            scratch.lint_share(&share, role, &WatchedRequest { watch });
-                        }
-                        Err(error) => share.load_failed(role, &error.to_string()),
-                    }
+                    lint_share(&share, role, timeout_ms, &WatchedRequest { watch });
                 }));
                 if linted.is_err() {
                     share.load_failed(role, "the solver failed internally");

@@ -165,22 +165,6 @@ impl Linter<'_> {
         self.session.solver = whole_model;
     }
 
-    /// The islands of rules that share no variables, each in rule order,
-    /// ordered by their first rule.
-    pub(super) fn group_list(&mut self) -> Vec<Vec<usize>> {
-        let mut seen = HashSet::new();
-        let mut members: Vec<Vec<usize>> = Vec::new();
-        for rule in 0..self.model.rules.len() {
-            if seen.contains(&rule) {
-                continue;
-            }
-            let group = self.session.group_of(rule);
-            seen.extend(group.iter().copied());
-            members.push(group);
-        }
-        members
-    }
-
     /// L208: islands of rules that share no variables.
     fn report_groups(&mut self, members: &[Vec<usize>]) {
         let groups: Vec<Vec<String>> = members

@@ -25,3 +25,4 @@ mod share;
 
 pub use linter::{LintEvent, split_implication};
 pub use share::LintShare;
+pub(super) use share::lint_share;

@@ -14,6 +14,8 @@
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
 use crate::core::model::CompiledModel;
 use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::core::model::graph::RuleGraph;
+use crate::core::solve::check_gate::in_fresh_context;
 use crate::core::solve::session::{Interruption, SolverSession};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -52,6 +54,9 @@ struct Merge {
 /// A lint run over `workers` workers, reporting to one channel.
 pub struct LintShare {
     model: CompiledModel,
+    /// The islands of rules that share no variables, each in rule order,
+    /// ordered by their first rule.
+    groups: Vec<Vec<usize>>,
     workers: usize,
     /// The next position in the queue of groups (largest first).
     next_group: AtomicUsize,
@@ -64,6 +69,7 @@ pub struct LintShare {
 impl LintShare {
     pub fn new(model: CompiledModel, workers: usize, events: Sender<LintEvent>) -> LintShare {
         LintShare {
+            groups: groups_of(&model),
             model,
             workers: workers.max(1),
             next_group: AtomicUsize::new(0),
@@ -82,7 +88,9 @@ impl LintShare {
     }
 
     fn lock(&self) -> MutexGuard<'_, Merge> {
-        self.merge.lock().unwrap_or_else(|p| p.into_inner())
+        let mut merge = self.merge.lock().unwrap_or_else(|p| p.into_inner());
+        merge.groups.get_or_insert(self.groups.len());
+        merge
     }
 
     fn send(&self, event: LintEvent) {
@@ -167,6 +175,47 @@ impl LintShare {
     }
 }
 
+/// The islands of rules that share no variables (a rule without variables
+/// is one of its own), each in rule order, ordered by their first rule.
+fn groups_of(model: &CompiledModel) -> Vec<Vec<usize>> {
+    let declared: std::collections::HashSet<&str> =
+        model.variables.iter().map(|(n, _)| n.as_str()).collect();
+    let variables: Vec<Vec<String>> = model
+        .rules
+        .iter()
+        .map(|r| {
+            let mut names: Vec<String> = r
+                .formula
+                .symbols()
+                .into_iter()
+                .filter(|s| declared.contains(s))
+                .map(str::to_string)
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+        .collect();
+    let graph = RuleGraph::from_rule_variables(variables.iter().map(Vec::as_slice));
+    let mut seen = vec![false; model.rules.len()];
+    let mut groups = Vec::new();
+    for rule in 0..model.rules.len() {
+        if seen[rule] {
+            continue;
+        }
+        let group = if variables[rule].is_empty() {
+            vec![rule]
+        } else {
+            graph.rules_touching(variables[rule].iter().map(String::as_str))
+        };
+        for &member in &group {
+            seen[member] = true;
+        }
+        groups.push(group);
+    }
+    groups
+}
+
 /// A group's share of the impossible-situation budget: in proportion to
 /// its rules, at least one check.
 fn situation_budget(group: usize, rules: usize) -> usize {
@@ -175,87 +224,123 @@ fn situation_budget(group: usize, rules: usize) -> usize {
         .max(1)
 }
 
-impl SolverSession {
-    /// Does worker `role`'s share of `share`'s lint run on this session (a
-    /// fresh one holding exactly the model's rules, in order).
-    pub fn lint_share(&mut self, share: &LintShare, role: usize, interruption: &dyn Interruption) {
-        let model = share.model();
-        let mut sink = |_: LintEvent| {};
-        let groups = Linter::new(self, model, interruption, &mut sink).group_list();
-        let single_group = groups.len() == 1;
-        share.lock().groups.get_or_insert(groups.len());
-        if role == 0 {
-            let part = self.lint_part(share, interruption, false, |linter| {
-                linter.prologue(&groups)
-            });
-            if !part.consistent {
-                share.stop.store(true, Ordering::Relaxed);
-            }
-            share.deliver(0, part);
+/// Worker `role`'s part of `share`'s lint run, on the worker's thread:
+/// the whole-model checks first when it is the first worker, then groups
+/// from the common queue until none is left.
+pub(crate) fn lint_share(
+    share: &LintShare,
+    role: usize,
+    timeout_ms: u64,
+    interruption: &dyn Interruption,
+) {
+    let model = share.model();
+    let groups = &share.groups;
+    if role == 0 {
+        let part = lint_part(share, false, |report| {
+            let mut session = load(model, timeout_ms)?;
+            let mut linter = Linter::new(&mut session, model, interruption, report);
+            let consistent = linter.prologue(groups);
+            Ok(Tally::of(&linter, consistent))
+        });
+        if !part.consistent {
+            share.stop.store(true, Ordering::Relaxed);
         }
-        let mut queue: Vec<usize> = (0..groups.len()).collect();
-        queue.sort_by_key(|&g| std::cmp::Reverse(groups[g].len()));
-        let rules = model.rules.len();
-        loop {
-            if share.stop.load(Ordering::Relaxed) || interruption.reason().is_some() {
-                break;
-            }
-            let taken = share.next_group.fetch_add(1, Ordering::Relaxed);
-            let Some(&g) = queue.get(taken) else {
-                break;
-            };
-            let group = &groups[g];
-            let budget = situation_budget(group.len(), rules);
-            let part = self.lint_part(share, interruption, single_group, |linter| {
-                linter.lint_group(group, budget);
-                true
-            });
-            share.deliver(1 + g, part);
+        share.deliver(0, part);
+    }
+    let mut queue: Vec<usize> = (0..groups.len()).collect();
+    queue.sort_by_key(|&g| std::cmp::Reverse(groups[g].len()));
+    let single_group = groups.len() == 1;
+    loop {
+        if share.stop.load(Ordering::Relaxed) || interruption.reason().is_some() {
+            break;
+        }
+        let taken = share.next_group.fetch_add(1, Ordering::Relaxed);
+        let Some(&g) = queue.get(taken) else {
+            break;
+        };
+        let group = &groups[g];
+        let budget = situation_budget(group.len(), model.rules.len());
+        let sub_model = CompiledModel {
+            rules: group.iter().map(|&r| model.rules[r].clone()).collect(),
+            ..model.clone()
+        };
+        // A context of its own: what the group finds does not depend on
+        // which worker checks it, or after what.
+        let part = in_fresh_context(|| {
+            lint_part(share, single_group, |report| {
+                let mut session = load(&sub_model, timeout_ms)?;
+                let all: Vec<usize> = (0..sub_model.rules.len()).collect();
+                let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
+                linter.lint_group(&all, budget);
+                Ok(Tally::of(&linter, true))
+            })
+        });
+        share.deliver(1 + g, part);
+    }
+}
+
+fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
+    SolverSession::load(model, timeout_ms)
+        .map_err(|e| format!("the model could not be loaded into the solver: {e}"))
+}
+
+/// What a piece of work counted.
+struct Tally {
+    consistent: bool,
+    checks: usize,
+    undecided: usize,
+    situation_budget_ran_out: bool,
+}
+
+impl Tally {
+    fn of(linter: &Linter<'_>, consistent: bool) -> Tally {
+        Tally {
+            consistent,
+            checks: linter.checks,
+            undecided: linter.undecided,
+            situation_budget_ran_out: linter.situation_budget_ran_out,
         }
     }
+}
 
-    /// Runs `work` on a linter that keeps what it finds; a failure inside
-    /// the solver becomes a diagnostic saying so. Progress is passed on
-    /// only when `progress` (one group: nothing else reports meanwhile).
-    fn lint_part(
-        &mut self,
-        share: &LintShare,
-        interruption: &dyn Interruption,
-        progress: bool,
-        work: impl FnOnce(&mut Linter<'_>) -> bool,
-    ) -> Part {
-        let model = share.model();
-        let mut found = Vec::new();
+/// Runs `work` with a report that keeps what it finds; a failure (an
+/// error, or a panic inside the solver) becomes a diagnostic saying so.
+/// Progress is passed on only when `progress` (one group: nothing else
+/// reports meanwhile).
+fn lint_part(
+    share: &LintShare,
+    progress: bool,
+    work: impl FnOnce(&mut dyn FnMut(LintEvent)) -> Result<Tally, String>,
+) -> Part {
+    let mut found = Vec::new();
+    let ran = {
         let mut sink = |event: LintEvent| match event {
             LintEvent::Found(diagnostic) => found.push(*diagnostic),
             LintEvent::Progress { .. } if progress => share.send(event),
             _ => {}
         };
-        let mut part = Part::default();
-        let ran = catch_unwind(AssertUnwindSafe(|| {
-            let mut linter = Linter::new(self, model, interruption, &mut sink);
-            let consistent = work(&mut linter);
-            (
-                consistent,
-                linter.checks,
-                linter.undecided,
-                linter.situation_budget_ran_out,
-            )
-        }));
-        match ran {
-            Ok((consistent, checks, undecided, ran_out)) => {
-                part.consistent = consistent;
-                part.checks = checks;
-                part.undecided = undecided;
-                part.situation_budget_ran_out = ran_out;
-            }
-            Err(_) => found.push(Diagnostic::new(
-                LintCode::NotDecided,
-                Severity::Error,
-                "the solver failed internally while linting",
-            )),
+        catch_unwind(AssertUnwindSafe(|| work(&mut sink)))
+    };
+    let failure = match ran {
+        Ok(Ok(tally)) => {
+            return Part {
+                found,
+                checks: tally.checks,
+                undecided: tally.undecided,
+                situation_budget_ran_out: tally.situation_budget_ran_out,
+                consistent: tally.consistent,
+            };
         }
-        part.found = found;
-        part
+        Ok(Err(message)) => message,
+        Err(_) => "the solver failed internally while linting".to_string(),
+    };
+    found.push(Diagnostic::new(
+        LintCode::NotDecided,
+        Severity::Error,
+        failure,
+    ));
+    Part {
+        found,
+        ..Part::default()
     }
 }
