@@ -11,11 +11,12 @@ mod synthetic;
 
 use precept::core::model::diagnostic::{Diagnostic, LintCode};
 use precept::core::model::{CompiledModel, LogicTest, Project, compile};
-use precept::core::solve::lint_checks::LintEvent;
+use precept::core::solve::lint_checks::{LintEvent, LintMemo};
 use precept::core::solve::{FindingKind, SolverPool, SolverWorker};
 use precept::core::test_runner::{TestOutcome, run_tests, run_tests_pooled};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 use support::{model, sample, worker};
 
@@ -159,6 +160,61 @@ fn a_check_that_times_out_on_the_pool_is_not_decided_never_a_pass() {
     let finding = outcomes[0].finding.as_ref().unwrap();
     assert_eq!(finding.kind, FindingKind::TooComplex, "{finding:?}");
     assert!(!outcomes[0].passed);
+}
+
+fn remembering(model: &CompiledModel, memo: &Arc<LintMemo>) -> (Vec<Diagnostic>, (usize, usize)) {
+    let pool = SolverPool::spawn(2, TIMEOUT);
+    let (events, received) = std::sync::mpsc::channel();
+    pool.lint_remembering(model.clone(), events, memo);
+    drain(received)
+}
+
+/// Two groups of rules with findings in each: R1 makes R2 redundant; R3 and
+/// R4 together rule out b.
+fn two_groups(first: &str) -> CompiledModel {
+    model(&format!(
+        "(declare-const a Bool)(declare-const x Int)(declare-const b Bool)(declare-const y Int)
+         (assert {first})(assert (=> a (> x 3)))
+         (assert (=> b (< y 0)))(assert (=> b (> y 1)))"
+    ))
+}
+
+#[test]
+fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_finds() {
+    let memo = Arc::new(LintMemo::new());
+    let before = two_groups("(=> a (> x 5))");
+    let first = remembering(&before, &memo);
+    assert_eq!(first, single_lint(&before, TIMEOUT));
+    assert_eq!(memo.len(), 2, "both groups kept");
+    let (found, (checks, _)) = &first;
+    assert!(
+        found.iter().any(|d| d.rules.contains(&"R2".to_string())),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|d| d.rules.contains(&"R3".to_string())),
+        "{found:#?}"
+    );
+
+    // Nothing changed: only the whole-model consistency check is asked.
+    let (again, (again_checks, _)) = remembering(&before, &memo);
+    assert_eq!(&again, found);
+    assert_eq!(again_checks, 1);
+    assert!(again_checks < *checks);
+
+    // R1 edited: its group is checked again, b's group is kept; the result
+    // is the full lint's of the edited model.
+    let after = two_groups("(=> a (> x 7))");
+    let edited = remembering(&after, &memo);
+    let full = single_lint(&after, TIMEOUT);
+    assert_eq!(edited.0, full.0);
+    assert!(
+        edited.1.0 > 1 && edited.1.0 < full.1.0,
+        "{:?} vs {:?}",
+        edited.1,
+        full.1
+    );
+    assert_eq!(memo.len(), 2, "the old content of R1's group is forgotten");
 }
 
 /// `precept lint` and `precept test` print the same with one worker and

@@ -4,7 +4,7 @@
 //! merge the results in a fixed order (see `testgen/mutation_pool.rs`).
 
 use super::error::SolveError;
-use super::lint_checks::{LintEvent, LintShare};
+use super::lint_checks::{LintEvent, LintMemo, LintShare};
 use super::worker::{SolverWorker, Ticket};
 use crate::core::model::CompiledModel;
 use crate::core::smt::Expr;
@@ -62,7 +62,23 @@ impl SolverPool {
     /// `events` in the same order whatever the number of workers, ending
     /// with `Finished`. Returns a ticket per worker, for `cancel`.
     pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Vec<Ticket> {
-        let share = Arc::new(LintShare::new(model, self.workers.len(), events));
+        self.lint_share(LintShare::new(model, self.workers.len(), events))
+    }
+
+    /// As `lint`, taking the findings of groups of rules whose content an
+    /// earlier run checked from `memo` (and keeping this run's there).
+    pub fn lint_remembering(
+        &self,
+        model: CompiledModel,
+        events: Sender<LintEvent>,
+        memo: &Arc<LintMemo>,
+    ) -> Vec<Ticket> {
+        let share = LintShare::new(model, self.workers.len(), events);
+        self.lint_share(share.with_memo(Arc::clone(memo)))
+    }
+
+    fn lint_share(&self, share: LintShare) -> Vec<Ticket> {
+        let share = Arc::new(share);
         self.workers
             .iter()
             .enumerate()

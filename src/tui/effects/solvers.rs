@@ -1,7 +1,8 @@
 //! The workbench's solver workers: the main one (questions, explanations,
 //! the consistency probe) and helpers, as many as `solver_jobs` asks for
 //! beyond it. Every worker has the model loaded and gets every edit; a lint
-//! run is shared out over all of them by group of rules, a test run by cone
+//! run is shared out over all of them by group of rules (groups whose
+//! content an earlier run checked keep their diagnostics), a test run by cone
 //! (the tests whose variables touch the same groups of rules run one after
 //! another on one worker, reusing its warm solver of that cone).
 //!
@@ -11,7 +12,7 @@
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
-use crate::core::solve::lint_checks::{LintEvent, LintShare};
+use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
 use crate::core::solve::{SolverWorker, Ticket};
 use crate::tui::state::msg::TestJob;
 use std::collections::BTreeMap;
@@ -29,6 +30,9 @@ pub struct Solvers {
     variables: Vec<String>,
     rules: Vec<(String, Expr)>,
     graph: Option<RuleGraph>,
+    /// Each group of rules' diagnostics by content: a lint after an edit
+    /// checks only the groups the edit changed.
+    memo: Arc<LintMemo>,
 }
 
 impl Solvers {
@@ -41,6 +45,7 @@ impl Solvers {
             variables: Vec::new(),
             rules: Vec::new(),
             graph: None,
+            memo: Arc::new(LintMemo::new()),
         }
     }
 
@@ -101,7 +106,8 @@ impl Solvers {
 
     /// Lints `model` on every worker; returns their tickets.
     pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Vec<Ticket> {
-        let share = Arc::new(LintShare::new(model, self.workers.len(), events));
+        let share = LintShare::new(model, self.workers.len(), events);
+        let share = Arc::new(share.with_memo(Arc::clone(&self.memo)));
         self.workers
             .iter()
             .enumerate()

@@ -9,29 +9,33 @@
 //!
 //! A group's impossible-situation search has a budget in proportion to its
 //! size, so it finds the same situations whichever worker checks it, and
-//! whenever.
+//! whenever; with a memo (`memo.rs`), a group whose content an earlier run
+//! checked is not checked again.
 
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
+use super::memo::{LintMemo, group_key};
 use crate::core::model::CompiledModel;
 use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::core::model::graph::RuleGraph;
 use crate::core::solve::check_gate::in_fresh_context;
 use crate::core::solve::session::{Interruption, SolverSession};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What one piece of the run (the whole-model checks, or one group) found.
-#[derive(Default)]
-struct Part {
+#[derive(Default, Clone)]
+pub(super) struct Part {
     found: Vec<Diagnostic>,
-    checks: usize,
+    pub(super) checks: usize,
     undecided: usize,
     situation_budget_ran_out: bool,
     /// The whole-model checks only: the rules are consistent.
     consistent: bool,
+    /// The work ran to its end (no failure inside the solver).
+    complete: bool,
 }
 
 #[derive(Default)]
@@ -49,6 +53,8 @@ struct Merge {
     undecided: usize,
     situation_budget_ran_out: bool,
     workers_done: usize,
+    /// The memo keys of the groups this run checked or found kept.
+    keys: HashSet<String>,
 }
 
 /// A lint run over `workers` workers, reporting to one channel.
@@ -64,6 +70,7 @@ pub struct LintShare {
     stop: AtomicBool,
     merge: Mutex<Merge>,
     events: Mutex<Sender<LintEvent>>,
+    memo: Option<Arc<LintMemo>>,
 }
 
 impl LintShare {
@@ -76,7 +83,15 @@ impl LintShare {
             stop: AtomicBool::new(false),
             merge: Mutex::new(Merge::default()),
             events: Mutex::new(events),
+            memo: None,
         }
+    }
+
+    /// Keeps each group's findings in `memo` and takes those of groups
+    /// whose content it already holds from there.
+    pub fn with_memo(mut self, memo: Arc<LintMemo>) -> LintShare {
+        self.memo = Some(memo);
+        self
     }
 
     pub fn model(&self) -> &CompiledModel {
@@ -122,6 +137,9 @@ impl LintShare {
         merge.workers_done += 1;
         if merge.workers_done < self.workers {
             return;
+        }
+        if let Some(memo) = &self.memo {
+            memo.retain(&merge.keys);
         }
         if merge.situation_budget_ran_out && !merge.skip_groups {
             merge.undecided += 1;
@@ -260,6 +278,17 @@ pub(crate) fn lint_share(
         };
         let group = &groups[g];
         let budget = situation_budget(group.len(), model.rules.len());
+        let key = share
+            .memo
+            .as_ref()
+            .map(|_| group_key(model, group, budget, timeout_ms));
+        if let Some(key) = &key {
+            share.lock().keys.insert(key.clone());
+            if let Some(part) = share.memo.as_ref().and_then(|memo| memo.get(key)) {
+                share.deliver(1 + g, part);
+                continue;
+            }
+        }
         let sub_model = CompiledModel {
             rules: group.iter().map(|&r| model.rules[r].clone()).collect(),
             ..model.clone()
@@ -275,6 +304,13 @@ pub(crate) fn lint_share(
                 Ok(Tally::of(&linter, true))
             })
         });
+        if let (Some(memo), Some(key)) = (&share.memo, key)
+            && part.complete
+            && part.undecided == 0
+            && interruption.reason().is_none()
+        {
+            memo.keep(key, &part);
+        }
         share.deliver(1 + g, part);
     }
 }
@@ -329,6 +365,7 @@ fn lint_part(
                 undecided: tally.undecided,
                 situation_budget_ran_out: tally.situation_budget_ran_out,
                 consistent: tally.consistent,
+                complete: true,
             };
         }
         Ok(Err(message)) => message,
