@@ -207,6 +207,7 @@ impl Runtime {
                         model,
                         tests,
                         self.timeout,
+                        self.project_dir.clone(),
                     ));
                 Vec::new()
             }
