@@ -4,11 +4,25 @@
 //! Only a group checked to the end with every check decided is kept: a
 //! check that ran out of time, or a run that was stopped, is asked again.
 
-use super::share::Part;
 use crate::core::model::CompiledModel;
+use crate::core::model::diagnostic::Diagnostic;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::{Mutex, MutexGuard};
+
+/// What one piece of a lint run (the whole-model checks, or one group)
+/// found.
+#[derive(Default, Clone)]
+pub(super) struct Part {
+    pub(super) found: Vec<Diagnostic>,
+    pub(super) checks: usize,
+    pub(super) undecided: usize,
+    pub(super) situation_budget_ran_out: bool,
+    /// The whole-model checks only: the rules are consistent.
+    pub(super) consistent: bool,
+    /// The work ran to its end (no failure inside the solver).
+    pub(super) complete: bool,
+}
 
 /// Groups' findings by content, shared by the lint runs of one workbench.
 #[derive(Default)]

@@ -13,7 +13,7 @@
 //! checked is not checked again.
 
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
-use super::memo::{LintMemo, group_key};
+use super::memo::{LintMemo, Part, group_key};
 use crate::core::model::CompiledModel;
 use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::core::model::graph::RuleGraph;
@@ -24,19 +24,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
-
-/// What one piece of the run (the whole-model checks, or one group) found.
-#[derive(Default, Clone)]
-pub(super) struct Part {
-    found: Vec<Diagnostic>,
-    pub(super) checks: usize,
-    undecided: usize,
-    situation_budget_ran_out: bool,
-    /// The whole-model checks only: the rules are consistent.
-    consistent: bool,
-    /// The work ran to its end (no failure inside the solver).
-    complete: bool,
-}
 
 #[derive(Default)]
 struct Merge {
