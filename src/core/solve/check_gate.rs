@@ -79,11 +79,12 @@ pub(super) fn in_fresh_context<R>(work: impl FnOnce() -> R) -> R {
     let job = SameThread((work, watch));
     let result = z3::with_z3_config(&z3::Config::new(), move || {
         let (work, watch) = job.into_inner();
-        let address = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+        let address = super::encode::context_address();
         let previous = watch
             .as_ref()
             .map(|watch| std::mem::replace(&mut watch.lock().context, address));
         let result = work();
+        super::encode::forget_enum_sorts(address);
         // Back to the thread's own context before this one goes.
         if let (Some(watch), Some(previous)) = (&watch, previous) {
             watch.lock().context = previous;
