@@ -5,12 +5,12 @@
 //! is free, largest first. Outcomes come back in the order of the tests, so
 //! the run does not depend on how many workers there are.
 
-use super::{TestOutcome, check_test, outcome_of};
+use super::outcome::{TestOutcome, check_test, outcome_of};
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::smt::Expr;
 use crate::core::solve::{SolverPool, SolverWorker};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -29,15 +29,18 @@ fn shares(model: &CompiledModel, parsed: &[Option<(Expr, Expr)>]) -> Vec<Share> 
         model.variables.iter().map(|(name, _)| name.as_str()),
         model.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
     );
-    let mut by_cone: BTreeMap<BTreeSet<usize>, Vec<usize>> = BTreeMap::new();
+    let mut by_cone: BTreeMap<Vec<usize>, Vec<usize>> = BTreeMap::new();
     for (i, formulas) in parsed.iter().enumerate() {
         let Some((premise, claim)) = formulas else {
             continue;
         };
         let mut symbols = premise.symbols();
         symbols.extend(claim.symbols());
+        // The rules the question can involve: the solver keeps one warm
+        // solver for each such set, and its answers depend on the questions
+        // it was asked before, so they all run on one worker, in order.
         by_cone
-            .entry(graph.components_of(symbols))
+            .entry(graph.rules_touching(symbols))
             .or_default()
             .push(i);
     }

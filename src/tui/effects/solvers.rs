@@ -139,7 +139,7 @@ impl Solvers {
         for (premise, claim, job) in jobs {
             let mut symbols = premise.symbols();
             symbols.extend(claim.symbols());
-            let key = graph.components_of(symbols);
+            let key = graph.rules_touching(symbols);
             cones.entry(key).or_default().push((premise, claim, job));
         }
         let mut cones: Vec<_> = cones.into_values().collect();
