@@ -1,6 +1,8 @@
-//! Vetting benchmark on the 1,500-rule synthetic model: full lint time (with
-//! progress), test generation throughput, and coverage and mutation time.
-//! Target: full lint ≤ 30 s.
+//! Vetting benchmark on the 1,500-rule synthetic model: full lint time
+//! and the full test run with 1 and with 2 solver workers (their outputs
+//! must be equal), test generation throughput, and coverage and mutation
+//! time. Targets: full lint ≤ 5 s, full test run ≤ 1.2 s, peak memory with
+//! 2 workers ≤ 300 MB.
 //!
 //! Run: cargo bench --bench vetting
 
@@ -31,49 +33,43 @@ fn main() {
     let syntactic = syntactic::check(&model, &compiled);
     let syntactic_time = start.elapsed();
 
-    let worker = SolverWorker::spawn(Duration::from_secs(5));
-    let (events, received) = std::sync::mpsc::channel();
-    let start = Instant::now();
-    worker.lint(compiled.clone(), events);
-    let mut found = 0;
-    let mut progress_events = 0;
-    let mut checks = 0;
-    let mut undecided = 0;
-    for event in received.iter() {
-        match event {
-            LintEvent::Found(_) => found += 1,
-            LintEvent::Progress { .. } => progress_events += 1,
-            LintEvent::Finished {
-                checks: c,
-                undecided: u,
-            } => {
-                checks = c;
-                undecided = u;
-                break;
-            }
-        }
-    }
-    let solver_time = start.elapsed();
-    let total = syntactic_time + solver_time;
     println!(
         "lint syntactic: {} diagnostics in {:.0} ms",
         syntactic.len(),
         syntactic_time.as_secs_f64() * 1e3
     );
-    println!(
-        "lint solver: {found} diagnostics, {checks} checks ({undecided} not decided), {progress_events} progress events, {:.1} s",
-        solver_time.as_secs_f64()
+    let mut lint_outputs = Vec::new();
+    for jobs in [1, 2] {
+        let (found, solver_time) = solver_lint(&compiled, jobs);
+        let total = syntactic_time + solver_time;
+        println!(
+            "full lint, {jobs} worker(s): {:.1} s  target ≤ 5 s  {}; peak memory so far {:.0} MB",
+            total.as_secs_f64(),
+            if total <= Duration::from_secs(5) {
+                "PASS"
+            } else {
+                "MISS"
+            },
+            usage::peak_memory_mb()
+        );
+        lint_outputs.push(found);
+    }
+    let differing: Vec<_> = lint_outputs[0]
+        .iter()
+        .zip(&lint_outputs[1])
+        .filter(|(a, b)| a != b)
+        .collect();
+    for (a, b) in differing.iter().take(3) {
+        println!("DIFFERS:\n  1 worker:  {a:?}\n  2 workers: {b:?}");
+    }
+    assert!(
+        differing.is_empty() && lint_outputs[0].len() == lint_outputs[1].len(),
+        "the lint differs between 1 and 2 workers ({} diagnostics)",
+        differing.len()
     );
-    println!(
-        "full lint {:.1} s  target ≤ 30 s  {}",
-        total.as_secs_f64(),
-        if total <= Duration::from_secs(30) {
-            "PASS"
-        } else {
-            "MISS"
-        }
-    );
+    test_run_figures(&compiled, &tests.tests);
 
+    let worker = SolverWorker::spawn(Duration::from_secs(5));
     worker.load(compiled.clone()).expect("load");
     let start = Instant::now();
     let generated = precept::core::testgen::generate::generate(&worker, &compiled, 200, 0);
@@ -93,6 +89,80 @@ fn main() {
         start.elapsed().as_secs_f64()
     );
     mutation_figures(&worker, &compiled, &tests.tests);
+}
+
+/// The solver-backed lint on a pool of `jobs` workers: its diagnostics
+/// and the time it took.
+fn solver_lint(
+    compiled: &precept::core::model::CompiledModel,
+    jobs: usize,
+) -> (Vec<precept::core::model::diagnostic::Diagnostic>, Duration) {
+    let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+    let (events, received) = std::sync::mpsc::channel();
+    let (start, cpu) = (Instant::now(), usage::cpu_time());
+    pool.lint(compiled.clone(), events);
+    let mut found = Vec::new();
+    let mut progress_events = 0;
+    for event in received.iter() {
+        match event {
+            LintEvent::Found(diagnostic) => found.push(*diagnostic),
+            LintEvent::Progress { .. } => progress_events += 1,
+            LintEvent::Finished { checks, undecided } => {
+                println!(
+                    "lint solver, {jobs} worker(s): {} diagnostics, {checks} checks ({undecided} not decided), {progress_events} progress events, {:.1} s (CPU {:.1} s)",
+                    found.len(),
+                    start.elapsed().as_secs_f64(),
+                    (usage::cpu_time() - cpu).as_secs_f64()
+                );
+                break;
+            }
+        }
+    }
+    (found, start.elapsed())
+}
+
+/// The full test run (every test of the suite) on pools of 1 and 2
+/// workers, the model already loaded: the median of three runs each.
+fn test_run_figures(
+    compiled: &precept::core::model::CompiledModel,
+    tests: &[precept::core::model::LogicTest],
+) {
+    let mut outcomes = Vec::new();
+    for jobs in [1, 2] {
+        let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+        pool.load(compiled).expect("the model loads");
+        let mut times = Vec::new();
+        let mut last = Vec::new();
+        for _ in 0..3 {
+            let start = Instant::now();
+            last = precept::core::test_runner::run_tests_pooled(&pool, compiled, tests);
+            times.push(start.elapsed());
+        }
+        times.sort();
+        let median = times[1];
+        println!(
+            "full test run, {jobs} worker(s): {} tests ({} passed) in {:.0} ms (median of 3)  target ≤ 1,200 ms  {}; peak memory so far {:.0} MB",
+            last.len(),
+            last.iter().filter(|o| o.passed).count(),
+            median.as_secs_f64() * 1e3,
+            if median <= Duration::from_millis(1200) {
+                "PASS"
+            } else {
+                "MISS"
+            },
+            usage::peak_memory_mb()
+        );
+        // What a test decided, without the time it took.
+        let decided: Vec<_> = last
+            .into_iter()
+            .map(|o| (o.id, o.finding, o.error, o.passed))
+            .collect();
+        outcomes.push(decided);
+    }
+    assert!(
+        outcomes[0] == outcomes[1],
+        "the test run differs between 1 and 2 workers"
+    );
 }
 
 /// Mutation analysis: the plain path (each mutant swapped into one worker,

@@ -11,8 +11,13 @@ mod synthetic;
 
 use precept::core::model::{CompiledModel, LogicTest, Project, compile};
 use precept::core::solve::{SolverPool, SolverWorker};
+use precept::core::testgen::equivalence_cache::{
+    EQUIVALENT_MUTANTS_FILE, EquivalenceCache, mutant_key, rule_context,
+};
 use precept::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
-use precept::core::testgen::mutation_pool::{MutationProgress, mutation_score_pooled};
+use precept::core::testgen::mutation_pool::{
+    MutationProgress, mutation_score_cached, mutation_score_pooled,
+};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Mutex;
@@ -265,4 +270,88 @@ fn an_inconsistent_policy_falls_back_to_the_plain_path_with_the_same_report() {
     for jobs in [1, 2] {
         assert_eq!(pooled(jobs, &model, &tests, usize::MAX), reference);
     }
+}
+
+fn cached_run(
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    cache: &EquivalenceCache,
+) -> MutationReport {
+    let pool = SolverPool::spawn(2, TIMEOUT);
+    pool.load(model).unwrap();
+    let all = mutants(model);
+    let generated = all.len();
+    mutation_score_cached(&pool, model, tests, all, generated, &|_| {}, cache)
+}
+
+/// A second run finds every equivalent mutant in the cache (asking the
+/// solver nothing about them) and reports the same.
+#[test]
+fn equivalent_mutants_are_cached_and_a_rerun_asks_nothing_about_them() {
+    let mut with_equivalents = 0;
+    for name in ["airline-refunds", "benefit-eligibility", "park-admission"] {
+        let project = Project::load(&sample(name)).unwrap();
+        let model = project.compile_strict().unwrap();
+        let cache = EquivalenceCache::in_memory();
+        let first = cached_run(&model, &project.tests.tests, &cache);
+        assert_eq!(cache.hits(), 0, "{name}");
+        assert!(cache.len() <= first.equivalent, "{name}");
+        assert_eq!(cache.is_empty(), first.equivalent == 0, "{name}");
+        let second = cached_run(&model, &project.tests.tests, &cache);
+        assert_eq!(second, first, "{name}");
+        assert_eq!(cache.hits(), first.equivalent, "{name}");
+        with_equivalents += usize::from(first.equivalent > 0);
+    }
+    assert!(with_equivalents > 0, "no sample has an equivalent mutant");
+}
+
+/// An entry depends on the rule's group only: an edit to a rule of the
+/// group changes it, an edit elsewhere does not.
+#[test]
+fn an_edited_rule_invalidates_the_entries_of_its_group_only() {
+    let model_of = |second: &str, third: &str| {
+        support::model(&format!(
+            "(declare-const a Bool)(declare-const x Int)(declare-const b Bool)(declare-const y Int)
+             (assert (=> a (> x 5)))(assert {second})(assert {third})"
+        ))
+    };
+    let key = |model: &CompiledModel| {
+        let graph = precept::core::testgen::coverage::rule_graph(model);
+        mutant_key(&rule_context(model, &graph, "R1"), "(=> a (>= x 5))")
+    };
+    let before = key(&model_of("(=> a (> x 3))", "(=> b (< y 0))"));
+    assert_eq!(before.len(), 64);
+    assert_eq!(before, key(&model_of("(=> a (> x 3))", "(=> b (< y 0))")));
+    assert_ne!(before, key(&model_of("(=> a (> x 2))", "(=> b (< y 0))")));
+    assert_eq!(before, key(&model_of("(=> a (> x 3))", "(=> b (< y 9))")));
+}
+
+/// `precept coverage` keeps the equivalent mutants in the project's
+/// `.cache/` and reports the same when run again.
+#[test]
+fn coverage_command_caches_equivalent_mutants_in_the_project() {
+    let mut cached_somewhere = false;
+    for name in ["airline-refunds", "benefit-eligibility", "park-admission"] {
+        let dir = support::copy_sample(name);
+        let path = dir.path().to_str().unwrap();
+        let mutation = || -> Value {
+            let out = support::precept(&["coverage", path, "--json", "--jobs", "2"]);
+            assert_eq!(out.status.code(), Some(0), "{}", support::stderr(&out));
+            let json: Value = serde_json::from_str(&support::stdout(&out)).unwrap();
+            json["mutation"].clone()
+        };
+        let first = mutation();
+        let file = dir.path().join(EQUIVALENT_MUTANTS_FILE);
+        let equivalent = first["equivalent"].as_u64().unwrap() as usize;
+        if equivalent > 0 {
+            let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+            assert!(
+                lines > 0 && lines <= equivalent,
+                "{name}: {lines} of {equivalent}"
+            );
+            cached_somewhere = true;
+        }
+        assert_eq!(mutation(), first, "{name}");
+    }
+    assert!(cached_somewhere);
 }

@@ -7,8 +7,9 @@
 
 use super::common::{Outcome, load_project, print_json, start_pool};
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
+use crate::core::testgen::equivalence_cache::EquivalenceCache;
 use crate::core::testgen::mutation::{MutationReport, mutants, spread};
-use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_pooled};
+use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_cached};
 use crate::core::testgen::report_text::percent_text;
 use clap::Args;
 use serde_json::json;
@@ -68,9 +69,15 @@ pub fn run(args: &CoverageArgs) -> Outcome {
                 eprint!("\rmutation: {}   ", p.text());
             }
         };
-        let report = mutation_score_pooled(&pool, &compiled, tests, chosen, generated, &progress);
+        let cache = EquivalenceCache::of_project(&project.dir);
+        let report = mutation_score_cached(
+            &pool, &compiled, tests, chosen, generated, &progress, &cache,
+        );
         if show {
             eprintln!();
+        }
+        if let Err(error) = cache.save() {
+            eprintln!("warning: the equivalent mutants were not cached: {error}");
         }
         Some((report, started.elapsed().as_millis()))
     };

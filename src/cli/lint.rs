@@ -1,4 +1,4 @@
-//! `precept lint DIR [--json] [--no-solver]`
+//! `precept lint DIR [--json] [--no-solver] [--jobs N]`
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
@@ -6,7 +6,7 @@ use crate::core::lint::triage::{test_components, tests_reached, triage};
 use crate::core::lint::{Diagnostic, LintCounts, Severity, syntactic};
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, LogicTest, Project, compile};
-use crate::core::solve::SolverWorker;
+use crate::core::solve::SolverPool;
 use crate::core::solve::lint_checks::LintEvent;
 use clap::Args;
 use std::io::Write;
@@ -26,20 +26,25 @@ pub struct LintArgs {
     /// The deadline of each solver check in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Solver workers to share the groups of rules over (default: the
+    /// project's `solver_jobs`, else one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
     /// Also fail (exit 1) when rules conflict: an inconsistent policy,
     /// conflicting overlaps, shadowed exceptions, impossible situations
     #[arg(long)]
     pub strict: bool,
 }
 
-/// Runs the solver-backed checks, showing progress on stderr when it is a terminal.
+/// Runs the solver-backed checks on the pool, showing progress on stderr
+/// when it is a terminal.
 pub fn solver_diagnostics(
-    worker: &SolverWorker,
-    compiled: &crate::core::model::CompiledModel,
+    pool: &SolverPool,
+    compiled: &CompiledModel,
     show_progress: bool,
 ) -> Vec<Diagnostic> {
     let (events, received) = std::sync::mpsc::channel();
-    worker.lint(compiled.clone(), events);
+    pool.lint(compiled.clone(), events);
     let mut found = Vec::new();
     for event in received.iter() {
         match event {
@@ -68,9 +73,15 @@ pub fn run(args: &LintArgs) -> Outcome {
             args.timeout_ms
                 .unwrap_or(project.settings.solver_timeout_ms),
         );
-        let worker = SolverWorker::spawn(timeout);
+        let jobs = args
+            .jobs
+            .map(usize::from)
+            .or(project.settings.solver_jobs)
+            .unwrap_or_else(SolverPool::default_jobs);
+        // Each worker loads the model itself when the lint starts.
+        let pool = SolverPool::spawn(jobs, timeout);
         let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
-        diagnostics.extend(solver_diagnostics(&worker, &compiled, show_progress));
+        diagnostics.extend(solver_diagnostics(&pool, &compiled, show_progress));
     }
     diagnostics.sort_by_key(|d| (d.severity, d.code));
     let counts = LintCounts::of(&diagnostics);

@@ -1,9 +1,9 @@
-//! `precept test DIR [--json] [--junit FILE]`: the logic tests, then the
+//! `precept test DIR [--json] [--junit FILE] [--jobs N]`: the logic tests, then the
 //! natural-language tests through the answer verifier (k and the threshold
 //! from `precept.json`, by default 3 and 3/3; translations cached in
 //! `.cache/translations/`).
 
-use super::common::{Failure, Outcome, load_project, print_json, start_solver};
+use super::common::{Failure, Outcome, load_project, print_json, start_pool};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::render;
 use crate::core::answer::{
@@ -14,7 +14,7 @@ use crate::core::model::project::write_atomic;
 use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, NlTest, Project};
 use crate::core::solve::SolverWorker;
-use crate::core::test_runner::{TestOutcome, run_tests};
+use crate::core::test_runner::{TestOutcome, run_tests_pooled};
 use clap::Args;
 use serde_json::json;
 use std::fmt::Write;
@@ -37,6 +37,10 @@ pub struct TestArgs {
     /// The solver deadline per test in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Solver workers to share the logic tests over, by cone (default: the
+    /// project's `solver_jobs`, else one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
     /// Skip the natural-language tests (they need an LLM, or --replay with recorded replies)
     #[arg(long)]
     pub skip_nl: bool,
@@ -123,9 +127,14 @@ pub fn run(args: &TestArgs) -> Outcome {
             .cloned()
             .collect()
     };
-    let worker = start_solver(&project, &compiled, args.timeout_ms)?;
-    let outcomes = run_tests(&worker, &compiled, &tests);
-    let nl_outcomes = run_nl(args, &project, &compiled, &worker, &nl_tests);
+    let pool = start_pool(
+        &project,
+        &compiled,
+        args.timeout_ms,
+        args.jobs.map(usize::from),
+    )?;
+    let outcomes = run_tests_pooled(&pool, &compiled, &tests);
+    let nl_outcomes = run_nl(args, &project, &compiled, &pool.workers()[0], &nl_tests);
     let passed = outcomes.iter().filter(|o| o.passed).count()
         + nl_outcomes.iter().filter(|o| o.passed).count();
     let failed = outcomes.len() + nl_outcomes.len() - passed;

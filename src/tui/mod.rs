@@ -49,6 +49,10 @@ pub fn run(dir: &Path) -> ExitCode {
     };
     let config = effects::config::UserConfig::load(effects::config::config_dir());
     let timeout = Duration::from_millis(project.settings.solver_timeout_ms);
+    let jobs = project
+        .settings
+        .solver_jobs
+        .unwrap_or_else(crate::core::solve::SolverPool::default_jobs);
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(error) => {
@@ -82,7 +86,7 @@ pub fn run(dir: &Path) -> ExitCode {
         Ok(record) => app.formalization.record = record,
         Err(error) => app.status.last_error = Some(error.to_string()),
     }
-    let mut runtime = Runtime::new(app.project_dir.clone(), config.dir, timeout);
+    let mut runtime = Runtime::with_solver_jobs(app.project_dir.clone(), config.dir, timeout, jobs);
     let result = event_loop(&mut terminal, &mut app, &mut runtime);
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();

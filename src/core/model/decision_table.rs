@@ -78,6 +78,11 @@ impl TableMembership {
         (a == b).then_some(*policy)
     }
 
+    /// The table (its position) and hit policy `rule` is a row of.
+    pub fn table_of(&self, rule: &str) -> Option<(usize, HitPolicy)> {
+        self.by_rule.get(rule).copied()
+    }
+
     /// The hit policy of the table `rule` is a row of.
     pub fn policy_of(&self, rule: &str) -> Option<HitPolicy> {
         self.by_rule.get(rule).map(|(_, policy)| *policy)

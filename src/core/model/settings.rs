@@ -33,8 +33,8 @@ pub struct Settings {
     /// count of spans no rule covers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_policy: Vec<String>,
-    /// How many solver workers long jobs (the mutation score) share out
-    /// over; absent: one per core.
+    /// How many solver workers long jobs (lint, test runs, the mutation
+    /// score) share out over; absent: one per core.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_jobs: Option<usize>,
 }

@@ -54,3 +54,42 @@ pub(super) fn gated_check(solver: &Solver, assumptions: &[Bool]) -> SatResult {
     }
     result
 }
+
+/// A value that does not leave the thread it was made on, marked `Send` and
+/// `Sync` only to pass through `z3::with_z3_context`, which runs its
+/// callback at once on the calling thread.
+struct SameThread<T>(T);
+// SAFETY: see above: the value is used on the thread that made it only.
+unsafe impl<T> Send for SameThread<T> {}
+// SAFETY: as for Send.
+unsafe impl<T> Sync for SameThread<T> {}
+
+impl<T> SameThread<T> {
+    fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// Runs `work` on this thread with a Z3 context of its own, which the
+/// worker's watchdog interrupts meanwhile, so that what `work` finds does
+/// not depend on what this thread's context did before. `work` must not
+/// panic (catch inside it) and must return no Z3 object.
+pub(super) fn in_fresh_context<R>(work: impl FnOnce() -> R) -> R {
+    let watch = GATE.with(|gate| gate.borrow().clone());
+    let job = SameThread((work, watch));
+    let result = z3::with_z3_config(&z3::Config::new(), move || {
+        let (work, watch) = job.into_inner();
+        let address = super::encode::context_address();
+        let previous = watch
+            .as_ref()
+            .map(|watch| std::mem::replace(&mut watch.lock().context, address));
+        let result = work();
+        super::encode::forget_enum_sorts(address);
+        // Back to the thread's own context before this one goes.
+        if let (Some(watch), Some(previous)) = (&watch, previous) {
+            watch.lock().context = previous;
+        }
+        SameThread(result)
+    });
+    result.into_inner()
+}

@@ -149,17 +149,34 @@ impl Default for Z3Vocabulary {
 /// An enumeration sort made in Z3: its values, the sort and its constants.
 type MadeEnum = (Vec<String>, z3::Sort, Vec<Dynamic>);
 
+/// An enumeration's name in one Z3 context (its address).
+type EnumKey = (usize, String);
+
 thread_local! {
-    /// Enumeration sorts already made in this thread's Z3 context, by name.
-    /// Z3 refuses a second sort of the same name, so a reloaded model reuses
-    /// an identical enumeration and gives a changed one a fresh internal name.
-    static ENUM_SORTS: std::cell::RefCell<HashMap<String, Vec<MadeEnum>>> = std::cell::RefCell::new(HashMap::new());
+    /// Enumeration sorts already made in this thread's Z3 contexts, by
+    /// context and name. Z3 refuses a second sort of the same name, so a
+    /// reloaded model reuses an identical enumeration and gives a changed
+    /// one a fresh internal name.
+    static ENUM_SORTS: std::cell::RefCell<HashMap<EnumKey, Vec<MadeEnum>>> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// The address of this thread's current Z3 context.
+pub(super) fn context_address() -> usize {
+    z3::Context::thread_local().get_z3_context().as_ptr() as usize
+}
+
+/// Forgets the enumeration sorts made in the context at `address`, before
+/// that context goes.
+pub(super) fn forget_enum_sorts(address: usize) {
+    ENUM_SORTS.with(|registry| registry.borrow_mut().retain(|(at, _), _| *at != address));
 }
 
 fn enum_sort(name: &str, values: &[String]) -> (z3::Sort, Vec<Dynamic>) {
     ENUM_SORTS.with(|registry| {
         let mut registry = registry.borrow_mut();
-        let made = registry.entry(name.to_string()).or_default();
+        let made = registry
+            .entry((context_address(), name.to_string()))
+            .or_default();
         if let Some((_, sort, constants)) = made.iter().find(|(v, _, _)| v == values) {
             return (sort.clone(), constants.clone());
         }

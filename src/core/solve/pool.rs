@@ -4,9 +4,12 @@
 //! merge the results in a fixed order (see `testgen/mutation_pool.rs`).
 
 use super::error::SolveError;
-use super::worker::SolverWorker;
+use super::lint_checks::{LintEvent, LintMemo, LintShare};
+use super::worker::{SolverWorker, Ticket};
 use crate::core::model::CompiledModel;
 use crate::core::smt::Expr;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 pub struct SolverPool {
@@ -51,6 +54,42 @@ impl SolverPool {
     pub fn replace_rule(&self, id: &str, formula: Option<Expr>) {
         for worker in &self.workers {
             worker.replace_rule(id, formula.clone());
+        }
+    }
+
+    /// Lints `model` on every worker, each taking groups of rules from a
+    /// common queue (see `lint_checks/share.rs`); events stream to
+    /// `events` in the same order whatever the number of workers, ending
+    /// with `Finished`. Returns a ticket per worker, for `cancel`.
+    pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Vec<Ticket> {
+        self.lint_share(LintShare::new(model, self.workers.len(), events))
+    }
+
+    /// As `lint`, taking the findings of groups of rules whose content an
+    /// earlier run checked from `memo` (and keeping this run's there).
+    pub fn lint_remembering(
+        &self,
+        model: CompiledModel,
+        events: Sender<LintEvent>,
+        memo: &Arc<LintMemo>,
+    ) -> Vec<Ticket> {
+        let share = LintShare::new(model, self.workers.len(), events);
+        self.lint_share(share.with_memo(Arc::clone(memo)))
+    }
+
+    fn lint_share(&self, share: LintShare) -> Vec<Ticket> {
+        let share = Arc::new(share);
+        self.workers
+            .iter()
+            .enumerate()
+            .map(|(role, worker)| worker.lint_share(Arc::clone(&share), role))
+            .collect()
+    }
+
+    /// Cancels a job given as one ticket per worker (as `lint` returns).
+    pub fn cancel(&self, tickets: &[Ticket]) {
+        for (worker, &ticket) in self.workers.iter().zip(tickets) {
+            worker.cancel(ticket);
         }
     }
 

@@ -7,7 +7,7 @@
 use super::check_gate::install_gate;
 use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
-use super::lint_checks::LintEvent;
+use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
@@ -58,8 +58,8 @@ enum Job {
     SetTimeout(Duration),
     Lint {
         ticket: Ticket,
-        model: Box<CompiledModel>,
-        events: Sender<LintEvent>,
+        share: Arc<LintShare>,
+        role: usize,
     },
     Verify {
         ticket: Ticket,
@@ -89,6 +89,12 @@ pub struct SolverWorker {
 impl SolverWorker {
     /// Starts the worker and its watchdog. `timeout` is each request's deadline.
     pub fn spawn(timeout: Duration) -> SolverWorker {
+        SolverWorker::spawn_numbered(timeout, 1)
+    }
+
+    /// A worker whose tickets count up from `first_ticket`, so that several
+    /// workers answering on one channel never give two requests one ticket.
+    pub fn spawn_numbered(timeout: Duration, first_ticket: Ticket) -> SolverWorker {
         let (jobs, inbox) = mpsc::channel();
         let watch = Arc::new(Watch::default());
         let worker_watch = Arc::clone(&watch);
@@ -104,7 +110,7 @@ impl SolverWorker {
         SolverWorker {
             jobs: Some(jobs),
             watch,
-            next_ticket: AtomicU64::new(1),
+            next_ticket: AtomicU64::new(first_ticket.max(1)),
             threads: vec![worker, watchdog],
         }
     }
@@ -172,11 +178,17 @@ impl SolverWorker {
     /// not disturb it); events stream to `events`, ending with `Finished`.
     /// Each check gets the usual deadline; `cancel(ticket)` stops the run.
     pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Ticket {
+        self.lint_share(Arc::new(LintShare::new(model, 1, events)), 0)
+    }
+
+    /// Queues this worker's part (`role`, counted from 0) of a lint run
+    /// shared among several workers (see `lint_checks/share.rs`).
+    pub fn lint_share(&self, share: Arc<LintShare>, role: usize) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
         self.send(Job::Lint {
             ticket,
-            model: Box::new(model),
-            events,
+            share,
+            role,
         });
         ticket
     }
@@ -338,8 +350,8 @@ fn handle_job(
         }
         Job::Lint {
             ticket,
-            model,
-            events,
+            share,
+            role,
         } => {
             let started = {
                 let mut state = watch.lock();
@@ -359,45 +371,20 @@ fn handle_job(
                     true
                 }
             };
-            let mut counts = (0, 0);
             if started {
                 watch.wake.notify_all();
+                // A failure inside a piece of the run is reported by the
+                // share; this catches one between them.
+                let timeout_ms = timeout.as_millis() as u64;
                 let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    match SolverSession::load(&model, timeout.as_millis() as u64) {
-                        Ok(mut scratch) => {
-                            counts =
-                                scratch.lint(&model, &WatchedRequest { watch }, &mut |event| {
-                                    let _ = events.send(event);
-                                });
-                        }
-                        Err(error) => {
-                            let _ = events.send(LintEvent::Found(Box::new(
-                                crate::core::model::diagnostic::Diagnostic::new(
-                                    crate::core::model::diagnostic::LintCode::NotDecided,
-                                    crate::core::model::diagnostic::Severity::Error,
-                                    format!(
-                                        "the model could not be loaded into the solver: {error}"
-                                    ),
-                                ),
-                            )));
-                        }
-                    }
+                    lint_share(&share, role, timeout_ms, &WatchedRequest { watch });
                 }));
-                watch.lock().running = None;
                 if linted.is_err() {
-                    let _ = events.send(LintEvent::Found(Box::new(
-                        crate::core::model::diagnostic::Diagnostic::new(
-                            crate::core::model::diagnostic::LintCode::NotDecided,
-                            crate::core::model::diagnostic::Severity::Error,
-                            "the solver failed internally while linting",
-                        ),
-                    )));
+                    share.load_failed(role, "the solver failed internally");
                 }
+                watch.lock().running = None;
             }
-            let _ = events.send(LintEvent::Finished {
-                checks: counts.0,
-                undecided: counts.1,
-            });
+            share.worker_done();
         }
         Job::Verify {
             ticket,

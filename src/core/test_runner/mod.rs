@@ -1,57 +1,17 @@
-//! Runs logic tests against a model through the solver worker.
+//! Runs logic tests against a model through the solver worker, or shared
+//! out over a pool of workers by cone (`pooled.rs`).
 
 pub mod flips;
+mod outcome;
+mod pooled;
+
+pub use outcome::{TestCheckError, TestOutcome, check_test};
+pub use pooled::run_tests_pooled;
 
 use crate::core::model::{CompiledModel, LogicTest};
-use crate::core::smt::SmtError;
-use crate::core::solve::{Finding, FindingKind, SolverWorker};
-use serde::Serialize;
+use crate::core::solve::SolverWorker;
+use outcome::outcome_of;
 use std::sync::mpsc;
-use std::time::Duration;
-
-/// The outcome of one logic test.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TestOutcome {
-    pub id: String,
-    pub name: String,
-    pub expected: FindingKind,
-    /// The finding, or None when the premise or claim does not parse.
-    pub finding: Option<Finding>,
-    /// Why the test could not run (e.g. `claim: 1:4: expected ...`).
-    pub error: Option<String>,
-    pub passed: bool,
-    #[serde(skip)]
-    pub elapsed: Duration,
-}
-
-impl TestOutcome {
-    pub fn actual(&self) -> Option<FindingKind> {
-        self.finding.as_ref().map(|f| f.kind)
-    }
-}
-
-/// Which side of a test does not check against the model, and why.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum TestCheckError {
-    #[error("premise: {0}")]
-    Premise(SmtError),
-    #[error("claim: {0}")]
-    Claim(SmtError),
-}
-
-/// Parses and checks a test's premise and claim against the model.
-pub fn check_test(
-    model: &CompiledModel,
-    test: &LogicTest,
-) -> Result<(crate::core::smt::Expr, crate::core::smt::Expr), TestCheckError> {
-    let (_, premise) = model
-        .check_formula(&test.premise)
-        .map_err(TestCheckError::Premise)?;
-    let (_, claim) = model
-        .check_formula(&test.claim)
-        .map_err(TestCheckError::Claim)?;
-    Ok((premise, claim))
-}
 
 /// Runs `tests` on a worker that already has `model` loaded. All requests are
 /// queued at once; outcomes come back in the order of `tests`.
@@ -77,27 +37,10 @@ pub fn run_tests(
         .iter()
         .zip(tickets)
         .map(|(test, ticket)| {
-            let (finding, error, elapsed) = match ticket {
-                Ok(ticket) => match findings.remove(&ticket) {
-                    Some((finding, elapsed)) => (Some(finding), None, elapsed),
-                    None => (
-                        None,
-                        Some("the solver thread stopped".to_string()),
-                        Duration::ZERO,
-                    ),
-                },
-                Err(error) => (None, Some(error.to_string()), Duration::ZERO),
-            };
-            let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
-            TestOutcome {
-                id: test.id.clone(),
-                name: test.name.clone(),
-                expected: test.expected,
-                finding,
-                error,
-                passed,
-                elapsed,
-            }
+            let answer = ticket
+                .map(|ticket| findings.remove(&ticket))
+                .map_err(|e| e.to_string());
+            outcome_of(test, answer)
         })
         .collect()
 }

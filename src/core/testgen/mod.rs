@@ -9,12 +9,15 @@
 //! - `generate`: the whole generation, and proposed tests' review
 //! - `coverage`, `mutation`: how well a suite covers the rules
 //! - `report_text`: how their figures are written (one decimal everywhere)
+//! - `mutation_pool`: every mutant in schemata over a solver pool;
+//!   `equivalence_cache`: equivalent mutants by content hash in `.cache/`
 
 mod budget;
 mod candidates;
 mod cases;
 mod chains;
 pub mod coverage;
+pub mod equivalence_cache;
 mod explain;
 pub mod generate;
 pub mod mutation;

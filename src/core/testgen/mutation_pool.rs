@@ -5,12 +5,16 @@
 //! pool of solver workers, and the results put back in the mutants' own
 //! order, so the report does not depend on how many workers ran.
 //!
+//! Mutants proved equivalent are kept by content hash
+//! (`equivalence_cache.rs`); a later run judges them without the solver.
+//!
 //! A mutant the schema could not settle (the solver ran out of time, or the
 //! policy is not known to be consistent) is judged the slow way, with a
 //! full question per test (`mutation::judge_slowly`), so a check that runs
 //! out of time still leaves the mutant undecided, never killed or survived.
 
 use super::coverage::{in_cone, rule_graph};
+use super::equivalence_cache::{EquivalenceCache, mutant_key, rule_context};
 use super::mutation::{
     Baseline, Mutant, MutantResult, MutantStatus, MutationReport, judge_slowly, passing_tests,
 };
@@ -67,6 +71,22 @@ pub fn mutation_score_pooled(
     generated: usize,
     progress: &(dyn Fn(MutationProgress) + Sync),
 ) -> MutationReport {
+    let cache = EquivalenceCache::in_memory();
+    mutation_score_cached(pool, model, tests, mutants, generated, progress, &cache)
+}
+
+/// As `mutation_score_pooled`, with the mutants `cache` knows to be
+/// equivalent judged without the solver (they survive every test), and the
+/// ones proved equivalent now added to it.
+pub fn mutation_score_cached(
+    pool: &SolverPool,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    mutants: Vec<Mutant>,
+    generated: usize,
+    progress: &(dyn Fn(MutationProgress) + Sync),
+    cache: &EquivalenceCache,
+) -> MutationReport {
     let started = Instant::now();
     let counting: Vec<LogicTest> = tests
         .iter()
@@ -89,7 +109,7 @@ pub fn mutation_score_pooled(
                     let Some((first, group)) = groups.get(i) else {
                         break;
                     };
-                    let judged = judge_rule(worker, model, &graph, &baseline, group);
+                    let judged = judge_rule(worker, model, &graph, &baseline, group, cache);
                     let count = group.len();
                     {
                         let mut slots = slots.lock().expect("mutation results poisoned");
@@ -133,7 +153,8 @@ fn by_rule(mutants: Vec<Mutant>) -> Vec<(usize, Vec<Mutant>)> {
     groups
 }
 
-/// Judges the mutants of one rule on `worker`: in the schema first, the
+/// Judges the mutants of one rule on `worker`: those `cache` knows to be
+/// equivalent without the solver, the others in the schema first and the
 /// slow way for those it could not settle.
 fn judge_rule(
     worker: &SolverWorker,
@@ -141,6 +162,7 @@ fn judge_rule(
     graph: &RuleGraph,
     baseline: &[Baseline<'_>],
     group: &[Mutant],
+    cache: &EquivalenceCache,
 ) -> Vec<Option<MutantResult>> {
     let rule = group[0].rule.clone();
     let cone: Vec<&Baseline<'_>> = baseline
@@ -150,13 +172,49 @@ fn judge_rule(
             in_cone(graph, &rule, &variables)
         })
         .collect();
-    let verdicts = schema_verdicts(worker, &rule, group, &cone);
+    let context = rule_context(model, graph, &rule);
+    let keys: Vec<String> = group
+        .iter()
+        .map(|m| mutant_key(&context, &m.formula.to_string()))
+        .collect();
+    let known: Vec<bool> = keys.iter().map(|key| cache.contains(key)).collect();
+    let asked: Vec<Mutant> = group
+        .iter()
+        .zip(&known)
+        .filter(|(_, known)| !**known)
+        .map(|(m, _)| m.clone())
+        .collect();
+    let mut verdicts = if asked.is_empty() {
+        Vec::new()
+    } else {
+        schema_verdicts(worker, &rule, &asked, &cone)
+    }
+    .into_iter();
     group
         .iter()
-        .zip(verdicts)
-        .map(|(mutant, verdict)| match verdict {
-            Some(verdict) => Some(result_of(mutant.clone(), verdict, &cone, baseline)),
-            None => judge_slowly(worker, model, graph, baseline, mutant.clone()),
+        .zip(known)
+        .zip(keys)
+        .map(|((mutant, known), key)| {
+            let verdict = if known {
+                // Equivalent: the mutated policy answers every question as
+                // the original does, so it passes every test of the cone.
+                Some(MutantVerdict {
+                    inconsistent: false,
+                    killed_by: None,
+                    tests_run: cone.len(),
+                    equivalent: true,
+                })
+            } else {
+                verdicts.next().flatten()
+            };
+            let result = match verdict {
+                Some(verdict) => Some(result_of(mutant.clone(), verdict, &cone, baseline)),
+                None => judge_slowly(worker, model, graph, baseline, mutant.clone()),
+            };
+            if !known && result.as_ref().is_some_and(|r| r.equivalent) {
+                cache.remember(key);
+            }
+            result
         })
         .collect()
 }

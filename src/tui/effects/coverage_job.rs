@@ -8,13 +8,16 @@ use std::time::Duration;
 
 /// Measures coverage and the full mutation score on a pool of solver
 /// workers of its own (one per core), reporting the mutation's progress and
-/// time left as it goes, then the results.
+/// time left as it goes, then the results. Equivalent mutants are taken
+/// from and kept in the project's cache (`project_dir/.cache/`).
 pub fn measure_coverage(
     generation: u64,
     model: Box<crate::core::model::CompiledModel>,
     tests: Vec<LogicTest>,
     timeout: Duration,
+    project_dir: std::path::PathBuf,
 ) -> Receiver<Msg> {
+    use crate::core::testgen::equivalence_cache::EquivalenceCache;
     use crate::core::testgen::{coverage, mutation, mutation_pool};
     let (messages, stream) = mpsc::channel();
     std::thread::spawn(move || {
@@ -32,7 +35,8 @@ pub fn measure_coverage(
         let all = mutation::mutants(&model);
         let generated = all.len();
         let progress = std::sync::Mutex::new(messages.clone());
-        let report = mutation_pool::mutation_score_pooled(
+        let cache = EquivalenceCache::of_project(&project_dir);
+        let report = mutation_pool::mutation_score_cached(
             &pool,
             &model,
             &tests,
@@ -46,7 +50,10 @@ pub fn measure_coverage(
                     });
                 }
             },
+            &cache,
         );
+        // Only a cache: a failed write costs a later run time, nothing else.
+        let _ = cache.save();
         let _ = messages.send(Msg::CoverageDone {
             generation,
             coverage: Box::new(coverage),

@@ -1,5 +1,6 @@
 //! The effects the update asks for, carried out off the UI thread: the
-//! solver worker and file writes (`runtime`), LLM and solver jobs in the
+//! solver workers and file writes (`runtime`; the workers, their edits and
+//! how lint and test runs are shared among them in `solvers`), LLM and solver jobs in the
 //! background (`llm_jobs`), explanations on the shared solver
 //! (`explain_jobs`), the coverage run with the full mutation score on a
 //! pool of workers (`coverage_job`), chatbot probes (`probe_job`), and the
@@ -11,3 +12,4 @@ pub mod explain_jobs;
 pub mod llm_jobs;
 pub mod probe_job;
 pub mod runtime;
+pub mod solvers;

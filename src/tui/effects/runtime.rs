@@ -7,6 +7,7 @@ use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use crate::core::smt::{Expr, ExprKind};
 use crate::core::solve::{FindingKind, SolverReply, SolverWorker, Ticket};
 use crate::core::test_runner::TestOutcome;
+use crate::tui::effects::solvers::Solvers;
 use crate::tui::state::msg::{Effect, Msg};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -16,7 +17,8 @@ use std::time::Duration;
 /// A lint run in progress: its events arrive on their own channel.
 struct LintRun {
     generation: u64,
-    ticket: Ticket,
+    /// One per worker.
+    tickets: Vec<Ticket>,
     events: Receiver<crate::core::solve::lint_checks::LintEvent>,
 }
 
@@ -36,7 +38,7 @@ enum Pending {
 pub struct Runtime {
     project_dir: PathBuf,
     config_dir: Option<PathBuf>,
-    solver: SolverWorker,
+    solver: Solvers,
     reply: Sender<SolverReply>,
     replies: Receiver<SolverReply>,
     pending: HashMap<Ticket, Pending>,
@@ -59,12 +61,24 @@ pub struct Runtime {
 }
 
 impl Runtime {
+    /// A runtime with one solver worker per core.
     pub fn new(project_dir: PathBuf, config_dir: Option<PathBuf>, timeout: Duration) -> Runtime {
+        let jobs = crate::core::solve::SolverPool::default_jobs();
+        Runtime::with_solver_jobs(project_dir, config_dir, timeout, jobs)
+    }
+
+    /// A runtime with `jobs` solver workers sharing lint and test runs.
+    pub fn with_solver_jobs(
+        project_dir: PathBuf,
+        config_dir: Option<PathBuf>,
+        timeout: Duration,
+        jobs: usize,
+    ) -> Runtime {
         let (reply, replies) = mpsc::channel();
         Runtime {
             project_dir,
             config_dir,
-            solver: SolverWorker::spawn(timeout),
+            solver: Solvers::spawn(jobs, timeout),
             reply,
             replies,
             pending: HashMap::new(),
@@ -116,21 +130,16 @@ impl Runtime {
                 let mut messages = Vec::new();
                 if probe_consistency {
                     let truth = Expr::new(ExprKind::Bool(true));
-                    let ticket = self.solver.submit(truth.clone(), truth, self.reply.clone());
+                    let ticket =
+                        self.solver
+                            .main()
+                            .submit(truth.clone(), truth, self.reply.clone());
                     self.pending.insert(ticket, Pending::Probe { generation });
                 }
+                let mut runnable = Vec::new();
                 for job in jobs {
-                    match job.formulas {
-                        Ok((premise, claim)) => {
-                            let ticket = self.solver.submit(premise, claim, self.reply.clone());
-                            self.pending.insert(
-                                ticket,
-                                Pending::Test {
-                                    generation,
-                                    test: Box::new(job.test),
-                                },
-                            );
-                        }
+                    match job.formulas.clone() {
+                        Ok((premise, claim)) => runnable.push((premise, claim, job)),
                         Err(error) => messages.push(Msg::TestFinished {
                             generation,
                             outcome: Box::new(TestOutcome {
@@ -145,6 +154,18 @@ impl Runtime {
                         }),
                     }
                 }
+                let (reply, pending) = (&self.reply, &mut self.pending);
+                self.solver
+                    .share_tests(runnable, |worker, premise, claim, job| {
+                        let ticket = worker.submit(premise, claim, reply.clone());
+                        pending.insert(
+                            ticket,
+                            Pending::Test {
+                                generation,
+                                test: Box::new(job.test),
+                            },
+                        );
+                    });
                 messages
             }
             Effect::Verify {
@@ -152,20 +173,25 @@ impl Runtime {
                 premise,
                 claim,
             } => {
-                let solver_ticket = self.solver.submit(premise, claim, self.reply.clone());
+                let solver_ticket = self
+                    .solver
+                    .main()
+                    .submit(premise, claim, self.reply.clone());
                 self.pending
                     .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
                 Vec::new()
             }
             Effect::Lint { generation, model } => {
                 if let Some(old) = self.lint.take() {
-                    self.solver.cancel(old.ticket);
+                    for ticket in old.tickets {
+                        self.solver.cancel(ticket);
+                    }
                 }
                 let (events, received) = mpsc::channel();
-                let ticket = self.solver.lint(*model, events);
+                let tickets = self.solver.lint(*model, events);
                 self.lint = Some(LintRun {
                     generation,
-                    ticket,
+                    tickets,
                     events: received,
                 });
                 Vec::new()
@@ -181,6 +207,7 @@ impl Runtime {
                         model,
                         tests,
                         self.timeout,
+                        self.project_dir.clone(),
                     ));
                 Vec::new()
             }
@@ -431,7 +458,7 @@ impl Runtime {
                 inputs,
                 locate_parting,
             } => self.explain.start(
-                &self.solver,
+                self.solver.main(),
                 Kind::Why,
                 jobs::explain_test(ticket, premise, claim, inputs, locate_parting),
             ),
@@ -441,7 +468,7 @@ impl Runtime {
                 claim,
                 inputs,
             } => self.explain.start(
-                &self.solver,
+                self.solver.main(),
                 Kind::Consultant,
                 jobs::consult(ticket, premise, claim, inputs),
             ),
@@ -451,11 +478,11 @@ impl Runtime {
                 propagation,
                 variable,
             } => self.explain.start(
-                &self.solver,
+                self.solver.main(),
                 Kind::Why,
                 jobs::value_chain(ticket, premise, *propagation, variable),
             ),
-            Effect::CancelExplain => self.explain.cancel(&self.solver, Kind::Why),
+            Effect::CancelExplain => self.explain.cancel(self.solver.main(), Kind::Why),
             Effect::WriteProjectFile { path, contents } => {
                 let full = self.project_dir.join(&path);
                 let written = full

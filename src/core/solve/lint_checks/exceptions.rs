@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;
 use z3::ast::Bool;
 
-use super::linter::{Linter, SITUATION_CHECK_BUDGET, split_implication};
+use super::linter::{Linter, split_implication};
 use crate::core::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use crate::core::solve::{Scenario, Value};
@@ -310,14 +310,8 @@ impl Linter<'_> {
             }
         }
         self.situation_budget = budget;
-        if budget == 0 && !self.situation_budget_reported {
-            self.situation_budget_reported = true;
-            self.undecided(
-                format!(
-                    "the search for impossible situations stopped after {SITUATION_CHECK_BUDGET} checks; some may not be reported"
-                ),
-                Vec::new(),
-            );
+        if budget == 0 {
+            self.situation_budget_ran_out = true;
         }
         let mut reports: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         // A single impossible fact is a forced variable (L204), not a

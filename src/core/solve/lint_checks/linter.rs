@@ -26,7 +26,9 @@ pub enum LintEvent {
 
 /// The most solver checks spent searching for impossible situations in one
 /// lint run (the search is a heuristic: extremes and pairs of input facts),
-/// so that a large model's lint stays fast.
+/// so that a large model's lint stays fast. Each group of rules gets a share
+/// in proportion to its size (`share.rs`), so what a group finds does not
+/// depend on the order the groups are checked in.
 pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
 
 /// The most disjoint conflicts reported for an inconsistent policy.
@@ -56,23 +58,22 @@ pub(super) struct Linter<'a> {
     /// (general rule, rule with the exception) pairs found by L209: the
     /// redundancy check leaves the second alone.
     pub(super) shadowed: HashSet<(usize, usize)>,
-    /// Solver checks left for the impossible-situation search (L210).
+    /// Solver checks left for the impossible-situation search (L210) in
+    /// the group being checked.
     pub(super) situation_budget: usize,
-    pub(super) situation_budget_reported: bool,
+    /// The group's search stopped at its budget (the run says so once).
+    pub(super) situation_budget_ran_out: bool,
 }
 
-impl SolverSession {
-    /// Runs every solver-backed check on `model` (this session must hold
-    /// exactly `model`'s rules, in order), reporting as it goes. Returns the
-    /// number of checks made and how many were not decided in time.
-    pub fn lint(
-        &mut self,
-        model: &CompiledModel,
-        interruption: &dyn Interruption,
-        report: &mut dyn FnMut(LintEvent),
-    ) -> (usize, usize) {
-        let mut linter = Linter {
-            session: self,
+impl<'a> Linter<'a> {
+    pub(super) fn new(
+        session: &'a mut SolverSession,
+        model: &'a CompiledModel,
+        interruption: &'a dyn Interruption,
+        report: &'a mut dyn FnMut(LintEvent),
+    ) -> Linter<'a> {
+        Linter {
+            session,
             model,
             interruption,
             report,
@@ -80,10 +81,8 @@ impl SolverSession {
             undecided: 0,
             shadowed: HashSet::new(),
             situation_budget: SITUATION_CHECK_BUDGET,
-            situation_budget_reported: false,
-        };
-        linter.run();
-        (linter.checks, linter.undecided)
+            situation_budget_ran_out: false,
+        }
     }
 }
 
@@ -136,46 +135,38 @@ impl Linter<'_> {
         self.session.vocabulary.formula(expr).ok()
     }
 
-    pub(super) fn run(&mut self) {
-        let total_rules = self.model.rules.len();
+    /// The checks of the whole model before the groups: the disjoint
+    /// groups note (L208) and consistency (L201). False when the rules
+    /// contradict each other (or that is not decided): then no group is
+    /// checked.
+    pub(super) fn prologue(&mut self, groups: &[Vec<usize>]) -> bool {
+        self.report_groups(groups);
         self.session.solver.push();
-        let groups = self.groups();
-        let all: Vec<usize> = (0..total_rules).collect();
+        let all: Vec<usize> = (0..self.model.rules.len()).collect();
         let consistent = self.inconsistency(&all);
         self.session.solver.pop(1);
-        if !consistent {
-            return;
-        }
-        // Each group is checked in a solver holding only its rules: no
-        // check can involve another group, and small solvers are fast.
-        for group in &groups {
-            if self.stopped() {
-                return;
-            }
-            let scratch = self.session.scratch_solver(group);
-            let whole_model = std::mem::replace(&mut self.session.solver, scratch);
-            self.shadowed = self.shadowed_exceptions(group);
-            self.per_rule_checks(group);
-            self.forced_and_unreachable(group);
-            self.overlaps(group);
-            self.gaps(group);
-            self.impossible_situations(group);
-            self.session.solver = whole_model;
-        }
+        consistent
+    }
+
+    /// Every check of one group, in a solver holding only its rules: no
+    /// check can involve another group, and small solvers are fast.
+    /// `situation_budget` bounds its impossible-situation search.
+    pub(super) fn lint_group(&mut self, group: &[usize], situation_budget: usize) {
+        self.situation_budget = situation_budget;
+        self.situation_budget_ran_out = false;
+        let scratch = self.session.scratch_solver(group);
+        let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+        self.shadowed = self.shadowed_exceptions(group);
+        self.per_rule_checks(group);
+        self.forced_and_unreachable(group);
+        self.overlaps(group);
+        self.gaps(group);
+        self.impossible_situations(group);
+        self.session.solver = whole_model;
     }
 
     /// L208: islands of rules that share no variables.
-    pub(super) fn groups(&mut self) -> Vec<Vec<usize>> {
-        let mut seen = HashSet::new();
-        let mut members: Vec<Vec<usize>> = Vec::new();
-        for rule in 0..self.model.rules.len() {
-            if seen.contains(&rule) {
-                continue;
-            }
-            let group = self.session.group_of(rule);
-            seen.extend(group.iter().copied());
-            members.push(group);
-        }
+    fn report_groups(&mut self, members: &[Vec<usize>]) {
         let groups: Vec<Vec<String>> = members
             .iter()
             .map(|g| g.iter().map(|&r| self.id(r)).collect())
@@ -201,6 +192,5 @@ impl Linter<'_> {
                 Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts),
             );
         }
-        members
     }
 }

@@ -13,11 +13,19 @@
 //!   conditions cannot hold together
 //! - `exceptions`: shadowed exceptions, impossible situations, exception
 //!   fixes
+//! - `share`: one run shared out over a pool's workers by group of rules,
+//!   merged in a fixed order; `memo`: each group's findings by content, so
+//!   a run after an edit checks only the changed groups
 
 mod condition_box;
 mod exceptions;
 mod linter;
+mod memo;
 mod overlaps;
 mod rule_checks;
+mod share;
 
 pub use linter::{LintEvent, split_implication};
+pub use memo::LintMemo;
+pub use share::LintShare;
+pub(super) use share::lint_share;

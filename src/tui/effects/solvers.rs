@@ -1,0 +1,156 @@
+//! The workbench's solver workers: the main one (questions, explanations,
+//! the consistency probe) and helpers, as many as `solver_jobs` asks for
+//! beyond it. Every worker has the model loaded and gets every edit; a lint
+//! run is shared out over all of them by group of rules (groups whose
+//! content an earlier run checked keep their diagnostics), a test run by cone
+//! (the tests whose variables touch the same groups of rules run one after
+//! another on one worker, reusing its warm solver of that cone).
+//!
+//! Each worker numbers its tickets in a range of its own, so replies on one
+//! channel never collide and a ticket says which worker to cancel it on.
+
+use crate::core::model::CompiledModel;
+use crate::core::model::graph::RuleGraph;
+use crate::core::smt::Expr;
+use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
+use crate::core::solve::{SolverWorker, Ticket};
+use crate::tui::state::msg::TestJob;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// Tickets of worker `k` start at `k << TICKET_SHIFT` (plus one).
+const TICKET_SHIFT: u32 = 40;
+
+pub struct Solvers {
+    workers: Vec<SolverWorker>,
+    /// The loaded model's declared variables and rules, kept up to date with
+    /// the edits, to share tests out by cone.
+    variables: Vec<String>,
+    rules: Vec<(String, Expr)>,
+    graph: Option<RuleGraph>,
+    /// Each group of rules' diagnostics by content: a lint after an edit
+    /// checks only the groups the edit changed.
+    memo: Arc<LintMemo>,
+}
+
+impl Solvers {
+    /// `jobs` workers (at least one), each with `timeout` per request.
+    pub fn spawn(jobs: usize, timeout: Duration) -> Solvers {
+        Solvers {
+            workers: (0..jobs.max(1))
+                .map(|k| SolverWorker::spawn_numbered(timeout, ((k as u64) << TICKET_SHIFT) + 1))
+                .collect(),
+            variables: Vec::new(),
+            rules: Vec::new(),
+            graph: None,
+            memo: Arc::new(LintMemo::new()),
+        }
+    }
+
+    /// The worker for questions, explanations and the consistency probe.
+    pub fn main(&self) -> &SolverWorker {
+        &self.workers[0]
+    }
+
+    pub fn len(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.workers.is_empty()
+    }
+
+    /// The worker that gave `ticket`.
+    fn worker_of(&self, ticket: Ticket) -> &SolverWorker {
+        let k = (ticket >> TICKET_SHIFT) as usize;
+        self.workers.get(k).unwrap_or(&self.workers[0])
+    }
+
+    pub fn cancel(&self, ticket: Ticket) {
+        self.worker_of(ticket).cancel(ticket);
+    }
+
+    /// Loads `model` on every worker without waiting.
+    pub fn load_in_background(&mut self, model: CompiledModel) {
+        self.variables = model.variables.iter().map(|(n, _)| n.clone()).collect();
+        self.rules = model
+            .rules
+            .iter()
+            .map(|r| (r.id.clone(), r.formula.clone()))
+            .collect();
+        self.graph = None;
+        for worker in &self.workers[1..] {
+            worker.load_in_background(model.clone());
+        }
+        self.workers[0].load_in_background(model);
+    }
+
+    /// Applies one rule edit on every worker.
+    pub fn replace_rule(&mut self, id: &str, formula: Option<Expr>) {
+        for worker in &self.workers {
+            worker.replace_rule(id, formula.clone());
+        }
+        let at = self.rules.iter().position(|(rule, _)| rule == id);
+        match (at, &formula) {
+            (Some(i), Some(formula)) => self.rules[i].1 = formula.clone(),
+            (Some(i), None) => {
+                self.rules.remove(i);
+            }
+            (None, Some(formula)) => self.rules.push((id.to_string(), formula.clone())),
+            (None, None) => {}
+        }
+        self.graph = None;
+    }
+
+    /// Lints `model` on every worker; returns their tickets.
+    pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> Vec<Ticket> {
+        let share = LintShare::new(model, self.workers.len(), events);
+        let share = Arc::new(share.with_memo(Arc::clone(&self.memo)));
+        self.workers
+            .iter()
+            .enumerate()
+            .map(|(role, worker)| worker.lint_share(Arc::clone(&share), role))
+            .collect()
+    }
+
+    /// Queues every job with formulas on a worker (`submit(worker, premise,
+    /// claim)` sends it), the jobs of one cone on one worker in their order,
+    /// each cone (largest first) on the worker with the fewest tests so far.
+    pub fn share_tests(
+        &mut self,
+        jobs: Vec<(Expr, Expr, TestJob)>,
+        mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob),
+    ) {
+        if self.workers.len() == 1 {
+            for (premise, claim, job) in jobs {
+                submit(&self.workers[0], premise, claim, job);
+            }
+            return;
+        }
+        let graph = self.graph.get_or_insert_with(|| {
+            RuleGraph::build(
+                self.variables.iter().map(String::as_str),
+                self.rules.iter().map(|(id, f)| (id.as_str(), f)),
+            )
+        });
+        let mut cones: BTreeMap<_, Vec<(Expr, Expr, TestJob)>> = BTreeMap::new();
+        for (premise, claim, job) in jobs {
+            let mut symbols = premise.symbols();
+            symbols.extend(claim.symbols());
+            let key = graph.rules_touching(symbols);
+            cones.entry(key).or_default().push((premise, claim, job));
+        }
+        let mut cones: Vec<_> = cones.into_values().collect();
+        cones.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        let mut load = vec![0usize; self.workers.len()];
+        for cone in cones {
+            let k = (0..load.len()).min_by_key(|&k| load[k]).unwrap_or(0);
+            load[k] += cone.len();
+            for (premise, claim, job) in cone {
+                submit(&self.workers[k], premise, claim, job);
+            }
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! Lint and logic test runs shared out over a solver pool (groups of rules
+//! and cones taken from a common queue) must find exactly what one worker
+//! finds: on every sample, on the synthetic 1,500-rule model and on random
+//! models of several groups; and a check that runs out of time stays "not
+//! decided" on the pool too.
+
+mod support;
+
+#[path = "../benches/support/synthetic.rs"]
+mod synthetic;
+
+use precept::core::model::diagnostic::{Diagnostic, LintCode};
+use precept::core::model::{CompiledModel, LogicTest, Project, compile};
+use precept::core::solve::lint_checks::{LintEvent, LintMemo};
+use precept::core::solve::{FindingKind, SolverPool, SolverWorker};
+use precept::core::test_runner::{TestOutcome, run_tests, run_tests_pooled};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use support::{model, sample, worker};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+const SAMPLES: [&str; 3] = ["airline-refunds", "benefit-eligibility", "park-admission"];
+
+/// What a lint run reported: the diagnostics in order, and the counts of
+/// its `Finished` event.
+fn drain(received: std::sync::mpsc::Receiver<LintEvent>) -> (Vec<Diagnostic>, (usize, usize)) {
+    let mut found = Vec::new();
+    for event in received.iter() {
+        match event {
+            LintEvent::Found(d) => found.push(*d),
+            LintEvent::Progress { .. } => {}
+            LintEvent::Finished { checks, undecided } => return (found, (checks, undecided)),
+        }
+    }
+    panic!("the lint run ended without Finished");
+}
+
+fn single_lint(model: &CompiledModel, timeout: Duration) -> (Vec<Diagnostic>, (usize, usize)) {
+    let worker = SolverWorker::spawn(timeout);
+    let (events, received) = std::sync::mpsc::channel();
+    worker.lint(model.clone(), events);
+    drain(received)
+}
+
+fn pooled_lint(
+    model: &CompiledModel,
+    jobs: usize,
+    timeout: Duration,
+) -> (Vec<Diagnostic>, (usize, usize)) {
+    let pool = SolverPool::spawn(jobs, timeout);
+    let (events, received) = std::sync::mpsc::channel();
+    let tickets = pool.lint(model.clone(), events);
+    assert_eq!(tickets.len(), jobs);
+    drain(received)
+}
+
+/// A test outcome without the time it took.
+fn decided(outcomes: &[TestOutcome]) -> Vec<Value> {
+    outcomes
+        .iter()
+        .map(|o| {
+            json!({
+                "id": o.id,
+                "finding": o.finding,
+                "error": o.error,
+                "passed": o.passed,
+            })
+        })
+        .collect()
+}
+
+fn pooled_tests(model: &CompiledModel, tests: &[LogicTest], jobs: usize) -> Vec<Value> {
+    let pool = SolverPool::spawn(jobs, TIMEOUT);
+    pool.load(model).unwrap();
+    decided(&run_tests_pooled(&pool, model, tests))
+}
+
+fn assert_same_runs(model: &CompiledModel, tests: &[LogicTest], what: &str) {
+    let lint = single_lint(model, TIMEOUT);
+    for jobs in [1, 2] {
+        assert_eq!(
+            pooled_lint(model, jobs, TIMEOUT),
+            lint,
+            "{what}: lint, {jobs} workers"
+        );
+    }
+    let reference = decided(&run_tests(&worker(model, TIMEOUT), model, tests));
+    for jobs in [1, 2] {
+        assert_eq!(
+            pooled_tests(model, tests, jobs),
+            reference,
+            "{what}: tests, {jobs} workers"
+        );
+    }
+}
+
+#[test]
+fn pooled_lint_and_test_runs_equal_the_single_worker_on_every_sample() {
+    for name in SAMPLES {
+        let project = Project::load(&sample(name)).unwrap();
+        let model = project.compile_strict().unwrap();
+        let (found, _) = single_lint(&model, TIMEOUT);
+        assert!(!found.is_empty(), "{name}: the lint found nothing");
+        assert_same_runs(&model, &project.tests.tests, name);
+    }
+}
+
+#[test]
+fn pooled_lint_and_test_runs_equal_the_single_worker_on_the_synthetic_model() {
+    let (policy, suite) = synthetic::synthetic();
+    let model = compile(&policy);
+    let two = pooled_lint(&model, 2, TIMEOUT);
+    assert_eq!(pooled_lint(&model, 1, TIMEOUT), two);
+    let (found, _) = two;
+    assert!(
+        found.iter().any(|d| d.code == LintCode::DisjointGroups),
+        "twenty sections are twenty groups"
+    );
+    let reference = decided(&run_tests(&worker(&model, TIMEOUT), &model, &suite.tests));
+    assert_eq!(reference.len(), 1_000);
+    for jobs in [1, 2] {
+        assert_eq!(
+            pooled_tests(&model, &suite.tests, jobs),
+            reference,
+            "{jobs} workers"
+        );
+    }
+}
+
+#[test]
+fn a_check_that_times_out_on_the_pool_is_not_decided_never_a_pass() {
+    let cubes = model(
+        "(declare-const x Int)(declare-const y Int)(declare-const z Int)
+         (declare-const a Bool)(declare-const b Bool)
+         (assert (and (> x 0) (> y 0) (> z 0)))(assert (= (+ (* x x x) (* y y y)) (* z z z)))
+         (assert (=> a b))",
+    );
+    let timeout = Duration::from_millis(300);
+    let (found, (_, undecided)) = pooled_lint(&cubes, 2, timeout);
+    let not_decided = found
+        .iter()
+        .filter(|d| d.code == LintCode::NotDecided)
+        .count();
+    assert!(not_decided > 0, "{found:#?}");
+    assert_eq!(undecided, not_decided);
+    assert!(!found.iter().any(|d| d.code == LintCode::Inconsistent));
+
+    let pool = SolverPool::spawn(2, timeout);
+    pool.load(&cubes).unwrap();
+    let question = LogicTest::new(
+        "T1",
+        "a cube sum",
+        "(> z 10)",
+        "(> x 1)",
+        FindingKind::Valid,
+    );
+    let outcomes = run_tests_pooled(&pool, &cubes, &[question]);
+    let finding = outcomes[0].finding.as_ref().unwrap();
+    assert_eq!(finding.kind, FindingKind::TooComplex, "{finding:?}");
+    assert!(!outcomes[0].passed);
+}
+
+fn remembering(model: &CompiledModel, memo: &Arc<LintMemo>) -> (Vec<Diagnostic>, (usize, usize)) {
+    let pool = SolverPool::spawn(2, TIMEOUT);
+    let (events, received) = std::sync::mpsc::channel();
+    pool.lint_remembering(model.clone(), events, memo);
+    drain(received)
+}
+
+/// Two groups of rules with findings in each: R1 makes R2 redundant; R3 and
+/// R4 together rule out b.
+fn two_groups(first: &str) -> CompiledModel {
+    model(&format!(
+        "(declare-const a Bool)(declare-const x Int)(declare-const b Bool)(declare-const y Int)
+         (assert {first})(assert (=> a (> x 3)))
+         (assert (=> b (< y 0)))(assert (=> b (> y 1)))"
+    ))
+}
+
+#[test]
+fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_finds() {
+    let memo = Arc::new(LintMemo::new());
+    let before = two_groups("(=> a (> x 5))");
+    let first = remembering(&before, &memo);
+    assert_eq!(first, single_lint(&before, TIMEOUT));
+    assert_eq!(memo.len(), 2, "both groups kept");
+    let (found, (checks, _)) = &first;
+    assert!(
+        found.iter().any(|d| d.rules.contains(&"R2".to_string())),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|d| d.rules.contains(&"R3".to_string())),
+        "{found:#?}"
+    );
+
+    // Nothing changed: only the whole-model consistency check is asked.
+    let (again, (again_checks, _)) = remembering(&before, &memo);
+    assert_eq!(&again, found);
+    assert_eq!(again_checks, 1);
+    assert!(again_checks < *checks);
+
+    // R1 edited: its group is checked again, b's group is kept; the result
+    // is the full lint's of the edited model.
+    let after = two_groups("(=> a (> x 7))");
+    let edited = remembering(&after, &memo);
+    let full = single_lint(&after, TIMEOUT);
+    assert_eq!(edited.0, full.0);
+    assert!(
+        edited.1.0 > 1 && edited.1.0 < full.1.0,
+        "{:?} vs {:?}",
+        edited.1,
+        full.1
+    );
+    assert_eq!(memo.len(), 2, "the old content of R1's group is forgotten");
+}
+
+/// `precept lint` and `precept test` print the same with one worker and
+/// with two.
+#[test]
+fn lint_and_test_commands_print_the_same_whatever_the_jobs() {
+    for name in SAMPLES {
+        let dir = sample(name);
+        let dir = dir.to_str().unwrap();
+        for command in [
+            vec!["lint", dir, "--json"],
+            vec!["test", dir, "--json", "--skip-nl"],
+        ] {
+            let run = |jobs: &str| {
+                let mut args = command.clone();
+                args.extend(["--jobs", jobs]);
+                let out = support::precept(&args);
+                assert!(
+                    out.status.code().is_some_and(|c| c <= 1),
+                    "{}",
+                    support::stderr(&out)
+                );
+                support::stdout(&out)
+            };
+            let one = run("1");
+            assert!(one.len() > 2, "{name}: {command:?} printed nothing");
+            assert_eq!(run("2"), one, "{name}: {command:?}");
+        }
+    }
+    let park = sample("park-admission");
+    let out = support::precept(&["lint", park.to_str().unwrap(), "--jobs", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        support::stderr(&out).contains("--jobs"),
+        "{}",
+        support::stderr(&out)
+    );
+}
+
+/// A random model of two or three groups of rules over their own
+/// variables: group g has Int x{g}_0..1 and Bool b{g}_0..2, rules
+/// `(=> flag (op x c))` or `(=> (and flag (op x c)) other-flag)`.
+fn random_model(rules: &[(u8, u8, u8, u8, i8, u8)]) -> CompiledModel {
+    let ops = ["<", "<=", ">", ">=", "="];
+    let mut variables = Vec::new();
+    for g in 0..3 {
+        variables.extend((0..2).map(|i| json!({ "name": format!("x{g}_{i}"), "type": "Int" })));
+        variables.extend((0..3).map(|i| json!({ "name": format!("b{g}_{i}"), "type": "Bool" })));
+    }
+    let rules: Vec<Value> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, &(group, shape, flag, x, c, op))| {
+            let g = group % 3;
+            let (flag, x, op) = (flag % 3, x % 2, ops[op as usize % ops.len()]);
+            let c = if c < 0 {
+                format!("(- {})", -i16::from(c))
+            } else {
+                c.to_string()
+            };
+            let expression = if shape % 2 == 0 {
+                format!("(=> b{g}_{flag} ({op} x{g}_{x} {c}))")
+            } else {
+                format!(
+                    "(=> (and b{g}_{flag} ({op} x{g}_{x} {c})) b{g}_{})",
+                    (flag + 1) % 3
+                )
+            };
+            json!({ "id": format!("R{}", i + 1), "expression": expression })
+        })
+        .collect();
+    let model = json!({ "schema_version": 1, "variables": variables, "rules": rules });
+    let compiled = compile(&serde_json::from_value(model).unwrap());
+    assert!(compiled.issues.is_empty(), "{:?}", compiled.issues);
+    compiled
+}
+
+fn random_tests(tests: &[(u8, u8, i8)]) -> Vec<LogicTest> {
+    tests
+        .iter()
+        .enumerate()
+        .map(|(i, &(group, flag, c))| {
+            let g = group % 3;
+            LogicTest::new(
+                format!("T{}", i + 1),
+                format!("random question {i}"),
+                format!("(and b{g}_{} (> x{g}_0 {}))", flag % 3, c.max(0)),
+                format!("b{g}_{}", (flag + 1) % 3),
+                FindingKind::Valid,
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    #[test]
+    fn pooled_runs_equal_the_single_worker_on_random_models(
+        rules in prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..10),
+        tests in prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 1..8),
+    ) {
+        let model = random_model(&rules);
+        let suite = random_tests(&tests);
+        let lint = single_lint(&model, TIMEOUT);
+        prop_assert_eq!(pooled_lint(&model, 2, TIMEOUT), lint);
+        let reference = decided(&run_tests(&worker(&model, TIMEOUT), &model, &suite));
+        prop_assert_eq!(pooled_tests(&model, &suite, 2), reference);
+    }
+}
