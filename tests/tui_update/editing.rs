@@ -196,7 +196,7 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
     assert_eq!(app.counts(), (3, 1, 0), "T3 now fails: 2 guests cost $12");
     assert!(matches!(app.test_state("T1"), TestState::Done(o) if o.passed));
     let message = app.status.message.clone().unwrap();
-    assert!(message.contains("(reran 2 affected)"), "{message}");
+    assert!(message.contains("reran 2 affected: "), "{message}");
 
     // Parking rule: only the parking tests.
     edit_rule(&mut app, "P1", "(=> member (not freeParking))");

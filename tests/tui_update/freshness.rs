@@ -209,6 +209,19 @@ fn proposed_tests_are_counted_apart_from_pass_and_fail() {
         )),
         "{screen}"
     );
+    // The status line says so too, in the same words: ✓ proposed tests
+    // never read as "0 passed".
+    let status = screen.lines().last().unwrap();
+    assert!(
+        status.contains(&format!(
+            "18 passed, 0 failed · {proposed} proposed, not counted"
+        )),
+        "{status}"
+    );
+    assert_eq!(
+        app.standing(),
+        format!("18 passed, 0 failed · {proposed} proposed, not counted")
+    );
 }
 
 #[test]

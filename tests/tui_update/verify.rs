@@ -156,7 +156,7 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
     assert_eq!(
         app.status.message.as_deref(),
         Some(
-            "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · 19 passed, 0 failed (reran 1 affected)"
+            "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · reran 1 affected: 19 passed, 0 failed"
         )
     );
     let on_disk: precept::core::model::TestSuite =
