@@ -214,6 +214,8 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     app.verify.error = None;
     app.verify.ticket += 1;
     app.verify.running = true;
+    app.verify.asked = Some((premise_text, claim_text));
+    app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
     vec![Effect::Verify {
         ticket: app.verify.ticket,
