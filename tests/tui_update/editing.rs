@@ -82,8 +82,8 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let effects = ctrl(&mut app, 's');
     assert_eq!(
         kinds(&effects),
-        ["SaveModel", "ReplaceRule", "RunTests"],
-        "{effects:#?}"
+        ["SaveModel", "ReplaceRule", "RunTests", "CheckRewrite"],
+        "an approved rule's edit asks whether its meaning changed: {effects:#?}"
     );
     assert!(app.overlay.is_none());
     assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
@@ -126,7 +126,10 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
         ]
     );
     let message = app.status.message.clone().unwrap();
-    assert!(message.starts_with("16 passed, 2 failed"), "{message}");
+    assert!(
+        message.starts_with("reran 18 affected: 16 passed, 2 failed"),
+        "{message}"
+    );
     assert!(
         message.contains("flipped: 2 passed→failed (T1, T2), 0 failed→passed"),
         "{message}"
@@ -143,7 +146,13 @@ fn an_applied_edit_clears_the_rules_draft() {
     let effects = ctrl(&mut app, 's');
     assert_eq!(
         kinds(&effects),
-        ["SaveDrafts", "SaveModel", "ReplaceRule", "RunTests"]
+        [
+            "SaveDrafts",
+            "SaveModel",
+            "ReplaceRule",
+            "RunTests",
+            "CheckRewrite"
+        ]
     );
     assert_eq!(effects[0], Effect::SaveDrafts(Drafts::default()));
     assert!(app.drafts.rules.is_empty());

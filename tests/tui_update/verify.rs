@@ -218,8 +218,9 @@ fn an_edit_that_makes_the_rules_contradict_each_other_reports_the_flips() {
 fn an_edit_asks_the_verify_question_again() {
     let (_dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let premise = "(and (= cashPayment 10.0) (= creditCost 0.0))";
-    let claim = "(= totalExpense 11.0)";
+    // An adult in high season pays 50 in cash: 55 with the tax.
+    let premise = "(and (= ageClass ADULT) (not isLowSeason) (= creditUnits 0))";
+    let claim = "(= totalExpense 55.0)";
     let effects = ask(&mut app, premise, claim);
     settle(&mut app, &mut runtime, effects);
     assert_eq!(

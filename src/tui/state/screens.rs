@@ -72,6 +72,9 @@ pub struct VerifyPane {
     pub asked: Option<(String, String)>,
     /// The edit (or undo) after which the question was asked again.
     pub asked_again_after: Option<String>,
+    /// The fingerprint of the model the question was last asked on (a
+    /// change to the tests alone asks nothing again).
+    pub asked_on: u64,
     pub consultant: crate::tui::state::consultant::Consultant,
 }
 
@@ -93,6 +96,7 @@ impl Default for VerifyPane {
             running: false,
             asked: None,
             asked_again_after: None,
+            asked_on: 0,
             consultant: Default::default(),
         }
     }

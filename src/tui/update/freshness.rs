@@ -57,9 +57,11 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
     let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
         return Vec::new();
     };
-    if app.verify.finding.is_none() && !app.verify.running {
+    let fingerprint = model_fingerprint(&app.model);
+    if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == fingerprint {
         return Vec::new();
     }
+    app.verify.asked_on = fingerprint;
     let checked = app
         .compiled
         .check_formula(&premise_text)
@@ -109,6 +111,8 @@ pub fn rewrite_checked(
     if rule.expression != new || rule.review != ReviewStatus::Unreviewed {
         return Vec::new();
     }
+    // A change of meaning says nothing more: the rule already reads "not
+    // reviewed", and the status line keeps the edit's flips in view.
     let note = match same {
         Some(true) => {
             rule.review = was;
@@ -117,7 +121,7 @@ pub fn rewrite_checked(
                 was.label()
             )
         }
-        Some(false) => format!("{id} changed its meaning: it needs review again"),
+        Some(false) => return Vec::new(),
         None => format!(
             "{id} needs review again: the solver could not decide whether its meaning changed"
         ),

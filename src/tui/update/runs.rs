@@ -215,6 +215,7 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     app.verify.ticket += 1;
     app.verify.running = true;
     app.verify.asked = Some((premise_text, claim_text));
+    app.verify.asked_on = crate::tui::state::freshness::model_fingerprint(&app.model);
     app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
     vec![Effect::Verify {

@@ -204,7 +204,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             let why = match app.test_state(&test.id) {
                 TestState::Done(outcome) => match &outcome.finding {
                     Some(finding) if finding.kind == proved => {
-                        crate::core::testgen::explain::explanation_of_current(
+                        crate::core::testgen::generate::explanation_of_current(
                             finding,
                             &test.rationale,
                         )
