@@ -354,6 +354,9 @@ fn a_closed_pipe_ends_a_command_quietly() {
         vec!["show"],
         vec!["show", "--smtlib"],
         vec!["show", "--english"],
+        // Every command prints through the same stdout: a table and JSON.
+        vec!["coverage", "--no-mutation"],
+        vec!["coverage", "--no-mutation", "--json"],
     ] {
         let mut child = support::precept_command()
             .args(&args)

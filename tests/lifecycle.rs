@@ -253,6 +253,36 @@ const XY: &str = "(declare-const x Int)(declare-const y Int)(declare-const refun
     (assert (=> (and (> x 0) (< y 3)) refund))
     (assert (=> (not (> x 5)) (not refund)))";
 
+/// The per-rule question the workbench asks when an approved rule is
+/// edited: the new text against the old over the vocabulary alone.
+#[test]
+fn a_rules_new_text_is_compared_with_its_old_by_the_solver() {
+    use precept::core::lifecycle::behaviour::same_meaning;
+    use precept::core::model::PolicyModel;
+    let dir = tempfile::tempdir().unwrap();
+    smtlib_project(dir.path(), XY, "(> x 5)");
+    let text = fs::read_to_string(dir.path().join("model.json")).unwrap();
+    let model: PolicyModel = serde_json::from_str(&text).unwrap();
+    let old = "(=> (not (> x 5)) (not refund))";
+    assert_eq!(
+        same_meaning(&model, old, "(=> (<= x 5) (not refund))", 5000),
+        Some(true)
+    );
+    assert_eq!(
+        same_meaning(&model, old, "(or (> x 5) (not refund))", 5000),
+        Some(true)
+    );
+    assert_eq!(
+        same_meaning(&model, old, "(=> (< x 5) (not refund))", 5000),
+        Some(false)
+    );
+    // A text that does not check is not called a rewrite.
+    assert_eq!(
+        same_meaning(&model, old, "(=> (< z 5) (not refund))", 5000),
+        None
+    );
+}
+
 #[test]
 fn pure_rewrites_are_equivalent_and_a_real_edit_is_a_change_of_meaning() {
     let a = tempfile::tempdir().unwrap();

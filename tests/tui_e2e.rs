@@ -347,6 +347,21 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     ]);
     session.keys(&["u"]);
     session.wait_gone("L120");
+
+    // The same rule in other words: the solver proves it, approval stays.
+    session.keys(&["1", "g"]);
+    session.wait_for(&["Rules 1/17", "R1 · approved"]);
+    session.keys(&["e"]);
+    session.wait_for(&["Edit rule R1"]);
+    session.keys(&["C-a", "C-k"]);
+    session.type_text("(= 50.0 baseFee)");
+    session.wait_for(&["(= 50.0 baseFee)", "✓ checks"]);
+    session.keys(&["C-s"]);
+    session.wait_for(&["R1 rewritten with the same meaning", "R1 · approved"]);
+    assert_eq!(
+        model_on_disk(dir.path()).rule("R1").unwrap().review,
+        precept::core::model::ReviewStatus::Approved
+    );
     session.keys(&["q"]);
     session.wait_for(&["EXITED 0"]);
 }

@@ -144,8 +144,21 @@ pub fn run(args: &TestArgs) -> Outcome {
             junit_xml(&project.dir.display().to_string(), &outcomes, &nl_outcomes).as_bytes(),
         )?;
     }
+    // Proposed (generated, unreviewed) tests are not run; they are counted
+    // apart so that a suite of them never reads as "0 passed".
+    let proposed = project
+        .tests
+        .tests
+        .iter()
+        .filter(|t| !t.status.counts())
+        .count();
     if args.json {
-        let mut summary = json!({ "passed": passed, "failed": failed, "results": outcomes });
+        let mut summary = json!({
+            "passed": passed,
+            "failed": failed,
+            "proposed": proposed,
+            "results": outcomes
+        });
         if !nl_outcomes.is_empty() {
             summary["nl_results"] =
                 serde_json::to_value(&nl_outcomes).map_err(|e| Failure::Input(e.to_string()))?;
@@ -158,12 +171,6 @@ pub fn run(args: &TestArgs) -> Outcome {
         for outcome in &nl_outcomes {
             print!("{}", nl_outcome_text(outcome, &compiled));
         }
-        let proposed = project
-            .tests
-            .tests
-            .iter()
-            .filter(|t| !t.status.counts())
-            .count();
         if proposed > 0 {
             println!(
                 "({proposed} generated tests are proposed and wait for review: precept review {} --list)",

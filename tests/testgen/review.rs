@@ -113,6 +113,21 @@ fn save_then_review_round_trips_through_tests_json() {
     assert!(stdout(&out).contains("0 saved"), "{}", stdout(&out));
     assert_eq!(suite(scratch.path()).tests.len(), before + 6);
 
+    // `precept test` runs the counted tests and says the proposed ones wait.
+    let out = precept(&["test", dir, "--skip-nl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "(6 generated tests are proposed and wait for review: precept review {dir} --list)\n{before} passed, 0 failed"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = precept(&["test", dir, "--skip-nl", "--json"]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["proposed"], 6, "{summary}");
+    assert_eq!(summary["passed"], before, "{summary}");
+
     let out = precept(&["review", dir, "--list"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     for id in &ids {

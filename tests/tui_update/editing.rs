@@ -82,8 +82,8 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let effects = ctrl(&mut app, 's');
     assert_eq!(
         kinds(&effects),
-        ["SaveModel", "ReplaceRule", "RunTests"],
-        "{effects:#?}"
+        ["SaveModel", "ReplaceRule", "RunTests", "CheckRewrite"],
+        "an approved rule's edit asks whether its meaning changed: {effects:#?}"
     );
     assert!(app.overlay.is_none());
     assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
@@ -126,7 +126,10 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
         ]
     );
     let message = app.status.message.clone().unwrap();
-    assert!(message.starts_with("16 passed, 2 failed"), "{message}");
+    assert!(
+        message.starts_with("reran 18 affected: 16 passed, 2 failed"),
+        "{message}"
+    );
     assert!(
         message.contains("flipped: 2 passed→failed (T1, T2), 0 failed→passed"),
         "{message}"
@@ -143,7 +146,13 @@ fn an_applied_edit_clears_the_rules_draft() {
     let effects = ctrl(&mut app, 's');
     assert_eq!(
         kinds(&effects),
-        ["SaveDrafts", "SaveModel", "ReplaceRule", "RunTests"]
+        [
+            "SaveDrafts",
+            "SaveModel",
+            "ReplaceRule",
+            "RunTests",
+            "CheckRewrite"
+        ]
     );
     assert_eq!(effects[0], Effect::SaveDrafts(Drafts::default()));
     assert!(app.drafts.rules.is_empty());
@@ -196,7 +205,7 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
     assert_eq!(app.counts(), (3, 1, 0), "T3 now fails: 2 guests cost $12");
     assert!(matches!(app.test_state("T1"), TestState::Done(o) if o.passed));
     let message = app.status.message.clone().unwrap();
-    assert!(message.contains("(reran 2 affected)"), "{message}");
+    assert!(message.contains("reran 2 affected: "), "{message}");
 
     // Parking rule: only the parking tests.
     edit_rule(&mut app, "P1", "(=> member (not freeParking))");

@@ -209,6 +209,19 @@ fn proposed_tests_are_counted_apart_from_pass_and_fail() {
         )),
         "{screen}"
     );
+    // The status line says so too, in the same words: ✓ proposed tests
+    // never read as "0 passed".
+    let status = screen.lines().last().unwrap();
+    assert!(
+        status.contains(&format!(
+            "18 passed, 0 failed · {proposed} proposed, not counted"
+        )),
+        "{status}"
+    );
+    assert_eq!(
+        app.standing(),
+        format!("18 passed, 0 failed · {proposed} proposed, not counted")
+    );
 }
 
 #[test]
@@ -256,4 +269,104 @@ fn a_generated_tests_explanation_says_when_the_rules_have_moved_on() {
         press(&mut app, 'j');
     }
     assert!(!screen_text(&app).contains("The model has changed since"));
+}
+
+/// A solver can prove a generated question's finding again through another
+/// minimal rule set (an IMPOSSIBLE question often has several conflicts).
+/// The "why" line is then written from the finding on the screen: it names
+/// that finding's rules and none of an earlier proof's, and keeps what the
+/// test was generated to probe.
+#[test]
+fn a_generated_tests_why_names_the_rules_of_the_finding_on_screen() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ctrl(&mut app, 'g');
+    settle(&mut app, &mut runtime, effects);
+    let (at, rules) = app
+        .tests
+        .tests
+        .iter()
+        .enumerate()
+        .find_map(|(i, t)| match app.test_state(&t.id) {
+            TestState::Done(o) if t.proved.is_some() && o.actual() == t.proved => o
+                .finding
+                .as_ref()
+                .filter(|f| !f.rules().is_empty())
+                .map(|f| (i, f.rules().to_vec())),
+            _ => None,
+        })
+        .expect("a generated test proved again through some rules");
+    // As if the proof at generation had gone through a rule the finding on
+    // screen does not use.
+    app.tests.tests[at].rationale =
+        "Follows: with the premise, R99 forces the claim. Generated as a “Boundary” test of R4."
+            .into();
+    app.size = (600, 80);
+    press(&mut app, '3');
+    for _ in 0..at {
+        press(&mut app, 'j');
+    }
+    let screen = screen_text(&app);
+    let why = screen
+        .lines()
+        .find(|l| l.contains("why: "))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(!why.contains("R99"), "{why}");
+    for rule in &rules {
+        assert!(why.contains(rule.as_str()), "{rule} missing: {why}");
+    }
+    assert!(
+        why.contains("Generated as a “Boundary” test of R4."),
+        "{why}"
+    );
+}
+
+/// Approval follows meaning, decided by the solver: an approved rule
+/// rewritten in other words that mean the same (operands swapped) gets its
+/// approval back, saved to disk, with the status line saying why; a change
+/// of meaning leaves it unreviewed (the status line keeps the flips).
+#[test]
+fn a_pure_rewrite_keeps_approval_and_a_change_of_meaning_does_not() {
+    let (dir, mut app) = park();
+    let review = |app: &App| app.model.rule("R16").unwrap().review;
+    assert_eq!(review(&app), ReviewStatus::Approved);
+    let mut runtime = start(&mut app);
+    let swapped = "(= totalExpense (* 1.1 (+ creditCost cashPayment)))";
+    edit_rule(&mut app, "R16", swapped);
+    let effects = ctrl(&mut app, 's');
+    assert_eq!(
+        review(&app),
+        ReviewStatus::Unreviewed,
+        "until the solver says"
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(expression(&app.model, "R16"), swapped);
+    assert_eq!(review(&app), ReviewStatus::Approved);
+    let status = app.status.message.clone().unwrap_or_default();
+    assert!(
+        status.starts_with(
+            "R16 rewritten with the same meaning (proved by the solver): still approved · "
+        ),
+        "{status}"
+    );
+    let on_disk = |dir: &Path| {
+        let text = fs::read_to_string(dir.join("model.json")).unwrap();
+        serde_json::from_str::<PolicyModel>(&text)
+            .unwrap()
+            .rule("R16")
+            .unwrap()
+            .review
+    };
+    assert_eq!(on_disk(dir.path()), ReviewStatus::Approved);
+
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(review(&app), ReviewStatus::Unreviewed);
+    assert_eq!(on_disk(dir.path()), ReviewStatus::Unreviewed);
+    let status = app.status.message.clone().unwrap_or_default();
+    assert!(
+        status.starts_with("reran 18 affected: 16 passed, 2 failed; flipped: "),
+        "{status}"
+    );
 }

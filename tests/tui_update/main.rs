@@ -173,6 +173,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::StartProbe { .. } => "StartProbe",
             Effect::CancelProbe => "CancelProbe",
             Effect::ListProbeTargets => "ListProbeTargets",
+            Effect::CheckRewrite { .. } => "CheckRewrite",
         })
         .collect()
 }

@@ -156,7 +156,7 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
     assert_eq!(
         app.status.message.as_deref(),
         Some(
-            "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · 19 passed, 0 failed (reran 1 affected)"
+            "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · reran 1 affected: 19 passed, 0 failed"
         )
     );
     let on_disk: precept::core::model::TestSuite =
@@ -209,4 +209,59 @@ fn an_edit_that_makes_the_rules_contradict_each_other_reports_the_flips() {
         message.contains("flipped: 14 passed→failed (T") && message.contains(" and 8 more)"),
         "{message}"
     );
+}
+
+/// The finding on the verify screen never describes an earlier model: an
+/// edit (and its undo) asks the question again, and the screen says after
+/// which change.
+#[test]
+fn an_edit_asks_the_verify_question_again() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    // An adult in high season pays 50 in cash: 55 with the tax.
+    let premise = "(and (= ageClass ADULT) (not isLowSeason) (= creditUnits 0))";
+    let claim = "(= totalExpense 55.0)";
+    let effects = ask(&mut app, premise, claim);
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(
+        app.verify.finding.as_ref().unwrap().kind,
+        FindingKind::Valid
+    );
+    code(&mut app, KeyCode::Esc);
+
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Verify { .. })),
+        "{effects:#?}"
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(
+        app.verify.finding.as_ref().unwrap().kind,
+        FindingKind::Invalid
+    );
+    app.size = (120, 40);
+    press(&mut app, '4');
+    code(&mut app, KeyCode::Esc);
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("Asked again after edit rule R16: this is the current"),
+        "{screen}"
+    );
+
+    let effects = press(&mut app, 'u');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(
+        app.verify.finding.as_ref().unwrap().kind,
+        FindingKind::Valid
+    );
+    assert_eq!(
+        app.verify.asked_again_after.as_deref(),
+        Some("undo edit rule R16")
+    );
+    // Asking anew drops the note.
+    press(&mut app, '4');
+    let effects = code(&mut app, KeyCode::Enter);
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.verify.asked_again_after, None);
 }

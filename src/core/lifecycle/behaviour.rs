@@ -161,6 +161,32 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
     behaviour
 }
 
+/// Whether a rule's new text `new` means what its old text `old` meant, over
+/// `model`'s types and variables and without the other rules: the per-rule
+/// question of the semantic diff, asked when the expert edits an approved
+/// rule. Some(true): proved the same (a pure rewrite); Some(false): some
+/// scenario tells them apart; None: the solver could not decide, or a text
+/// does not check against the vocabulary.
+pub fn same_meaning(model: &PolicyModel, old: &str, new: &str, timeout_ms: u64) -> Option<bool> {
+    if old == new {
+        return Some(true);
+    }
+    let vocabulary = PolicyModel {
+        rules: Vec::new(),
+        ..model.clone()
+    };
+    let compiled = compile(&vocabulary);
+    let session = SolverSession::load(&compiled, timeout_ms).ok()?;
+    let checker = Checker {
+        compiled: &compiled,
+        session: &session,
+    };
+    checker
+        .check(&format!("(not (= {old} {new}))"), &[])
+        .ok()
+        .map(|found| found.is_none())
+}
+
 /// The types and variables of both models, without rules; a name typed
 /// differently on the two sides is a conflict, reported in words.
 fn union_vocabulary(a: &PolicyModel, b: &PolicyModel) -> Result<PolicyModel, String> {

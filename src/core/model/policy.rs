@@ -103,8 +103,10 @@ pub enum ReviewStatus {
 impl Rule {
     /// Gives the rule new text. A change of text sends an approved (or
     /// flagged) rule back to review: the expert approved what it said, not
-    /// what it says now. (Until a semantic diff can prove a rewrite means
-    /// the same, any change of text counts.) Returns whether the text changed.
+    /// what it says now. Any change of text counts here; the workbench then
+    /// asks the solver (`lifecycle::behaviour::same_meaning`) and gives the
+    /// review back when the new text is proved a pure rewrite. Returns
+    /// whether the text changed.
     pub fn rewrite(&mut self, expression: String) -> bool {
         if self.expression == expression {
             return false;

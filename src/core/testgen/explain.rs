@@ -56,6 +56,33 @@ pub fn rule_list(rules: &[String]) -> String {
 /// Why a decided test has its finding, from the finding's own evidence, then
 /// what the candidate was generated to probe.
 pub fn explanation(finding: &Finding, kind: CandidateKind, targets: &[String]) -> String {
+    let mut text = finding_text(finding);
+    if !targets.is_empty() {
+        text.push_str(&format!(
+            "{PROBE_START}{}” test of {}.",
+            kind.label(),
+            rule_list(targets)
+        ));
+    }
+    text
+}
+
+/// Where an explanation turns from the finding to what the candidate was
+/// generated to probe.
+const PROBE_START: &str = " Generated as a “";
+
+/// A stored explanation rewritten from `finding`, the finding shown next to
+/// it now. A solver may prove the same finding with another minimal rule set
+/// than at generation (an IMPOSSIBLE question often has several conflicts),
+/// and the explanation must name the rules of the finding on the screen, not
+/// those of an earlier proof; what the test was generated to probe is kept.
+pub fn explanation_of_current(finding: &Finding, stored: &str) -> String {
+    let probe = stored.find(PROBE_START).map_or("", |at| &stored[at..]);
+    format!("{}{probe}", finding_text(finding))
+}
+
+/// What the finding says, from its own evidence.
+fn finding_text(finding: &Finding) -> String {
     let mut text = match finding.kind {
         FindingKind::Valid => valid(&finding.supporting_rules),
         FindingKind::Invalid => invalid(&finding.contradicting_rules),
@@ -67,13 +94,6 @@ pub fn explanation(finding: &Finding, kind: CandidateKind, targets: &[String]) -
     };
     if !finding.rules_minimal && !finding.rules().is_empty() {
         text.push_str(" (These rules suffice; some may not be needed: the solver ran out of time proving each one necessary.)");
-    }
-    if !targets.is_empty() {
-        text.push_str(&format!(
-            " Generated as a “{}” test of {}.",
-            kind.label(),
-            rule_list(targets)
-        ));
     }
     text
 }
@@ -166,6 +186,33 @@ mod tests {
         finding.supporting_rules = vec!["R3".into()];
         assert_eq!(
             explanation(&finding, CandidateKind::Boundary, &[]),
+            "Follows: with the premise, R3 forces the claim."
+        );
+    }
+
+    #[test]
+    fn a_stored_explanation_is_rewritten_from_the_finding_shown_now() {
+        let mut proved = Finding::new(FindingKind::Impossible, "a", "b");
+        proved.contradicting_rules = vec!["R9".into(), "R39".into(), "R41".into()];
+        proved.policy_inconsistent = Some(false);
+        let stored = explanation(
+            &proved,
+            CandidateKind::Composite,
+            &["R10".into(), "R41".into()],
+        );
+        let mut now = proved.clone();
+        now.contradicting_rules = vec!["R10".into(), "R41".into()];
+        assert_eq!(
+            explanation_of_current(&now, &stored),
+            "Impossible: in this situation R10 and R41 contradict each other, so it cannot arise under the rules. Generated as a “Combined” test of R10 and R41."
+        );
+        // The same proof gives the same text back.
+        assert_eq!(explanation_of_current(&proved, &stored), stored);
+        // An explanation with no probe part keeps none.
+        let mut valid = Finding::new(FindingKind::Valid, "a", "b");
+        valid.supporting_rules = vec!["R3".into()];
+        assert_eq!(
+            explanation_of_current(&valid, "Follows: with the premise, R2 forces the claim."),
             "Follows: with the premise, R3 forces the claim."
         );
     }

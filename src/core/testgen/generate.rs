@@ -102,7 +102,9 @@ use super::candidates::{
 pub use super::candidates::{Candidate, CandidateKind};
 use super::cases::cases_of;
 use super::chains::{composite, transitive};
-pub use super::explain::{accept_impossible_warning, explanation, test_name};
+pub use super::explain::{
+    accept_impossible_warning, explanation, explanation_of_current, test_name,
+};
 use super::ranking::rank;
 use crate::core::smt::build::not_of;
 

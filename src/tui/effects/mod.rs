@@ -3,7 +3,8 @@
 //! how lint and test runs are shared among them in `solvers`), LLM and solver jobs in the
 //! background (`llm_jobs`), explanations on the shared solver
 //! (`explain_jobs`), the coverage run with the full mutation score on a
-//! pool of workers (`coverage_job`), chatbot probes (`probe_job`), and the
+//! pool of workers (`coverage_job`), chatbot probes (`probe_job`), whether an approved rule's edit kept
+//! its meaning (`rewrite_check`), and the
 //! workbench's own settings on disk (`config`).
 
 pub mod config;
@@ -11,5 +12,6 @@ pub mod coverage_job;
 pub mod explain_jobs;
 pub mod llm_jobs;
 pub mod probe_job;
+pub mod rewrite_check;
 pub mod runtime;
 pub mod solvers;

@@ -410,6 +410,18 @@ impl Runtime {
                     ));
                 Vec::new()
             }
+            Effect::CheckRewrite {
+                id,
+                old,
+                new,
+                was,
+                model,
+            } => {
+                let timeout = self.timeout;
+                let check = super::rewrite_check::start(id, old, new, was, *model, timeout);
+                self.streams.push(check);
+                Vec::new()
+            }
             Effect::ExplainTest { .. }
             | Effect::Consult { .. }
             | Effect::ChainForValue { .. }

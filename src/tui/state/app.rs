@@ -524,6 +524,19 @@ impl App {
             .count()
     }
 
+    /// The suite's standing as the status line says it: "14 passed, 0
+    /// failed", then "· 36 proposed, not counted" while generated tests wait
+    /// for review, so a screen of ✓ proposed tests never reads as 0 passed.
+    pub fn standing(&self) -> String {
+        let (passed, failed, _) = self.counts();
+        let mut text = format!("{passed} passed, {failed} failed");
+        let proposed = self.proposed_count();
+        if proposed > 0 {
+            text.push_str(&format!(" · {proposed} proposed, not counted"));
+        }
+        text
+    }
+
     /// Passed, failed and not yet finished, over the tests that count
     /// (written by hand, or generated and accepted or rejected).
     pub fn counts(&self) -> (usize, usize, usize) {

@@ -149,6 +149,15 @@ pub enum Msg {
     FileWritten {
         path: String,
     },
+    /// Whether rule `id`'s edit to `new` kept the meaning it had when its
+    /// review was `was`: Some(true) proved the same, Some(false) changed,
+    /// None undecided.
+    RewriteChecked {
+        id: String,
+        new: String,
+        was: crate::core::model::ReviewStatus,
+        same: Option<bool>,
+    },
 }
 
 /// Checked consolidation proposals, and what the expert should know about
@@ -336,5 +345,14 @@ pub enum Effect {
     WriteProjectFile {
         path: String,
         contents: String,
+    },
+    /// Ask a solver of its own whether rule `id`'s new text means what its
+    /// old text meant over `model`'s vocabulary (its review was `was`).
+    CheckRewrite {
+        id: String,
+        old: String,
+        new: String,
+        was: crate::core::model::ReviewStatus,
+        model: Box<PolicyModel>,
     },
 }

@@ -67,6 +67,14 @@ pub struct VerifyPane {
     pub finding: Option<Finding>,
     pub ticket: u64,
     pub running: bool,
+    /// The premise and claim last asked (as typed), asked again after an
+    /// edit so that the finding on screen describes the model on screen.
+    pub asked: Option<(String, String)>,
+    /// The edit (or undo) after which the question was asked again.
+    pub asked_again_after: Option<String>,
+    /// The fingerprint of the model the question was last asked on (a
+    /// change to the tests alone asks nothing again).
+    pub asked_on: u64,
     pub consultant: crate::tui::state::consultant::Consultant,
 }
 
@@ -86,6 +94,9 @@ impl Default for VerifyPane {
             finding: None,
             ticket: 0,
             running: false,
+            asked: None,
+            asked_again_after: None,
+            asked_on: 0,
             consultant: Default::default(),
         }
     }

@@ -266,9 +266,20 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
         start: s.start,
         end: s.end,
     });
+    let mut rewrite_check = None;
     match app.model.rules.iter_mut().find(|r| r.id == id) {
         Some(rule) => {
-            rule.rewrite(expression);
+            let (old, was) = (rule.expression.clone(), rule.review);
+            // Back to review at once; the solver may prove it a pure rewrite.
+            if rule.rewrite(expression.clone()) && was != ReviewStatus::Unreviewed {
+                rewrite_check = Some(Effect::CheckRewrite {
+                    id: id.to_string(),
+                    old,
+                    new: expression,
+                    was,
+                    model: Box::new(app.model.clone()),
+                });
+            }
         }
         None => {
             app.model.rules.push(Rule {
@@ -300,6 +311,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
         formula: Some(formula),
     });
     effects.push(rerun_affected(app, old_variables, id));
+    effects.extend(rewrite_check);
     effects
 }
 

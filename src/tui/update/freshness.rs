@@ -6,6 +6,7 @@
 
 use super::vetting;
 use crate::core::lint::syntactic;
+use crate::core::model::ReviewStatus;
 use crate::tui::state::app::App;
 use crate::tui::state::freshness::{model_fingerprint, suite_fingerprint};
 use crate::tui::state::msg::Effect;
@@ -38,12 +39,104 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
             }
         }
     }
+    effects.extend(reask_verify(app, &change));
     if app.coverage.running || app.coverage.coverage.is_some() {
         app.coverage
             .basis
             .observe(suite_fingerprint(&app.model, &app.tests), &change);
     }
     effects
+}
+
+/// The verify screen's finding (or the one on its way) answers the question
+/// on the model before the change: the question is asked again (one solver
+/// question), and the screen says after which change. A question that no
+/// longer checks (a variable it names was deleted) loses its finding and
+/// says why.
+fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
+    let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
+        return Vec::new();
+    };
+    let fingerprint = model_fingerprint(&app.model);
+    if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == fingerprint {
+        return Vec::new();
+    }
+    app.verify.asked_on = fingerprint;
+    let checked = app
+        .compiled
+        .check_formula(&premise_text)
+        .map_err(|e| format!("premise: {e}"))
+        .and_then(|(_, premise)| {
+            app.compiled
+                .check_formula(&claim_text)
+                .map(|(_, claim)| (premise, claim))
+                .map_err(|e| format!("claim: {e}"))
+        });
+    app.verify.finding = None;
+    match checked {
+        Ok((premise, claim)) => {
+            app.verify.error = None;
+            app.verify.ticket += 1;
+            app.verify.running = true;
+            app.verify.asked_again_after = Some(change.to_string());
+            vec![Effect::Verify {
+                ticket: app.verify.ticket,
+                premise,
+                claim,
+            }]
+        }
+        Err(e) => {
+            app.verify.running = false;
+            app.verify.error = Some(format!(
+                "The last question no longer checks after {change}, so its finding is gone: {e}"
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// The solver decided whether an edit of a reviewed rule kept its meaning.
+/// A pure rewrite gets its review back (unless the rule changed again or
+/// the expert reviewed it since); a change of meaning leaves it unreviewed.
+pub fn rewrite_checked(
+    app: &mut App,
+    id: &str,
+    new: &str,
+    was: ReviewStatus,
+    same: Option<bool>,
+) -> Vec<Effect> {
+    let Some(rule) = app.model.rules.iter_mut().find(|r| r.id == id) else {
+        return Vec::new();
+    };
+    if rule.expression != new || rule.review != ReviewStatus::Unreviewed {
+        return Vec::new();
+    }
+    // A change of meaning says nothing more: the rule already reads "not
+    // reviewed", and the status line keeps the edit's flips in view.
+    let note = match same {
+        Some(true) => {
+            rule.review = was;
+            format!(
+                "{id} rewritten with the same meaning (proved by the solver): still {}",
+                was.label()
+            )
+        }
+        Some(false) => return Vec::new(),
+        None => format!(
+            "{id} needs review again: the solver could not decide whether its meaning changed"
+        ),
+    };
+    // The edit's test run, if still going, ends with this in front of its counts.
+    if app.pending > 0 {
+        app.run_note = Some(note);
+    } else {
+        app.status.message = Some(note);
+    }
+    if same == Some(true) {
+        vec![Effect::SaveModel(Box::new(app.model.clone()))]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Redoes the syntactic checks (milliseconds) and keeps the solver checks'

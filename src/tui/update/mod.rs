@@ -143,6 +143,9 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             why::value_chained(app, ticket, chain);
             Vec::new()
         }
+        Msg::RewriteChecked { id, new, was, same } => {
+            freshness::rewrite_checked(app, &id, &new, was, same)
+        }
         Msg::FileWritten { path } => {
             app.status.message = Some(format!("wrote the chain as Markdown to {path}"));
             Vec::new()

@@ -97,10 +97,9 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
     if app.pending == 0 {
         app.status.job = None;
         app.previous_finding.clear();
-        let (passed, failed, _) = app.counts();
-        let mut message = format!("{passed} passed, {failed} failed");
+        let mut message = app.standing();
         if app.run_was_partial {
-            message.push_str(&format!(" (reran {} affected)", app.run_size));
+            message = format!("reran {} affected: {message}", app.run_size);
         }
         if !app.flips.is_empty() {
             message.push_str(&format!("; {}", flips_summary(&app.flips)));
@@ -215,6 +214,9 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     app.verify.error = None;
     app.verify.ticket += 1;
     app.verify.running = true;
+    app.verify.asked = Some((premise_text, claim_text));
+    app.verify.asked_on = crate::tui::state::freshness::model_fingerprint(&app.model);
+    app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
     vec![Effect::Verify {
         ticket: app.verify.ticket,

@@ -35,8 +35,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         spans.push(Span::styled(format!("✗ {error}  "), app.theme.error()));
     }
     // The suite's standing stays in view whatever message another job left.
-    let (passed, failed, _) = app.counts();
-    let standing = format!("{passed} passed, {failed} failed");
+    let failed = app.counts().1;
+    let standing = app.standing();
     let standing_style = if failed > 0 {
         app.theme.fail()
     } else {

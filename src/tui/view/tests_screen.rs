@@ -199,10 +199,21 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             app.theme.dim(),
         ));
         if !test.rationale.is_empty() {
-            lines.push(Line::styled(
-                format!("  why: {}", test.rationale),
-                app.theme.dim(),
-            ));
+            // Written from the finding shown above when the solver still
+            // proves what it proved then (perhaps through other rules).
+            let why = match app.test_state(&test.id) {
+                TestState::Done(outcome) => match &outcome.finding {
+                    Some(finding) if finding.kind == proved => {
+                        crate::core::testgen::generate::explanation_of_current(
+                            finding,
+                            &test.rationale,
+                        )
+                    }
+                    _ => test.rationale.clone(),
+                },
+                _ => test.rationale.clone(),
+            };
+            lines.push(Line::styled(format!("  why: {why}"), app.theme.dim()));
         }
     }
     if !test.note.is_empty() {

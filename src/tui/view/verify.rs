@@ -64,6 +64,12 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             finding.kind.name(),
             finding_style(app, finding.kind),
         ));
+        if let Some(change) = &app.verify.asked_again_after {
+            lines.push(Line::styled(
+                format!("Asked again after {change}: this is the current model's answer."),
+                app.theme.dim(),
+            ));
+        }
         lines.extend(finding_lines(app, finding, None, inner.width as usize));
     } else {
         lines.push(Line::styled(
