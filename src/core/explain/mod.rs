@@ -13,10 +13,12 @@
 
 pub mod chain;
 pub mod describe;
+pub mod evaluate;
 pub mod inputs;
 pub mod job;
 pub mod json;
 pub mod markdown;
+pub mod moves;
 pub mod propagate;
 pub mod relevance;
 pub mod values;

@@ -1,7 +1,9 @@
 //! Propagation: which variables of the premise's cone the rules and the
 //! premise force, with the value and a minimal set of supporting rules.
 //!
-//! A first model gives each variable a candidate value. One check then asks
+//! A first model gives each variable a candidate value. Those that one
+//! change of their own value in that model shows open (`moves.rs`, no
+//! solver) are open; for the rest, one check asks
 //! for a model in which *every* remaining candidate differs at once (each
 //! difference under its own guard): a satisfying model clears them all; an
 //! unsat core names the few candidates that cannot all move, which are set
@@ -10,12 +12,13 @@
 //! unsat answer proves the value forced, and its core, minimized as
 //! findings' rule sets are, is the value's support.
 
+use super::moves::open_by_moves;
 use super::values::differs;
 use super::{Forced, Propagation};
 use crate::core::model::finding::{Scenario, Value};
 use crate::core::smt::Expr;
 use crate::core::solve::{Fact, Outcome, Probe, SolveError};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The variables of the probe's cone and of the premise, with the premise
 /// asserted as a fact.
@@ -78,9 +81,15 @@ pub fn propagate(probe: &mut Probe<'_>, scope: &Scope) -> Result<Propagation, So
             });
         }
     };
+    let order: Vec<String> = first.values.iter().map(|(n, _)| n.clone()).collect();
+    let moved = open_by_moves(probe, &scope.premise_formula, &first);
     let mut open = Vec::new();
     let mut candidates = Vec::new();
     for (variable, value) in first.values {
+        if moved.contains(&variable) {
+            open.push(variable);
+            continue;
+        }
         match differs(&variable, &value) {
             Some(formula) => candidates.push(Candidate {
                 differs: probe.fact(&formula)?,
@@ -139,7 +148,12 @@ pub fn propagate(probe: &mut Probe<'_>, scope: &Scope) -> Result<Propagation, So
         }
     }
     // Back in the scenario's (declaration) order.
-    let position = |name: &str| candidates.iter().position(|c| c.variable == name);
+    let position: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let position = |name: &str| position.get(name).copied();
     forced.sort_by_key(|f| position(&f.variable));
     let forced_names: HashSet<&str> = forced.iter().map(|f| f.variable.as_str()).collect();
     open.extend(

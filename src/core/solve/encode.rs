@@ -13,6 +13,10 @@ use z3::{FuncDecl, Model};
 /// The Z3 declarations of a model's vocabulary.
 pub struct Z3Vocabulary {
     enum_sorts: HashMap<String, z3::Sort>,
+    /// Each enumeration's values, by enumeration name.
+    enum_values: HashMap<String, Vec<String>>,
+    /// Each variable's sort, by name.
+    sorts: HashMap<String, Sort>,
     values: HashMap<String, Dynamic>,
     variables: HashMap<String, Dynamic>,
     /// Variable names in declaration order, for scenarios.
@@ -23,6 +27,8 @@ impl Z3Vocabulary {
     pub fn new() -> Z3Vocabulary {
         Z3Vocabulary {
             enum_sorts: HashMap::new(),
+            enum_values: HashMap::new(),
+            sorts: HashMap::new(),
             values: HashMap::new(),
             variables: HashMap::new(),
             order: Vec::new(),
@@ -35,6 +41,7 @@ impl Z3Vocabulary {
             self.values.insert(value.clone(), constant);
         }
         self.enum_sorts.insert(name.to_string(), sort);
+        self.enum_values.insert(name.to_string(), values.to_vec());
     }
 
     pub fn declare_variable(&mut self, name: &str, sort: &Sort) {
@@ -50,6 +57,7 @@ impl Z3Vocabulary {
         if self.variables.insert(name.to_string(), constant).is_none() {
             self.order.push((name.to_string(), sort.clone()));
         }
+        self.sorts.insert(name.to_string(), sort.clone());
     }
 
     /// Declares everything in `vocabulary` (enums first) with variables in `order`.
@@ -80,6 +88,14 @@ impl Z3Vocabulary {
 
     pub fn is_variable(&self, name: &str) -> bool {
         self.variables.contains_key(name)
+    }
+
+    /// The values of an enumeration variable's sort.
+    pub fn values_of(&self, variable: &str) -> Option<&[String]> {
+        match self.sorts.get(variable)? {
+            Sort::Enum(type_name) => self.enum_values.get(type_name).map(Vec::as_slice),
+            _ => None,
+        }
     }
 
     /// The Z3 constant of a declared variable.

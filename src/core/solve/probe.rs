@@ -122,6 +122,16 @@ impl Probe<'_> {
             .collect()
     }
 
+    /// The elaborated formula of the rule at `position`.
+    pub fn rule_formula(&self, position: usize) -> &Expr {
+        &self.session.rules[position].expr
+    }
+
+    /// The values an enumeration variable can take.
+    pub fn enum_values(&self, variable: &str) -> Option<&[String]> {
+        self.session.vocabulary.values_of(variable)
+    }
+
     /// Whether `name` is a declared variable of the model.
     pub fn is_variable(&self, name: &str) -> bool {
         self.session.vocabulary.is_variable(name)

@@ -28,6 +28,8 @@ pub(super) struct GuardedRule {
     /// minimizing, so the solver never wanders into rules a check leaves out.
     pub(super) switched_off: Bool,
     pub(super) formula: Bool,
+    /// The rule as written (elaborated), for evaluation outside Z3.
+    pub(super) expr: Expr,
     /// The model variables the rule mentions.
     pub(super) variables: Vec<String>,
     /// The integer constants the rule compares variables with.
@@ -149,6 +151,7 @@ impl SolverSession {
             literal,
             switched_off,
             formula: encoded,
+            expr: formula.clone(),
             variables,
             constants: compared_constants(formula),
         });
