@@ -79,7 +79,7 @@ fn absurd_numerals_get_400_within_the_deadline_while_others_are_answered() {
     assert_eq!(product.status, 400, "{}", product.text);
     assert!(*elapsed < limit, "the deadline was not kept: {elapsed:?}");
     let body = product.json();
-    assert_eq!(body["column"], 26, "{body}");
+    assert_eq!(body["column"], 24, "{body}");
     assert!(
         body["expected"]
             .as_str()
@@ -111,6 +111,6 @@ fn the_command_line_refuses_an_absurd_numeral_with_its_position() {
     assert_eq!(output.status.code(), Some(2));
     assert!(started.elapsed() < Duration::from_secs(5));
     let message = stderr(&output);
-    assert!(message.contains("--claim: 1:21:"), "{message}");
+    assert!(message.contains("--claim: 1:22:"), "{message}");
     assert!(message.contains("at most 100 digits"), "{message}");
 }
