@@ -31,6 +31,10 @@ struct Scope {
     consistency: Option<bool>,
 }
 
+fn all_rules(session: &SolverSession) -> Vec<usize> {
+    (0..session.rules.len()).collect()
+}
+
 /// The premise and claim, each guarded.
 struct Guards {
     premise_holds: Bool,
@@ -109,7 +113,29 @@ impl SolverSession {
             finding.claims_true_scenario.is_some() || finding.claims_false_scenario.is_some();
         let consistent = match cone_consistent {
             true => self.consistent_outside(&scope.rules, interruption)?,
-            false => self.consistency(interruption)?,
+            // IMPOSSIBLE: whether the whole policy is consistent, asked
+            // within the auxiliary budget (a hard policy must not make an
+            // easy question wait); undecided, the question is asked over
+            // every rule, as when the usual consistency check is undecided.
+            false => match self.bounded_check(&self.literals(&all_rules(self)), interruption) {
+                SatResult::Sat => Some(true),
+                SatResult::Unsat => Some(false),
+                SatResult::Unknown => {
+                    if let Some(reason) = interruption.reason() {
+                        return Err(SolveError::Undecided(reason));
+                    }
+                    self.forget_cone_solver(&scope.rules);
+                    let every_rule = Scope {
+                        rules: all_rules(self),
+                        variables: None,
+                        consistency: None,
+                    };
+                    let warnings = self.logic_warnings(premise, claim, interruption)?;
+                    return self
+                        .verify_in_cone(premise, claim, &every_rule, warnings, interruption)
+                        .map(Some);
+                }
+            },
         };
         if consistent == Some(true) {
             self.consistency = Some(Some(true));
