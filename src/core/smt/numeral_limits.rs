@@ -104,7 +104,7 @@ mod tests {
     #[test]
     fn a_product_of_many_long_numerals_is_refused() {
         let factor = "9".repeat(90);
-        let factors = vec![factor.as_str(); 4].join(" ");
+        let factors = [factor.as_str(); 4].join(" ");
         let error = check(&format!("(= (* x (+ 1 (* {factors}))) y)")).unwrap_err();
         assert_eq!((error.position.line, error.position.column), (1, 4));
         assert!(error.found.contains("361 digits"), "{error}");
