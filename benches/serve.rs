@@ -8,8 +8,10 @@
 //! CLI run.
 //!
 //! Run with `cargo bench --bench serve`. Knobs: `SERVE_BENCH_REQUESTS`
-//! (default 2,000 per model; the load is 10,000) and
-//! `SERVE_BENCH_CLIENTS` (default 200).
+//! (default 10,000 per model, the load), `SERVE_BENCH_CLIENTS`
+//! (default 200), `SERVE_BENCH_COLD_ONLY=1` (only the cold `precept verify`
+//! against the z3 CLI, no server) and `SERVE_BENCH_WRITE_SYNTHETIC=DIR`
+//! (also write the synthetic project to DIR, to profile it by hand).
 
 #[allow(unused_imports)]
 #[path = "support/scale_model.rs"]
@@ -246,12 +248,16 @@ fn cold_verify_time(dir: &Path, premise: &str, claim: &str) -> Duration {
 }
 
 fn report(name: &str, dir: &Path, questions: &[(String, String)]) {
-    let requests = knob("SERVE_BENCH_REQUESTS", 2000);
+    let requests = knob("SERVE_BENCH_REQUESTS", 10_000);
     let clients = knob("SERVE_BENCH_CLIENTS", 200);
     let project = Project::load(dir).expect("the project loads");
     let compiled = compile(&project.model);
     let head = to_smtlib(&project.model, &compiled);
     let scratch = tempfile::tempdir().unwrap();
+    if std::env::var_os("SERVE_BENCH_COLD_ONLY").is_some() {
+        cold_report(name, dir, &head, questions, scratch.path());
+        return;
+    }
     let server = serve(dir);
     // Warm-up: every question once.
     let _ = load(&server.url, questions, questions.len(), 4);
@@ -300,6 +306,24 @@ fn report(name: &str, dir: &Path, questions: &[(String, String)]) {
     );
 }
 
+/// The cold path alone: for up to five questions, one z3 CLI process and
+/// one whole `precept verify` process, and the ratio of their sums.
+fn cold_report(name: &str, dir: &Path, head: &str, questions: &[(String, String)], scratch: &Path) {
+    println!("== {name}: cold precept verify against the z3 CLI");
+    let (mut z3_sum, mut cold_sum) = (0.0, 0.0);
+    for (premise, claim) in questions.iter().take(5) {
+        let z3 = ms(z3_time(head, premise, claim, scratch));
+        let cold = ms(cold_verify_time(dir, premise, claim));
+        println!(
+            "  z3 CLI {z3:7.1} ms, precept verify {cold:7.1} ms = {:.2} ×",
+            cold / z3
+        );
+        z3_sum += z3;
+        cold_sum += cold;
+    }
+    println!("  in all: {:.2} × z3 CLI (target ≤ 1.0)", cold_sum / z3_sum);
+}
+
 fn main() {
     let park = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/park-admission");
     let park_questions: Vec<(String, String)> = [
@@ -329,6 +353,16 @@ fn main() {
         Settings::default(),
     )
     .expect("the synthetic project is written");
+    if let Some(keep) = std::env::var_os("SERVE_BENCH_WRITE_SYNTHETIC") {
+        let project = Project::load(synthetic.path()).expect("the synthetic project loads");
+        Project::create(
+            Path::new(&keep),
+            project.model,
+            TestSuite::default(),
+            Settings::default(),
+        )
+        .expect("the synthetic project is written to SERVE_BENCH_WRITE_SYNTHETIC");
+    }
     let questions: Vec<(String, String)> =
         (0..50).map(|_| random_claim(&mut rng, &sections)).collect();
     report(

@@ -27,9 +27,10 @@ where
 
 pub type Outcome = Result<(), Failure>;
 
-/// Loads a project and compiles its model; any problem is bad input.
+/// Loads a project and compiles its model (once: `Project::load` would
+/// compile it a second time); any problem is bad input.
 pub fn load_project(dir: &Path) -> Result<(Project, CompiledModel), Failure> {
-    let project = Project::load(dir)?;
+    let project = Project::load_unchecked(dir)?;
     let compiled = project.compile_strict()?;
     Ok((project, compiled))
 }

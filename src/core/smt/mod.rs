@@ -7,6 +7,7 @@ pub mod english;
 pub mod error;
 pub mod lexer;
 pub mod number;
+pub mod numeral_limits;
 pub mod parser;
 pub mod printer;
 pub mod sexp;

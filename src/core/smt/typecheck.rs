@@ -132,7 +132,10 @@ impl Vocabulary {
     }
 
     /// Checks that `expr` is a Bool term and returns its elaborated form.
+    /// Numerals too long for the solver to stay interruptible are refused
+    /// (`numeral_limits.rs`).
     pub fn check_formula(&self, source: &str, expr: &Expr) -> Result<Expr, SmtError> {
+        super::numeral_limits::check_numeral_sizes(source, expr)?;
         let (elaborated, sort) = self.check(source, expr)?;
         if sort != Sort::Bool {
             return Err(SmtError::new(

@@ -31,6 +31,10 @@ struct Scope {
     consistency: Option<bool>,
 }
 
+fn all_rules(session: &SolverSession) -> Vec<usize> {
+    (0..session.rules.len()).collect()
+}
+
 /// The premise and claim, each guarded.
 struct Guards {
     premise_holds: Bool,
@@ -47,18 +51,144 @@ impl SolverSession {
         claim: &Expr,
         interruption: &dyn Interruption,
     ) -> Finding {
-        let result = self.scoped(premise, claim, interruption).and_then(|scope| {
-            let warnings = self.logic_warnings(premise, claim, interruption)?;
-            let cone = self.take_cone_solver(&scope.rules);
-            let whole_model = std::mem::replace(&mut self.solver, cone);
-            let result = self.verify_inside(premise, claim, &scope, warnings, interruption);
-            let cone = std::mem::replace(&mut self.solver, whole_model);
-            self.return_cone_solver(&scope.rules, cone);
-            result
+        let first = match self.consistency.is_none() {
+            true => self.verify_before_consistency(premise, claim, interruption),
+            false => Ok(None),
+        };
+        let result = first.and_then(|first| match first {
+            Some(finding) => Ok(finding),
+            None => self.scoped(premise, claim, interruption).and_then(|scope| {
+                let warnings = self.logic_warnings(premise, claim, interruption)?;
+                self.verify_in_cone(premise, claim, &scope, warnings, interruption)
+            }),
         });
         result.unwrap_or_else(|reason| {
             Finding::too_complex(&premise.to_string(), &claim.to_string(), reason.to_string())
         })
+    }
+
+    /// The question in its cone's solver.
+    fn verify_in_cone(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        scope: &Scope,
+        warnings: Vec<LogicWarning>,
+        interruption: &dyn Interruption,
+    ) -> Result<Finding, SolveError> {
+        let cone = self.take_cone_solver(&scope.rules);
+        let whole_model = std::mem::replace(&mut self.solver, cone);
+        let result = self.verify_inside(premise, claim, scope, warnings, interruption);
+        let cone = std::mem::replace(&mut self.solver, whole_model);
+        self.return_cone_solver(&scope.rules, cone);
+        result
+    }
+
+    /// The first question on a model whose consistency is not known yet (a
+    /// one-shot `precept verify` asks only this one). Rather than checking
+    /// every rule first, it asks the question in its cone as if the rules
+    /// were consistent, in the same fresh cone solver the usual order would
+    /// use, so the finding is the same. A satisfiable check there shows the
+    /// cone consistent, and the rules outside it share no variable with it,
+    /// so only they are checked, in a solver of their own. `None` when the
+    /// rules turn out inconsistent or undecided: the cone solver is dropped
+    /// and the question goes the usual way.
+    fn verify_before_consistency(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        interruption: &dyn Interruption,
+    ) -> Result<Option<Finding>, SolveError> {
+        let question = self.question_variables(premise, claim);
+        let rules = self.rules_touching(&question);
+        let variables = self.nearest_variables(&question, &rules);
+        let scope = Scope {
+            rules,
+            variables: Some(variables),
+            consistency: Some(true),
+        };
+        let warnings = self.logic_warnings(premise, claim, interruption)?;
+        let finding = self.verify_in_cone(premise, claim, &scope, warnings, interruption)?;
+        let cone_consistent =
+            finding.claims_true_scenario.is_some() || finding.claims_false_scenario.is_some();
+        let consistent = match cone_consistent {
+            true => self.consistent_outside(&scope.rules, interruption)?,
+            // IMPOSSIBLE: whether the whole policy is consistent, asked
+            // within the auxiliary budget (a hard policy must not make an
+            // easy question wait); undecided, the question is asked over
+            // every rule, as when the usual consistency check is undecided.
+            false => match self.bounded_check(&self.literals(&all_rules(self)), interruption) {
+                SatResult::Sat => Some(true),
+                SatResult::Unsat => Some(false),
+                SatResult::Unknown => {
+                    if let Some(reason) = interruption.reason() {
+                        return Err(SolveError::Undecided(reason));
+                    }
+                    self.forget_cone_solver(&scope.rules);
+                    let every_rule = Scope {
+                        rules: all_rules(self),
+                        variables: None,
+                        consistency: None,
+                    };
+                    let warnings = self.logic_warnings(premise, claim, interruption)?;
+                    return self
+                        .verify_in_cone(premise, claim, &every_rule, warnings, interruption)
+                        .map(Some);
+                }
+            },
+        };
+        if consistent == Some(true) {
+            self.consistency = Some(Some(true));
+            return Ok(Some(finding));
+        }
+        if consistent == Some(false) {
+            // Some rules contradict each other, so all of them together do.
+            self.consistency = Some(Some(false));
+        }
+        self.forget_cone_solver(&scope.rules);
+        Ok(None)
+    }
+
+    /// Whether the rules outside `cone` are satisfiable, checked in a fresh
+    /// solver holding only them, within the budget of the consistency check.
+    fn consistent_outside(
+        &mut self,
+        cone: &[usize],
+        interruption: &dyn Interruption,
+    ) -> Result<Option<bool>, SolveError> {
+        let inside: HashSet<usize> = cone.iter().copied().collect();
+        let outside: Vec<usize> = (0..self.rules.len())
+            .filter(|r| !inside.contains(r))
+            .collect();
+        if outside.is_empty() {
+            return Ok(Some(true));
+        }
+        let scratch = self.scratch_solver(&outside);
+        let whole_model = std::mem::replace(&mut self.solver, scratch);
+        let budget = self.timeout() / 2;
+        let result = self.check_within(&self.literals(&outside), budget, interruption);
+        self.solver = whole_model;
+        match result {
+            SatResult::Sat => Ok(Some(true)),
+            SatResult::Unsat => Ok(Some(false)),
+            SatResult::Unknown => match interruption.reason() {
+                Some(reason) => Err(SolveError::Undecided(reason)),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The model variables the premise and claim mention, sorted.
+    fn question_variables<'e>(&self, premise: &'e Expr, claim: &'e Expr) -> Vec<&'e str> {
+        let mut question: Vec<&str> = premise
+            .symbols()
+            .into_iter()
+            .chain(claim.symbols())
+            .filter(|s| self.vocabulary.is_variable(s))
+            .collect();
+        question.sort_unstable();
+        question.dedup();
+        question
     }
 
     fn guard(&self, name: &str, formula: &Bool) -> Bool {
@@ -75,14 +205,7 @@ impl SolverSession {
         interruption: &dyn Interruption,
     ) -> Result<Scope, SolveError> {
         let consistency = self.consistency(interruption)?;
-        let mut question: Vec<&str> = premise
-            .symbols()
-            .into_iter()
-            .chain(claim.symbols())
-            .filter(|s| self.vocabulary.is_variable(s))
-            .collect();
-        question.sort_unstable();
-        question.dedup();
+        let question = self.question_variables(premise, claim);
         if consistency != Some(true) {
             return Ok(Scope {
                 rules: (0..self.rules.len()).collect(),

@@ -50,7 +50,7 @@ pub struct SolverSession {
     cones: Option<RuleGraph>,
     /// Whether the rules alone are satisfiable; `Some(None)` when the solver
     /// could not say in time (then every question uses every rule).
-    consistency: Option<Option<bool>>,
+    pub(super) consistency: Option<Option<bool>>,
     /// Warm solvers per cone (the rule indices they hold), reused across
     /// questions until the rules change.
     cone_solvers: HashMap<Vec<usize>, ConeSolver>,
@@ -205,6 +205,11 @@ impl SolverSession {
                 self.scratch_solver(rules)
             }
         }
+    }
+
+    /// Drops a cone's warm solver and what it learned, as if never made.
+    pub(super) fn forget_cone_solver(&mut self, rules: &[usize]) {
+        self.cone_solvers.remove(rules);
     }
 
     pub(super) fn return_cone_solver(&mut self, rules: &[usize], solver: Solver) {
