@@ -173,6 +173,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::StartProbe { .. } => "StartProbe",
             Effect::CancelProbe => "CancelProbe",
             Effect::ListProbeTargets => "ListProbeTargets",
+            Effect::VersionDiff { .. } => "VersionDiff",
         })
         .collect()
 }
@@ -255,5 +256,6 @@ mod probe_screen;
 mod runs;
 mod small_screens;
 mod verify;
+mod version_diff;
 mod vetting;
 mod why;
