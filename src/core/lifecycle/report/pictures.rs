@@ -30,11 +30,7 @@ fn clipped(text: &str, chars: usize) -> String {
 }
 
 fn share(part: usize, whole: usize, width: usize) -> usize {
-    if whole == 0 {
-        0
-    } else {
-        (part * width + whole / 2) / whole
-    }
+    (part * width + whole / 2).checked_div(whole).unwrap_or(0)
 }
 
 /// A bar per section: dark for rules covered both ways, light for rules
