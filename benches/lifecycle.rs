@@ -5,21 +5,42 @@
 //! (equivalence, the distinguishing scenarios with their minimization, and
 //! the rewrite check of each changed rule). Target: ≤ 5 s.
 //!
+//! Then the report (`precept report`) of the 1,500-rule model with 1,000
+//! tests (`support/synthetic.rs`), a document with a section per 75 rules
+//! and a paragraph per rule, version 1 frozen and 10 rules edited since:
+//! the time for lint, tests and coverage, for a 200-mutant sample, for the
+//! versions and the diff against version 1, and for writing the HTML, and
+//! the file's size. Target: ≤ 2 s and under 5 MB.
+//!
 //! Run with `cargo bench --bench lifecycle`. Plain `fn main`, no harness.
+
+#[path = "support/synthetic.rs"]
+mod synthetic;
 
 #[path = "support/scale_model.rs"]
 #[allow(unused_imports)]
 mod scale_model;
 
 use precept::core::lifecycle::behaviour::compare;
+use precept::core::lifecycle::report::figures::{Figures, MutationChoice, history, quality};
+use precept::core::lifecycle::report::render;
 use precept::core::lifecycle::text_diff::text_diff;
+use precept::core::lifecycle::versions::freeze;
 use precept::core::model::compile;
+use precept::core::model::{Project, Settings, SourceSpan};
+use precept::core::solve::SolverPool;
 use scale_model::{Rng, SEED, generate};
+use std::time::Duration;
 use std::time::Instant;
 
 const RUNS: usize = 3;
 
 fn main() {
+    diff_bench();
+    report_bench();
+}
+
+fn diff_bench() {
     let (a, _) = generate(&mut Rng::new(SEED), 75);
     let mut b = a.clone();
     let step = b.rules.len() / 10;
@@ -59,6 +80,130 @@ fn main() {
             behaviour.a_allows_not_b.as_ref().map(|s| s.values.len()),
             behaviour.b_allows_not_a.as_ref().map(|s| s.values.len()),
             behaviour.notes
+        );
+    }
+}
+
+/// The synthetic project on disk with its document, version 1 frozen and
+/// 10 rules edited in the draft.
+fn synthetic_project(dir: &std::path::Path) -> Project {
+    let (mut model, tests) = synthetic::synthetic();
+    let mut document = format!("# {}\n\n", model.title);
+    for (i, rule) in model.rules.iter_mut().enumerate() {
+        if i % synthetic::RULES_PER_SECTION == 0 {
+            document += &format!("## Section {}\n\n", i / synthetic::RULES_PER_SECTION + 1);
+        }
+        let start = document.len();
+        document += &format!(
+            "Rule {} of this section holds when its conditions are met, as the handbook states in \
+             the paragraph numbered {i}.",
+            rule.id
+        );
+        rule.source_span = Some(SourceSpan {
+            start,
+            end: document.len(),
+        });
+        document += "\n\n";
+    }
+    let settings = Settings {
+        document: Some("policy.md".into()),
+        ..Settings::default()
+    };
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("policy.md"), &document).unwrap();
+    Project::create(dir, model, tests, settings).expect("the project");
+    freeze(dir, "benchmark", "2026-01-01T00:00:00Z").expect("version 1");
+    let mut project = Project::load(dir).expect("loads");
+    let step = project.model.rules.len() / 10;
+    for (k, rule) in project
+        .model
+        .rules
+        .iter_mut()
+        .step_by(step)
+        .take(10)
+        .enumerate()
+    {
+        rule.expression = if k % 2 == 0 {
+            format!("(not (not {}))", rule.expression)
+        } else {
+            format!("(or {} true)", rule.expression)
+        };
+    }
+    project.save_model().unwrap();
+    Project::load(dir).expect("loads")
+}
+
+fn report_bench() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let dir = scratch.path().join("synthetic");
+    let project = synthetic_project(&dir);
+    let compiled = project.compile_strict().expect("compiles");
+    println!(
+        "report: {} rules, {} tests, {} bytes of document",
+        compiled.rules.len(),
+        project.tests.tests.len(),
+        project.document.as_ref().map_or(0, String::len)
+    );
+    // The figures once (they take minutes on this model), each stage timed
+    // through the progress callback; the HTML three times.
+    let started = Instant::now();
+    let pool = SolverPool::spawn(SolverPool::default_jobs(), Duration::from_secs(10));
+    pool.load(&compiled).expect("loads");
+    println!(
+        "solver pool load: {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let stages = std::sync::Mutex::new(Vec::<(String, Instant)>::new());
+    let note = |stage: &str| {
+        stages
+            .lock()
+            .unwrap()
+            .push((stage.to_string(), Instant::now()))
+    };
+    let (diagnostics, outcomes, coverage, mutation) = quality(
+        &project,
+        &compiled,
+        &pool,
+        MutationChoice::Sample(200),
+        &note,
+    );
+    note("done");
+    let stages = stages.into_inner().unwrap();
+    for pair in stages.windows(2) {
+        println!(
+            "  {}: {:.1} s",
+            pair[0].0,
+            (pair[1].1 - pair[0].1).as_secs_f64()
+        );
+    }
+    let started = Instant::now();
+    let history = history(&dir);
+    println!(
+        "  versions + sign-offs + diff against version 1: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let figures = Figures {
+        generated: "2026-01-01T00:00:00Z".into(),
+        diagnostics,
+        outcomes,
+        coverage,
+        mutation,
+        probe: None,
+        history,
+    };
+    for run in 0..RUNS {
+        let started = Instant::now();
+        let html = render(&project, &compiled, &figures, None);
+        println!(
+            "run {run}: HTML {:.0} ms, {:.2} MB ({} lint findings, diff: {})",
+            started.elapsed().as_secs_f64() * 1e3,
+            html.len() as f64 / 1e6,
+            figures.diagnostics.len(),
+            figures
+                .history
+                .diff
+                .as_ref()
+                .map_or_else(|e| e.clone(), |d| format!("{:?}", d.relation)),
         );
     }
 }

@@ -4,10 +4,20 @@
 #     build links against (see .cargo/config.toml and build.rs);
 #   - the cvc5 command-line solver (PyPI wheel cvc5) into .deps/cvc5, used by the
 #     tests as an independent oracle for the SMT-LIB export;
-#   - tmux, for the end-to-end terminal tests.
+#   - tmux, for the end-to-end terminal tests;
+#   - with --tests only: Chromium from the system packages, for the test that
+#     renders `precept report`'s HTML headless (running Precept never needs it).
 # It is idempotent: a second run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+FOR_TESTS=0
+for arg in "$@"; do
+    case "$arg" in
+        --tests) FOR_TESTS=1 ;;
+        *) echo "setup: unknown option $arg (expected --tests)" >&2; exit 2 ;;
+    esac
+done
 
 Z3_VERSION=5.4.0.0
 CVC5_VERSION=1.4.2
@@ -20,6 +30,12 @@ if ! command -v tmux >/dev/null 2>&1; then
     echo "setup: installing tmux"
     need_root apt-get update -qq
     need_root apt-get install -y -qq tmux >/dev/null
+fi
+
+if [ "$FOR_TESTS" -eq 1 ] && [ ! -x /usr/bin/chromium ]; then
+    echo "setup: installing chromium (for the headless report test)"
+    need_root apt-get update -qq
+    need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 PY=${PYTHON:-python3}

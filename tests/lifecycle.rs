@@ -371,3 +371,53 @@ fn models_without_shared_vocabulary_are_compared_by_text_and_say_so() {
     );
     assert_eq!(diff["rules"]["removed"], serde_json::json!(["R2"]));
 }
+
+#[test]
+fn diff_names_the_natural_language_tests_it_cannot_decide_and_ends_with_a_progress_line() {
+    let project = copy_sample("airline-refunds");
+    let dir = project.path();
+    assert_eq!(
+        precept(&["version", dir.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    let path = dir.join("tests.json");
+    let mut tests: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    tests["nl_tests"] = serde_json::json!([{
+        "id": "N1",
+        "question": "I was denied boarding. Do I get my money back?",
+        "answer": "Yes, denied boarding is refunded.",
+        "expected": "VALID"
+    }]);
+    fs::write(&path, serde_json::to_string_pretty(&tests).unwrap()).unwrap();
+    set_rule(dir, "R7", UNREPAIRED_R7);
+
+    let out = precept(&["diff", &at(dir, 1), dir.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let diff: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let notes: Vec<&str> = diff["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "1 natural-language test(s) not compared (N1): their premise/claim pairs are translated by an LLM"
+        )),
+        "{notes:?}"
+    );
+    assert!(
+        diff["tests_flipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == "T1"),
+        "the logic tests are still compared"
+    );
+    let progress = stderr(&out);
+    let last = progress.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("diff: decided in ") && last.contains("1 rule(s) changed"),
+        "{progress}"
+    );
+}

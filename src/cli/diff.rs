@@ -3,10 +3,12 @@
 
 use super::common::{Outcome, print_json};
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::{ModelDiff, Side, diff};
+use crate::core::lifecycle::diff::{ModelDiff, Side, diff_with_progress};
 use crate::core::lifecycle::reference::ModelRef;
 use crate::core::model::finding::Scenario;
 use clap::Args;
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -21,7 +23,26 @@ pub struct DiffArgs {
 pub fn run(args: &DiffArgs) -> Outcome {
     let a = Side::load(&ModelRef::parse(&args.a)?)?;
     let b = Side::load(&ModelRef::parse(&args.b)?)?;
-    let result = diff(&a, &b);
+    // Progress on stderr: each step in place on a terminal, and always a
+    // final line with the time taken.
+    let terminal = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let progress = |step: &str| {
+        if terminal {
+            eprint!("\r\x1b[2Kdiff: {step}");
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let result = diff_with_progress(&a, &b, &progress);
+    if terminal {
+        eprint!("\r\x1b[2K");
+    }
+    eprintln!(
+        "diff: decided in {:.1} s ({} rule(s) changed, {} test(s) flipped)",
+        started.elapsed().as_secs_f64(),
+        result.rules.changed.len() + result.rules.added.len() + result.rules.removed.len(),
+        result.tests_flipped.len()
+    );
     if args.json {
         return print_json(&result);
     }

@@ -24,6 +24,7 @@ pub mod llm_setup;
 pub mod probe;
 pub mod probe_report;
 pub mod render;
+pub mod report;
 pub mod review;
 pub mod serve;
 pub mod serve_guard;
@@ -95,6 +96,8 @@ pub enum Command {
     Sign(signoff::SignArgs),
     /// Check every sign-off against the files as they are now
     VerifySignatures(signoff::VerifySignaturesArgs),
+    /// Write the report for readers without a terminal: one self-contained HTML file
+    Report(report::ReportArgs),
 }
 
 /// Runs a parsed command line and maps the outcome to an exit code.
@@ -124,6 +127,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Keygen(args) => signoff::run_keygen(&args),
         Command::Sign(args) => signoff::run_sign(&args),
         Command::VerifySignatures(args) => signoff::run_verify(&args),
+        Command::Report(args) => report::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -178,4 +178,5 @@ mod buffers;
 mod document;
 mod explain;
 mod fitting;
+mod lifecycle;
 mod screens;

@@ -174,6 +174,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::CancelProbe => "CancelProbe",
             Effect::ListProbeTargets => "ListProbeTargets",
             Effect::CheckRewrite { .. } => "CheckRewrite",
+            Effect::VersionDiff { .. } => "VersionDiff",
         })
         .collect()
 }
@@ -256,5 +257,6 @@ mod probe_screen;
 mod runs;
 mod small_screens;
 mod verify;
+mod version_diff;
 mod vetting;
 mod why;

@@ -64,6 +64,17 @@ impl Interruption for Unbounded {
 
 /// Compares A and B; `changed` are the ids of the rules whose text differs.
 pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms: u64) -> Behaviour {
+    compare_with_progress(a, b, changed, timeout_ms, &|_| {})
+}
+
+/// [`compare`], telling `progress` what it is deciding as it goes.
+pub fn compare_with_progress(
+    a: &PolicyModel,
+    b: &PolicyModel,
+    changed: &[String],
+    timeout_ms: u64,
+    progress: &dyn Fn(&str),
+) -> Behaviour {
     let mut behaviour = Behaviour {
         relation: Relation::Unknown,
         notes: Vec::new(),
@@ -90,6 +101,7 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
             return behaviour;
         }
     };
+    progress("loading both models' vocabulary into the solver");
     let compiled = compile(&union);
     let session = match SolverSession::load(&compiled, timeout_ms) {
         Ok(session) => session,
@@ -109,10 +121,21 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
     let b_all = conjunction(b.rules.iter().map(|r| r.expression.as_str()));
     let order = minimization_order(a, b, changed);
     let mut decided = true;
-    for (allowed, refused, slot) in [
-        (&a_all, &b_all, &mut behaviour.a_allows_not_b),
-        (&b_all, &a_all, &mut behaviour.b_allows_not_a),
+    for (question, allowed, refused, slot) in [
+        (
+            "equivalence: a scenario A allows and B does not?",
+            &a_all,
+            &b_all,
+            &mut behaviour.a_allows_not_b,
+        ),
+        (
+            "equivalence: a scenario B allows and A does not?",
+            &b_all,
+            &a_all,
+            &mut behaviour.b_allows_not_a,
+        ),
     ] {
+        progress(question);
         match checker.check(&format!("(and {allowed} (not {refused}))"), &all) {
             Ok(Some(scenario)) => {
                 *slot = Some(
@@ -136,7 +159,11 @@ pub fn compare(a: &PolicyModel, b: &PolicyModel, changed: &[String], timeout_ms:
             (Some(_), Some(_)) => Relation::DifferBothWays,
         };
     }
-    for id in changed {
+    for (done, id) in changed.iter().enumerate() {
+        progress(&format!(
+            "changed rules: {done}/{} checked for a change of meaning",
+            changed.len()
+        ));
         let expression = |m: &PolicyModel| {
             m.rules
                 .iter()

@@ -5,7 +5,7 @@
 //! `tests_flipped`).
 
 use super::LifecycleError;
-use super::behaviour::{Behaviour, Relation, compare};
+use super::behaviour::{Behaviour, Relation, compare_with_progress};
 use super::reference::ModelRef;
 use super::text_diff::{ChangedName, ChangedRuleText, TextDiff, text_diff};
 use crate::core::model::finding::Scenario;
@@ -87,6 +87,13 @@ impl Side {
 
 /// Diffs two loaded models.
 pub fn diff(a: &Side, b: &Side) -> ModelDiff {
+    diff_with_progress(a, b, &|_| {})
+}
+
+/// [`diff`], telling `progress` each step as it starts (the solver's
+/// questions, the changed rules, the tests).
+pub fn diff_with_progress(a: &Side, b: &Side, progress: &dyn Fn(&str)) -> ModelDiff {
+    progress("comparing the text");
     let text = text_diff(&a.project.model, &a.compiled, &b.project.model, &b.compiled);
     let changed: Vec<String> = text.rules_changed.iter().map(|c| c.id.clone()).collect();
     let timeout = a
@@ -94,9 +101,50 @@ pub fn diff(a: &Side, b: &Side) -> ModelDiff {
         .settings
         .solver_timeout_ms
         .max(b.project.settings.solver_timeout_ms);
-    let behaviour = compare(&a.project.model, &b.project.model, &changed, timeout);
+    let behaviour = compare_with_progress(
+        &a.project.model,
+        &b.project.model,
+        &changed,
+        timeout,
+        progress,
+    );
+    progress("running the tests on both sides");
     let tests_flipped = flipped_tests(a, b, timeout);
-    assemble(a, b, text, behaviour, tests_flipped)
+    let mut result = assemble(a, b, text, behaviour, tests_flipped);
+    if let Some(note) = natural_language_note(a, b) {
+        result.notes.push(note);
+    }
+    result
+}
+
+/// Natural-language tests are not re-decided: a test stores its question
+/// and answer, not the premise/claim pairs an LLM translated them into
+/// (those depend on each side's vocabulary and are made afresh by
+/// `precept test`), so comparing them needs an LLM on each side. The diff
+/// says so, naming them.
+fn natural_language_note(a: &Side, b: &Side) -> Option<String> {
+    let mut ids: Vec<&str> = b
+        .project
+        .tests
+        .nl_tests
+        .iter()
+        .map(|t| t.id.as_str())
+        .collect();
+    for test in &a.project.tests.nl_tests {
+        if !ids.contains(&test.id.as_str()) {
+            ids.push(&test.id);
+        }
+    }
+    if ids.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} natural-language test(s) not compared ({}): their premise/claim pairs are \
+         translated by an LLM when they run and are not stored, so run `precept test` on each \
+         side to compare them",
+        ids.len(),
+        ids.join(", ")
+    ))
 }
 
 fn assemble(

@@ -11,6 +11,7 @@ pub mod content;
 pub mod diff;
 pub mod keys;
 pub mod reference;
+pub mod report;
 pub mod signoff;
 pub mod text_diff;
 pub mod versions;

@@ -4,11 +4,13 @@
 //! background (`llm_jobs`), explanations on the shared solver
 //! (`explain_jobs`), the coverage run with the full mutation score on a
 //! pool of workers (`coverage_job`), chatbot probes (`probe_job`), whether an approved rule's edit kept
-//! its meaning (`rewrite_check`), and the
+//! its meaning (`rewrite_check`), the semantic diff against the draft's base
+//! version (`diff_job`), and the
 //! workbench's own settings on disk (`config`).
 
 pub mod config;
 pub mod coverage_job;
+pub mod diff_job;
 pub mod explain_jobs;
 pub mod llm_jobs;
 pub mod probe_job;

@@ -94,6 +94,17 @@ impl Runtime {
         }
     }
 
+    /// After a save of the draft's files: the error, or where the draft
+    /// now stands against its versions (for the status line).
+    fn saved(&self, result: Result<(), String>) -> Vec<Msg> {
+        match result {
+            Ok(()) => vec![Msg::DraftVersion(
+                crate::tui::state::version_diff::DraftVersion::read(&self.project_dir),
+            )],
+            Err(error) => vec![Msg::IoFailed { error }],
+        }
+    }
+
     /// Carries out one effect; messages that result at once are returned.
     pub fn execute(&mut self, effect: Effect) -> Vec<Msg> {
         let io = |result: Result<(), String>| match result {
@@ -101,10 +112,23 @@ impl Runtime {
             Err(error) => vec![Msg::IoFailed { error }],
         };
         match effect {
-            Effect::SaveModel(model) => io(write_json(&self.project_dir.join(MODEL_FILE), &*model)
-                .map_err(|e| format!("not saved: {e}"))),
-            Effect::SaveTests(tests) => io(write_json(&self.project_dir.join(TESTS_FILE), &*tests)
-                .map_err(|e| format!("not saved: {e}"))),
+            Effect::SaveModel(model) => self.saved(
+                write_json(&self.project_dir.join(MODEL_FILE), &*model)
+                    .map_err(|e| format!("not saved: {e}")),
+            ),
+            Effect::SaveTests(tests) => self.saved(
+                write_json(&self.project_dir.join(TESTS_FILE), &*tests)
+                    .map_err(|e| format!("not saved: {e}")),
+            ),
+            Effect::VersionDiff { ticket, base } => {
+                self.streams
+                    .push(crate::tui::effects::diff_job::diff_against_version(
+                        self.project_dir.clone(),
+                        ticket,
+                        base,
+                    ));
+                Vec::new()
+            }
             Effect::SaveDrafts(drafts) => io(drafts
                 .save(&self.project_dir)
                 .map_err(|e| format!("draft not saved: {e}"))),

@@ -60,9 +60,10 @@ pub enum Action {
     Why,
     CopyMarkdown,
     ConsultantMode,
+    DiffBase,
 }
 
-const ACTION_NAMES: [(&str, Action); 53] = [
+const ACTION_NAMES: [(&str, Action); 54] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -116,6 +117,7 @@ const ACTION_NAMES: [(&str, Action); 53] = [
     ("why", Action::Why),
     ("copy_markdown", Action::CopyMarkdown),
     ("consultant_mode", Action::ConsultantMode),
+    ("diff_base", Action::DiffBase),
 ];
 
 impl Action {

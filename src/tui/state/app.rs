@@ -149,6 +149,8 @@ pub enum Overlay {
     FixChoice(Box<FixChoice>),
     /// Why a test has its finding, or why a value is forced: the chain.
     Why(Box<crate::tui::state::why::WhyState>),
+    /// The semantic diff of the draft against the version it started from.
+    VersionDiff(Box<crate::tui::state::version_diff::VersionDiffState>),
 }
 
 /// The fixes of one diagnostic to choose from (`x` on the vetting screen).
@@ -276,6 +278,10 @@ pub struct App {
     pub fix_ticket: u64,
     /// The newest why-request (the why overlay drops older replies).
     pub why_ticket: u64,
+    /// The version the draft started from and whether it changed since.
+    pub version: crate::tui::state::version_diff::DraftVersion,
+    /// The newest diff request (the diff overlay drops older answers).
+    pub diff_ticket: u64,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -326,6 +332,7 @@ impl App {
             .unwrap_or_default();
         let compiled = compile(&project.model);
         let graph = build_graph(&compiled);
+        let version = crate::tui::state::version_diff::DraftVersion::read(&project.dir);
         let mut app = App {
             project_dir: project.dir,
             model: project.model,
@@ -375,6 +382,8 @@ impl App {
             repair_ticket: 0,
             fix_ticket: 0,
             why_ticket: 0,
+            version,
+            diff_ticket: 0,
             status: Status::default(),
             keymap,
             theme,

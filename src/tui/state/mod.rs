@@ -16,4 +16,5 @@ pub mod msg;
 pub mod probe_screen;
 pub mod queries;
 pub mod screens;
+pub mod version_diff;
 pub mod why;

@@ -32,6 +32,18 @@ pub enum Msg {
     IoFailed {
         error: String,
     },
+    /// Where the draft stands against its versions, read after a save.
+    DraftVersion(crate::tui::state::version_diff::DraftVersion),
+    /// The step the diff `ticket` is on.
+    VersionDiffProgress {
+        ticket: u64,
+        text: String,
+    },
+    /// The diff `ticket`, or why it could not be made.
+    VersionDiffDone {
+        ticket: u64,
+        result: Result<Box<crate::core::lifecycle::diff::ModelDiff>, String>,
+    },
     /// How far the mutation score of coverage run `generation` has come
     /// ("1,200 of 6,000 mutants, about 40 s left").
     CoverageProgress {
@@ -193,6 +205,11 @@ pub struct TestJob {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// The semantic diff of version `base` against the draft on disk.
+    VersionDiff {
+        ticket: u64,
+        base: u32,
+    },
     SaveModel(Box<PolicyModel>),
     SaveTests(Box<TestSuite>),
     SaveDrafts(Drafts),

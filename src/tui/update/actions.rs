@@ -123,6 +123,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             )))
         }
         Action::Help => app.overlay = Some(Overlay::Help { offset: 0 }),
+        Action::DiffBase => return super::version_diff::open(app),
         Action::ToggleTheme => {
             let next = if app.theme.name == "light" {
                 "dark"

@@ -18,6 +18,7 @@ mod probe_screen;
 mod repair;
 mod runs;
 mod save_test;
+mod version_diff;
 mod vetting;
 mod why;
 
@@ -81,6 +82,9 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             generation,
             generated,
         } => vetting::tests_generated(app, generation, generated),
+        Msg::DraftVersion(version) => version_diff::draft_version(app, version),
+        Msg::VersionDiffProgress { ticket, text } => version_diff::progress(app, ticket, text),
+        Msg::VersionDiffDone { ticket, result } => version_diff::done(app, ticket, result),
         Msg::CoverageProgress { generation, text } => {
             vetting::coverage_progress(app, generation, text)
         }

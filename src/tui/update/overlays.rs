@@ -20,6 +20,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     match overlay {
+        Overlay::VersionDiff(_) => return super::version_diff::key(app, key),
         Overlay::Editor(editor) => match action {
             Some(Action::Apply) => return edits::apply_editor(app),
             Some(Action::Close) => return edits::close_editor(app),

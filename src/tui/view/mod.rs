@@ -15,6 +15,7 @@ mod status;
 mod tests_screen;
 mod variables;
 mod verify;
+mod version_diff;
 mod vetting;
 mod why;
 

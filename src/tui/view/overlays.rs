@@ -259,6 +259,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         }
         Overlay::Repair(state) => super::repair::render_repair(app, frame, state),
         Overlay::Why(why) => super::why::render(app, frame, why),
+        Overlay::VersionDiff(state) => super::version_diff::render(app, frame, state),
         Overlay::Name(prompt) => super::repair::render_name(app, frame, prompt),
         Overlay::FixChoice(choice) => super::vetting::render_fix_choice(app, frame, choice),
         Overlay::ConfirmAcceptImpossible { warning, .. } => {

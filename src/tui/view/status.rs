@@ -1,5 +1,5 @@
 //! The status line: the job in progress (with a spinner), the last message
-//! or error, and a hint.
+//! or error, the version the draft started from ("v3 · changed"), and a hint.
 
 use crate::tui::state::app::App;
 use ratatui::Frame;
@@ -58,10 +58,28 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         app.keymap
             .keys_for(crate::tui::input::keymap::Action::Palette)
     );
+    // The version the draft started from, and whether it changed since:
+    // kept in view before the hint, which gives way first.
+    let version = app.version.label().map(|label| format!(" {label} "));
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = (area.width as usize).saturating_sub(used);
-    if room > hint.chars().count() {
-        spans.push(Span::styled(format!("{hint:>room$}"), app.theme.dim()));
+    let version_width = version.as_ref().map_or(0, |v| v.chars().count());
+    let hint = if room > version_width + hint.chars().count() {
+        hint
+    } else {
+        String::new()
+    };
+    if room > version_width {
+        let pad = room - version_width;
+        spans.push(Span::styled(format!("{hint:>pad$}"), app.theme.dim()));
+        if let Some(version) = version {
+            let style = if app.version.changed {
+                app.theme.pending()
+            } else {
+                app.theme.accent()
+            };
+            spans.push(Span::styled(version, style));
+        }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -1,0 +1,108 @@
+//! `precept report DIR [--out report.html]`: the report for people who do
+//! not use a terminal, one self-contained HTML file. Lint, tests, coverage
+//! and the mutation score are computed on a solver pool; versions and
+//! sign-offs are checked; the diff against the previous version is proved.
+//! Progress goes to stderr, with a final line naming the file.
+
+use super::common::{Failure, Outcome, load_project, start_pool};
+use crate::core::lifecycle::clock::now_utc;
+use crate::core::lifecycle::report::figures::{Figures, MutationChoice, history, quality};
+use crate::core::lifecycle::report::render;
+use crate::core::model::project::write_atomic;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The project directory
+    pub dir: PathBuf,
+    /// Where to write the HTML file
+    #[arg(long, default_value = "report.html")]
+    pub out: PathBuf,
+    /// Skip the mutation score (it is the slowest figure on a large model)
+    #[arg(long)]
+    pub no_mutation: bool,
+    /// Score at most this many mutants, spread over the model (without it, every mutant)
+    #[arg(long, value_name = "N")]
+    pub max_mutants: Option<usize>,
+    /// Show the probe results saved from `precept probe --json` in this file
+    #[arg(long, value_name = "FILE")]
+    pub probe: Option<PathBuf>,
+    /// The rule whose part of the model the rule↔variable graph draws
+    #[arg(long, value_name = "ID")]
+    pub graph_rule: Option<String>,
+    /// Solver workers (default: the project's `solver_jobs`, else one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
+    /// The solver deadline per question in milliseconds (default: the project's setting)
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+}
+
+fn read_probe(path: &PathBuf) -> Result<serde_json::Value, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        Failure::Input(format!(
+            "{}:{}:{}: expected the JSON of `precept probe --json`: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if value.get("rates").is_none() || !value.get("results").is_some_and(|r| r.is_array()) {
+        return Err(Failure::Input(format!(
+            "{}: expected the JSON of `precept probe --json` (with \"rates\" and \"results\")",
+            path.display()
+        )));
+    }
+    Ok(value)
+}
+
+pub fn run(args: &ReportArgs) -> Outcome {
+    let probe = args.probe.as_ref().map(read_probe).transpose()?;
+    let (project, compiled) = load_project(&args.dir)?;
+    if let Some(id) = &args.graph_rule
+        && project.model.rule(id).is_none()
+    {
+        return Err(Failure::Input(format!(
+            "--graph-rule {id}: {} has no rule with that id",
+            args.dir.display()
+        )));
+    }
+    let started = Instant::now();
+    let pool = start_pool(
+        &project,
+        &compiled,
+        args.timeout_ms,
+        args.jobs.map(usize::from),
+    )?;
+    let mutation = match (args.no_mutation, args.max_mutants) {
+        (true, _) => MutationChoice::Skip,
+        (false, Some(n)) => MutationChoice::Sample(n),
+        (false, None) => MutationChoice::All,
+    };
+    let progress = |stage: &str| eprintln!("report: {stage}…");
+    let (diagnostics, outcomes, coverage, mutation) =
+        quality(&project, &compiled, &pool, mutation, &progress);
+    progress("versions, sign-offs and the diff against the previous version");
+    let figures = Figures {
+        generated: now_utc(),
+        diagnostics,
+        outcomes,
+        coverage,
+        mutation,
+        probe,
+        history: history(&args.dir),
+    };
+    let html = render(&project, &compiled, &figures, args.graph_rule.as_deref());
+    write_atomic(&args.out, html.as_bytes())?;
+    eprintln!(
+        "report: wrote {} ({} KB) in {:.1} s",
+        args.out.display(),
+        html.len().div_ceil(1024),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! The draft against its versions: the status line's base version and
+//! "changed", and the diff overlay (D) over the real runtime and Z3.
+
+use super::*;
+use precept::core::lifecycle::versions::freeze;
+use precept::tui::state::version_diff::{DiffView, DraftVersion};
+
+#[test]
+fn the_draft_knows_its_base_version_and_d_diffs_it_against_that_version() {
+    let dir = copy_sample("park-admission");
+    freeze(dir.path(), "first", "2026-01-01T00:00:00Z").unwrap();
+    let mut app = open_app(dir.path());
+    assert_eq!(
+        app.version,
+        DraftVersion {
+            base: Some(1),
+            changed: false
+        }
+    );
+    assert_eq!(app.version.label().as_deref(), Some("v1"));
+    let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
+    let load = vec![Effect::LoadSolver(Box::new(app.compiled.clone()))];
+    settle(&mut app, &mut runtime, load);
+
+    // An applied edit is saved; the save tells where the draft stands.
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    assert!(kinds(&effects).contains(&"SaveModel"));
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.version.label().as_deref(), Some("v1 · changed"));
+
+    let effects = press(&mut app, 'D');
+    assert_eq!(
+        effects,
+        vec![Effect::VersionDiff {
+            ticket: app.diff_ticket,
+            base: 1
+        }]
+    );
+    assert!(matches!(
+        &app.overlay,
+        Some(Overlay::VersionDiff(state)) if matches!(state.view, DiffView::Running(_))
+    ));
+    assert_eq!(app.status.job.as_deref(), Some("diff against v1"));
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.status.job, None);
+    {
+        let Some(Overlay::VersionDiff(state)) = &app.overlay else {
+            panic!("the diff overlay closed")
+        };
+        let DiffView::Ready(diff) = &state.view else {
+            panic!("{:?}", state.view)
+        };
+        assert_eq!(diff.rules.changed.len(), 1);
+        assert_eq!(diff.rules.changed[0].text.id, "R16");
+        assert_eq!(diff.rules.changed[0].meaning_changed, Some(true));
+        assert_eq!(diff.equivalent, Some(false));
+        assert!(diff.a_allows_not_b.is_some() || diff.b_allows_not_a.is_some());
+    }
+    // Scrolling stops at the last line; esc closes.
+    for _ in 0..200 {
+        press(&mut app, 'j');
+    }
+    let Some(Overlay::VersionDiff(state)) = &app.overlay else {
+        panic!()
+    };
+    let DiffView::Ready(diff) = &state.view else {
+        panic!()
+    };
+    let lines = precept::tui::state::version_diff::diff_lines(1, diff).len();
+    let rows = precept::tui::measure::layout::help_rows(app.size);
+    assert_eq!(state.offset, lines.saturating_sub(rows));
+    code(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn d_before_any_version_says_how_to_freeze_one() {
+    let (_dir, mut app) = park();
+    assert_eq!(app.version.label(), None);
+    assert!(press(&mut app, 'D').is_empty());
+    assert!(app.overlay.is_none());
+    let message = app.status.message.clone().unwrap();
+    assert!(message.contains("precept version DIR"), "{message}");
+}
