@@ -40,13 +40,7 @@ where
         state.metrics.rejected("queue_full");
         return Err(ApiError::busy());
     };
-    let model = state.current().ok_or_else(|| {
-        ApiError::unavailable(
-            state
-                .load_error()
-                .unwrap_or_else(|| "no model is loaded".into()),
-        )
-    })?;
+    let model = state.serving().map_err(ApiError::unavailable)?;
     let lease = Lease::take(model)
         .await
         .ok_or_else(|| ApiError::internal("the worker pool is closed"))?;

@@ -66,4 +66,13 @@ impl ServiceState {
             .unwrap_or_else(|e| e.into_inner())
             .clone()
     }
+
+    /// The model in service, or why none is: the last load's error, or
+    /// that no model is loaded.
+    pub fn serving(&self) -> Result<Arc<ServedModel>, String> {
+        self.current().ok_or_else(|| {
+            self.load_error()
+                .unwrap_or_else(|| "no model is loaded".into())
+        })
+    }
 }

@@ -20,21 +20,17 @@ pub async fn healthz() -> Json<Value> {
 /// serving after a failed reload it stays ready and says why the reload
 /// failed; with no model at all it is not ready (503) and says why.
 pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
-    let error = state.load_error();
-    match state.current() {
-        Some(model) => Json(json!({
+    match state.serving() {
+        Ok(model) => Json(json!({
             "ready": true,
             "model_hash": model.hash,
             "workers": model.pool.len(),
-            "reload_error": error,
+            "reload_error": state.load_error(),
         }))
         .into_response(),
-        None => (
+        Err(reason) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({
-                "ready": false,
-                "reason": error.unwrap_or_else(|| "no model is loaded".into()),
-            })),
+            Json(json!({ "ready": false, "reason": reason })),
         )
             .into_response(),
     }
@@ -42,13 +38,7 @@ pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
 
 /// The model being served: title, content hash, version and sizes.
 pub async fn model(State(state): State<Arc<ServiceState>>) -> Result<Json<Value>, ApiError> {
-    let model = state.current().ok_or_else(|| {
-        ApiError::unavailable(
-            state
-                .load_error()
-                .unwrap_or_else(|| "no model is loaded".into()),
-        )
-    })?;
+    let model = state.serving().map_err(ApiError::unavailable)?;
     let policy = &model.project.model;
     Ok(Json(json!({
         "title": policy.title,
