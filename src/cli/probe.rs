@@ -15,7 +15,7 @@ use crate::core::answer::{AnswerVerifier, TranslationCache, VerifyOptions, sampl
 use crate::core::llm::{Mode, configured_client};
 use crate::core::model::project::write_atomic;
 use crate::core::probe::ProbeKind;
-use crate::core::probe::chatbot::Chatbot;
+use crate::core::probe::chatbot::{Chatbot, probe_concurrency};
 use crate::core::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
 use clap::Args;
 use std::path::PathBuf;
@@ -121,17 +121,13 @@ pub fn run(args: &ProbeArgs) -> Outcome {
     let mode = args.llm.mode();
     let (target, _) = configured_client(Some(&args.target), mode, cache.join(TARGET_CACHE))
         .map_err(|e| Failure::Input(format!("--target {}: {e}", args.target)))?;
-    if target.profile().name == translator.profile().name {
-        return Err(Failure::Input(format!(
+    let concurrency = probe_concurrency(&target, &translator).map_err(|_| {
+        Failure::Input(format!(
             "--target {}: the chatbot under test must not be the translator's profile; name \
              another translator with --profile",
             args.target
-        )));
-    }
-    let concurrency = target
-        .profile()
-        .concurrency
-        .max(translator.profile().concurrency);
+        ))
+    })?;
     let chatbot = Chatbot::new(Arc::new(target), system_prompt.as_deref(), document);
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
     let verifier = AnswerVerifier::new(

@@ -14,6 +14,24 @@ pub const DEFAULT_SYSTEM_PROMPT: &str = "You are the customer support assistant 
 /// The longest reply asked for, in tokens.
 const MAX_REPLY_TOKENS: u32 = 1024;
 
+/// The chatbot under test is the translator's own profile: its answers
+/// would be checked by the model that wrote them, which proves nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SameProfile(pub String);
+
+/// How many questions a probe may have in flight: the larger of the two
+/// profiles' concurrency, once the chatbot under test is known not to be
+/// the translator.
+pub fn probe_concurrency(target: &LlmClient, translator: &LlmClient) -> Result<usize, SameProfile> {
+    if target.profile().name == translator.profile().name {
+        return Err(SameProfile(target.profile().name.clone()));
+    }
+    Ok(target
+        .profile()
+        .concurrency
+        .max(translator.profile().concurrency))
+}
+
 /// The chatbot under test.
 pub struct Chatbot {
     client: Arc<LlmClient>,

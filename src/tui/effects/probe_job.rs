@@ -8,7 +8,7 @@ use crate::core::answer::{AnswerVerifier, TranslationCache, VerifyOptions, sampl
 use crate::core::llm::{Mode, configured_client};
 use crate::core::model::project::CACHE_DIR;
 use crate::core::model::{CompiledModel, PolicyModel};
-use crate::core::probe::chatbot::Chatbot;
+use crate::core::probe::chatbot::{Chatbot, probe_concurrency};
 use crate::core::probe::report::ProbeReport;
 use crate::core::probe::run::{ProbeOptions, ProbeSetup, probe};
 use crate::core::solve::SolverWorker;
@@ -92,16 +92,12 @@ fn run(
     )
     .map(|(client, _)| client)
     .map_err(|e| format!("the chatbot {}: {e}", job.target))?;
-    if target.profile().name == translator.profile().name {
-        return Err(format!(
+    let concurrency = probe_concurrency(&target, &translator).map_err(|_| {
+        format!(
             "{} is the translator's profile: choose another chatbot to test",
             job.target
-        ));
-    }
-    let concurrency = target
-        .profile()
-        .concurrency
-        .max(translator.profile().concurrency);
+        )
+    })?;
     let chatbot = Chatbot::new(Arc::new(target), None, None);
     let worker = SolverWorker::spawn(job.timeout);
     worker
