@@ -805,3 +805,28 @@ fn the_translator_words_questions_and_paraphrases_but_not_the_other_variants() {
         "one paraphrase, worded in other words"
     );
 }
+
+/// The chatbot under test may not be the translator: its answers would be
+/// checked by the model that wrote them. The run is refused before any
+/// question is asked, and nothing reaches either server.
+#[test]
+fn the_translators_own_profile_is_refused_as_the_target() {
+    let project = support::copy_sample("park-admission");
+    let config = tempfile::tempdir().unwrap();
+    let translator = Server::start();
+    let bot = Server::start();
+    write_llm_toml(config.path(), &translator.url, &bot.url);
+    let output = run(
+        config.path(),
+        project.path(),
+        &["--profile", "bot", "--questions", "3", "--templated"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let error = support::stderr(&output);
+    assert!(
+        error.contains("--target bot: the chatbot under test must not be the translator's profile"),
+        "{error}"
+    );
+    assert!(translator.requests().is_empty());
+    assert!(bot.requests().is_empty());
+}
