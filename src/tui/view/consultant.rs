@@ -140,6 +140,19 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
         };
         lines.push(Line::from(Span::styled(text, style)));
     }
+    // The next question comes before the lists of open variables: on a
+    // small terminal it is what the expert acts on, and the lists are cut.
+    if let Some(relevance) = &explanation.relevance {
+        lines.push(Line::styled("Ask next", app.theme.title(false)));
+        for ask in &relevance.ask {
+            push(
+                &mut lines,
+                &format!("? {}", ask.question),
+                width,
+                app.theme.accent(),
+            );
+        }
+    }
     let irrelevant: &[String] = explanation
         .relevance
         .as_ref()
@@ -173,17 +186,6 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
             width,
             app.theme.dim(),
         );
-    }
-    if let Some(relevance) = &explanation.relevance {
-        lines.push(Line::styled("Ask next", app.theme.title(false)));
-        for ask in &relevance.ask {
-            push(
-                &mut lines,
-                &format!("? {}", ask.question),
-                width,
-                app.theme.accent(),
-            );
-        }
     }
     frame.render_widget(
         Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
