@@ -1,12 +1,14 @@
 //! What every edit, undo or redo does to results computed before it: the
-//! status line's error about an earlier attempt goes, and lint, coverage
-//! and the mutation score are checked against the model they describe.
-//! Lint reruns at once when that is cheap; otherwise its cheap syntactic
-//! part is redone and the solver checks are marked stale, naming the edit.
+//! status line's error about an earlier attempt goes, and lint, coverage,
+//! the mutation score, the verify screen's answer check and the probe's
+//! report are checked against the model they describe. Lint reruns at once
+//! when that is cheap; otherwise its cheap syntactic part is redone and the
+//! solver checks are marked stale, naming the edit; the others are marked
+//! stale, naming the edit, until an undo returns to their model.
 
 use super::vetting;
 use crate::core::lint::syntactic;
-use crate::core::model::ReviewStatus;
+use crate::core::model::{PolicyModel, ReviewStatus};
 use crate::tui::state::app::App;
 use crate::tui::state::freshness::{model_fingerprint, suite_fingerprint};
 use crate::tui::state::msg::Effect;
@@ -40,6 +42,16 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
         }
     }
     effects.extend(reask_verify(app, &change));
+    // The answer check and the probe asked an LLM: too dear to redo on
+    // every edit, so they say after which edit they stopped being current.
+    let now = model_fingerprint(&app.model);
+    let qa = &mut app.verify.qa;
+    if qa.running || qa.report.is_some() {
+        qa.basis.observe(now, &change);
+    }
+    if app.probe.running.is_some() || app.probe.report.is_some() {
+        app.probe.basis.observe(now, &change);
+    }
     if app.coverage.running || app.coverage.coverage.is_some() {
         app.coverage
             .basis
@@ -93,6 +105,31 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// After an edit that is not the editor's (a lint fix, a repair): each
+/// reviewed rule whose text it changed went back to review, and the solver
+/// is asked, as for an editor edit, whether the new text means the same
+/// (`rewrite_checked` gives the review back if so). `before` is the model
+/// before the edit.
+pub fn check_rewrites(app: &App, before: &PolicyModel) -> Vec<Effect> {
+    app.model
+        .rules
+        .iter()
+        .filter_map(|rule| {
+            let old = before.rule(&rule.id)?;
+            let changed = old.expression != rule.expression
+                && old.review != ReviewStatus::Unreviewed
+                && rule.review == ReviewStatus::Unreviewed;
+            changed.then(|| Effect::CheckRewrite {
+                id: rule.id.clone(),
+                old: old.expression.clone(),
+                new: rule.expression.clone(),
+                was: old.review,
+                model: Box::new(app.model.clone()),
+            })
+        })
+        .collect()
 }
 
 /// The solver decided whether an edit of a reviewed rule kept its meaning.
