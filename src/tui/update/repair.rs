@@ -168,7 +168,7 @@ fn accept(app: &mut App) -> Vec<Effect> {
     let label = format!("repair: {}", edit.title());
     let before = app.model.clone();
     let mut effects = super::formalize::replace_model(app, &label, model);
-    effects.extend(super::freshness::check_rewrites(app, &before));
+    effects.extend(super::approval::check_rewrites(app, &before));
     app.status.message = Some(format!("{label} (u to undo)"));
     effects
 }
