@@ -180,3 +180,4 @@ mod explain;
 mod fitting;
 mod lifecycle;
 mod screens;
+mod stale;

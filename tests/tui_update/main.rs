@@ -246,6 +246,7 @@ fn read_model(dir: &Path) -> PolicyModel {
         .expect("model.json is valid JSON")
 }
 
+mod approval;
 mod consultant;
 mod document;
 mod editing;
@@ -256,6 +257,7 @@ mod overlays;
 mod probe_screen;
 mod runs;
 mod small_screens;
+mod stale_results;
 mod verify;
 mod version_diff;
 mod vetting;

@@ -1,9 +1,9 @@
-//! Whether results computed in the background (lint diagnostics, coverage
-//! and the mutation score) still describe the model on screen. Each result
-//! remembers the model (and tests) it was computed from, as a fingerprint of
-//! what can change its answer; after every edit, undo or redo the workbench
-//! compares the fingerprints. An undo back to the same model makes a result
-//! current again.
+//! Whether results computed in the background (lint diagnostics, coverage,
+//! the mutation score, an answer check, a probe report) still describe the
+//! model on screen. Each result remembers the model (and tests) it was
+//! computed from, as a fingerprint of what can change its answer; after
+//! every edit, undo or redo the workbench compares the fingerprints. An
+//! undo back to the same model makes a result current again.
 
 use crate::core::model::{PolicyModel, TestSuite};
 use std::collections::hash_map::DefaultHasher;

@@ -38,6 +38,8 @@ pub struct ProbeScreen {
     pub error: Option<String>,
     /// The failure shown (index into `failures()`).
     pub failure_cursor: usize,
+    /// The model the run (going or finished) judged the answers against.
+    pub basis: crate::tui::state::freshness::Basis,
 }
 
 impl ProbeScreen {

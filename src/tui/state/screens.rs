@@ -32,6 +32,8 @@ pub struct AnswerPane {
     pub solving: Option<usize>,
     pub report: Option<Box<crate::core::answer::AnswerReport>>,
     pub error: Option<String>,
+    /// The model the check (running or done) translated and solved against.
+    pub basis: crate::tui::state::freshness::Basis,
 }
 
 impl Default for AnswerPane {
@@ -51,6 +53,7 @@ impl Default for AnswerPane {
             solving: None,
             report: None,
             error: None,
+            basis: Default::default(),
         }
     }
 }

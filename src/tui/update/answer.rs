@@ -4,6 +4,7 @@
 
 use crate::core::answer::{AnswerReport, VerifyEvent};
 use crate::tui::state::app::{App, Overlay, Pane, VerifyMode};
+use crate::tui::state::freshness::{Basis, model_fingerprint};
 use crate::tui::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -61,6 +62,7 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
     qa.translations.clear();
     qa.asked = 0;
     qa.solving = None;
+    qa.basis = Basis::new(model_fingerprint(&app.model));
     app.status.job = Some("translating the answer".into());
     vec![Effect::CheckAnswer {
         ticket: qa.ticket,

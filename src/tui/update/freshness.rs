@@ -1,12 +1,13 @@
 //! What every edit, undo or redo does to results computed before it: the
-//! status line's error about an earlier attempt goes, and lint, coverage
-//! and the mutation score are checked against the model they describe.
-//! Lint reruns at once when that is cheap; otherwise its cheap syntactic
-//! part is redone and the solver checks are marked stale, naming the edit.
+//! status line's error about an earlier attempt goes, and lint, coverage,
+//! the mutation score, the verify screen's answer check and the probe's
+//! report are checked against the model they describe. Lint reruns at once
+//! when that is cheap; otherwise its cheap syntactic part is redone and the
+//! solver checks are marked stale, naming the edit; the others are marked
+//! stale, naming the edit, until an undo returns to their model.
 
 use super::vetting;
 use crate::core::lint::syntactic;
-use crate::core::model::ReviewStatus;
 use crate::tui::state::app::App;
 use crate::tui::state::freshness::{model_fingerprint, suite_fingerprint};
 use crate::tui::state::msg::Effect;
@@ -40,6 +41,16 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
         }
     }
     effects.extend(reask_verify(app, &change));
+    // The answer check and the probe asked an LLM: too dear to redo on
+    // every edit, so they say after which edit they stopped being current.
+    let now = model_fingerprint(&app.model);
+    let qa = &mut app.verify.qa;
+    if qa.running || qa.report.is_some() {
+        qa.basis.observe(now, &change);
+    }
+    if app.probe.running.is_some() || app.probe.report.is_some() {
+        app.probe.basis.observe(now, &change);
+    }
     if app.coverage.running || app.coverage.coverage.is_some() {
         app.coverage
             .basis
@@ -92,50 +103,6 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
             ));
             Vec::new()
         }
-    }
-}
-
-/// The solver decided whether an edit of a reviewed rule kept its meaning.
-/// A pure rewrite gets its review back (unless the rule changed again or
-/// the expert reviewed it since); a change of meaning leaves it unreviewed.
-pub fn rewrite_checked(
-    app: &mut App,
-    id: &str,
-    new: &str,
-    was: ReviewStatus,
-    same: Option<bool>,
-) -> Vec<Effect> {
-    let Some(rule) = app.model.rules.iter_mut().find(|r| r.id == id) else {
-        return Vec::new();
-    };
-    if rule.expression != new || rule.review != ReviewStatus::Unreviewed {
-        return Vec::new();
-    }
-    // A change of meaning says nothing more: the rule already reads "not
-    // reviewed", and the status line keeps the edit's flips in view.
-    let note = match same {
-        Some(true) => {
-            rule.review = was;
-            format!(
-                "{id} rewritten with the same meaning (proved by the solver): still {}",
-                was.label()
-            )
-        }
-        Some(false) => return Vec::new(),
-        None => format!(
-            "{id} needs review again: the solver could not decide whether its meaning changed"
-        ),
-    };
-    // The edit's test run, if still going, ends with this in front of its counts.
-    if app.pending > 0 {
-        app.run_note = Some(note);
-    } else {
-        app.status.message = Some(note);
-    }
-    if same == Some(true) {
-        vec![Effect::SaveModel(Box::new(app.model.clone()))]
-    } else {
-        Vec::new()
     }
 }
 

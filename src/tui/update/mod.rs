@@ -4,6 +4,7 @@
 mod actions;
 mod answer;
 mod answer_tests;
+mod approval;
 mod commands;
 mod consolidation;
 mod consultant;
@@ -148,7 +149,7 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::RewriteChecked { id, new, was, same } => {
-            freshness::rewrite_checked(app, &id, &new, was, same)
+            approval::rewrite_checked(app, &id, &new, was, same)
         }
         Msg::FileWritten { path } => {
             app.status.message = Some(format!("wrote the chain as Markdown to {path}"));

@@ -7,6 +7,7 @@ use crate::core::model::NlTest;
 use crate::core::probe::run::ProbeEvent;
 use crate::core::solve::FindingKind;
 use crate::tui::state::app::{App, Pane};
+use crate::tui::state::freshness::{Basis, model_fingerprint};
 use crate::tui::state::msg::Effect;
 use crate::tui::state::probe_screen::{ProbeScreen, WORKBENCH_QUESTIONS};
 
@@ -50,6 +51,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     probe.report = None;
     probe.error = None;
     probe.failure_cursor = 0;
+    probe.basis = Basis::new(model_fingerprint(&app.model));
     app.status.message = Some(format!("probing {target}: asking the questions…"));
     vec![Effect::StartProbe {
         ticket: app.probe.ticket,

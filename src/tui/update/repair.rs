@@ -166,7 +166,9 @@ fn accept(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let label = format!("repair: {}", edit.title());
-    let effects = super::formalize::replace_model(app, &label, model);
+    let before = app.model.clone();
+    let mut effects = super::formalize::replace_model(app, &label, model);
+    effects.extend(super::approval::check_rewrites(app, &before));
     app.status.message = Some(format!("{label} (u to undo)"));
     effects
 }

@@ -198,10 +198,12 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
     if let ModelEdit::DeleteRule { id } | ModelEdit::ReplaceRule { id, .. } = &fix.edit {
         app.drafts.rules.remove(id);
     }
+    let rewrites = super::approval::check_rewrites(app, &before.model);
     app.history.record(fix.description.clone(), before);
     let mut effects =
         finish_declaration_edit(app, format!("fixed: {} (u to undo)", fix.description), true);
     effects.extend(relint(app));
+    effects.extend(rewrites);
     effects
 }
 

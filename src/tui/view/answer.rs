@@ -50,12 +50,13 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             Rect::new(inner.x + 10, y, inner.width.saturating_sub(10), 1),
         );
     }
-    let block = pane(
-        app,
-        "Findings".into(),
-        app.focus == Pane::VerifyResult,
-        result,
-    );
+    let title = match qa.basis.stale_since() {
+        Some(edit) if qa.running || qa.report.is_some() => {
+            format!("Findings · STALE since {edit}: enter checks again")
+        }
+        _ => "Findings".to_string(),
+    };
+    let block = pane(app, title, app.focus == Pane::VerifyResult, result);
     let inner = block.inner(result);
     frame.render_widget(block, result);
     let lines = result_lines(app, qa, inner.width as usize);
@@ -77,6 +78,17 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
                 .map(|line| Line::styled(line.to_string(), app.theme.error())),
         );
         return lines;
+    }
+    if let Some(edit) = qa.basis.stale_since()
+        && (qa.running || qa.report.is_some())
+    {
+        lines.push(Line::styled(
+            format!(
+                "STALE since {edit}: this answer was checked against the model before it \
+                 (enter checks it again)"
+            ),
+            app.theme.pending(),
+        ));
     }
     if qa.running {
         lines.push(Line::styled(

@@ -136,6 +136,14 @@ pub fn render_run(app: &App, frame: &mut Frame, area: Rect) {
         (None, None, None) => "r asks the chosen chatbot questions whose answers are proved".into(),
     };
     text(&mut lines, &state, width, app.theme.text());
+    if let Some(edit) = probe.basis.stale_since()
+        && (probe.running.is_some() || probe.report.is_some())
+    {
+        let note = format!(
+            "STALE since {edit}: the answers were judged against the model before it (r probes again)"
+        );
+        text(&mut lines, &note, width, app.theme.pending());
+    }
     let report = summary(app);
     if report.asked > 0 {
         lines.push(Line::raw(""));
@@ -162,7 +170,11 @@ pub fn render_run(app: &App, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    let block = pane(app, "Probe".into(), focused, area);
+    let title = match probe.basis.stale_since() {
+        Some(_) if probe.running.is_some() || probe.report.is_some() => "Probe · STALE",
+        _ => "Probe",
+    };
+    let block = pane(app, title.into(), focused, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
