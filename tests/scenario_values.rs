@@ -159,3 +159,33 @@ fn the_cbt_page_shows_a_realistic_motorcycle_power_output() {
         assert_eq!(scenario["riderAge"], "17", "{side}: {scenario}");
     }
 }
+
+/// The power output is ten more than the rider's age, so the age's preference
+/// (40, the middle of 16, 40 and 70) and the power's (35, the upper of 11 and
+/// 35) cannot both hold.
+const LINKED: &str = "
+(declare-const riderAge Int)
+(declare-const powerKw Real)
+(declare-const onRoad Bool)
+(declare-const needsCbt Bool)
+(declare-const fullLicence Bool)
+(assert (=> (< riderAge 16) (not onRoad)))
+(assert (=> (and onRoad (>= riderAge 40)) needsCbt))
+(assert (=> (>= riderAge 70) fullLicence))
+(assert (= powerKw (+ 10.0 (to_real riderAge))))
+(assert (=> (> powerKw 11.0) needsCbt))
+(assert (=> (>= powerKw 35.0) needsCbt))
+";
+
+#[test]
+fn where_a_real_and_an_int_preference_clash_the_int_keeps_its_value() {
+    let model = model(LINKED);
+    let worker = worker(&model, Duration::from_secs(5));
+    let finding = worker.verify(formula(&model, "onRoad"), formula(&model, "fullLicence"));
+    assert_eq!(finding.kind, FindingKind::Satisfiable);
+    for scenario in [finding.claims_true_scenario, finding.claims_false_scenario] {
+        let scenario = scenario.expect("both scenarios");
+        assert_eq!(int(scenario.get("riderAge")), 40);
+        assert_eq!(real(scenario.get("powerKw")), 50.0);
+    }
+}
