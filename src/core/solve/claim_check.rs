@@ -489,8 +489,8 @@ impl SolverSession {
 
     /// Guards that ask each Int variable in scope for its preferred value
     /// (`preferences.rs`: zero for counts, a value the rules use for
-    /// measures), and each Real variable the rules compare with constants
-    /// for the middle one. Scenarios honour them where the rules allow, so a
+    /// measures), and each Real variable the rules compare with a threshold
+    /// for the middle of the constants they compare it with. Scenarios honour them where the rules allow, so a
     /// scenario shows what *must* happen, in a realistic case, rather than
     /// arbitrary solver choices. They never change a finding.
     fn scenario_preferences(
@@ -507,10 +507,16 @@ impl SolverSession {
             .take(MAX_PREFERENCES)
             .map(|(name, variable)| (name.to_string(), variable))
             .collect();
+        // Only a Real compared with a threshold: one the rules merely set is
+        // an output they decide.
+        let thresholded: HashSet<&str> = cone
+            .iter()
+            .flat_map(|&r| self.rules[r].thresholded.iter().map(String::as_str))
+            .collect();
         let reals: Vec<(String, Real)> = self
             .vocabulary
             .real_variables()
-            .filter(|(name, _)| wanted(name))
+            .filter(|(name, _)| wanted(name) && thresholded.contains(name))
             .map(|(name, variable)| (name.to_string(), variable))
             .collect();
         let mut preferences = Vec::new();

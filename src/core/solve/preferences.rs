@@ -4,8 +4,9 @@
 //! read like real cases: a count is zero (nothing happens that need not),
 //! and a measure such as an age or a power output takes a value the rules
 //! themselves use (the middle one of the thresholds it is compared with)
-//! rather than 0. A Real the rules compare with no constant (an amount of
-//! money they compute) has no preference and keeps the solver's value.
+//! rather than 0. A Real the rules compare with no threshold (an amount of
+//! money they compute, a fee they set) has no preference and keeps the value
+//! the solver gives it.
 //! Real preferences are dropped before Int ones (`claim_check.rs`), so they
 //! never cost a count or an age its realistic value.
 
@@ -26,13 +27,28 @@ fn numeral(e: &Expr) -> Option<BigRational> {
 /// The constants each variable is compared with directly in `formula`:
 /// `(>= riderAge 16)`, `(= units 3)`, `(< 24 riderAge)`, `(<= powerKw 11.0)`.
 pub fn compared_constants(formula: &Expr) -> Vec<(String, BigRational)> {
+    comparisons(
+        formula,
+        &[Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Eq, Op::Distinct],
+    )
+}
+
+/// The variables `formula` compares with a constant by an inequality (a
+/// threshold: `(<= powerKw 11.0)`), not only sets to one (`(= fee 10.0)`).
+/// A Real the rules only set is an output they decide; it gets no
+/// preference, which would only add a guard to the solver.
+pub fn thresholded_variables(formula: &Expr) -> Vec<String> {
+    comparisons(formula, &[Op::Lt, Op::Le, Op::Gt, Op::Ge])
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn comparisons(formula: &Expr, ops: &[Op]) -> Vec<(String, BigRational)> {
     let mut found = Vec::new();
     formula.visit(&mut |e| {
         if let ExprKind::App(op, args) = &e.kind
-            && matches!(
-                op,
-                Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Distinct
-            )
+            && ops.contains(op)
             && let [a, b] = args.as_slice()
         {
             let compared = match (&a.kind, &b.kind) {
@@ -152,6 +168,9 @@ mod tests {
         assert_eq!(preferred.get("fee"), None);
         assert_eq!(preferred.get("baseFee"), None);
         assert_eq!(preferred.get("riderAge"), None);
+        let thresholded = |rule: &str| thresholded_variables(&parse_expr(rule).unwrap());
+        assert_eq!(thresholded("(=> (> powerKw 11.0) bike)"), ["powerKw"]);
+        assert!(thresholded("(=> (> rate 0.0) (= processingFee 10.0))") == ["rate"]);
     }
 
     #[test]

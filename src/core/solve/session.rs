@@ -5,7 +5,9 @@
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
 pub use super::interruption::Interruption;
-use super::preferences::{compared_constants, counts_things, preferred_values};
+use super::preferences::{
+    compared_constants, counts_things, preferred_values, thresholded_variables,
+};
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
@@ -34,6 +36,8 @@ pub(super) struct GuardedRule {
     pub(super) variables: Vec<String>,
     /// The constants the rule compares variables with.
     constants: Vec<(String, BigRational)>,
+    /// The variables the rule compares with a constant by an inequality.
+    pub(super) thresholded: Vec<String>,
 }
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
@@ -154,6 +158,7 @@ impl SolverSession {
             expr: formula.clone(),
             variables,
             constants: compared_constants(formula),
+            thresholded: thresholded_variables(formula),
         });
         self.forget_derived();
         Ok(())
