@@ -413,7 +413,8 @@ impl SolverSession {
                     }
                     let every_real = reals_blamed && reals_blamed_before;
                     reals_blamed_before |= reals_blamed;
-                    active.retain(|p| !dropped.contains(&p.name) && !(every_real && p.real));
+                    let goes = |p: &Preference| dropped.contains(&p.name) || (every_real && p.real);
+                    active.retain(|p| !goes(p));
                 }
             }
         }
