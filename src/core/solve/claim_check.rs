@@ -6,21 +6,32 @@
 //! on (its cone: the rule groups its variables touch), kept warm across
 //! questions; the guards of past questions stay behind, never assumed again.
 
+use super::encode::real_literal;
 use super::error::SolveError;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
 use crate::core::smt::{Expr, ExprKind};
 use std::collections::HashSet;
-use z3::ast::{Bool, Int};
+use z3::ast::{Bool, Int, Real};
 use z3::{SatResult, Solver};
 
-/// At most this many Int variables get a preference guard per request.
+/// At most this many Int variables get a preference guard per request (and
+/// at most as many Real ones).
 const MAX_PREFERENCES: usize = 64;
 /// At most this many extra checks are spent honouring preferences.
 const PREFERENCE_ROUNDS: usize = 3;
 /// A scenario lists at most about this many variables: those of the question
 /// first, then those of the rules nearest to it.
 const SCENARIO_VARIABLES: usize = 120;
+
+/// A scenario preference: the guard that asks a variable for its preferred
+/// value (`scenario_preferences`).
+struct Preference {
+    name: String,
+    literal: Bool,
+    /// A Real variable's preference, dropped before any Int one.
+    real: bool,
+}
 
 /// The rules and variables a question involves, and what is known about
 /// the policy's consistency.
@@ -341,25 +352,32 @@ impl SolverSession {
     /// (the model honours as many preferences as a few rounds allow),
     /// `Err(core rules)` when unsatisfiable without them. Preferences the
     /// rules alone refute are remembered for this cone and not offered again.
-    #[allow(clippy::type_complexity)]
+    ///
+    /// An unsat core is not minimal, so it may blame preferences that are not
+    /// at fault. Real preferences go first: while a core blames any Real one,
+    /// only the blamed Real ones are dropped (the second time, every Real
+    /// one), and Int ones only when the core blames no Real one, so adding
+    /// Real preferences never costs a count or an age its realistic value.
+    /// That takes at most one round more; a check that needs no dropping
+    /// costs nothing extra.
     fn check_preferring(
         &mut self,
         assumptions: &[Bool],
-        preferences: &[(String, Bool)],
+        preferences: &[Preference],
         cone: &[usize],
         interruption: &dyn Interruption,
     ) -> Result<Result<(), Vec<usize>>, SolveError> {
         let refuted = self.refuted_preferences(cone);
-        let mut active: Vec<&(String, Bool)> = preferences
+        let mut active: Vec<&Preference> = preferences
             .iter()
-            .filter(|(name, _)| !refuted.contains(name))
+            .filter(|p| !refuted.contains(&p.name))
             .collect();
-        for _ in 0..PREFERENCE_ROUNDS {
-            if active.is_empty() {
-                break;
-            }
+        let mut rounds = PREFERENCE_ROUNDS + usize::from(active.iter().any(|p| p.real));
+        let mut reals_blamed_before = false;
+        while rounds > 0 && !active.is_empty() {
+            rounds -= 1;
             let mut all = assumptions.to_vec();
-            all.extend(active.iter().map(|(_, literal)| literal.clone()));
+            all.extend(active.iter().map(|p| p.literal.clone()));
             match self.check(&all) {
                 SatResult::Sat => return Ok(Ok(())),
                 SatResult::Unknown => {
@@ -372,22 +390,31 @@ impl SolverSession {
                         .iter()
                         .map(|l| l.to_string())
                         .collect();
-                    let blamed: Vec<String> = active
+                    let blamed: Vec<&Preference> = active
                         .iter()
-                        .filter(|(_, l)| core.contains(&l.to_string()))
-                        .map(|(name, _)| name.clone())
+                        .copied()
+                        .filter(|p| core.contains(&p.literal.to_string()))
                         .collect();
                     if blamed.is_empty() {
                         // Unsatisfiable whatever the preferences: that is the answer.
                         return Ok(Err(self.core_rules()));
                     }
+                    let reals_blamed = blamed.iter().any(|p| p.real);
+                    let dropped: Vec<String> = blamed
+                        .iter()
+                        .filter(|p| p.real || !reals_blamed)
+                        .map(|p| p.name.clone())
+                        .collect();
                     let question_involved = assumptions[assumptions.len().saturating_sub(2)..]
                         .iter()
                         .any(|g| core.contains(&g.to_string()));
                     if !question_involved {
-                        self.remember_refuted(cone, &blamed);
+                        self.remember_refuted(cone, &dropped);
                     }
-                    active.retain(|(name, _)| !blamed.contains(name));
+                    let every_real = reals_blamed && reals_blamed_before;
+                    reals_blamed_before |= reals_blamed;
+                    let goes = |p: &Preference| dropped.contains(&p.name) || (every_real && p.real);
+                    active.retain(|p| !goes(p));
                 }
             }
         }
@@ -463,30 +490,71 @@ impl SolverSession {
 
     /// Guards that ask each Int variable in scope for its preferred value
     /// (`preferences.rs`: zero for counts, a value the rules use for
-    /// measures). Scenarios honour them where the rules allow, so a scenario
-    /// shows what *must* happen, in a realistic case, rather than arbitrary
-    /// solver choices. They never change a finding.
+    /// measures), and each Real variable the rules compare with a threshold
+    /// for the middle of the constants they compare it with. Scenarios honour them where the rules allow, so a
+    /// scenario shows what *must* happen, in a realistic case, rather than
+    /// arbitrary solver choices. They never change a finding.
     fn scenario_preferences(
         &mut self,
         scope: Option<&HashSet<String>>,
         cone: &[usize],
-    ) -> Vec<(String, Bool)> {
+    ) -> Vec<Preference> {
         let refuted = self.refuted_preferences(cone);
-        let wanted: Vec<(String, Int)> = self
+        let wanted = |name: &str| scope.is_none_or(|s| s.contains(name)) && !refuted.contains(name);
+        let ints: Vec<(String, Int)> = self
             .vocabulary
             .int_variables()
-            .filter(|(name, _)| scope.is_none_or(|s| s.contains(*name)) && !refuted.contains(*name))
+            .filter(|(name, _)| wanted(name))
             .take(MAX_PREFERENCES)
             .map(|(name, variable)| (name.to_string(), variable))
             .collect();
-        wanted
-            .into_iter()
-            .filter_map(|(name, variable)| {
-                let value: Int = self.preferred_value(&name).to_string().parse().ok()?;
-                let literal = self.preference_guard(cone, &name, &variable.eq(value));
-                Some((name, literal))
-            })
-            .collect()
+        // Only a Real compared with a threshold: one the rules merely set is
+        // an output they decide.
+        let thresholded: HashSet<&str> = cone
+            .iter()
+            .flat_map(|&r| self.rules[r].thresholded.iter().map(String::as_str))
+            .collect();
+        let reals: Vec<(String, Real)> = self
+            .vocabulary
+            .real_variables()
+            .filter(|(name, _)| wanted(name) && thresholded.contains(name))
+            .map(|(name, variable)| (name.to_string(), variable))
+            .collect();
+        let mut preferences = Vec::new();
+        for (name, variable) in ints {
+            let value = self
+                .preferred_value(&name)
+                .filter(|v| v.is_integer())
+                .map(|v| v.to_integer())
+                .unwrap_or_default();
+            let Ok(value) = value.to_string().parse::<Int>() else {
+                continue;
+            };
+            let literal = self.preference_guard(cone, &name, &variable.eq(value));
+            preferences.push(Preference {
+                name,
+                literal,
+                real: false,
+            });
+        }
+        for (name, variable) in reals {
+            if preferences.iter().filter(|p| p.real).count() >= MAX_PREFERENCES {
+                break;
+            }
+            let Some(value) = self.preferred_value(&name) else {
+                continue;
+            };
+            let Ok(value) = real_literal(&value) else {
+                continue;
+            };
+            let literal = self.preference_guard(cone, &name, &variable.eq(value));
+            preferences.push(Preference {
+                name,
+                literal,
+                real: true,
+            });
+        }
+        preferences
     }
 
     pub(super) fn model_scenario(

@@ -86,6 +86,14 @@ impl Z3Vocabulary {
             .filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_int()?)))
     }
 
+    /// The Real variables with their names, in declaration order.
+    pub fn real_variables(&self) -> impl Iterator<Item = (&str, Real)> + '_ {
+        self.order
+            .iter()
+            .filter(|(_, sort)| *sort == Sort::Real)
+            .filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_real()?)))
+    }
+
     pub fn is_variable(&self, name: &str) -> bool {
         self.variables.contains_key(name)
     }
@@ -231,7 +239,7 @@ impl From<&str> for EncodeError {
     }
 }
 
-fn real_literal(r: &BigRational) -> Result<Real, EncodeError> {
+pub(super) fn real_literal(r: &BigRational) -> Result<Real, EncodeError> {
     Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
         .ok_or_else(|| EncodeError::from(format!("bad rational {r}")))
 }

@@ -5,11 +5,13 @@
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
 pub use super::interruption::Interruption;
-use super::preferences::{compared_constants, counts_things, preferred_values};
+use super::preferences::{
+    compared_constants, counts_things, preferred_values, thresholded_variables,
+};
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
-use num_bigint::BigInt;
+use num_rational::BigRational;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use z3::ast::Bool;
@@ -32,8 +34,10 @@ pub(super) struct GuardedRule {
     pub(super) expr: Expr,
     /// The model variables the rule mentions.
     pub(super) variables: Vec<String>,
-    /// The integer constants the rule compares variables with.
-    constants: Vec<(String, BigInt)>,
+    /// The constants the rule compares variables with.
+    constants: Vec<(String, BigRational)>,
+    /// The variables the rule compares with a constant by an inequality.
+    pub(super) thresholded: Vec<String>,
 }
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
@@ -58,7 +62,7 @@ pub struct SolverSession {
     /// Variables that count things (their scenarios prefer zero).
     counting: HashSet<String>,
     /// Each variable's preferred non-zero scenario value (rebuilt after an edit).
-    preferred: Option<HashMap<String, BigInt>>,
+    preferred: Option<HashMap<String, BigRational>>,
 }
 
 /// A solver holding one cone's rules, with what past questions taught.
@@ -154,6 +158,7 @@ impl SolverSession {
             expr: formula.clone(),
             variables,
             constants: compared_constants(formula),
+            thresholded: thresholded_variables(formula),
         });
         self.forget_derived();
         Ok(())
@@ -225,9 +230,10 @@ impl SolverSession {
             .unwrap_or_default()
     }
 
-    /// The value a scenario prefers for the Int variable `name`: the one
-    /// `preferences.rs` derives from the rules, or zero.
-    pub(super) fn preferred_value(&mut self, name: &str) -> BigInt {
+    /// The non-zero value a scenario prefers for the variable `name`, as
+    /// `preferences.rs` derives it from the rules; `None` when the rules
+    /// suggest none (an Int then prefers zero, a Real nothing).
+    pub(super) fn preferred_value(&mut self, name: &str) -> Option<BigRational> {
         let rules = &self.rules;
         let counting = &self.counting;
         self.preferred
@@ -238,7 +244,6 @@ impl SolverSession {
             })
             .get(name)
             .cloned()
-            .unwrap_or_default()
     }
 
     /// The preference guard of `name` in the cone's solver (which must be
