@@ -9,7 +9,8 @@ use precept::core::probe::report::{ProbeReport, ProbeResult};
 use precept::core::probe::run::ProbeEvent;
 use precept::core::probe::{ProbeKind, Verdict};
 
-fn result(id: &str, verdict: Verdict) -> ProbeResult {
+/// A judged probe question, as a finished run reports it.
+pub(super) fn result(id: &str, verdict: Verdict) -> ProbeResult {
     ProbeResult {
         id: id.into(),
         kind: ProbeKind::SingleRule,

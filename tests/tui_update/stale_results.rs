@@ -3,10 +3,11 @@
 //! and the probe's report are marked STALE naming the edit, a review mark
 //! changes nothing, and an undo back to their model makes them current.
 
+use super::probe_screen;
 use super::*;
 use precept::core::answer::AnswerReport;
-use precept::core::probe::report::{ProbeReport, ProbeResult};
-use precept::core::probe::{ProbeKind, Verdict};
+use precept::core::probe::Verdict;
+use precept::core::probe::report::ProbeReport;
 
 fn answer_report() -> AnswerReport {
     AnswerReport {
@@ -91,23 +92,6 @@ fn an_answer_check_says_which_edit_made_it_stale_until_undone() {
     );
 }
 
-fn probe_result(id: &str, verdict: Verdict) -> ProbeResult {
-    ProbeResult {
-        id: id.into(),
-        kind: ProbeKind::SingleRule,
-        question: format!("question {id}?"),
-        expected: "yes".into(),
-        answer: "No.".into(),
-        finding: "INVALID".into(),
-        verdict,
-        rules: vec!["R16".into()],
-        follow_ups: Vec::new(),
-        detail: String::new(),
-        chain: Vec::new(),
-        sources: Vec::new(),
-    }
-}
-
 #[test]
 fn a_probe_report_says_which_edit_made_it_stale_until_undone() {
     let (_dir, mut app) = park();
@@ -128,8 +112,8 @@ fn a_probe_report_says_which_edit_made_it_stale_until_undone() {
     let ticket = *ticket;
     let report = ProbeReport::new(
         vec![
-            probe_result("Q1", Verdict::Correct),
-            probe_result("Q2", Verdict::Hallucination),
+            probe_screen::result("Q1", Verdict::Correct),
+            probe_screen::result("Q2", Verdict::Hallucination),
         ],
         0,
     );
