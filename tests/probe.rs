@@ -10,7 +10,9 @@ mod support;
 use precept::core::model::Project;
 use precept::core::probe::question::{ProbeQuestion, Relation};
 use precept::core::probe::{Expected, ProbeKind};
-use probe_bot::{Behaviour, INJECTION, Script, planned, right_answer, write_llm_toml};
+use probe_bot::{
+    Behaviour, INJECTION, Script, planned, right_answer, scripted_servers, write_llm_toml,
+};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -164,11 +166,7 @@ fn the_report_finds_exactly_the_planted_failures() {
         }
     };
     let script = Arc::new(script);
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     write_llm_toml(config.path(), &translator.url, &bot.url);
 
     let report_md = project.path().join("probe.md");
@@ -426,11 +424,7 @@ fn an_unfaithful_wording_is_discarded_by_the_round_trip() {
     let mut script = Script::new(&questions, |_| Behaviour::Right);
     script.twist.insert(twisted.clone());
     let script = Arc::new(script);
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     write_llm_toml(config.path(), &translator.url, &bot.url);
     let output = run(
         config.path(),
@@ -478,11 +472,7 @@ fn a_killed_run_resumes_from_the_cache() {
     let config = tempfile::tempdir().unwrap();
     let (questions, _) = planned(project.path(), 12, &ProbeKind::ALL);
     let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     bot.set_latency(Duration::from_millis(150));
     write_llm_toml(config.path(), &translator.url, &bot.url);
     let args = ["--questions", "12", "--templated", "--json"];
@@ -535,11 +525,7 @@ fn the_system_prompt_and_document_reach_the_chatbot_and_the_request_cap_holds() 
     let config = tempfile::tempdir().unwrap();
     let (questions, loaded) = planned(project.path(), 10, &ProbeKind::ALL);
     let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     write_llm_toml(config.path(), &translator.url, &bot.url);
     let prompt = config.path().join("bot-prompt.txt");
     std::fs::write(&prompt, "You are Parky, the park's helpful assistant.").unwrap();
@@ -694,11 +680,7 @@ fn the_core_run_reports_progress_and_stops_when_cancelled() {
         &[ProbeKind::SingleRule],
     );
     let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     let chatbot = Chatbot::new(
         Arc::new(llm_server::scripted_client(&bot, None)),
         None,
@@ -762,11 +744,7 @@ fn the_translator_words_questions_and_paraphrases_but_not_the_other_variants() {
     let kinds = [ProbeKind::SingleRule, ProbeKind::Variant];
     let (questions, _) = planned(project.path(), 2, &kinds);
     let script = Arc::new(Script::new(&questions, |_| Behaviour::Right));
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     write_llm_toml(config.path(), &translator.url, &bot.url);
     let output = run(
         config.path(),

@@ -9,10 +9,10 @@ mod probe_bot;
 mod support;
 
 use precept::core::probe::ProbeKind;
-use probe_bot::{Behaviour, Script, planned, write_llm_toml};
+use probe_bot::{Behaviour, Script, planned, scripted_servers, write_llm_toml};
 use std::sync::Arc;
 use std::time::Duration;
-use support::llm_server::{self, Server};
+use support::llm_server;
 use support::tmux::Tmux;
 
 const BIN: &str = env!("CARGO_BIN_EXE_precept");
@@ -45,11 +45,7 @@ fn the_probe_screen_runs_a_chatbot_steps_to_its_wrong_answer_and_saves_it() {
     });
     script.add_follow_ups(&worker, &loaded.model, &compiled);
     let script = Arc::new(script);
-    let (translator, bot) = (Server::start(), Server::start());
-    let s = script.clone();
-    translator.respond_with(move |r| s.translator(r));
-    let s = script.clone();
-    bot.respond_with(move |r| s.chatbot(r));
+    let (translator, bot) = scripted_servers(&script);
     write_llm_toml(config.path(), &translator.url, &bot.url);
 
     let command = format!(

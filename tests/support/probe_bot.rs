@@ -8,7 +8,7 @@
 //! Include it next to `llm_server` (it uses `super::llm_server`).
 #![allow(dead_code)]
 
-use super::llm_server::{Action, Recorded, openai_json, openai_reply};
+use super::llm_server::{Action, Recorded, Server, openai_json, openai_reply};
 use precept::core::model::Project;
 use precept::core::model::{CompiledModel, PolicyModel};
 use precept::core::probe::Expected;
@@ -273,6 +273,17 @@ fn quoted_after(prompt: &str, label: &str) -> Option<String> {
 
 /// A shared script, for the server's responder functions.
 pub type Shared = Arc<Script>;
+
+/// A translator and a chatbot server on 127.0.0.1, both answering from
+/// `script` (the translator's words and round trips, the chatbot's answers).
+pub fn scripted_servers(script: &Arc<Script>) -> (Server, Server) {
+    let (translator, bot) = (Server::start(), Server::start());
+    let s = script.clone();
+    translator.respond_with(move |r| s.translator(r));
+    let s = script.clone();
+    bot.respond_with(move |r| s.chatbot(r));
+    (translator, bot)
+}
 
 /// An llm.toml with the translator (the default) and the chatbot "bot".
 pub fn write_llm_toml(dir: &Path, translator: &str, bot: &str) {
