@@ -6,6 +6,8 @@
 //! code is 0 whatever the numbers (2 on bad input).
 
 use super::common::{Outcome, load_project, print_json, start_pool};
+use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use crate::core::lifecycle::report::quality::MutationSummary;
 use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
 use crate::core::testgen::equivalence_cache::EquivalenceCache;
 use crate::core::testgen::mutation::{MutationReport, mutants, spread};
@@ -53,6 +55,11 @@ pub fn run(args: &CoverageArgs) -> Outcome {
     let started = Instant::now();
     let coverage = rule_coverage(worker, &compiled, tests);
     let coverage_ms = started.elapsed().as_millis();
+    let timeout_ms = args
+        .timeout_ms
+        .unwrap_or(project.settings.solver_timeout_ms);
+    // Kept for `precept report`, which shows the same figures.
+    FiguresCache::file(&project, timeout_ms, FigureKind::Coverage, &coverage);
     let mutation = if args.no_mutation {
         None
     } else {
@@ -79,6 +86,8 @@ pub fn run(args: &CoverageArgs) -> Outcome {
         if let Err(error) = cache.save() {
             eprintln!("warning: the equivalent mutants were not cached: {error}");
         }
+        let kind = FigureKind::Mutation(args.max_mutants);
+        FiguresCache::file(&project, timeout_ms, kind, MutationSummary::from(&report));
         Some((report, started.elapsed().as_millis()))
     };
     if args.json {

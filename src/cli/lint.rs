@@ -2,6 +2,8 @@
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
+use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use crate::core::lifecycle::report::quality::LintRow;
 use crate::core::lint::triage::{test_components, tests_reached, triage};
 use crate::core::lint::{Diagnostic, LintCounts, Severity, syntactic};
 use crate::core::model::graph::RuleGraph;
@@ -68,11 +70,11 @@ pub fn run(args: &LintArgs) -> Outcome {
     let project = Project::load_unchecked(&args.dir)?;
     let compiled = compile(&project.model);
     let mut diagnostics = syntactic::check(&project.model, &compiled);
+    let timeout_ms = args
+        .timeout_ms
+        .unwrap_or(project.settings.solver_timeout_ms);
     if !args.no_solver {
-        let timeout = Duration::from_millis(
-            args.timeout_ms
-                .unwrap_or(project.settings.solver_timeout_ms),
-        );
+        let timeout = Duration::from_millis(timeout_ms);
         let jobs = args
             .jobs
             .map(usize::from)
@@ -84,6 +86,11 @@ pub fn run(args: &LintArgs) -> Outcome {
         diagnostics.extend(solver_diagnostics(&pool, &compiled, show_progress));
     }
     diagnostics.sort_by_key(|d| (d.severity, d.code));
+    if !args.no_solver {
+        // Kept for `precept report`, which shows the same rows.
+        let rows: Vec<LintRow> = diagnostics.iter().map(LintRow::from).collect();
+        FiguresCache::file(&project, timeout_ms, FigureKind::Lint, rows);
+    }
     let counts = LintCounts::of(&diagnostics);
     let conflicts = diagnostics.iter().filter(|d| d.code.is_conflict()).count();
     if args.json {

@@ -1,12 +1,17 @@
 //! `precept report DIR [--out report.html]`: the report for people who do
 //! not use a terminal, one self-contained HTML file. Lint, tests, coverage
-//! and the mutation score are computed on a solver pool; versions and
-//! sign-offs are checked; the diff against the previous version is proved.
-//! Progress goes to stderr, with a final line naming the file.
+//! and the mutation score are reused from earlier runs on exactly this
+//! model, tests and settings (`--recompute` to refuse that), else computed
+//! on a solver pool; versions and sign-offs are checked; the diff against
+//! the previous version is proved (or reused on the same terms). Progress
+//! goes to stderr, with a final line naming the file.
 
 use super::common::{Failure, Outcome, load_project, start_pool};
 use crate::core::lifecycle::clock::now_utc;
-use crate::core::lifecycle::report::figures::{Figures, MutationChoice, history, quality};
+use crate::core::lifecycle::report::figures::{
+    Figures, MutationChoice, QualitySource, history, quality,
+};
+use crate::core::lifecycle::report::figures_cache::FiguresCache;
 use crate::core::lifecycle::report::render;
 use crate::core::model::project::write_atomic;
 use clap::Args;
@@ -38,6 +43,11 @@ pub struct ReportArgs {
     /// The solver deadline per question in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Compute every figure afresh instead of reusing those that earlier
+    /// runs (`precept lint`, `test`, `coverage`, `report`) computed for
+    /// exactly this model, tests and settings
+    #[arg(long)]
+    pub recompute: bool,
 }
 
 fn read_probe(path: &PathBuf) -> Result<serde_json::Value, Failure> {
@@ -72,29 +82,41 @@ pub fn run(args: &ReportArgs) -> Outcome {
         )));
     }
     let started = Instant::now();
-    let pool = start_pool(
-        &project,
-        &compiled,
-        args.timeout_ms,
-        args.jobs.map(usize::from),
-    )?;
+    let start = || {
+        start_pool(
+            &project,
+            &compiled,
+            args.timeout_ms,
+            args.jobs.map(usize::from),
+        )
+        .map_err(|failure| match failure {
+            Failure::Input(why) => why,
+            Failure::Check => "the solver workers could not start".to_string(),
+        })
+    };
+    let timeout_ms = args
+        .timeout_ms
+        .unwrap_or(project.settings.solver_timeout_ms);
+    let cache = FiguresCache::of_project(&project);
+    let source = QualitySource {
+        start_pool: &start,
+        cache: (!args.recompute).then_some(&cache),
+        timeout_ms,
+    };
     let mutation = match (args.no_mutation, args.max_mutants) {
         (true, _) => MutationChoice::Skip,
         (false, Some(n)) => MutationChoice::Sample(n),
         (false, None) => MutationChoice::All,
     };
     let progress = |stage: &str| eprintln!("report: {stage}…");
-    let (diagnostics, outcomes, coverage, mutation) =
-        quality(&project, &compiled, &pool, mutation, &progress);
+    let quality =
+        quality(&project, &compiled, &source, mutation, &progress).map_err(Failure::Input)?;
     progress("versions, sign-offs and the diff against the previous version");
     let figures = Figures {
         generated: now_utc(),
-        diagnostics,
-        outcomes,
-        coverage,
-        mutation,
+        quality,
         probe,
-        history: history(&args.dir),
+        history: history(&args.dir, source.cache, timeout_ms),
     };
     let html = render(&project, &compiled, &figures, args.graph_rule.as_deref());
     write_atomic(&args.out, html.as_bytes())?;

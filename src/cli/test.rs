@@ -10,6 +10,8 @@ use crate::core::answer::{
     AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     run_nl_tests, samples_of,
 };
+use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use crate::core::lifecycle::report::quality::TestRow;
 use crate::core::model::project::write_atomic;
 use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, NlTest, Project};
@@ -134,6 +136,14 @@ pub fn run(args: &TestArgs) -> Outcome {
         args.jobs.map(usize::from),
     )?;
     let outcomes = run_tests_pooled(&pool, &compiled, &tests);
+    if args.filter.is_none() {
+        // The whole suite: kept for `precept report`, which shows the same rows.
+        let rows: Vec<TestRow> = outcomes.iter().map(TestRow::from).collect();
+        let timeout_ms = args
+            .timeout_ms
+            .unwrap_or(project.settings.solver_timeout_ms);
+        FiguresCache::file(&project, timeout_ms, FigureKind::Tests, rows);
+    }
     let nl_outcomes = run_nl(args, &project, &compiled, &pool.workers()[0], &nl_tests);
     let passed = outcomes.iter().filter(|o| o.passed).count()
         + nl_outcomes.iter().filter(|o| o.passed).count();

@@ -45,11 +45,11 @@ use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 use crate::core::solve::{Finding, FindingKind, SolverWorker};
 use crate::core::test_runner::{TestCheckError, check_test};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How the tests exercise one rule.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuleCoverage {
     pub id: String,
     /// The rule's antecedent as written; None when the rule is not an implication.
@@ -76,7 +76,7 @@ impl RuleCoverage {
 }
 
 /// Counts and percentages over the rules.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CoverageTotals {
     pub rules: usize,
     /// Rules that are implications (have an antecedent).
@@ -94,14 +94,14 @@ pub struct CoverageTotals {
 }
 
 /// A test left out of the coverage and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkippedTest {
     pub id: String,
     pub reason: String,
 }
 
 /// The rule coverage of a test suite.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CoverageReport {
     /// The tests used, in suite order.
     pub tests_used: Vec<String>,

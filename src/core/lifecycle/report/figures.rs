@@ -4,7 +4,11 @@
 //! the versions and their sign-offs checked against the files, and the
 //! semantic diff against the previous version.
 
-use crate::core::lifecycle::diff::{ModelDiff, Side, diff};
+use super::figures_cache::{FigureKind, FiguresCache};
+use super::quality::{LintRow, MutationSummary, Quality, Stamped, TestRow};
+use super::sections;
+use crate::core::lifecycle::clock::now_utc;
+use crate::core::lifecycle::diff::{Side, diff};
 use crate::core::lifecycle::reference::ModelRef;
 use crate::core::lifecycle::signoff::{Checked, verify};
 use crate::core::lifecycle::versions::{
@@ -14,10 +18,13 @@ use crate::core::lint::{Diagnostic, syntactic};
 use crate::core::model::{CompiledModel, Project};
 use crate::core::solve::SolverPool;
 use crate::core::solve::lint_checks::LintEvent;
-use crate::core::test_runner::{TestOutcome, run_tests};
-use crate::core::testgen::coverage::{CoverageReport, rule_coverage};
-use crate::core::testgen::mutation::{MutationReport, mutants, spread};
-use crate::core::testgen::mutation_pool::mutation_score_pooled;
+use crate::core::test_runner::run_tests_pooled;
+use crate::core::testgen::coverage::rule_coverage;
+use crate::core::testgen::equivalence_cache::EquivalenceCache;
+use crate::core::testgen::mutation::{mutants, spread};
+use crate::core::testgen::mutation_pool::mutation_score_cached;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Which mutants the report's mutation score is over.
@@ -36,11 +43,8 @@ pub enum MutationChoice {
 pub struct Figures {
     /// When the report was made (RFC 3339, UTC).
     pub generated: String,
-    /// Lint diagnostics, syntactic and solver-backed.
-    pub diagnostics: Vec<Diagnostic>,
-    pub outcomes: Vec<TestOutcome>,
-    pub coverage: CoverageReport,
-    pub mutation: Option<MutationReport>,
+    /// Lint, test results, coverage and the mutation score.
+    pub quality: Quality,
     /// The JSON of `precept probe --json`, when one was given.
     pub probe: Option<serde_json::Value>,
     pub history: History,
@@ -54,69 +58,170 @@ pub struct History {
     pub draft: Option<DraftState>,
     /// The sign-offs checked against the files now, or why they could not be.
     pub signoffs: Result<Vec<Checked>, String>,
-    /// The diff against the previous version, or why there is none.
-    pub diff: Result<ModelDiff, String>,
+    /// The diff against the previous version as the report shows it, or
+    /// why there is none.
+    pub diff: Result<Stamped<ShownDiff>, String>,
 }
 
-/// Lint, tests, coverage and mutation on `pool` (every worker with
-/// `compiled` loaded). `progress` hears each stage by name.
+/// The semantic diff as the report shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownDiff {
+    /// How the two models relate (`Equivalent`, `AStronger`, …).
+    pub relation: String,
+    /// The diff's section of the report.
+    pub html: String,
+}
+
+/// Where the quality figures come from: a pool to compute them on, started
+/// only when a figure is not in `cache` (or `cache` is None: compute all).
+pub struct QualitySource<'a> {
+    /// Starts the solver pool, every worker with the model loaded.
+    pub start_pool: &'a dyn Fn() -> Result<SolverPool, String>,
+    pub cache: Option<&'a FiguresCache>,
+    /// The solver deadline per question the figures are computed with.
+    pub timeout_ms: u64,
+}
+
+/// Lint, tests, coverage and mutation: each taken from `source.cache` when
+/// it holds that figure for exactly this model, tests and settings, else
+/// computed on the pool (started once, on first need) and filed there.
+/// `progress` hears each stage by name.
 pub fn quality(
     project: &Project,
     compiled: &CompiledModel,
-    pool: &SolverPool,
+    source: &QualitySource<'_>,
     mutation: MutationChoice,
     progress: &(dyn Fn(&str) + Sync),
-) -> (
-    Vec<Diagnostic>,
-    Vec<TestOutcome>,
-    CoverageReport,
-    Option<MutationReport>,
-) {
-    let worker = &pool.workers()[0];
-    progress("lint");
-    let mut diagnostics = syntactic::check(&project.model, compiled);
+) -> Result<Quality, String> {
+    let started = std::cell::OnceCell::new();
+    let pool = || -> Result<&SolverPool, String> {
+        if let Some(pool) = started.get() {
+            return Ok(pool);
+        }
+        progress("starting the solver workers");
+        let pool = (source.start_pool)()?;
+        Ok(started.get_or_init(|| pool))
+    };
+    // The tests that count, as `precept test` runs them (proposed ones wait
+    // for review).
+    let counting: Vec<_> = project
+        .tests
+        .tests
+        .iter()
+        .filter(|t| t.status.counts())
+        .cloned()
+        .collect();
+    let tests = &project.tests.tests;
+    let lint = figure(project, source, FigureKind::Lint, progress, || {
+        let pool = pool()?;
+        let mut diagnostics = syntactic::check(&project.model, compiled);
+        diagnostics.extend(solver_lint(pool, compiled));
+        diagnostics.sort_by_key(|d| (d.severity, d.code));
+        Ok(diagnostics.iter().map(LintRow::from).collect())
+    })?;
+    let test_rows = figure(project, source, FigureKind::Tests, progress, || {
+        let outcomes = run_tests_pooled(pool()?, compiled, &counting);
+        Ok(outcomes.iter().map(TestRow::from).collect())
+    })?;
+    let coverage = figure(project, source, FigureKind::Coverage, progress, || {
+        Ok(rule_coverage(&pool()?.workers()[0], compiled, tests))
+    })?;
+    let sample = match mutation {
+        MutationChoice::Skip => None,
+        MutationChoice::All => Some(None),
+        MutationChoice::Sample(n) => Some(Some(n)),
+    };
+    let mutation = match sample {
+        None => None,
+        Some(limit) => Some(figure(
+            project,
+            source,
+            FigureKind::Mutation(limit),
+            progress,
+            || {
+                let pool = pool()?;
+                let all = mutants(compiled);
+                let generated = all.len();
+                let chosen = match limit {
+                    Some(n) => spread(all, n),
+                    None => all,
+                };
+                let equivalents = EquivalenceCache::of_project(&project.dir);
+                let report = mutation_score_cached(
+                    pool,
+                    compiled,
+                    tests,
+                    chosen,
+                    generated,
+                    &|_| {},
+                    &equivalents,
+                );
+                let _ = equivalents.save();
+                Ok(MutationSummary::from(&report))
+            },
+        )?),
+    };
+    Ok(Quality {
+        lint,
+        tests: test_rows,
+        coverage,
+        mutation,
+    })
+}
+
+/// One figure: from the cache when it is there, else computed and filed.
+fn figure<T: Serialize + DeserializeOwned>(
+    project: &Project,
+    source: &QualitySource<'_>,
+    kind: FigureKind,
+    progress: &(dyn Fn(&str) + Sync),
+    compute: impl FnOnce() -> Result<T, String>,
+) -> Result<Stamped<T>, String> {
+    let key = FiguresCache::key(project, source.timeout_ms, kind);
+    if let Some(cache) = source.cache
+        && let Some(found) = cache.load::<T>(&key)
+    {
+        progress(&format!(
+            "{}: reused, computed {} (nothing it depends on has changed since)",
+            kind.name(),
+            found.computed
+        ));
+        return Ok(found);
+    }
+    progress(kind.name());
+    let stamped = Stamped::fresh(now_utc(), compute()?);
+    if let Some(cache) = source.cache
+        && let Err(why) = cache.store(&key, &stamped)
+    {
+        progress(&format!(
+            "warning: {} not kept for next time: {why}",
+            kind.name()
+        ));
+    }
+    Ok(stamped)
+}
+
+/// The solver-backed lint diagnostics, shared out over the pool.
+pub fn solver_lint(pool: &SolverPool, compiled: &CompiledModel) -> Vec<Diagnostic> {
     let (events, received) = std::sync::mpsc::channel();
-    worker.lint(compiled.clone(), events);
+    pool.lint(compiled.clone(), events);
+    let mut found = Vec::new();
     for event in received.iter() {
         match event {
-            LintEvent::Found(d) => diagnostics.push(*d),
+            LintEvent::Found(d) => found.push(*d),
             LintEvent::Finished { .. } => break,
             LintEvent::Progress { .. } => {}
         }
     }
-    diagnostics.sort_by_key(|d| (d.severity, d.code));
-    progress("tests");
-    let outcomes = run_tests(worker, compiled, &project.tests.tests);
-    progress("coverage");
-    let coverage = rule_coverage(worker, compiled, &project.tests.tests);
-    let mutation = match mutation {
-        MutationChoice::Skip => None,
-        choice => {
-            progress("mutation");
-            let all = mutants(compiled);
-            let generated = all.len();
-            let chosen = match choice {
-                MutationChoice::Sample(limit) => spread(all, limit),
-                _ => all,
-            };
-            Some(mutation_score_pooled(
-                pool,
-                compiled,
-                &project.tests.tests,
-                chosen,
-                generated,
-                &|_| {},
-            ))
-        }
-    };
-    (diagnostics, outcomes, coverage, mutation)
+    found
 }
 
 /// The project's versions, where the draft stands, the sign-offs checked,
 /// and the diff against the previous version: the newest version against
 /// the draft when the draft has changed since, else the newest version
-/// against the one before it.
-pub fn history(dir: &Path) -> History {
+/// against the one before it. The diff, as the report shows it, is taken
+/// from `cache` when both sides are unchanged since it was filed.
+pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> History {
     let numbers = version_numbers(dir).unwrap_or_default();
     let versions = numbers
         .iter()
@@ -143,7 +248,7 @@ pub fn history(dir: &Path) -> History {
                 })
                 .map_err(|e| e.to_string())
             };
-            side(a).and_then(|a| side(b).map(|b| diff(&a, &b)))
+            side(a).and_then(|a| side(b).map(|b| diff_shown(dir, &a, &b, cache, timeout_ms)))
         }
     };
     History {
@@ -152,4 +257,70 @@ pub fn history(dir: &Path) -> History {
         signoffs,
         diff,
     }
+}
+
+/// The diff of `a` and `b` as the report shows it, reused or computed.
+fn diff_shown(
+    dir: &Path,
+    a: &Side,
+    b: &Side,
+    cache: Option<&FiguresCache>,
+    timeout_ms: u64,
+) -> Stamped<ShownDiff> {
+    let translations = translation_listing(dir);
+    let key = FiguresCache::key_of(
+        "diff",
+        &[
+            a.label.as_bytes(),
+            b.label.as_bytes(),
+            &side_bytes(a),
+            &side_bytes(b),
+            &timeout_ms.to_le_bytes(),
+            translations.as_bytes(),
+        ],
+    );
+    if let Some(found) = cache.and_then(|c| c.load::<ShownDiff>(&key)) {
+        return found;
+    }
+    let computed = diff(a, b);
+    let shown = Stamped::fresh(
+        now_utc(),
+        ShownDiff {
+            relation: format!("{:?}", computed.relation),
+            html: sections::diff(&computed),
+        },
+    );
+    if let Some(cache) = cache {
+        let _ = cache.store(&key, &shown);
+    }
+    shown
+}
+
+/// One side's model, tests and settings, as the diff depends on them.
+fn side_bytes(side: &Side) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(&side.project.model).unwrap_or_default();
+    bytes.extend(serde_json::to_vec(&side.project.tests).unwrap_or_default());
+    bytes.extend(serde_json::to_vec(&side.project.settings).unwrap_or_default());
+    bytes
+}
+
+/// The names and sizes of the stored LLM translations (the diff re-decides
+/// natural-language tests from them).
+fn translation_listing(dir: &Path) -> String {
+    let folder = dir
+        .join(crate::core::model::project::CACHE_DIR)
+        .join("translations");
+    let mut lines: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| {
+                    let size = e.metadata().map_or(0, |m| m.len());
+                    format!("{} {size}", e.file_name().to_string_lossy())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    lines.sort();
+    lines.join("\n")
 }

@@ -6,8 +6,10 @@
 
 pub mod document_view;
 pub mod figures;
+pub mod figures_cache;
 pub mod html;
 pub mod pictures;
+pub mod quality;
 pub mod sections;
 
 use crate::core::lint::Severity;
@@ -37,7 +39,9 @@ pub fn graph_part(
         .filter(|id| model.rule(id).is_some())
         .or_else(|| {
             figures
-                .diagnostics
+                .quality
+                .lint
+                .value
                 .iter()
                 .flat_map(|d| d.rules.iter())
                 .find(|id| model.rule(id).is_some())
@@ -57,7 +61,9 @@ pub fn graph_part(
         }
     }
     let touched: HashMap<&str, bool> = figures
+        .quality
         .coverage
+        .value
         .rules
         .iter()
         .map(|r| (r.id.as_str(), r.touched))
@@ -73,8 +79,8 @@ pub fn graph_part(
 
 fn findings_bars(figures: &Figures) -> Vec<Bar> {
     let mut bars: Vec<Bar> = Vec::new();
-    for d in &figures.diagnostics {
-        let label = format!("{} {}", d.code.code(), d.name);
+    for d in &figures.quality.lint.value {
+        let label = format!("{} {}", d.code, d.name);
         match bars.iter_mut().find(|b| b.label == label) {
             Some(bar) => bar.count += 1,
             None => bars.push(Bar {
@@ -88,7 +94,8 @@ fn findings_bars(figures: &Figures) -> Vec<Bar> {
             }),
         }
     }
-    let passed = figures.outcomes.iter().filter(|o| o.passed).count();
+    let outcomes = &figures.quality.tests.value;
+    let passed = outcomes.iter().filter(|o| o.passed).count();
     bars.push(Bar {
         label: "tests passing".into(),
         count: passed,
@@ -96,10 +103,27 @@ fn findings_bars(figures: &Figures) -> Vec<Bar> {
     });
     bars.push(Bar {
         label: "tests failing".into(),
-        count: figures.outcomes.len() - passed,
+        count: outcomes.len() - passed,
         kind: "bad",
     });
     bars
+}
+
+/// When each quality figure was computed, and whether an earlier run did.
+fn provenance(quality: &quality::Quality) -> String {
+    let mut lines = vec![
+        ("Lint", quality.lint.provenance()),
+        ("Tests", quality.tests.provenance()),
+        ("Rule coverage", quality.coverage.provenance()),
+    ];
+    if let Some(m) = &quality.mutation {
+        lines.push(("Mutation score", m.provenance()));
+    }
+    let items: Vec<String> = lines
+        .into_iter()
+        .map(|(what, how)| format!("{what}: {}", esc(&how)))
+        .collect();
+    format!("<p class=\"note provenance\">{}.</p>", items.join("; "))
 }
 
 /// The whole report as one HTML page. `focus` picks the rule whose part of
@@ -111,8 +135,10 @@ pub fn render(
     focus: Option<&str>,
 ) -> String {
     let model = &project.model;
-    let exercised: HashMap<&str, Exercised> = figures
+    let quality = &figures.quality;
+    let exercised: HashMap<&str, Exercised> = quality
         .coverage
+        .value
         .rules
         .iter()
         .map(|r| {
@@ -157,15 +183,19 @@ pub fn render(
     );
     let _ = write!(
         out,
-        "<section id=\"quality\"><h2>Quality</h2>{}<h3>Coverage per section</h3>\
+        "<section id=\"quality\"><h2>Quality</h2>{}{}<h3>Coverage per section</h3>\
          <p class=\"legend\"><span class=\"key bar-covered\"></span> covered both ways \
          <span class=\"key bar-touched\"></span> touched by a test \
          <span class=\"key bar-none\"></span> no test</p>{}\
          <h3>Findings</h3>{}<h3>Lint</h3>{}</section>",
-        sections::figures(&figures.coverage, figures.mutation.as_ref()),
+        sections::figures(
+            &quality.coverage.value,
+            quality.mutation.as_ref().map(|m| &m.value)
+        ),
+        provenance(quality),
         coverage_bars(&section_bars),
         bar_chart("Lint findings and test results", &findings_bars(figures)),
-        sections::lint(&figures.diagnostics),
+        sections::lint(&quality.lint.value),
     );
     let _ = write!(
         out,
@@ -186,12 +216,26 @@ pub fn render(
     let _ = write!(
         out,
         "<section id=\"rules\"><h2>Rules</h2>{}</section>",
-        sections::rules(model, compiled, &figures.coverage, &figures.diagnostics)
+        sections::rules(
+            model,
+            compiled,
+            &quality.coverage.value,
+            &quality.lint.value
+        )
     );
     let _ = write!(
         out,
         "<section id=\"tests\"><h2>Tests</h2>{}</section>",
-        sections::tests(&figures.outcomes, &project.tests.nl_tests)
+        sections::tests(
+            &quality.tests.value,
+            project
+                .tests
+                .tests
+                .iter()
+                .filter(|t| !t.status.counts())
+                .count(),
+            &project.tests.nl_tests
+        )
     );
     let _ = write!(
         out,
@@ -213,7 +257,11 @@ pub fn render(
         out,
         "<section id=\"diff\"><h2>Changes since the previous version</h2>{}</section>",
         match &h.diff {
-            Ok(d) => sections::diff(d),
+            Ok(d) => format!(
+                "<p class=\"note\">The diff was {}.</p>{}",
+                esc(&d.provenance()),
+                d.value.html
+            ),
             Err(why) => format!("<p>{}</p>", esc(why)),
         }
     );

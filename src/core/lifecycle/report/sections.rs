@@ -3,16 +3,15 @@
 //! returns HTML; every piece of project text is escaped.
 
 use super::html::{anchor, badge, esc, rule_link, table};
+use super::quality::{LintRow, MutationSummary, TestRow};
 use crate::core::lifecycle::behaviour::Relation;
 use crate::core::lifecycle::diff::ModelDiff;
 use crate::core::lifecycle::signoff::{CheckStatus, Checked};
 use crate::core::lifecycle::versions::{DraftState, VersionManifest};
-use crate::core::lint::{Diagnostic, Severity};
+use crate::core::lint::Severity;
 use crate::core::model::finding::Scenario;
 use crate::core::model::{CompiledModel, NlTest, PolicyModel, ReviewStatus};
-use crate::core::test_runner::TestOutcome;
 use crate::core::testgen::coverage::CoverageReport;
-use crate::core::testgen::mutation::MutationReport;
 use crate::core::testgen::report_text::percent_text;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -40,7 +39,7 @@ pub fn rules(
     model: &PolicyModel,
     compiled: &CompiledModel,
     coverage: &CoverageReport,
-    diagnostics: &[Diagnostic],
+    diagnostics: &[LintRow],
 ) -> String {
     let touched: HashMap<&str, &Vec<String>> = coverage
         .rules
@@ -100,7 +99,7 @@ fn severity_badge(severity: Severity) -> String {
 }
 
 /// The lint diagnostics, one row each.
-pub fn lint(diagnostics: &[Diagnostic]) -> String {
+pub fn lint(diagnostics: &[LintRow]) -> String {
     if diagnostics.is_empty() {
         return format!("<p>{}</p>", badge("ok", "no lint findings"));
     }
@@ -109,7 +108,7 @@ pub fn lint(diagnostics: &[Diagnostic]) -> String {
         .map(|d| {
             vec![
                 severity_badge(d.severity),
-                format!("{} {}", esc(d.code.code()), esc(d.name)),
+                format!("{} {}", esc(&d.code), esc(&d.name)),
                 d.rules
                     .iter()
                     .map(|r| rule_link(r))
@@ -122,19 +121,25 @@ pub fn lint(diagnostics: &[Diagnostic]) -> String {
     table("lint", &["severity", "check", "rules", "message"], &rows)
 }
 
-/// The logic tests with their outcomes, then the natural-language tests.
-pub fn tests(outcomes: &[TestOutcome], nl_tests: &[NlTest]) -> String {
+/// The logic tests that count with their outcomes, how many proposed ones
+/// wait for review, then the natural-language tests.
+pub fn tests(outcomes: &[TestRow], proposed: usize, nl_tests: &[NlTest]) -> String {
     let passed = outcomes.iter().filter(|o| o.passed).count();
     let mut out = format!(
-        "<p>{} of {} logic test(s) pass.</p>",
+        "<p>{} of {} logic test(s) pass.{}</p>",
         passed,
-        outcomes.len()
+        outcomes.len(),
+        if proposed > 0 {
+            format!(" {proposed} proposed test(s) wait for review and are not counted.")
+        } else {
+            String::new()
+        }
     );
     if !outcomes.is_empty() {
         let rows: Vec<Vec<String>> = outcomes
             .iter()
             .map(|o| {
-                let actual = match (o.actual(), &o.error) {
+                let actual = match (o.actual, &o.error) {
                     (Some(k), _) => esc(k.name()),
                     (None, Some(e)) => esc(e),
                     (None, None) => "not decided".into(),
@@ -178,7 +183,7 @@ pub fn tests(outcomes: &[TestOutcome], nl_tests: &[NlTest]) -> String {
 }
 
 /// The coverage totals and the mutation score, as the CLI writes them.
-pub fn figures(coverage: &CoverageReport, mutation: Option<&MutationReport>) -> String {
+pub fn figures(coverage: &CoverageReport, mutation: Option<&MutationSummary>) -> String {
     let t = &coverage.totals;
     let mut out = String::from("<dl class=\"figures\">");
     let _ = write!(
