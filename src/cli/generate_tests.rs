@@ -5,9 +5,9 @@
 //! finding, the rules that justify it and why the test was generated).
 //! `--save` appends them to `tests.json` as proposed tests for `precept review`.
 
-use super::common::{Failure, Outcome, load_project, print_json, start_solver};
+use super::common::{Failure, Outcome, load_project, print_json, start_pool};
 use crate::core::model::{CompiledModel, LogicTest, TestSuite};
-use crate::core::testgen::generate::{GeneratedTest, generate, to_proposed};
+use crate::core::testgen::generate::{GeneratedTest, generate_pooled, to_proposed};
 use clap::Args;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -35,6 +35,10 @@ pub struct GenTestsArgs {
     /// The solver deadline per question in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Solver workers to share the questions over (default: the project's
+    /// `solver_jobs`, else one per core); the tests do not depend on it
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
 }
 
 /// One generated test as printed with `--json`.
@@ -62,9 +66,14 @@ pub fn run(args: &GenTestsArgs) -> Outcome {
         return Err(Failure::Input("--max must be at least 1".into()));
     }
     let (mut project, compiled) = load_project(&args.dir)?;
-    let worker = start_solver(&project, &compiled, args.timeout_ms)?;
-    let generated = generate(&worker, &compiled, args.max, args.seed);
-    drop(worker);
+    let pool = start_pool(
+        &project,
+        &compiled,
+        args.timeout_ms,
+        args.jobs.map(usize::from),
+    )?;
+    let generated = generate_pooled(&pool, &compiled, args.max, args.seed);
+    drop(pool);
 
     let mut ids: Vec<Option<String>> = vec![None; generated.len()];
     let mut saved = 0;

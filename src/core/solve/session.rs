@@ -212,6 +212,12 @@ impl SolverSession {
         }
     }
 
+    /// Drops every warm cone solver, so the next questions are answered as
+    /// on a freshly loaded model, whatever was asked before.
+    pub fn forget_warm_solvers(&mut self) {
+        self.cone_solvers.clear();
+    }
+
     /// Drops a cone's warm solver and what it learned, as if never made.
     pub(super) fn forget_cone_solver(&mut self, rules: &[usize]) {
         self.cone_solvers.remove(rules);

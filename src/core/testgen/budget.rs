@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 
 use crate::core::model::CompiledModel;
+use crate::core::model::graph::RuleGraph;
 use crate::core::solve::{Finding, FindingKind, LogicWarning, SolverWorker};
 
 use super::candidates::{Candidate, CandidateKind};
@@ -93,14 +94,26 @@ pub(super) fn within_budget(candidates: Vec<Candidate>, budget: usize) -> Vec<Ca
 
 /// Checks, submits and collects; candidates that do not type-check or whose
 /// premise and claim were asked before are skipped.
+///
+/// The questions are grouped by the rules they can involve (the solver
+/// keeps one warm solver per such group, and the scenarios it returns
+/// depend on what that solver was asked before). Each group goes to one of
+/// `workers` (every one with the model loaded) and starts on a cold
+/// solver, its questions in the candidates' order, and the answers come
+/// back in that order: so the findings, scenarios included, do not depend
+/// on how many workers there are.
 pub(super) fn solve(
-    worker: &SolverWorker,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     candidates: Vec<Candidate>,
     asked: &mut HashSet<String>,
 ) -> Vec<Decided> {
-    let (reply, replies) = mpsc::channel();
-    let mut pending = Vec::new();
+    let graph = RuleGraph::build(
+        model.variables.iter().map(|(name, _)| name.as_str()),
+        model.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    );
+    let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    let mut questions = Vec::new();
     for candidate in candidates {
         let (premise, claim) = (candidate.premise.to_string(), candidate.claim.to_string());
         if !asked.insert(key(&premise, &claim)) {
@@ -111,17 +124,48 @@ pub(super) fn solve(
         else {
             continue;
         };
-        let ticket = worker.submit(premise_formula, claim_formula, reply.clone());
-        pending.push((ticket, candidate, premise, claim));
+        let mut symbols = premise_formula.symbols();
+        symbols.extend(claim_formula.symbols());
+        let rules = graph.rules_touching(symbols);
+        let at = questions.len();
+        match groups.iter_mut().find(|(key, _)| *key == rules) {
+            Some((_, members)) => members.push(at),
+            None => groups.push((rules, vec![at])),
+        }
+        questions.push((candidate, premise, claim, premise_formula, claim_formula));
     }
-    drop(reply);
-    let mut findings: HashMap<u64, Finding> = replies
-        .iter()
-        .map(|answer| (answer.ticket, answer.finding))
-        .collect();
-    pending
+    let mut replies = Vec::new();
+    let mut tickets = vec![(0, 0); questions.len()];
+    for (g, (_, members)) in groups.iter().enumerate() {
+        let on = g % workers.len();
+        let worker = &workers[on];
+        worker.submit_task(Box::new(|session, _| {
+            if let Some(session) = session {
+                session.forget_warm_solvers();
+            }
+        }));
+        let (reply, received) = mpsc::channel();
+        for &at in members {
+            let (_, _, _, premise, claim) = &questions[at];
+            tickets[at] = (
+                on,
+                worker.submit(premise.clone(), claim.clone(), reply.clone()),
+            );
+        }
+        replies.push((on, received));
+    }
+    let mut findings: HashMap<(usize, u64), Finding> = replies
         .into_iter()
-        .filter_map(|(ticket, candidate, premise, claim)| {
+        .flat_map(|(on, received)| {
+            received
+                .into_iter()
+                .map(move |a| ((on, a.ticket), a.finding))
+        })
+        .collect();
+    questions
+        .into_iter()
+        .zip(tickets)
+        .filter_map(|((candidate, premise, claim, _, _), ticket)| {
             findings.remove(&ticket).map(|finding| Decided {
                 candidate,
                 premise,

@@ -93,7 +93,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::core::model::{CompiledModel, LogicTest, TestStatus};
-use crate::core::solve::{Finding, FindingKind, SolverWorker};
+use crate::core::solve::{Finding, FindingKind, SolverPool, SolverWorker};
 
 use super::budget::*;
 use super::candidates::{
@@ -169,7 +169,27 @@ pub fn generate(
     max: usize,
     seed: u64,
 ) -> Vec<GeneratedTest> {
-    if max == 0 {
+    generate_on(std::slice::from_ref(worker), model, max, seed)
+}
+
+/// [`generate`] with the solver's questions shared out over every worker
+/// of a pool (each with `model` loaded); the same tests as on one worker.
+pub fn generate_pooled(
+    pool: &SolverPool,
+    model: &CompiledModel,
+    max: usize,
+    seed: u64,
+) -> Vec<GeneratedTest> {
+    generate_on(pool.workers(), model, max, seed)
+}
+
+fn generate_on(
+    worker: &[SolverWorker],
+    model: &CompiledModel,
+    max: usize,
+    seed: u64,
+) -> Vec<GeneratedTest> {
+    if max == 0 || worker.is_empty() {
         return Vec::new();
     }
     let budget = MIN_QUESTIONS.max(QUESTIONS_PER_TEST.saturating_mul(max));
