@@ -64,12 +64,17 @@ fn the_draft_knows_its_base_version_and_d_diffs_it_against_that_version() {
     let Some(Overlay::VersionDiff(state)) = &app.overlay else {
         panic!()
     };
-    let DiffView::Ready(diff) = &state.view else {
-        panic!()
-    };
-    let lines = precept::tui::state::version_diff::diff_lines(1, diff).len();
+    // The rows are the diff's lines wrapped to the overlay: more of them
+    // than lines, since R16's two sides do not fit on one row each.
+    let lines = precept::tui::state::version_diff::view_lines(state).len();
+    let wrapped = precept::tui::measure::diff_rows::diff_rows(
+        &precept::tui::state::version_diff::view_lines(state),
+        precept::tui::measure::diff_rows::diff_width(app.size),
+    )
+    .len();
+    assert!(wrapped > lines, "{wrapped} rows for {lines} lines");
     let rows = precept::tui::measure::layout::help_rows(app.size);
-    assert_eq!(state.offset, lines.saturating_sub(rows));
+    assert_eq!(state.offset, wrapped.saturating_sub(rows));
     code(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
 }
