@@ -187,6 +187,15 @@ pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<DiffLine> {
         Relation::Unknown => (LineKind::Text, "Behaviour not decided".to_string()),
     };
     out.push(text(kind, 0, 2, relation));
+    if !d.notes.is_empty() {
+        // The notes are the diff's own, written for `precept diff A B`.
+        out.push(text(
+            LineKind::Text,
+            0,
+            2,
+            format!("(in the notes, A is v{base} and B the draft)"),
+        ));
+    }
     for note in &d.notes {
         out.push(text(LineKind::Text, 0, 6, format!("note: {note}")));
     }
