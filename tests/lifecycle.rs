@@ -400,10 +400,12 @@ fn diff_names_the_natural_language_tests_it_cannot_decide_and_ends_with_a_progre
         .iter()
         .map(|n| n.as_str().unwrap())
         .collect();
+    // No translation was ever stored (`precept test` did not run), so the
+    // diff cannot decide N1 without an LLM, and says how to make it decidable.
     assert!(
         notes.iter().any(|n| n.starts_with(
-            "1 natural-language test(s) not compared (N1): their premise/claim pairs are translated by an LLM"
-        )),
+            "natural-language test N1 not compared: no stored translation on A: run `precept test "
+        ) && n.contains("@1`")),
         "{notes:?}"
     );
     assert!(

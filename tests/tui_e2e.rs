@@ -436,3 +436,56 @@ fn consultant_mode_forces_a_value_shows_its_chain_and_reopens_it() {
     session.keys(&["q"]);
     session.wait_for(&["EXITED 0"]);
 }
+
+/// The draft's diff against its version in the real binary: the changed
+/// rule's two sides stand next to each other, wrapped rather than cut, and
+/// scrolling to the end shows the flipped tests' whole lines.
+#[test]
+fn the_diff_overlay_wraps_both_sides_of_a_changed_rule_and_scrolls_to_the_end() {
+    let dir = copy_sample("park-admission");
+    let out = Command::new(BIN)
+        .args(["version", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let path = dir.path().join("model.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace(R16, R16_TAXED_MORE)).unwrap();
+    let session = Session::open("diff-wrap", dir.path(), false);
+    session.wait_for(&["16 passed, 2 failed", "v1 · changed"]);
+
+    session.keys(&["D"]);
+    let screen = session.wait_for(&["Diff: v1 → draft", "differ both ways"]);
+    let row = |screen: &str, needles: &[&str]| {
+        screen
+            .lines()
+            .any(|line| needles.iter().all(|n| line.contains(n)))
+    };
+    assert!(row(&screen, &["v1 ", "│ draft"]), "{screen}");
+    assert!(
+        row(
+            &screen,
+            &["(= totalExpense (* 1.1 (+ ", "│ (= totalExpense (* 1.2 (+"]
+        ),
+        "{screen}"
+    );
+    assert!(
+        row(
+            &screen,
+            &["cashPayment creditCost)))", "│ cashPayment creditCost)))"]
+        ),
+        "the rest of each side on the next row: {screen}"
+    );
+
+    session.keys(&["End"]);
+    // The last line wraps: its end is on the row below.
+    let screen = session.wait_for(&[
+        "T2 Using 3 credit units lets that senior in: VALID → INVALID",
+        "    VALID)",
+    ]);
+    assert!(screen.contains("credits used)."), "{screen}");
+    session.keys(&["Escape"]);
+    session.wait_gone("Diff: v1 → draft");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+}

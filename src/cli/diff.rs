@@ -1,9 +1,11 @@
 //! `precept diff A B [--json]`: what changed between two models (project
-//! folders or `DIR@N` versions), by text and by behaviour.
+//! folders or `DIR@N` versions), by text and by behaviour, with the tests
+//! whose finding flips (natural-language ones decided from the translations
+//! `precept test` stored; no LLM is asked).
 
 use super::common::{Outcome, print_json};
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::{ModelDiff, Side, diff_with_progress};
+use crate::core::lifecycle::diff::{ModelDiff, Side, TestKind, diff_with_progress};
 use crate::core::lifecycle::reference::ModelRef;
 use crate::core::model::finding::Scenario;
 use clap::Args;
@@ -18,6 +20,11 @@ pub struct DiffArgs {
     pub b: String,
     #[arg(long)]
     pub json: bool,
+    /// The LLM profile whose stored translations decide the natural-language
+    /// tests, as `precept test --profile` (default: the one `precept test`
+    /// uses); it is never asked
+    #[arg(long)]
+    pub profile: Option<String>,
 }
 
 pub fn run(args: &DiffArgs) -> Outcome {
@@ -33,7 +40,7 @@ pub fn run(args: &DiffArgs) -> Outcome {
             let _ = std::io::stderr().flush();
         }
     };
-    let result = diff_with_progress(&a, &b, &progress);
+    let result = diff_with_progress(&a, &b, args.profile.as_deref(), &progress);
     if terminal {
         eprint!("\r\x1b[2K");
     }
@@ -118,8 +125,12 @@ pub fn render(d: &ModelDiff) -> String {
         for t in &d.tests_flipped {
             let kind =
                 |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
+            let suite = match t.kind {
+                TestKind::Logic => "",
+                TestKind::NaturalLanguage => ", natural-language",
+            };
             out += &format!(
-                "  {} {}: {} → {} (expected {})\n",
+                "  {} {}: {} → {} (expected {}{suite})\n",
                 t.id,
                 t.name,
                 kind(t.a),

@@ -1,7 +1,8 @@
 //! `precept test DIR [--json] [--junit FILE] [--jobs N]`: the logic tests, then the
 //! natural-language tests through the answer verifier (k and the threshold
 //! from `precept.json`, by default 3 and 3/3; translations cached in
-//! `.cache/translations/`).
+//! `.cache/translations/`). `DIR@N` tests version N, with the project's
+//! cache (where `precept diff` finds the translations).
 
 use super::common::{Failure, Outcome, load_project, print_json, start_pool};
 use super::llm_setup::{LlmArgs, llm_client};
@@ -10,9 +11,10 @@ use crate::core::answer::{
     AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
     run_nl_tests, samples_of,
 };
+use crate::core::lifecycle::reference::ModelRef;
 use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use crate::core::lifecycle::report::quality::TestRow;
-use crate::core::model::project::write_atomic;
+use crate::core::model::project::{CACHE_DIR, write_atomic};
 use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, NlTest, Project};
 use crate::core::solve::SolverWorker;
@@ -25,7 +27,7 @@ use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// The project directory
+    /// The project directory, or DIR@N for its version N
     pub dir: PathBuf,
     /// Print the results as JSON
     #[arg(long)]
@@ -64,11 +66,11 @@ fn run_nl(
     compiled: &CompiledModel,
     worker: &SolverWorker,
     tests: &[NlTest],
+    cache: PathBuf,
 ) -> Vec<NlTestOutcome> {
     if tests.is_empty() {
         return Vec::new();
     }
-    let cache = project.cache_dir();
     let client = match llm_client(&args.llm, cache.join("llm")) {
         Ok(client) => Arc::new(client),
         Err(failure) => {
@@ -109,7 +111,11 @@ fn run_nl(
 }
 
 pub fn run(args: &TestArgs) -> Outcome {
-    let (project, compiled) = load_project(&args.dir)?;
+    // A version is tested in its folder, with the project's cache: the
+    // cache is not one of a version's frozen files.
+    let reference = ModelRef::parse(&args.dir.to_string_lossy())?;
+    let (project, compiled) = load_project(&reference.resolve()?)?;
+    let cache = reference.project.join(CACHE_DIR);
     let tests: Vec<_> = project
         .tests
         .tests
@@ -136,15 +142,23 @@ pub fn run(args: &TestArgs) -> Outcome {
         args.jobs.map(usize::from),
     )?;
     let outcomes = run_tests_pooled(&pool, &compiled, &tests);
-    if args.filter.is_none() {
-        // The whole suite: kept for `precept report`, which shows the same rows.
+    if args.filter.is_none() && reference.version.is_none() {
+        // The draft's whole suite: kept for `precept report`, which shows
+        // the same rows (never written into a frozen version's folder).
         let rows: Vec<TestRow> = outcomes.iter().map(TestRow::from).collect();
         let timeout_ms = args
             .timeout_ms
             .unwrap_or(project.settings.solver_timeout_ms);
         FiguresCache::file(&project, timeout_ms, FigureKind::Tests, rows);
     }
-    let nl_outcomes = run_nl(args, &project, &compiled, &pool.workers()[0], &nl_tests);
+    let nl_outcomes = run_nl(
+        args,
+        &project,
+        &compiled,
+        &pool.workers()[0],
+        &nl_tests,
+        cache,
+    );
     let passed = outcomes.iter().filter(|o| o.passed).count()
         + nl_outcomes.iter().filter(|o| o.passed).count();
     let failed = outcomes.len() + nl_outcomes.len() - passed;

@@ -2,7 +2,8 @@
 //! client over HTTP: redundant translation and confidence, untranslated and
 //! over-long answers, the repair round, hostile replies, the paper's park
 //! (§3) and airline (§4.2) examples, natural-language tests with their
-//! translation cache, and `precept check-answer` end to end.
+//! translation cache (and in `precept diff`), and `precept check-answer`
+//! end to end.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -155,4 +156,5 @@ fn nl_test(id: &str, answer: &str, expected: FindingKind) -> NlTest {
 mod airline_and_nl_tests;
 mod commands;
 mod confidence;
+mod diff_nl_tests;
 mod translation;

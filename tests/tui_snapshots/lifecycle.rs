@@ -2,6 +2,7 @@
 
 use super::*;
 use precept::core::lifecycle::versions::freeze;
+use precept::tui::measure::layout::help_area;
 
 /// Version 1 frozen, then R16's tax raised in the draft.
 fn edited_since_version_1(dir: &std::path::Path) {
@@ -32,5 +33,41 @@ fn the_diff_against_the_base_version_with_its_scenario_table() {
         );
         assert!(screen.contains("│ value"), "{screen}");
         insta::assert_snapshot!(name("version_diff", size), screen);
+
+        // Inside the overlay nothing is cut: long lines wrap, and the two
+        // sides of R16 stand next to each other.
+        let area = help_area(size);
+        let inside = Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2);
+        let mut seen = rows(&bench.buffer(), inside);
+        assert!(
+            seen.iter().all(|row| !row.contains('…')),
+            "{}",
+            seen.join("\n")
+        );
+        // Scrolling reaches the end: the flipped test's whole line.
+        let words = |rows: &[String]| {
+            rows.join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut pages = 0;
+        while !words(&seen).contains("(expected SATISFIABLE)") {
+            bench.key(KeyCode::PageDown, KeyModifiers::NONE);
+            seen = rows(&bench.buffer(), inside);
+            pages += 1;
+            assert!(pages < 10, "{}", seen.join("\n"));
+        }
+        assert!(
+            seen.iter().all(|row| !row.contains('…')),
+            "{}",
+            seen.join("\n")
+        );
+        let end = words(&seen);
+        assert!(
+            end.contains("T1 Senior with $35.40 in the low season cannot visit:"),
+            "{end}"
+        );
+        insta::assert_snapshot!(name("version_diff_end", size), bench.screen_text());
     }
 }

@@ -64,12 +64,17 @@ fn the_draft_knows_its_base_version_and_d_diffs_it_against_that_version() {
     let Some(Overlay::VersionDiff(state)) = &app.overlay else {
         panic!()
     };
-    let DiffView::Ready(diff) = &state.view else {
-        panic!()
-    };
-    let lines = precept::tui::state::version_diff::diff_lines(1, diff).len();
+    // The rows are the diff's lines wrapped to the overlay: more of them
+    // than lines, since R16's two sides do not fit on one row each.
+    let lines = precept::tui::state::version_diff::view_lines(state).len();
+    let wrapped = precept::tui::measure::diff_rows::diff_rows(
+        &precept::tui::state::version_diff::view_lines(state),
+        precept::tui::measure::diff_rows::diff_width(app.size),
+    )
+    .len();
+    assert!(wrapped > lines, "{wrapped} rows for {lines} lines");
     let rows = precept::tui::measure::layout::help_rows(app.size);
-    assert_eq!(state.offset, lines.saturating_sub(rows));
+    assert_eq!(state.offset, wrapped.saturating_sub(rows));
     code(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
 }
@@ -82,4 +87,69 @@ fn d_before_any_version_says_how_to_freeze_one() {
     assert!(app.overlay.is_none());
     let message = app.status.message.clone().unwrap();
     assert!(message.contains("precept version DIR"), "{message}");
+}
+
+/// A natural-language test with no stored translation: the overlay names it
+/// in a note, says which side A and B are, and wraps the note to its width
+/// without losing a word.
+#[test]
+fn the_overlay_names_an_undecided_natural_language_test_in_a_wrapped_note() {
+    let dir = copy_sample("park-admission");
+    let mut project = Project::load(dir.path()).unwrap();
+    project.tests.nl_tests = vec![precept::core::model::NlTest::new(
+        "N1",
+        "Can a senior with $35.40 visit in the low season?",
+        "No, $35.40 is not enough.",
+        FindingKind::Satisfiable,
+    )];
+    project.save_tests().unwrap();
+    freeze(dir.path(), "first", "2026-01-01T00:00:00Z").unwrap();
+    let mut app = open_app(dir.path());
+    let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
+    let load = vec![Effect::LoadSolver(Box::new(app.compiled.clone()))];
+    settle(&mut app, &mut runtime, load);
+    let effects = press(&mut app, 'D');
+    settle(&mut app, &mut runtime, effects);
+    let Some(Overlay::VersionDiff(state)) = &app.overlay else {
+        panic!("the diff overlay closed")
+    };
+    let DiffView::Ready(diff) = &state.view else {
+        panic!("{:?}", state.view)
+    };
+    let note = diff
+        .notes
+        .iter()
+        .find(|n| {
+            n.starts_with("natural-language test N1 not compared: no stored translation on A")
+        })
+        .unwrap_or_else(|| panic!("{:?}", diff.notes));
+    let width = precept::tui::measure::diff_rows::diff_width(app.size);
+    let rows = precept::tui::measure::diff_rows::diff_rows(
+        &precept::tui::state::version_diff::view_lines(state),
+        width,
+    );
+    let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
+    assert!(
+        texts.contains(&"(in the notes, A is v1 and B the draft)"),
+        "{texts:#?}"
+    );
+    assert!(
+        texts.iter().all(|r| r.chars().count() <= width),
+        "{texts:#?}"
+    );
+    let start = texts
+        .iter()
+        .position(|r| r.starts_with("note: natural-language test N1"))
+        .unwrap_or_else(|| panic!("{texts:#?}"));
+    let end = start
+        + texts[start + 1..]
+            .iter()
+            .take_while(|r| r.starts_with("      "))
+            .count();
+    assert!(end > start, "a note this long wraps: {texts:#?}");
+    let words = texts[start..=end].join(" ");
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let expected = format!("note: {note}");
+    let expected: Vec<&str> = expected.split_whitespace().collect();
+    assert_eq!(words, expected);
 }

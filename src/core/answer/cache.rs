@@ -61,12 +61,25 @@ impl CachedTranslation {
     /// Whether a change of the vocabulary affects this translation (see the
     /// module documentation).
     pub fn affected_by(&self, vocabulary: &TranslationVocabulary) -> bool {
-        let changed_symbol = self
-            .symbols
+        !self.changed_symbols(vocabulary).is_empty()
+            || self.left_out_and_vocabulary_changed(vocabulary)
+    }
+
+    /// The names the pairs use whose declaration `vocabulary` changed or
+    /// removed, in name order.
+    pub fn changed_symbols(&self, vocabulary: &TranslationVocabulary) -> Vec<&str> {
+        self.symbols
             .iter()
-            .any(|(name, print)| vocabulary.symbol_fingerprint(name) != Some(print.as_str()));
+            .filter(|(name, print)| vocabulary.symbol_fingerprint(name) != Some(print.as_str()))
+            .map(|(name, _)| name.as_str())
+            .collect()
+    }
+
+    /// Whether it left something out and anything in `vocabulary` differs
+    /// from the vocabulary it was made with.
+    pub fn left_out_and_vocabulary_changed(&self, vocabulary: &TranslationVocabulary) -> bool {
         let left_something_out = !self.untranslated.is_empty() || !self.rejected.is_empty();
-        changed_symbol || (left_something_out && self.vocabulary != vocabulary.fingerprint())
+        left_something_out && self.vocabulary != vocabulary.fingerprint()
     }
 }
 

@@ -229,9 +229,8 @@ pub async fn translate(
 ) -> Translation {
     let identity = translator.identity();
     let key = translation_key(&prompt_names(), &identity, &input.question, &input.answer);
-    if let Some(cached) = cache.and_then(|c| c.load(&key))
-        && !cached.affected_by(vocabulary)
-        && let Some(translation) = from_cache(&cached, vocabulary, number)
+    if let Some(cache) = cache
+        && let Ok(translation) = stored(cache, &key, vocabulary, number)
     {
         return translation;
     }
@@ -261,6 +260,51 @@ pub async fn translate(
         let _ = cache.store(&to_cache(&translation, key, identity, input, vocabulary));
     }
     translation
+}
+
+/// Why a stored translation cannot be used as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredMiss {
+    /// None was stored for this translator, question and answer.
+    Missing,
+    /// One was stored, but a change of the vocabulary affects it (see
+    /// `cache.rs`); the entry says what it used.
+    Affected(Box<CachedTranslation>),
+    /// One was stored and is not affected, but a pair no longer checks.
+    NoLongerChecks,
+}
+
+/// The translation `translator` stored for `input` in `cache`, when the
+/// vocabulary allows using it as it is: exactly the translation
+/// [`translate`] would take from the cache instead of asking the LLM. Never
+/// asks one.
+pub fn stored_translation(
+    vocabulary: &TranslationVocabulary,
+    input: &AnswerInput,
+    translator: &Translator,
+    number: usize,
+    cache: &TranslationCache,
+) -> Result<Translation, StoredMiss> {
+    let key = translation_key(
+        &prompt_names(),
+        &translator.identity(),
+        &input.question,
+        &input.answer,
+    );
+    stored(cache, &key, vocabulary, number)
+}
+
+fn stored(
+    cache: &TranslationCache,
+    key: &str,
+    vocabulary: &TranslationVocabulary,
+    number: usize,
+) -> Result<Translation, StoredMiss> {
+    let cached = cache.load(key).ok_or(StoredMiss::Missing)?;
+    if cached.affected_by(vocabulary) {
+        return Err(StoredMiss::Affected(Box::new(cached)));
+    }
+    from_cache(&cached, vocabulary, number).ok_or(StoredMiss::NoLongerChecks)
 }
 
 /// One request, its reply checked.

@@ -1,15 +1,16 @@
 //! The semantic diff of two models: the text of the change, its behaviour
 //! decided by the solver, and every test whose finding differs between the
-//! two sides. The JSON form keeps the field names of the issue
+//! two sides: the logic tests run on both models, and the natural-language
+//! tests are decided on both from their stored translations
+//! (`diff_nl_tests.rs`). The JSON form keeps the field names of the issue
 //! (`equivalent`, `a_allows_not_b`, `b_allows_not_a`, `rules`,
 //! `tests_flipped`).
 
-use super::LifecycleError;
 use super::behaviour::{Behaviour, Relation, compare_with_progress};
-use super::reference::ModelRef;
+use super::diff_nl_tests::{NlComparison, compare_nl_tests};
 use super::text_diff::{ChangedName, ChangedRuleText, TextDiff, text_diff};
+use crate::core::model::LogicTest;
 use crate::core::model::finding::Scenario;
-use crate::core::model::{CompiledModel, LogicTest, Project};
 use crate::core::solve::{FindingKind, SolverWorker};
 use crate::core::test_runner::run_tests;
 use serde::Serialize;
@@ -38,6 +39,18 @@ pub struct NameChanges {
     pub changed: Vec<ChangedName>,
 }
 
+pub use super::side::Side;
+
+/// Which suite a flipped test is from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestKind {
+    /// A premise and claim in SMT-LIB (`tests`).
+    Logic,
+    /// A question and answer, translated by an LLM (`nl_tests`).
+    NaturalLanguage,
+}
+
 /// A test whose finding differs between A and B (None: it does not run on
 /// that side, e.g. a variable it names is missing there).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,6 +60,7 @@ pub struct FlippedTest {
     pub expected: FindingKind,
     pub a: Option<FindingKind>,
     pub b: Option<FindingKind>,
+    pub kind: TestKind,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -65,34 +79,21 @@ pub struct ModelDiff {
     pub notes: Vec<String>,
 }
 
-/// One side of a diff, loaded.
-pub struct Side {
-    pub label: String,
-    pub project: Project,
-    pub compiled: CompiledModel,
-}
-
-impl Side {
-    pub fn load(reference: &ModelRef) -> Result<Side, LifecycleError> {
-        let folder = reference.resolve()?;
-        let project = Project::load(&folder)?;
-        let compiled = project.compile_strict()?;
-        Ok(Side {
-            label: reference.label(),
-            project,
-            compiled,
-        })
-    }
-}
-
-/// Diffs two loaded models.
+/// Diffs two loaded models (natural-language tests with the stored
+/// translations of the default LLM profile).
 pub fn diff(a: &Side, b: &Side) -> ModelDiff {
-    diff_with_progress(a, b, &|_| {})
+    diff_with_progress(a, b, None, &|_| {})
 }
 
-/// [`diff`], telling `progress` each step as it starts (the solver's
-/// questions, the changed rules, the tests).
-pub fn diff_with_progress(a: &Side, b: &Side, progress: &dyn Fn(&str)) -> ModelDiff {
+/// [`diff`], with the stored translations of the LLM profile `profile`
+/// (None: the one `precept test` uses by default), telling `progress` each
+/// step as it starts (the solver's questions, the changed rules, the tests).
+pub fn diff_with_progress(
+    a: &Side,
+    b: &Side,
+    profile: Option<&str>,
+    progress: &dyn Fn(&str),
+) -> ModelDiff {
     progress("comparing the text");
     let text = text_diff(&a.project.model, &a.compiled, &b.project.model, &b.compiled);
     let changed: Vec<String> = text.rules_changed.iter().map(|c| c.id.clone()).collect();
@@ -109,42 +110,29 @@ pub fn diff_with_progress(a: &Side, b: &Side, progress: &dyn Fn(&str)) -> ModelD
         progress,
     );
     progress("running the tests on both sides");
-    let tests_flipped = flipped_tests(a, b, timeout);
-    let mut result = assemble(a, b, text, behaviour, tests_flipped);
-    if let Some(note) = natural_language_note(a, b) {
-        result.notes.push(note);
+    let mut tests_flipped = flipped_tests(a, b, timeout);
+    if !a.project.tests.nl_tests.is_empty() || !b.project.tests.nl_tests.is_empty() {
+        progress("deciding the natural-language tests from their stored translations");
     }
+    let nl = compare_nl_tests(a, b, profile, timeout);
+    tests_flipped.extend(natural_language_flips(&nl));
+    let mut result = assemble(a, b, text, behaviour, tests_flipped);
+    result.notes.extend(nl.notes);
     result
 }
 
-/// Natural-language tests are not re-decided: a test stores its question
-/// and answer, not the premise/claim pairs an LLM translated them into
-/// (those depend on each side's vocabulary and are made afresh by
-/// `precept test`), so comparing them needs an LLM on each side. The diff
-/// says so, naming them.
-fn natural_language_note(a: &Side, b: &Side) -> Option<String> {
-    let mut ids: Vec<&str> = b
-        .project
-        .tests
-        .nl_tests
+fn natural_language_flips(nl: &NlComparison) -> Vec<FlippedTest> {
+    nl.flipped
         .iter()
-        .map(|t| t.id.as_str())
-        .collect();
-    for test in &a.project.tests.nl_tests {
-        if !ids.contains(&test.id.as_str()) {
-            ids.push(&test.id);
-        }
-    }
-    if ids.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "{} natural-language test(s) not compared ({}): their premise/claim pairs are \
-         translated by an LLM when they run and are not stored, so run `precept test` on each \
-         side to compare them",
-        ids.len(),
-        ids.join(", ")
-    ))
+        .map(|flip| FlippedTest {
+            id: flip.test.id.clone(),
+            name: flip.test.name.clone(),
+            expected: flip.test.expected,
+            a: Some(flip.a),
+            b: Some(flip.b),
+            kind: TestKind::NaturalLanguage,
+        })
+        .collect()
 }
 
 fn assemble(
@@ -237,6 +225,7 @@ fn flipped_tests(a: &Side, b: &Side, timeout_ms: u64) -> Vec<FlippedTest> {
             expected: test.expected,
             a: x,
             b: y,
+            kind: TestKind::Logic,
         })
         .collect()
 }

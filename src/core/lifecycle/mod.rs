@@ -3,15 +3,18 @@
 //! naming a version as `DIR@N` (`reference.rs`), and the diff of two models
 //! by their text (`text_diff.rs`) and by their behaviour decided by the
 //! solver (`behaviour.rs`), put together with the tests that flip in
-//! `diff.rs`.
+//! `diff.rs` (each side loaded in `side.rs`; natural-language tests decided
+//! from their stored translations in `diff_nl_tests.rs`).
 
 pub mod behaviour;
 pub mod clock;
 pub mod content;
 pub mod diff;
+pub mod diff_nl_tests;
 pub mod keys;
 pub mod reference;
 pub mod report;
+pub mod side;
 pub mod signoff;
 pub mod text_diff;
 pub mod versions;

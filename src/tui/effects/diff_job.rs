@@ -1,5 +1,7 @@
 //! The workbench's diff: version `base` against the draft on disk, on a
-//! thread of its own (its own solver sessions), with each step reported.
+//! thread of its own (its own solver sessions), with each step reported;
+//! natural-language tests are decided from the translations stored for the
+//! default LLM profile (never asking it).
 
 use crate::core::lifecycle::diff::{Side, diff_with_progress};
 use crate::core::lifecycle::reference::ModelRef;
@@ -27,7 +29,7 @@ pub fn diff_against_version(dir: PathBuf, ticket: u64, base: u32) -> Receiver<Ms
                     text: text.to_string(),
                 });
             };
-            Ok(Box::new(diff_with_progress(&a, &b, &progress)))
+            Ok(Box::new(diff_with_progress(&a, &b, None, &progress)))
         });
         let _ = messages.send(Msg::VersionDiffDone { ticket, result });
     });

@@ -1,10 +1,12 @@
 //! The draft against its versions: which version it started from and
 //! whether it changed since (the status line's "v3 · changed"), and the
 //! semantic diff against that version as the workbench shows it (the
-//! distinguishing scenarios as tables), as lines of plain text.
+//! distinguishing scenarios as tables, each changed rule's SMT-LIB and
+//! English side by side), as lines of plain text that `measure/diff_rows.rs`
+//! wraps to the overlay's width.
 
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::ModelDiff;
+use crate::core::lifecycle::diff::{ModelDiff, TestKind};
 use crate::core::lifecycle::versions::draft_state;
 use crate::core::model::finding::Scenario;
 use std::path::Path;
@@ -70,7 +72,62 @@ pub enum LineKind {
     Table,
 }
 
-fn table(scenario: &Scenario, out: &mut Vec<(LineKind, String)>) {
+/// How wide the left one of two columns is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftWidth {
+    /// Half the room (v{base} and the draft side by side).
+    Half,
+    /// As wide as this (a table's names), at most half the room.
+    Fixed(usize),
+}
+
+/// One line of the diff before it is wrapped to the overlay's width.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DiffLine {
+    /// Text from column `indent`; its continuation rows from `indent + hang`.
+    Text {
+        kind: LineKind,
+        indent: usize,
+        hang: usize,
+        text: String,
+    },
+    /// Two columns from column `indent`, each wrapped within its own width,
+    /// with `separator` between them on every row.
+    Columns {
+        kind: LineKind,
+        indent: usize,
+        left_width: LeftWidth,
+        separator: &'static str,
+        left: String,
+        right: String,
+    },
+}
+
+fn text(kind: LineKind, indent: usize, hang: usize, text: impl Into<String>) -> DiffLine {
+    DiffLine::Text {
+        kind,
+        indent,
+        hang,
+        text: text.into(),
+    }
+}
+
+fn blank() -> DiffLine {
+    text(LineKind::Text, 0, 0, "")
+}
+
+fn sides(kind: LineKind, left: &str, right: &str) -> DiffLine {
+    DiffLine::Columns {
+        kind,
+        indent: 4,
+        left_width: LeftWidth::Half,
+        separator: " │ ",
+        left: left.to_string(),
+        right: right.to_string(),
+    }
+}
+
+fn table(scenario: &Scenario, out: &mut Vec<DiffLine>) {
     let width = scenario
         .values
         .iter()
@@ -78,18 +135,37 @@ fn table(scenario: &Scenario, out: &mut Vec<(LineKind, String)>) {
         .chain(std::iter::once("variable".len()))
         .max()
         .unwrap_or(0);
-    out.push((LineKind::Table, format!("  {:<width$} │ value", "variable")));
-    out.push((
-        LineKind::Table,
-        format!("  {}─┼─{}", "─".repeat(width), "─".repeat(12)),
-    ));
+    let row = |left: String, separator, right: String| DiffLine::Columns {
+        kind: LineKind::Table,
+        indent: 2,
+        left_width: LeftWidth::Fixed(width),
+        separator,
+        left,
+        right,
+    };
+    out.push(row("variable".into(), " │ ", "value".into()));
+    out.push(row("─".repeat(width), "─┼─", "─".repeat(12)));
     for (name, value) in &scenario.values {
-        out.push((LineKind::Table, format!("  {name:<width$} │ {value}")));
+        out.push(row(name.clone(), " │ ", value.to_string()));
+    }
+}
+
+/// What the overlay shows in each state, as lines to wrap.
+pub fn view_lines(state: &VersionDiffState) -> Vec<DiffLine> {
+    match &state.view {
+        DiffView::Running(step) => vec![text(LineKind::Text, 0, 2, format!("Deciding… {step}"))],
+        DiffView::Failed(error) => vec![text(
+            LineKind::Bad,
+            0,
+            2,
+            format!("The diff failed: {error}"),
+        )],
+        DiffView::Ready(diff) => diff_lines(state.base, diff),
     }
 }
 
 /// The diff of version `base` (A) against the draft (B) as lines.
-pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<(LineKind, String)> {
+pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<DiffLine> {
     let mut out = Vec::new();
     let (kind, relation) = match d.relation {
         Relation::Equivalent => (
@@ -110,9 +186,18 @@ pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<(LineKind, String)> {
         ),
         Relation::Unknown => (LineKind::Text, "Behaviour not decided".to_string()),
     };
-    out.push((kind, relation));
+    out.push(text(kind, 0, 2, relation));
+    if !d.notes.is_empty() {
+        // The notes are the diff's own, written for `precept diff A B`.
+        out.push(text(
+            LineKind::Text,
+            0,
+            2,
+            format!("(in the notes, A is v{base} and B the draft)"),
+        ));
+    }
     for note in &d.notes {
-        out.push((LineKind::Text, format!("note: {note}")));
+        out.push(text(LineKind::Text, 0, 6, format!("note: {note}")));
     }
     for (title, scenario) in [
         (
@@ -125,48 +210,31 @@ pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<(LineKind, String)> {
         ),
     ] {
         if let Some(scenario) = scenario {
-            out.push((LineKind::Text, String::new()));
-            out.push((LineKind::Heading, title));
+            out.push(blank());
+            out.push(text(LineKind::Heading, 0, 2, title));
             table(scenario, &mut out);
         }
     }
-    let r = &d.rules;
-    out.push((LineKind::Text, String::new()));
-    out.push((LineKind::Heading, "Rules".to_string()));
-    if r.added.is_empty() && r.removed.is_empty() && r.changed.is_empty() {
-        out.push((LineKind::Text, "  none added, removed or changed".into()));
-    }
-    if !r.added.is_empty() {
-        out.push((LineKind::Text, format!("  added: {}", r.added.join(", "))));
-    }
-    if !r.removed.is_empty() {
-        out.push((
-            LineKind::Text,
-            format!("  removed: {}", r.removed.join(", ")),
-        ));
-    }
-    for c in &r.changed {
-        let (kind, verdict) = match c.meaning_changed {
-            Some(true) => (LineKind::Bad, "meaning changed"),
-            Some(false) => (LineKind::Good, "rewrite, same meaning"),
-            None => (LineKind::Text, "not decided"),
-        };
-        out.push((kind, format!("  {}: {verdict}", c.text.id)));
-        out.push((LineKind::Text, format!("    v{base}   {}", c.text.a_smtlib)));
-        out.push((LineKind::Text, format!("    draft {}", c.text.b_smtlib)));
-    }
-    out.push((LineKind::Text, String::new()));
-    out.push((LineKind::Heading, "Tests whose finding changes".to_string()));
+    rules(base, d, &mut out);
+    vocabulary(base, d, &mut out);
+    out.push(blank());
+    out.push(text(LineKind::Heading, 0, 2, "Tests whose finding changes"));
     if d.tests_flipped.is_empty() {
-        out.push((LineKind::Text, "  none".into()));
+        out.push(text(LineKind::Text, 2, 2, "none"));
     }
     for t in &d.tests_flipped {
         let kind =
             |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
-        out.push((
+        let suite = match t.kind {
+            TestKind::Logic => "",
+            TestKind::NaturalLanguage => ", natural-language",
+        };
+        out.push(text(
             LineKind::Text,
+            2,
+            2,
             format!(
-                "  {} {}: {} → {} (expected {})",
+                "{} {}: {} → {} (expected {}{suite})",
                 t.id,
                 t.name,
                 kind(t.a),
@@ -176,4 +244,85 @@ pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<(LineKind, String)> {
         ));
     }
     out
+}
+
+/// The rules added, removed and changed; a changed rule's two sides next
+/// to each other, SMT-LIB then English.
+fn rules(base: u32, d: &ModelDiff, out: &mut Vec<DiffLine>) {
+    let r = &d.rules;
+    out.push(blank());
+    out.push(text(LineKind::Heading, 0, 2, "Rules"));
+    if r.added.is_empty() && r.removed.is_empty() && r.changed.is_empty() {
+        out.push(text(LineKind::Text, 2, 2, "none added, removed or changed"));
+    }
+    if !r.added.is_empty() {
+        out.push(text(
+            LineKind::Text,
+            2,
+            4,
+            format!("added: {}", r.added.join(", ")),
+        ));
+    }
+    if !r.removed.is_empty() {
+        out.push(text(
+            LineKind::Text,
+            2,
+            4,
+            format!("removed: {}", r.removed.join(", ")),
+        ));
+    }
+    for c in &r.changed {
+        let (kind, verdict) = match c.meaning_changed {
+            Some(true) => (LineKind::Bad, "meaning changed"),
+            Some(false) => (LineKind::Good, "rewrite, same meaning"),
+            None => (LineKind::Text, "not decided"),
+        };
+        out.push(text(kind, 2, 2, format!("{}: {verdict}", c.text.id)));
+        out.push(sides(LineKind::Table, &format!("v{base}"), "draft"));
+        out.push(sides(LineKind::Text, &c.text.a_smtlib, &c.text.b_smtlib));
+        out.push(sides(LineKind::Text, "", ""));
+        out.push(sides(LineKind::Text, &c.text.a_english, &c.text.b_english));
+    }
+}
+
+/// Variables and types added, removed or redescribed (nothing when none).
+fn vocabulary(base: u32, d: &ModelDiff, out: &mut Vec<DiffLine>) {
+    let groups = [("Variable", &d.variables), ("Type", &d.types)];
+    if groups
+        .iter()
+        .all(|(_, n)| n.added.is_empty() && n.removed.is_empty() && n.changed.is_empty())
+    {
+        return;
+    }
+    out.push(blank());
+    out.push(text(LineKind::Heading, 0, 2, "Vocabulary"));
+    for (what, names) in groups {
+        let plural = format!("{}s", what.to_lowercase());
+        if !names.added.is_empty() {
+            out.push(text(
+                LineKind::Text,
+                2,
+                4,
+                format!("{plural} added: {}", names.added.join(", ")),
+            ));
+        }
+        if !names.removed.is_empty() {
+            out.push(text(
+                LineKind::Text,
+                2,
+                4,
+                format!("{plural} removed: {}", names.removed.join(", ")),
+            ));
+        }
+        for c in &names.changed {
+            out.push(text(
+                LineKind::Text,
+                2,
+                2,
+                format!("{what} {}: {}", c.name, c.what),
+            ));
+            out.push(sides(LineKind::Table, &format!("v{base}"), "draft"));
+            out.push(sides(LineKind::Text, &c.a, &c.b));
+        }
+    }
 }

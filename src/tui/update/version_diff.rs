@@ -3,10 +3,11 @@
 //! and the overlay scrolls. Every save refreshes where the draft stands.
 
 use crate::tui::input::keymap::Action;
+use crate::tui::measure::diff_rows::{diff_rows, diff_width};
 use crate::tui::measure::layout::help_rows;
 use crate::tui::state::app::{App, Overlay};
 use crate::tui::state::msg::Effect;
-use crate::tui::state::version_diff::{DiffView, DraftVersion, VersionDiffState, diff_lines};
+use crate::tui::state::version_diff::{DiffView, DraftVersion, VersionDiffState, view_lines};
 use crossterm::event::{KeyCode, KeyEvent};
 
 /// Opens the diff overlay and starts the diff (before any version: says how
@@ -68,12 +69,10 @@ pub fn draft_version(app: &mut App, version: DraftVersion) -> Vec<Effect> {
     Vec::new()
 }
 
-/// How many lines the overlay's diff has.
-pub fn line_count(state: &VersionDiffState) -> usize {
-    match &state.view {
-        DiffView::Ready(diff) => diff_lines(state.base, diff).len(),
-        _ => 1,
-    }
+/// How many rows the overlay's diff takes, wrapped to its width on a
+/// terminal of `size`.
+pub fn line_count(state: &VersionDiffState, size: (u16, u16)) -> usize {
+    diff_rows(&view_lines(state), diff_width(size)).len()
 }
 
 /// Keys while the diff is open: scroll, or close (esc, or the key that opened it).
@@ -83,7 +82,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let Some(Overlay::VersionDiff(state)) = app.overlay.as_mut() else {
         return Vec::new();
     };
-    let last = line_count(state).saturating_sub(rows);
+    let last = line_count(state, app.size).saturating_sub(rows);
     let offset = &mut state.offset;
     match key.code {
         KeyCode::Down | KeyCode::Char('j') => *offset = (*offset + 1).min(last),

@@ -1,11 +1,13 @@
 //! The diff overlay: the draft against the version it started from, the
 //! behaviour first, the distinguishing scenarios as tables, then the
-//! changed rules and the tests whose finding changes.
+//! changed rules (both sides next to each other) and the tests whose
+//! finding changes; long lines wrap (`measure/diff_rows.rs`).
 
 use super::list::{fit, pane, scroll_marker};
+use crate::tui::measure::diff_rows::diff_rows;
 use crate::tui::measure::layout::{help_area, help_rows};
 use crate::tui::state::app::App;
-use crate::tui::state::version_diff::{DiffView, LineKind, VersionDiffState, diff_lines};
+use crate::tui::state::version_diff::{LineKind, VersionDiffState, view_lines};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -20,11 +22,7 @@ pub fn render(app: &App, frame: &mut Frame, state: &VersionDiffState) {
     frame.render_widget(block, area);
     let width = inner.width as usize;
     let rows = help_rows(size);
-    let lines: Vec<(LineKind, String)> = match &state.view {
-        DiffView::Running(step) => vec![(LineKind::Text, format!("Deciding… {step}"))],
-        DiffView::Failed(error) => vec![(LineKind::Bad, format!("The diff failed: {error}"))],
-        DiffView::Ready(diff) => diff_lines(state.base, diff),
-    };
+    let lines = diff_rows(&view_lines(state), width);
     let len = lines.len();
     let offset = state.offset.min(len.saturating_sub(rows));
     let shown: Vec<Line> = lines
