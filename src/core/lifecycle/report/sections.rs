@@ -5,7 +5,7 @@
 use super::html::{anchor, badge, esc, rule_link, table};
 use super::quality::{LintRow, MutationSummary, TestRow};
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::ModelDiff;
+use crate::core::lifecycle::diff::{ModelDiff, TestKind};
 use crate::core::lifecycle::signoff::{CheckStatus, Checked};
 use crate::core::lifecycle::versions::{DraftState, VersionManifest};
 use crate::core::lint::Severity;
@@ -461,6 +461,10 @@ pub fn diff(d: &ModelDiff) -> String {
                 vec![
                     esc(&t.id),
                     esc(&t.name),
+                    match t.kind {
+                        TestKind::Logic => "logic".into(),
+                        TestKind::NaturalLanguage => "natural-language".into(),
+                    },
                     kind(t.a),
                     kind(t.b),
                     esc(t.expected.name()),
@@ -471,7 +475,7 @@ pub fn diff(d: &ModelDiff) -> String {
             "<h3>Tests whose finding changes</h3>{}",
             table(
                 "tests-flipped",
-                &["id", "name", "before", "now", "expected"],
+                &["id", "name", "test", "before", "now", "expected"],
                 &rows
             )
         );
