@@ -9,7 +9,9 @@
 //! scale_breakdown`.
 //!
 //! Knobs: `SCALE_CLAIMS` (default 200), `SCALE_COUPLING` (percentage of
-//! sections whose coupling rule reaches outside the section; default 100).
+//! sections whose coupling rule reaches outside the section; default 100),
+//! `SCALE_FINDINGS` (a file to write each claim's finding to, one JSON per
+//! line, to compare two builds' findings).
 
 #[path = "support/scale_model.rs"]
 mod scale_model;
@@ -132,6 +134,7 @@ fn main() {
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let mut slowest: Vec<(Duration, String, String, FindingKind, usize)> = Vec::new();
     let mut claims: Vec<(String, String, FindingKind)> = Vec::new();
+    let mut dumped = Vec::new();
     for _ in 0..claim_count {
         let (premise_text, claim_text) = random_claim(&mut rng, &sections);
         let started = Instant::now();
@@ -143,6 +146,7 @@ fn main() {
         let elapsed = started.elapsed();
         latencies.push(elapsed);
         *kinds.entry(finding.kind.name()).or_default() += 1;
+        dumped.push(serde_json::to_string(&finding).expect("a finding as JSON"));
         claims.push((premise_text.clone(), claim_text.clone(), finding.kind));
         slowest.push((
             elapsed,
@@ -153,6 +157,9 @@ fn main() {
         ));
     }
     stages.push(("claims verified", memory().0));
+    if let Some(path) = std::env::var_os("SCALE_FINDINGS") {
+        std::fs::write(&path, dumped.join("\n") + "\n").expect("write the findings");
+    }
     let mut sorted = latencies.clone();
     sorted.sort_unstable();
     let verify_median = quantile(&sorted, 0.5);
