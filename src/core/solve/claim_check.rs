@@ -8,9 +8,11 @@
 
 use super::encode::real_literal;
 use super::error::SolveError;
+use super::preferences::rules_out;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
-use crate::core::smt::{Expr, ExprKind};
+use crate::core::smt::{Expr, ExprKind, Op};
+use num_rational::BigRational;
 use std::collections::HashSet;
 use z3::ast::{Bool, Int, Real};
 use z3::{SatResult, Solver};
@@ -26,8 +28,11 @@ const SCENARIO_VARIABLES: usize = 120;
 
 /// A scenario preference: the guard that asks a variable for its preferred
 /// value (`scenario_preferences`).
+#[derive(Clone)]
 struct Preference {
     name: String,
+    /// The value it asks for.
+    value: BigRational,
     literal: Bool,
     /// A Real variable's preference, dropped before any Int one.
     real: bool,
@@ -292,18 +297,44 @@ impl SolverSession {
         let preferences = self.scenario_preferences(variables, &scope.rules);
 
         // M ∧ P ∧ ¬C and M ∧ P ∧ C; M ∧ P is unsatisfiable exactly when both are.
+        // Each check is offered the preferences its premise and claim do not
+        // rule out on their face (`preferences::rules_out`), and the second
+        // none that the first found the premise refutes: each refutation
+        // would cost a check, and preferences never change the finding.
         let claim_false = with(&[&guards.premise_holds, &guards.claim_fails]);
-        let (claims_false, claim_false_core) =
-            match self.check_preferring(&claim_false, &preferences, &scope.rules, interruption)? {
-                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-                Err(core) => (None, core),
-            };
+        let offered = |formulas: &[&Expr]| -> Vec<Preference> {
+            preferences
+                .iter()
+                .filter(|p| !formulas.iter().any(|f| rules_out(f, &p.name, &p.value)))
+                .cloned()
+                .collect()
+        };
+        let not_claim = Expr::app(Op::Not, vec![claim.clone()]);
+        let for_claim_false = offered(&[premise, &not_claim]);
+        let mut premise_refuted = Vec::new();
+        let (claims_false, claim_false_core) = match self.check_preferring(
+            &claim_false,
+            &for_claim_false,
+            &scope.rules,
+            &mut premise_refuted,
+            interruption,
+        )? {
+            Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+            Err(core) => (None, core),
+        };
         let claim_true = with(&[&guards.premise_holds, &guards.claim_holds]);
-        let (claims_true, claim_true_core) =
-            match self.check_preferring(&claim_true, &preferences, &scope.rules, interruption)? {
-                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-                Err(core) => (None, core),
-            };
+        let mut for_claim_true = offered(&[premise, claim]);
+        for_claim_true.retain(|p| !premise_refuted.contains(&p.name));
+        let (claims_true, claim_true_core) = match self.check_preferring(
+            &claim_true,
+            &for_claim_true,
+            &scope.rules,
+            &mut Vec::new(),
+            interruption,
+        )? {
+            Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+            Err(core) => (None, core),
+        };
         match (&claims_true, &claims_false) {
             (None, None) => {
                 // IMPOSSIBLE: the core of M ∧ P itself.
@@ -359,12 +390,15 @@ impl SolverSession {
     /// one), and Int ones only when the core blames no Real one, so adding
     /// Real preferences never costs a count or an age its realistic value.
     /// That takes at most one round more; a check that needs no dropping
-    /// costs nothing extra.
+    /// costs nothing extra. Preferences dropped because the rules and the
+    /// premise refute them (the claim not blamed) are added to
+    /// `premise_refuted`, so the question's other check does not offer them.
     fn check_preferring(
         &mut self,
         assumptions: &[Bool],
         preferences: &[Preference],
         cone: &[usize],
+        premise_refuted: &mut Vec<String>,
         interruption: &dyn Interruption,
     ) -> Result<Result<(), Vec<usize>>, SolveError> {
         let refuted = self.refuted_preferences(cone);
@@ -410,6 +444,14 @@ impl SolverSession {
                         .any(|g| core.contains(&g.to_string()));
                     if !question_involved {
                         self.remember_refuted(cone, &dropped);
+                    } else if !assumptions
+                        .last()
+                        .is_some_and(|claim| core.contains(&claim.to_string()))
+                    {
+                        // The rules and the premise refute them, whatever
+                        // the claim: the other check of the question need
+                        // not offer them.
+                        premise_refuted.extend(dropped.iter().cloned());
                     }
                     let every_real = reals_blamed && reals_blamed_before;
                     reals_blamed_before |= reals_blamed;
@@ -527,12 +569,13 @@ impl SolverSession {
                 .filter(|v| v.is_integer())
                 .map(|v| v.to_integer())
                 .unwrap_or_default();
-            let Ok(value) = value.to_string().parse::<Int>() else {
+            let Ok(numeral) = value.to_string().parse::<Int>() else {
                 continue;
             };
-            let literal = self.preference_guard(cone, &name, &variable.eq(value));
+            let literal = self.preference_guard(cone, &name, &variable.eq(numeral));
             preferences.push(Preference {
                 name,
+                value: BigRational::from_integer(value),
                 literal,
                 real: false,
             });
@@ -544,12 +587,13 @@ impl SolverSession {
             let Some(value) = self.preferred_value(&name) else {
                 continue;
             };
-            let Ok(value) = real_literal(&value) else {
+            let Ok(numeral) = real_literal(&value) else {
                 continue;
             };
-            let literal = self.preference_guard(cone, &name, &variable.eq(value));
+            let literal = self.preference_guard(cone, &name, &variable.eq(numeral));
             preferences.push(Preference {
                 name,
+                value,
                 literal,
                 real: true,
             });

@@ -156,7 +156,13 @@ impl Z3Vocabulary {
             .filter(|(name, _)| scope.is_none_or(|s| s.contains(name)))
             .filter_map(|(name, sort)| {
                 let constant = self.variables.get(name)?;
-                let value = model.eval(constant, true)?;
+                // The interpretation the model holds, read directly; a
+                // constant the model leaves free gets the value evaluation
+                // with completion gives it (evaluating every constant costs
+                // an evaluator each).
+                let value = model
+                    .get_const_interp(constant)
+                    .or_else(|| model.eval(constant, true))?;
                 Some((name.clone(), read_value(&value, sort)))
             })
             .collect();

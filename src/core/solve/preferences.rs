@@ -103,6 +103,48 @@ pub fn preferred_values<'a>(
         .collect()
 }
 
+/// Whether `formula` rules out `name = value` on its face: one of its
+/// top-level conjuncts compares `name` alone with a constant, and `value`
+/// fails that comparison (`(= days 34)` rules out 17, `(not (> units 26))`
+/// does not rule out 0). Such a preference is not offered for a check the
+/// formula is part of: the solver would refute it anyway, and every
+/// refutation costs a check.
+pub fn rules_out(formula: &Expr, name: &str, value: &BigRational) -> bool {
+    match &formula.kind {
+        ExprKind::App(Op::And, conjuncts) => conjuncts.iter().any(|c| rules_out(c, name, value)),
+        ExprKind::App(Op::Not, args) if args.len() == 1 => {
+            compares(&args[0], name, value).is_some_and(|holds| holds)
+        }
+        _ => compares(formula, name, value).is_some_and(|holds| !holds),
+    }
+}
+
+/// Whether `name = value` satisfies `atom` when it compares `name` with a
+/// constant; `None` for any other formula.
+fn compares(atom: &Expr, name: &str, value: &BigRational) -> Option<bool> {
+    let ExprKind::App(op, args) = &atom.kind else {
+        return None;
+    };
+    let [a, b] = args.as_slice() else {
+        return None;
+    };
+    let is_name = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s == name);
+    let (left, right) = match (is_name(a), is_name(b)) {
+        (true, false) => (value.clone(), numeral(b)?),
+        (false, true) => (numeral(a)?, value.clone()),
+        _ => return None,
+    };
+    Some(match op {
+        Op::Lt => left < right,
+        Op::Le => left <= right,
+        Op::Gt => left > right,
+        Op::Ge => left >= right,
+        Op::Eq => left == right,
+        Op::Distinct => left != right,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +213,23 @@ mod tests {
         let thresholded = |rule: &str| thresholded_variables(&parse_expr(rule).unwrap());
         assert_eq!(thresholded("(=> (> powerKw 11.0) bike)"), ["powerKw"]);
         assert!(thresholded("(=> (> rate 0.0) (= processingFee 10.0))") == ["rate"]);
+    }
+
+    #[test]
+    fn a_question_rules_out_the_values_it_pins_on_its_face() {
+        let rules_out = |formula: &str, value: i64| {
+            super::rules_out(&parse_expr(formula).unwrap(), "days", &whole(value))
+        };
+        assert!(rules_out("(and (= tier GOLD) (= days 34))", 17));
+        assert!(!rules_out("(and (= tier GOLD) (= days 34))", 34));
+        assert!(rules_out("(> days 26)", 0));
+        assert!(!rules_out("(not (> days 26))", 0));
+        assert!(rules_out("(not (>= 10 days))", 3));
+        assert!(rules_out("(<= (to_real 30) days)", 17));
+        // A disjunction, or a comparison of several variables, pins nothing.
+        assert!(!rules_out("(or (= days 34) hasDocs)", 17));
+        assert!(!rules_out("(> days other)", 0));
+        assert!(!rules_out("(> other 26)", 0));
     }
 
     #[test]

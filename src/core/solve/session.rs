@@ -83,6 +83,9 @@ const QUESTIONS_PER_CONE_SOLVER: usize = 400;
 /// At most this many cone solvers are kept (the least recently used goes):
 /// each holds its cone's rules, so on a large model they cost memory.
 const MAX_CONE_SOLVERS: usize = 6;
+/// A cone of at least this many rules may be served by a kept solver that
+/// holds a few rule groups more (`take_cone_solver`).
+const SHARED_CONE_RULES: usize = 64;
 
 impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
@@ -172,11 +175,17 @@ impl SolverSession {
     }
 
     /// The warm solver of a cone (made on first use), to be handed back with
-    /// `return_cone_solver`.
+    /// `return_cone_solver`. A large cone is served by a warm solver that
+    /// holds it and a few rule groups more (`holding`), or by one that holds
+    /// most of it, given the groups it lacks (`widened`): a cold solver of
+    /// a thousand rules takes many times longer on its first check than a
+    /// warm one, and the rules it holds beyond the question's are never
+    /// assumed, so they change no finding.
     pub(super) fn take_cone_solver(&mut self, rules: &[usize]) -> Solver {
         self.questions_asked += 1;
         let now = self.questions_asked;
-        match self.cone_solvers.get_mut(rules) {
+        let key = self.widened(rules).unwrap_or_else(|| rules.to_vec());
+        match self.cone_solvers.get_mut(&key) {
             Some(cone) if cone.questions < QUESTIONS_PER_CONE_SOLVER => {
                 cone.questions += 1;
                 cone.last_used = now;
@@ -185,7 +194,7 @@ impl SolverSession {
             _ => {
                 let refuted = self
                     .cone_solvers
-                    .remove(rules)
+                    .remove(&key)
                     .map(|c| c.refuted)
                     .unwrap_or_default();
                 if self.cone_solvers.len() >= MAX_CONE_SOLVERS
@@ -197,8 +206,9 @@ impl SolverSession {
                 {
                     self.cone_solvers.remove(&oldest);
                 }
+                let solver = self.scratch_solver(&key);
                 self.cone_solvers.insert(
-                    rules.to_vec(),
+                    key,
                     ConeSolver {
                         solver: Solver::new(),
                         questions: 1,
@@ -207,7 +217,7 @@ impl SolverSession {
                         preferences: HashMap::new(),
                     },
                 );
-                self.scratch_solver(rules)
+                solver
             }
         }
     }
@@ -218,20 +228,90 @@ impl SolverSession {
         self.cone_solvers.clear();
     }
 
+    /// The rules of the kept solver that serves `rules`: the cone itself,
+    /// or for a large cone a kept solver holding all of it and not much
+    /// more (`holding`).
+    fn cone_key(&self, rules: &[usize]) -> Option<Vec<usize>> {
+        if self.cone_solvers.contains_key(rules) {
+            return Some(rules.to_vec());
+        }
+        self.holding(rules)
+    }
+
+    /// For a large cone, the smallest kept solver that holds every rule of
+    /// it and at most a quarter more.
+    fn holding(&self, rules: &[usize]) -> Option<Vec<usize>> {
+        if rules.len() < SHARED_CONE_RULES {
+            return None;
+        }
+        self.cone_solvers
+            .keys()
+            .filter(|held| held.len() * 4 <= rules.len() * 5)
+            .filter(|held| rules.iter().all(|r| held.binary_search(r).is_ok()))
+            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)))
+            .cloned()
+    }
+
+    /// The key of the kept solver for `rules`, after widening a kept solver
+    /// that shares rule groups with a large cone by the groups it lacks
+    /// (their rules asserted under their usual guards), when the union stays
+    /// within a quarter more than the cone. `None`: no kept solver serves it.
+    fn widened(&mut self, rules: &[usize]) -> Option<Vec<usize>> {
+        if let Some(key) = self.cone_key(rules) {
+            return Some(key);
+        }
+        if rules.len() < SHARED_CONE_RULES {
+            return None;
+        }
+        let (held, missing) = self
+            .cone_solvers
+            .iter()
+            .filter(|(_, c)| c.questions < QUESTIONS_PER_CONE_SOLVER)
+            .filter_map(|(held, _)| {
+                let missing: Vec<usize> = rules
+                    .iter()
+                    .copied()
+                    .filter(|r| held.binary_search(r).is_err())
+                    .collect();
+                let union = held.len() + missing.len();
+                (missing.len() < rules.len() && union * 4 <= rules.len() * 5)
+                    .then(|| (held.clone(), missing))
+            })
+            .min_by(|a, b| (a.1.len(), &a.0).cmp(&(b.1.len(), &b.0)))?;
+        let cone = self.cone_solvers.remove(&held)?;
+        for &r in &missing {
+            let rule = &self.rules[r];
+            cone.solver.assert(rule.literal.implies(&rule.formula));
+        }
+        let mut key = held;
+        key.extend(missing);
+        key.sort_unstable();
+        self.cone_solvers.insert(key.clone(), cone);
+        Some(key)
+    }
+
     /// Drops a cone's warm solver and what it learned, as if never made.
     pub(super) fn forget_cone_solver(&mut self, rules: &[usize]) {
-        self.cone_solvers.remove(rules);
+        if let Some(key) = self.cone_key(rules) {
+            self.cone_solvers.remove(&key);
+        }
     }
 
     pub(super) fn return_cone_solver(&mut self, rules: &[usize], solver: Solver) {
-        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+        if let Some(key) = self.cone_key(rules)
+            && let Some(cone) = self.cone_solvers.get_mut(&key)
+        {
             cone.solver = solver;
         }
     }
 
+    fn cone_entry(&self, rules: &[usize]) -> Option<&ConeSolver> {
+        self.cone_key(rules)
+            .and_then(|key| self.cone_solvers.get(&key))
+    }
+
     pub(super) fn refuted_preferences(&self, rules: &[usize]) -> std::collections::HashSet<String> {
-        self.cone_solvers
-            .get(rules)
+        self.cone_entry(rules)
             .map(|c| c.refuted.clone())
             .unwrap_or_default()
     }
@@ -255,23 +335,23 @@ impl SolverSession {
     /// The preference guard of `name` in the cone's solver (which must be
     /// the current solver), asserted on first use and then reused.
     pub(super) fn preference_guard(&mut self, rules: &[usize], name: &str, formula: &Bool) -> Bool {
-        if let Some(literal) = self
-            .cone_solvers
-            .get(rules)
-            .and_then(|c| c.preferences.get(name))
-        {
+        if let Some(literal) = self.cone_entry(rules).and_then(|c| c.preferences.get(name)) {
             return literal.clone();
         }
         let literal = Bool::fresh_const("prefer");
         self.solver.assert(literal.implies(formula));
-        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+        if let Some(key) = self.cone_key(rules)
+            && let Some(cone) = self.cone_solvers.get_mut(&key)
+        {
             cone.preferences.insert(name.to_string(), literal.clone());
         }
         literal
     }
 
     pub(super) fn remember_refuted(&mut self, rules: &[usize], names: &[String]) {
-        if let Some(cone) = self.cone_solvers.get_mut(rules) {
+        if let Some(key) = self.cone_key(rules)
+            && let Some(cone) = self.cone_solvers.get_mut(&key)
+        {
             cone.refuted.extend(names.iter().cloned());
         }
     }
