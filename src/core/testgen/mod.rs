@@ -17,6 +17,8 @@ mod candidates;
 mod cases;
 mod chains;
 pub mod coverage;
+mod coverage_checks;
+mod coverage_models;
 pub mod equivalence_cache;
 mod explain;
 pub mod generate;

@@ -15,7 +15,7 @@ use crate::core::model::{CompiledModel, Project};
 use crate::core::solve::SolverPool;
 use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::{TestOutcome, run_tests};
-use crate::core::testgen::coverage::{CoverageReport, rule_coverage};
+use crate::core::testgen::coverage::{CoverageReport, rule_coverage_with_outcomes};
 use crate::core::testgen::mutation::{MutationReport, mutants, spread};
 use crate::core::testgen::mutation_pool::mutation_score_pooled;
 use std::path::Path;
@@ -88,7 +88,7 @@ pub fn quality(
     progress("tests");
     let outcomes = run_tests(worker, compiled, &project.tests.tests);
     progress("coverage");
-    let coverage = rule_coverage(worker, compiled, &project.tests.tests);
+    let coverage = rule_coverage_with_outcomes(pool, compiled, &project.tests.tests, &outcomes);
     let mutation = match mutation {
         MutationChoice::Skip => None,
         choice => {
