@@ -36,9 +36,18 @@
 //! car licences at 17 just because both mention the age. Each check is a
 //! solver question; a check the solver cannot settle (TOO_COMPLEX), or a
 //! rule set not proved minimal, counts neither way and the test is listed as
-//! undecided for the rule. Only tests whose status counts
+//! undecided for the rule (a check that runs out of time counts neither
+//! way). Only tests whose status counts
 //! ([`crate::core::model::TestStatus::counts`]) are used; tests whose
 //! premise or claim does not parse are skipped.
+//!
+//! How it is computed: each test's finding is proved once (or taken from a
+//! test run), then the test's checks run as one task on a solver worker
+//! (`coverage_checks.rs`), most of them answered by exact evaluation in
+//! models already found and the rest in batches on the warm solver of the
+//! test's cone (`coverage_models.rs`). Tests are shared out over a solver
+//! pool by cone and merged in suite order. `tests/coverage_equivalence.rs`
+//! keeps the one-question-per-check computation and checks both agree.
 
 use super::coverage_checks::{Exercise, RuleQuestions, Shared, TestJob, exercise};
 use crate::core::model::graph::RuleGraph;

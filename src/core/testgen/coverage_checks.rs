@@ -156,6 +156,7 @@ fn decide(
     let impossible = finding.kind == FindingKind::Impossible;
     let in_rule_set = |r: usize| finding.rules().contains(&shared.rules[r].id);
     let counted = |r: usize| !in_rule_set(r) || finding.rules_minimal;
+    let satisfiable = finding.kind == FindingKind::Satisfiable;
     if let Some(models) = models.as_deref_mut() {
         let mut first = Vec::new();
         for &r in job.cone.iter().filter(|&&r| counted(r)) {
@@ -164,6 +165,15 @@ fn decide(
                 first.extend(rule.fails.map(Question::Formula));
                 if in_rule_set(r) {
                     first.extend(rule.holds.map(Question::Formula));
+                } else {
+                    // Asked ahead, in the same checks: needed when the
+                    // antecedent can be false, and most often satisfiable
+                    // together with the rest (an answer not needed is
+                    // never looked at).
+                    first.extend(rule.concludes.map(|c| match satisfiable {
+                        true => Question::WithClaim(c, true),
+                        false => Question::Formula(c),
+                    }));
                 }
             }
         }
@@ -205,7 +215,6 @@ fn decide(
         exercise.touched = in_rule_set(r) || exercise.when_true || exercise.when_false;
         exercises.push((r, exercise));
     }
-    let satisfiable = finding.kind == FindingKind::Satisfiable;
     let questions = |c: usize| -> Vec<Question> {
         match satisfiable {
             true => vec![Question::WithClaim(c, true), Question::WithClaim(c, false)],

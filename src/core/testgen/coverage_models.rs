@@ -8,8 +8,10 @@
 //! cone and P, and the rules outside the cone share no variable with the
 //! cone, P or X and are consistent on their own (the probe's cone is every
 //! rule when the policy is not known to be consistent), so the model
-//! extends to one of the whole policy. Only the questions no kept model
-//! settles go to the solver, all at once in the probe's warm cone solver
+//! extends to one of the whole policy. A question false under the values
+//! P's conjuncts fix (`b`, `(not b)`, `(= v constant)`) is unsatisfiable
+//! with P, since every model of P has those values. Only the questions
+//! neither settles go to the solver, all at once in the probe's warm cone solver
 //! with P asserted, each X under a guard of its own:
 //!
 //! - satisfiable: every X assumed holds in the model, which joins the pool;
@@ -22,9 +24,9 @@
 //!   cannot settle alone stays undecided (None), as does everything once
 //!   the request has stopped.
 
-use crate::core::model::evaluate::{Known, holds};
+use crate::core::model::evaluate::{Known, evaluate, holds};
 use crate::core::model::finding::Scenario;
-use crate::core::smt::{Expr, Op};
+use crate::core::smt::{Expr, ExprKind, Op};
 use crate::core::solve::{Fact, Outcome, Probe};
 use std::collections::{HashMap, HashSet};
 
@@ -53,6 +55,8 @@ pub(super) struct PremiseModels<'a, 'p> {
     formulas: &'a [Expr],
     enum_values: &'a HashSet<String>,
     show: HashSet<String>,
+    /// The values P's conjuncts fix (`b`, `(not b)`, `(= v constant)`).
+    fixed: HashMap<String, Known>,
     models: Vec<Assignment>,
     facts: HashMap<Question, Option<Fact>>,
     answers: HashMap<Question, Option<bool>>,
@@ -81,6 +85,13 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
             }
         }
         let fact = probe.fact(premise).ok();
+        let mut fixed = HashMap::new();
+        fixed_values(
+            premise,
+            &|name| probe.is_variable(name),
+            enum_values,
+            &mut fixed,
+        );
         let mut models = PremiseModels {
             probe,
             premise: fact,
@@ -89,6 +100,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
             formulas,
             enum_values,
             show,
+            fixed,
             models: Vec::new(),
             facts: HashMap::new(),
             answers: HashMap::new(),
@@ -114,6 +126,8 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
             }
             if self.premise.is_none() {
                 self.answers.insert(question, None);
+            } else if self.refuted_by_premise(question) {
+                self.answers.insert(question, Some(false));
             } else if self.models.iter().any(|m| self.true_in(m, question)) {
                 self.answers.insert(question, Some(true));
             } else {
@@ -135,6 +149,24 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
 
     fn holds_in(&self, model: &Assignment, formula: &Expr) -> Option<bool> {
         holds(formula, &|name| self.value(model, name))
+    }
+
+    /// Whether the values P fixes make the question false: every model of
+    /// P has them, so `M ∧ P ∧ X` is then unsatisfiable.
+    fn refuted_by_premise(&self, question: Question) -> bool {
+        let fixed = |name: &str| match self.fixed.get(name) {
+            Some(value) => Some(value.clone()),
+            None if self.enum_values.contains(name) && !self.probe.is_variable(name) => {
+                Some(Known::Enum(name.to_string()))
+            }
+            None => None,
+        };
+        let (index, side) = match question {
+            Question::Formula(i) => (i, None),
+            Question::WithClaim(i, side) => (i, Some(side)),
+        };
+        holds(&self.formulas[index], &fixed) == Some(false)
+            || side.is_some_and(|side| holds(&self.claim, &fixed) == Some(!side))
     }
 
     /// Whether `question` is true in `model` by exact evaluation.
@@ -288,5 +320,52 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
                 }
             }
         }
+    }
+}
+
+/// Collects the values P's conjuncts fix: a Bool variable (true), its
+/// negation (false), or a variable equal to a constant.
+fn fixed_values(
+    premise: &Expr,
+    is_variable: &dyn Fn(&str) -> bool,
+    enum_values: &HashSet<String>,
+    fixed: &mut HashMap<String, Known>,
+) {
+    let constant = |expr: &Expr| {
+        let lookup = |name: &str| {
+            (enum_values.contains(name) && !is_variable(name)).then(|| Known::Enum(name.into()))
+        };
+        evaluate(expr, &lookup)
+    };
+    let variable = |expr: &Expr| match &expr.kind {
+        ExprKind::Symbol(name) if is_variable(name) => Some(name.clone()),
+        _ => None,
+    };
+    match &premise.kind {
+        ExprKind::App(Op::And, parts) => {
+            for part in parts {
+                fixed_values(part, is_variable, enum_values, fixed);
+            }
+        }
+        ExprKind::Symbol(_) => {
+            if let Some(name) = variable(premise) {
+                fixed.insert(name, Known::Bool(true));
+            }
+        }
+        ExprKind::App(Op::Not, inner) if inner.len() == 1 => {
+            if let Some(name) = variable(&inner[0]) {
+                fixed.insert(name, Known::Bool(false));
+            }
+        }
+        ExprKind::App(Op::Eq, sides) if sides.len() == 2 => {
+            let pairs = [(&sides[0], &sides[1]), (&sides[1], &sides[0])];
+            for (left, right) in pairs {
+                if let (Some(name), Some(value)) = (variable(left), constant(right)) {
+                    fixed.insert(name, value);
+                    break;
+                }
+            }
+        }
+        _ => {}
     }
 }
