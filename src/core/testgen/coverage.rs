@@ -173,6 +173,9 @@ pub fn in_cone(graph: &RuleGraph, rule: &str, variables: &[&str]) -> bool {
     graph.may_depend(variables.iter().copied(), &components)
 }
 
+/// One test's exercise of each rule of its cone (by position in the model).
+type Exercises = Vec<(usize, Exercise)>;
+
 /// A counting test, parsed as written.
 struct ParsedTest<'a> {
     test: &'a LogicTest,
@@ -388,7 +391,7 @@ fn cover(
         .collect();
     let shares = shares(&test_groups);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Vec<(usize, Exercise)>>>> = Mutex::new(vec![None; parsed.len()]);
+    let results: Mutex<Vec<Option<Exercises>>> = Mutex::new(vec![None; parsed.len()]);
     std::thread::scope(|scope| {
         for worker in workers {
             scope.spawn(|| {
@@ -472,7 +475,7 @@ fn run_share(
     parsed: &[ParsedTest<'_>],
     mut jobs: Vec<(usize, TestJob)>,
     shared: &Arc<Shared>,
-) -> Vec<(usize, Vec<(usize, Exercise)>)> {
+) -> Vec<(usize, Exercises)> {
     let (reply, replies) = mpsc::channel();
     let mut asked = HashMap::new();
     for (position, (i, job)) in jobs.iter().enumerate() {
