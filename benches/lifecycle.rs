@@ -15,6 +15,12 @@
 //! figures reused, versions and sign-offs checked, HTML written, and the
 //! file's size. Target: ≤ 2 s and under 5 MB.
 //!
+//! Then, alone with `LIFECYCLE_BENCH_ONLY=coverage`, the rule coverage of
+//! that model and its 1,000 tests on the solver pool: with every finding
+//! proved (`precept coverage`), and from a test run's findings (the
+//! report's coverage stage). Target: ≤ 1 s with 2 workers.
+//! `LIFECYCLE_BENCH_ONLY=diff` or `=report` runs only that part.
+//!
 //! Run with `cargo bench --bench lifecycle`. Plain `fn main`, no harness.
 
 #[path = "support/synthetic.rs"]
@@ -35,6 +41,8 @@ use precept::core::lifecycle::versions::freeze;
 use precept::core::model::compile;
 use precept::core::model::{Project, Settings, SourceSpan};
 use precept::core::solve::SolverPool;
+use precept::core::test_runner::run_tests_pooled;
+use precept::core::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use scale_model::{Rng, SEED, generate};
 use std::time::Duration;
 use std::time::Instant;
@@ -42,8 +50,15 @@ use std::time::Instant;
 const RUNS: usize = 3;
 
 fn main() {
-    diff_bench();
-    report_bench();
+    match std::env::var("LIFECYCLE_BENCH_ONLY").as_deref() {
+        Ok("diff") => diff_bench(),
+        Ok("report") => report_bench(),
+        Ok("coverage") => coverage_bench(),
+        _ => {
+            diff_bench();
+            report_bench();
+        }
+    }
 }
 
 fn diff_bench() {
@@ -227,6 +242,53 @@ fn report_bench() {
                 .diff
                 .as_ref()
                 .map_or_else(|e| e.clone(), |d| d.value.relation.clone()),
+        );
+    }
+}
+
+/// The coverage stage alone, on the report's project and a pool of one
+/// worker per core, each figure three times.
+fn coverage_bench() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let dir = scratch.path().join("synthetic");
+    let project = synthetic_project(&dir);
+    let compiled = project.compile_strict().expect("compiles");
+    let tests = &project.tests.tests;
+    let jobs = SolverPool::default_jobs();
+    let pool = SolverPool::spawn(jobs, Duration::from_secs(10));
+    pool.load(&compiled).expect("loads");
+    println!(
+        "coverage: {} rules, {} tests, {jobs} workers",
+        compiled.rules.len(),
+        tests.len()
+    );
+    let started = Instant::now();
+    let outcomes = run_tests_pooled(&pool, &compiled, tests);
+    println!(
+        "test run (the report's findings): {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    for run in 0..RUNS {
+        let started = Instant::now();
+        let proved = rule_coverage_pooled(&pool, &compiled, tests);
+        let proved_time = started.elapsed();
+        let started = Instant::now();
+        let reused = rule_coverage_with_outcomes(&pool, &compiled, tests, &outcomes);
+        let reused_time = started.elapsed();
+        let undecided: usize = reused.rules.iter().map(|r| r.undecided_by.len()).sum();
+        assert_eq!(
+            serde_json::to_string(&proved).unwrap(),
+            serde_json::to_string(&reused).unwrap(),
+            "the two ways give different reports"
+        );
+        println!(
+            "run {run}: findings proved too {:.2} s; from the test run {:.2} s ({} of {} rules \
+             covered, {} touched, {undecided} undecided checks)",
+            proved_time.as_secs_f64(),
+            reused_time.as_secs_f64(),
+            reused.totals.covered,
+            reused.totals.rules,
+            reused.totals.touched,
         );
     }
 }

@@ -1,14 +1,14 @@
 //! `precept coverage DIR [--json] [--no-mutation] [--sample N] [--jobs N]`:
 //! the rule coverage of a project's tests and their mutation score (every
 //! mutant, unless `--sample N` asks for a quick look; `--max-mutants N` is
-//! the same). The mutants are shared out over a pool of solver workers, with
+//! the same). The tests' coverage checks and the mutants are shared out over a pool of solver workers, with
 //! progress and the time left on stderr. Coverage is a report, so the exit
 //! code is 0 whatever the numbers (2 on bad input).
 
 use super::common::{Outcome, load_project, print_json, start_pool};
 use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use crate::core::lifecycle::report::quality::MutationSummary;
-use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage};
+use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_pooled};
 use crate::core::testgen::equivalence_cache::EquivalenceCache;
 use crate::core::testgen::mutation::{MutationReport, mutants, spread};
 use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_cached};
@@ -34,7 +34,7 @@ pub struct CoverageArgs {
     /// quick look; without it every mutant is evaluated)
     #[arg(long, value_name = "N", alias = "sample")]
     pub max_mutants: Option<usize>,
-    /// Solver workers to share the mutants over (default: the project's
+    /// Solver workers to share the coverage checks and the mutants over (default: the project's
     /// `solver_jobs`, else one per core)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: Option<u16>,
@@ -50,10 +50,9 @@ pub fn run(args: &CoverageArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
     let jobs = args.jobs.map(usize::from);
     let pool = start_pool(&project, &compiled, args.timeout_ms, jobs)?;
-    let worker = &pool.workers()[0];
     let tests = &project.tests.tests;
     let started = Instant::now();
-    let coverage = rule_coverage(worker, &compiled, tests);
+    let coverage = rule_coverage_pooled(&pool, &compiled, tests);
     let coverage_ms = started.elapsed().as_millis();
     let timeout_ms = args
         .timeout_ms

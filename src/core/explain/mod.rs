@@ -13,7 +13,6 @@
 
 pub mod chain;
 pub mod describe;
-pub mod evaluate;
 pub mod inputs;
 pub mod job;
 pub mod json;

@@ -9,7 +9,7 @@
 //! each variable it changed is open. Most values of a large model are shown
 //! open this way; only the rest go to the solver's joint check.
 
-use super::evaluate::{Known, evaluate, holds, integer};
+use crate::core::model::evaluate::{Known, evaluate, holds, integer};
 use crate::core::model::finding::{Scenario, Value};
 use crate::core::smt::{Expr, ExprKind, Op};
 use crate::core::solve::Probe;

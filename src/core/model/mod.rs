@@ -5,6 +5,7 @@ pub mod decision_table;
 pub mod diagnostic;
 pub mod drafts;
 pub mod edit;
+pub mod evaluate;
 pub mod finding;
 pub mod graph;
 pub mod history;

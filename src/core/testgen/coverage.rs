@@ -36,17 +36,29 @@
 //! car licences at 17 just because both mention the age. Each check is a
 //! solver question; a check the solver cannot settle (TOO_COMPLEX), or a
 //! rule set not proved minimal, counts neither way and the test is listed as
-//! undecided for the rule. Only tests whose status counts
+//! undecided for the rule (a check that runs out of time counts neither
+//! way). Only tests whose status counts
 //! ([`crate::core::model::TestStatus::counts`]) are used; tests whose
 //! premise or claim does not parse are skipped.
+//!
+//! How it is computed: each test's finding is proved once (or taken from a
+//! test run), then the test's checks run as one task on a solver worker
+//! (`coverage_checks.rs`), most of them answered by exact evaluation in
+//! models already found and the rest in batches on the warm solver of the
+//! test's cone (`coverage_models.rs`). Tests are shared out over a solver
+//! pool by cone and merged in suite order. `tests/coverage_equivalence.rs`
+//! keeps the one-question-per-check computation and checks both agree.
 
+use super::coverage_checks::{Exercise, RuleQuestions, Shared, TestJob, exercise};
 use crate::core::model::graph::RuleGraph;
-use crate::core::model::{CompiledModel, CompiledRule, LogicTest};
+use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
-use crate::core::solve::{Finding, FindingKind, SolverWorker};
-use crate::core::test_runner::{TestCheckError, check_test};
+use crate::core::solve::{FindingKind, SolverPool, SolverWorker};
+use crate::core::test_runner::{TestCheckError, TestOutcome, check_test};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 /// How the tests exercise one rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -161,9 +173,14 @@ pub fn in_cone(graph: &RuleGraph, rule: &str, variables: &[&str]) -> bool {
     graph.may_depend(variables.iter().copied(), &components)
 }
 
+/// One test's exercise of each rule of its cone (by position in the model).
+type Exercises = Vec<(usize, Exercise)>;
+
 /// A counting test, parsed as written.
 struct ParsedTest<'a> {
     test: &'a LogicTest,
+    /// Its position in the suite.
+    position: usize,
     premise: Expr,
     /// The claim, elaborated for the solver.
     claim: Expr,
@@ -177,7 +194,10 @@ fn parse_tests<'a>(
 ) -> (Vec<ParsedTest<'a>>, Vec<SkippedTest>) {
     let mut parsed = Vec::new();
     let mut skipped = Vec::new();
-    for test in tests.iter().filter(|t| t.status.counts()) {
+    for (position, test) in tests.iter().enumerate() {
+        if !test.status.counts() {
+            continue;
+        }
         let checked = (|| -> Result<_, TestCheckError> {
             let (_, elaborated_claim) = check_test(model, test)?;
             let premise = parse_expr(&test.premise).map_err(TestCheckError::Premise)?;
@@ -191,6 +211,7 @@ fn parse_tests<'a>(
         match checked {
             Ok((premise, claim, variables)) => parsed.push(ParsedTest {
                 test,
+                position,
                 premise,
                 claim,
                 variables,
@@ -206,7 +227,8 @@ fn parse_tests<'a>(
 
 /// Whether `M ∧ formula` is satisfiable: Some(true) / Some(false), or None
 /// when the solver could not settle it. `formula` is written (not
-/// elaborated); it is printed and checked against the model first.
+/// elaborated); it is printed and checked against the model first. One full
+/// question on the worker: for a few checks, not for many.
 pub fn satisfiable(worker: &SolverWorker, model: &CompiledModel, formula: &Expr) -> Option<bool> {
     let text = formula.to_string();
     let (_, elaborated) = model.check_formula(&text).ok()?;
@@ -216,50 +238,6 @@ pub fn satisfiable(worker: &SolverWorker, model: &CompiledModel, formula: &Expr)
         FindingKind::Valid | FindingKind::Invalid | FindingKind::Satisfiable => Some(true),
         _ => None,
     }
-}
-
-/// Memoizes [`satisfiable`] and findings by the formulas' printed text.
-struct SatCache<'a> {
-    worker: &'a SolverWorker,
-    model: &'a CompiledModel,
-    known: HashMap<String, Option<bool>>,
-    findings: HashMap<String, Option<FindingKind>>,
-}
-
-impl SatCache<'_> {
-    /// The finding of `premise` (written) and `claim` (elaborated); None
-    /// when the premise does not check.
-    fn finding_kind(&mut self, premise: &Expr, claim: &Expr) -> Option<FindingKind> {
-        let key = format!("{premise}\u{0}{claim}");
-        if let Some(&known) = self.findings.get(&key) {
-            return known;
-        }
-        let answer = self
-            .model
-            .check_formula(&premise.to_string())
-            .ok()
-            .map(|(_, elaborated)| self.worker.verify(elaborated, claim.clone()).kind);
-        self.findings.insert(key, answer);
-        answer
-    }
-
-    fn check(&mut self, formula: Expr) -> Option<bool> {
-        let key = formula.to_string();
-        if let Some(&known) = self.known.get(&key) {
-            return known;
-        }
-        let answer = satisfiable(self.worker, self.model, &formula);
-        self.known.insert(key, answer);
-        answer
-    }
-}
-
-fn and(left: &Expr, right: Expr) -> Expr {
-    Expr::app(Op::And, vec![left.clone(), right])
-}
-
-fn not(expr: Expr) -> Expr {
-    Expr::app(Op::Not, vec![expr])
 }
 
 fn percent(part: usize, whole: usize) -> f64 {
@@ -276,27 +254,262 @@ pub fn rule_coverage(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    let graph = rule_graph(model);
-    let (parsed, skipped_tests) = parse_tests(model, tests);
-    let mut cache = SatCache {
-        worker,
-        model,
-        known: HashMap::new(),
-        findings: HashMap::new(),
+    cover(std::slice::from_ref(worker), model, tests, &[])
+}
+
+/// The same report, with the tests shared out over the workers of `pool`
+/// (every one with `model` loaded) by cone, merged in suite order: it does
+/// not depend on the number of workers.
+pub fn rule_coverage_pooled(
+    pool: &SolverPool,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+) -> CoverageReport {
+    cover(pool.workers(), model, tests, &[])
+}
+
+/// As [`rule_coverage_pooled`], taking each test's finding from `outcomes`
+/// (a run of the same `tests` on the same model, in the same order, as the
+/// report makes just before) instead of proving it again; a test without
+/// a finding there is proved here.
+pub fn rule_coverage_with_outcomes(
+    pool: &SolverPool,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    outcomes: &[TestOutcome],
+) -> CoverageReport {
+    cover(pool.workers(), model, tests, outcomes)
+}
+
+/// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.
+pub fn conclusion(rule: &Expr) -> Option<Expr> {
+    match &rule.kind {
+        ExprKind::App(Op::Implies, args) if args.len() >= 2 => args.last().cloned(),
+        _ => None,
+    }
+}
+
+/// Each rule's antecedent, its negation and its conclusion, elaborated
+/// once (as the checks of `(and P X)` elaborate them), with the formulas
+/// shared by rules that have the same ones.
+fn shared_questions(model: &CompiledModel, graph: &RuleGraph) -> Shared {
+    let mut formulas: Vec<Expr> = Vec::new();
+    let mut known: HashMap<String, usize> = HashMap::new();
+    let mut add = |written: Expr| -> Option<usize> {
+        let (_, elaborated) = model.check_formula(&written.to_string()).ok()?;
+        let next = formulas.len();
+        let position = *known.entry(elaborated.to_string()).or_insert(next);
+        if position == next {
+            formulas.push(elaborated);
+        }
+        Some(position)
     };
-    // Each test's finding as proved now, with its minimal rule set.
-    let findings: Vec<Option<Finding>> = parsed
-        .iter()
-        .map(|t| {
-            let (premise, _) = check_test(model, t.test).ok()?;
-            Some(worker.verify(premise, t.claim.clone()))
-        })
-        .collect();
     let rules = model
         .rules
         .iter()
-        .map(|rule| cover_rule(rule, &graph, &parsed, &findings, &mut cache))
-        .collect::<Vec<_>>();
+        .map(|rule| {
+            let antecedent = antecedent(&rule.written);
+            let conclusion = conclusion(&rule.written);
+            RuleQuestions {
+                id: rule.id.clone(),
+                implication: antecedent.is_some() && conclusion.is_some(),
+                holds: antecedent.clone().and_then(&mut add),
+                fails: antecedent
+                    .map(|a| Expr::app(Op::Not, vec![a]))
+                    .and_then(&mut add),
+                concludes: conclusion.and_then(&mut add),
+                variables: graph.variables_of(&rule.id),
+            }
+        })
+        .collect();
+    Shared {
+        rules,
+        formulas,
+        enum_values: model
+            .enums
+            .iter()
+            .flat_map(|(_, values)| values.iter().cloned())
+            .collect(),
+    }
+}
+
+/// Tests (positions among the parsed ones) sharing the groups of rules
+/// their variables touch: one worker runs them in order, with its warm
+/// solver of that cone; the largest share first (ties by first test).
+fn shares(groups: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
+    let mut by_cone: BTreeMap<&BTreeSet<usize>, Vec<usize>> = BTreeMap::new();
+    for (i, group) in groups.iter().enumerate() {
+        by_cone.entry(group).or_default().push(i);
+    }
+    let mut shares: Vec<Vec<usize>> = by_cone.into_values().collect();
+    shares.sort_by_key(|s| (std::cmp::Reverse(s.len()), s[0]));
+    shares
+}
+
+fn cover(
+    workers: &[SolverWorker],
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    outcomes: &[TestOutcome],
+) -> CoverageReport {
+    let graph = rule_graph(model);
+    let (parsed, skipped_tests) = parse_tests(model, tests);
+    let shared = Arc::new(shared_questions(model, &graph));
+    let rule_groups: Vec<BTreeSet<usize>> = shared
+        .rules
+        .iter()
+        .map(|r| graph.components_of(r.variables.iter().map(String::as_str)))
+        .collect();
+    let test_groups: Vec<BTreeSet<usize>> = parsed
+        .iter()
+        .map(|t| graph.components_of(t.variables.iter().map(String::as_str)))
+        .collect();
+    // A finding from `outcomes` only when they are a run of these tests.
+    let aligned =
+        outcomes.len() == tests.len() && outcomes.iter().zip(tests).all(|(o, t)| o.id == t.id);
+    let jobs: Vec<Mutex<Option<TestJob>>> = parsed
+        .iter()
+        .zip(&test_groups)
+        .map(|(t, group)| {
+            Mutex::new(Some(TestJob {
+                premise: model
+                    .check_formula(&t.premise.to_string())
+                    .ok()
+                    .map(|(_, e)| e),
+                claim: t.claim.clone(),
+                variables: t.variables.clone(),
+                finding: outcomes
+                    .get(t.position)
+                    .filter(|_| aligned)
+                    .and_then(|o| o.finding.clone()),
+                // In the cone: the rule shares a group with the test.
+                cone: (0..rule_groups.len())
+                    .filter(|&r| !rule_groups[r].is_disjoint(group))
+                    .collect(),
+            }))
+        })
+        .collect();
+    let shares = shares(&test_groups);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Exercises>>> = Mutex::new(vec![None; parsed.len()]);
+    std::thread::scope(|scope| {
+        for worker in workers {
+            scope.spawn(|| {
+                while let Some(share) = shares.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let share_jobs: Vec<(usize, TestJob)> = share
+                        .iter()
+                        .filter_map(|&i| {
+                            let mut job = jobs[i].lock().unwrap_or_else(|p| p.into_inner());
+                            job.take().map(|job| (i, job))
+                        })
+                        .collect();
+                    let found = run_share(worker, model, &parsed, share_jobs, &shared);
+                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
+                    for (i, exercises) in found {
+                        results[i] = Some(exercises);
+                    }
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut rules: Vec<RuleCoverage> = model
+        .rules
+        .iter()
+        .map(|rule| RuleCoverage {
+            id: rule.id.clone(),
+            antecedent: antecedent(&rule.written).map(|a| a.to_string()),
+            touched: false,
+            touched_by: Vec::new(),
+            antecedent_true_by: Vec::new(),
+            antecedent_false_by: Vec::new(),
+            undecided_by: Vec::new(),
+        })
+        .collect();
+    for ((test, exercises), group) in parsed.iter().zip(results).zip(&test_groups) {
+        // A test whose job never answered (the worker stopped) is undecided
+        // for every rule of its cone.
+        let exercises = exercises.unwrap_or_else(|| {
+            (0..rule_groups.len())
+                .filter(|&r| !rule_groups[r].is_disjoint(group))
+                .map(|r| {
+                    let undecided = Exercise {
+                        undecided: true,
+                        ..Exercise::default()
+                    };
+                    (r, undecided)
+                })
+                .collect()
+        });
+        let id = &test.test.id;
+        for (r, exercise) in exercises {
+            let rule = &mut rules[r];
+            let lists = [
+                (exercise.when_true, &mut rule.antecedent_true_by),
+                (exercise.when_false, &mut rule.antecedent_false_by),
+                (exercise.touched, &mut rule.touched_by),
+                (exercise.undecided, &mut rule.undecided_by),
+            ];
+            for (yes, list) in lists {
+                if yes {
+                    list.push(id.clone());
+                }
+            }
+        }
+    }
+    for rule in &mut rules {
+        rule.touched = !rule.touched_by.is_empty();
+    }
+    report(
+        parsed.iter().map(|t| t.test.id.clone()).collect(),
+        skipped_tests,
+        rules,
+    )
+}
+
+/// Proves the findings a share's tests lack, then runs each test's checks
+/// as a task of its own (one request deadline each) on `worker`.
+fn run_share(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    parsed: &[ParsedTest<'_>],
+    mut jobs: Vec<(usize, TestJob)>,
+    shared: &Arc<Shared>,
+) -> Vec<(usize, Exercises)> {
+    let (reply, replies) = mpsc::channel();
+    let mut asked = HashMap::new();
+    for (position, (i, job)) in jobs.iter().enumerate() {
+        if job.finding.is_none()
+            && let Ok((premise, _)) = check_test(model, parsed[*i].test)
+        {
+            let ticket = worker.submit(premise, job.claim.clone(), reply.clone());
+            asked.insert(ticket, position);
+        }
+    }
+    drop(reply);
+    for answer in replies.iter() {
+        if let Some(&position) = asked.get(&answer.ticket) {
+            jobs[position].1.finding = Some(answer.finding);
+        }
+    }
+    let (reply, replies) = mpsc::channel();
+    for (i, job) in jobs {
+        let reply = reply.clone();
+        let shared = Arc::clone(shared);
+        worker.submit_task(Box::new(move |session, interruption| {
+            let _ = reply.send((i, exercise(session, interruption, &job, &shared)));
+        }));
+    }
+    drop(reply);
+    replies.iter().collect()
+}
+
+/// The report from each rule's coverage, with the totals.
+fn report(
+    tests_used: Vec<String>,
+    skipped_tests: Vec<SkippedTest>,
+    rules: Vec<RuleCoverage>,
+) -> CoverageReport {
     let untouched: Vec<String> = rules
         .iter()
         .filter(|r| !r.touched)
@@ -321,119 +534,13 @@ pub fn rule_coverage(
         covered_percent: percent(covered, rules.len()),
     };
     CoverageReport {
-        tests_used: parsed.iter().map(|t| t.test.id.clone()).collect(),
+        tests_used,
         skipped_tests,
         rules,
         untouched,
         totals,
     }
 }
-
-/// Whether the solver settled a question (the four logical findings).
-fn decided(kind: FindingKind) -> bool {
-    matches!(
-        kind,
-        FindingKind::Valid
-            | FindingKind::Invalid
-            | FindingKind::Satisfiable
-            | FindingKind::Impossible
-    )
-}
-
-/// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.
-fn conclusion(rule: &Expr) -> Option<Expr> {
-    match &rule.kind {
-        ExprKind::App(Op::Implies, args) if args.len() >= 2 => args.last().cloned(),
-        _ => None,
-    }
-}
-
-fn cover_rule(
-    rule: &CompiledRule,
-    graph: &RuleGraph,
-    tests: &[ParsedTest<'_>],
-    findings: &[Option<Finding>],
-    cache: &mut SatCache<'_>,
-) -> RuleCoverage {
-    let antecedent = antecedent(&rule.written);
-    let conclusion = conclusion(&rule.written);
-    let mut coverage = RuleCoverage {
-        id: rule.id.clone(),
-        antecedent: antecedent.as_ref().map(ToString::to_string),
-        touched: false,
-        touched_by: Vec::new(),
-        antecedent_true_by: Vec::new(),
-        antecedent_false_by: Vec::new(),
-        undecided_by: Vec::new(),
-    };
-    for (test, finding) in tests.iter().zip(findings) {
-        let variables: Vec<&str> = test.variables.iter().map(String::as_str).collect();
-        if !in_cone(graph, &rule.id, &variables) {
-            continue;
-        }
-        let id = test.test.id.clone();
-        let Some(finding) = finding.as_ref().filter(|f| decided(f.kind)) else {
-            coverage.undecided_by.push(id);
-            continue;
-        };
-        let in_rule_set = finding.rules().contains(&rule.id);
-        if in_rule_set && !finding.rules_minimal {
-            // Perhaps not needed: not counted either way.
-            coverage.undecided_by.push(id);
-            continue;
-        }
-        let mut undecided = false;
-        let (mut when_true, mut when_false) = (false, false);
-        if in_rule_set {
-            if finding.kind == FindingKind::Impossible {
-                when_true = true;
-            } else {
-                match &antecedent {
-                    None => when_true = true,
-                    Some(a) => {
-                        match cache.check(and(&test.premise, a.clone())) {
-                            Some(possible) => when_true = possible,
-                            None => undecided = true,
-                        }
-                        match cache.check(and(&test.premise, not(a.clone()))) {
-                            Some(possible) => when_false = possible,
-                            None => undecided = true,
-                        }
-                    }
-                }
-            }
-        }
-        if let (Some(a), Some(c), false) = (&antecedent, &conclusion, when_false)
-            && finding.kind != FindingKind::Impossible
-        {
-            // Would the finding change if the rule applied here?
-            match cache.check(and(&test.premise, not(a.clone()))) {
-                Some(false) => {}
-                None => undecided = true,
-                Some(true) => match cache.finding_kind(&and(&test.premise, c.clone()), &test.claim)
-                {
-                    Some(kind) if decided(kind) => when_false = kind != finding.kind,
-                    _ => undecided = true,
-                },
-            }
-        }
-        if when_true {
-            coverage.antecedent_true_by.push(id.clone());
-        }
-        if when_false {
-            coverage.antecedent_false_by.push(id.clone());
-        }
-        if in_rule_set || when_true || when_false {
-            coverage.touched_by.push(id.clone());
-        }
-        if undecided {
-            coverage.undecided_by.push(id);
-        }
-    }
-    coverage.touched = !coverage.touched_by.is_empty();
-    coverage
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

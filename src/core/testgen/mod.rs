@@ -8,6 +8,8 @@
 //! - `explain`: a generated test's name and explanation, from its proved finding
 //! - `generate`: the whole generation, and proposed tests' review
 //! - `coverage`, `mutation`: how well a suite covers the rules
+//!   (`coverage_checks`: one test's checks on a worker; `coverage_models`:
+//!   satisfiability questions about one premise, from kept models first)
 //! - `report_text`: how their figures are written (one decimal everywhere)
 //! - `mutation_pool`: every mutant in schemata over a solver pool;
 //!   `equivalence_cache`: equivalent mutants by content hash in `.cache/`
@@ -17,6 +19,8 @@ mod candidates;
 mod cases;
 mod chains;
 pub mod coverage;
+mod coverage_checks;
+mod coverage_models;
 pub mod equivalence_cache;
 mod explain;
 pub mod generate;

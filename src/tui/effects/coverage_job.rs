@@ -31,7 +31,7 @@ pub fn measure_coverage(
             });
             return;
         }
-        let coverage = coverage::rule_coverage(&pool.workers()[0], &model, &tests);
+        let coverage = coverage::rule_coverage_pooled(&pool, &model, &tests);
         let all = mutation::mutants(&model);
         let generated = all.len();
         let progress = std::sync::Mutex::new(messages.clone());

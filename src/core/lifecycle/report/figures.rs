@@ -18,8 +18,8 @@ use crate::core::lint::{Diagnostic, syntactic};
 use crate::core::model::{CompiledModel, Project};
 use crate::core::solve::SolverPool;
 use crate::core::solve::lint_checks::LintEvent;
-use crate::core::test_runner::run_tests_pooled;
-use crate::core::testgen::coverage::rule_coverage;
+use crate::core::test_runner::{TestOutcome, run_tests_pooled};
+use crate::core::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use crate::core::testgen::equivalence_cache::EquivalenceCache;
 use crate::core::testgen::mutation::{mutants, spread};
 use crate::core::testgen::mutation_pool::mutation_score_cached;
@@ -119,12 +119,20 @@ pub fn quality(
         diagnostics.sort_by_key(|d| (d.severity, d.code));
         Ok(diagnostics.iter().map(LintRow::from).collect())
     })?;
+    // A test run made here lends its proved findings to the coverage.
+    let fresh_outcomes: std::cell::RefCell<Option<Vec<TestOutcome>>> = Default::default();
     let test_rows = figure(project, source, FigureKind::Tests, progress, || {
         let outcomes = run_tests_pooled(pool()?, compiled, &counting);
-        Ok(outcomes.iter().map(TestRow::from).collect())
+        let rows = outcomes.iter().map(TestRow::from).collect();
+        fresh_outcomes.replace(Some(outcomes));
+        Ok(rows)
     })?;
     let coverage = figure(project, source, FigureKind::Coverage, progress, || {
-        Ok(rule_coverage(&pool()?.workers()[0], compiled, tests))
+        let pool = pool()?;
+        Ok(match fresh_outcomes.take() {
+            Some(outcomes) => rule_coverage_with_outcomes(pool, compiled, &counting, &outcomes),
+            None => rule_coverage_pooled(pool, compiled, &counting),
+        })
     })?;
     let sample = match mutation {
         MutationChoice::Skip => None,
