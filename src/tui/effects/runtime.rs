@@ -5,7 +5,7 @@
 use crate::core::model::LogicTest;
 use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use crate::core::smt::{Expr, ExprKind};
-use crate::core::solve::{FindingKind, SolverReply, SolverWorker, Ticket};
+use crate::core::solve::{FindingKind, SolverReply, Ticket};
 use crate::core::test_runner::TestOutcome;
 use crate::tui::effects::solvers::Solvers;
 use crate::tui::state::msg::{Effect, Msg};
@@ -240,9 +240,10 @@ impl Runtime {
                 model,
                 max,
             } => {
-                self.in_background(model, move |worker, model| Msg::TestsGenerated {
+                use crate::core::testgen::generate::generate_pooled;
+                self.in_background(model, move |pool, model| Msg::TestsGenerated {
                     generation,
-                    generated: crate::core::testgen::generate::generate(worker, model, max, 0),
+                    generated: generate_pooled(pool, model, max, 0),
                 });
                 Vec::new()
             }
@@ -550,19 +551,22 @@ impl Runtime {
         }
     }
 
-    /// Runs `job` on a thread with a solver of its own (so questions and test
-    /// runs stay responsive meanwhile); its message arrives through `poll`.
+    /// Runs `job` on a thread with a solver pool of its own, as many workers
+    /// as the workbench's (so questions and test runs stay responsive
+    /// meanwhile); its message arrives through `poll`.
     fn in_background(
         &mut self,
         model: Box<crate::core::model::CompiledModel>,
-        job: impl FnOnce(&SolverWorker, &crate::core::model::CompiledModel) -> Msg + Send + 'static,
+        job: impl FnOnce(&crate::core::solve::SolverPool, &crate::core::model::CompiledModel) -> Msg
+        + Send
+        + 'static,
     ) {
         let (done, result) = mpsc::channel();
-        let timeout = self.timeout;
+        let (jobs, timeout) = (self.solver.len().max(1), self.timeout);
         std::thread::spawn(move || {
-            let worker = SolverWorker::spawn(timeout);
-            if worker.load((*model).clone()).is_ok() {
-                let _ = done.send(job(&worker, &model));
+            let pool = crate::core::solve::SolverPool::spawn(jobs, timeout);
+            if pool.load(&model).is_ok() {
+                let _ = done.send(job(&pool, &model));
             }
         });
         self.background.push(result);
