@@ -120,6 +120,8 @@ impl SolverSession {
         held.sort_unstable();
         held.dedup();
         let solver = self.scratch_solver(&held);
+        // Every check of the schema has the watchdog's check budget.
+        super::check_gate::watchdog_only(&solver);
         let mut selectors = Vec::with_capacity(mutants.len());
         let mut mutant_formulas = Vec::with_capacity(mutants.len());
         for mutant in mutants {
