@@ -21,6 +21,8 @@ pub struct Z3Vocabulary {
     variables: HashMap<String, Dynamic>,
     /// Variable names in declaration order, for scenarios.
     order: Vec<(String, Sort)>,
+    /// Each variable's position in `order`.
+    positions: HashMap<String, usize>,
 }
 
 impl Z3Vocabulary {
@@ -32,6 +34,7 @@ impl Z3Vocabulary {
             values: HashMap::new(),
             variables: HashMap::new(),
             order: Vec::new(),
+            positions: HashMap::new(),
         }
     }
 
@@ -55,6 +58,7 @@ impl Z3Vocabulary {
             },
         };
         if self.variables.insert(name.to_string(), constant).is_none() {
+            self.positions.insert(name.to_string(), self.order.len());
             self.order.push((name.to_string(), sort.clone()));
         }
         self.sorts.insert(name.to_string(), sort.clone());
@@ -150,10 +154,22 @@ impl Z3Vocabulary {
         model: &Model,
         scope: Option<&std::collections::HashSet<String>>,
     ) -> crate::core::model::finding::Scenario {
-        let values = self
-            .order
-            .iter()
-            .filter(|(name, _)| scope.is_none_or(|s| s.contains(name)))
+        // A scope names a few of the model's variables: they are looked up
+        // rather than every variable tested against the scope.
+        let chosen: Vec<usize> = match scope {
+            Some(scope) => {
+                let mut at: Vec<usize> = scope
+                    .iter()
+                    .filter_map(|name| self.positions.get(name).copied())
+                    .collect();
+                at.sort_unstable();
+                at
+            }
+            None => (0..self.order.len()).collect(),
+        };
+        let values = chosen
+            .into_iter()
+            .map(|at| &self.order[at])
             .filter_map(|(name, sort)| {
                 let constant = self.variables.get(name)?;
                 let value = model.eval(constant, true)?;
