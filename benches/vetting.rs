@@ -7,6 +7,18 @@
 //! this process: `vetting --isolated vetting-2-workers` runs just that).
 //!
 //! Run: cargo bench --bench vetting
+//!
+//! Knobs (environment variables):
+//! - `PRECEPT_BENCH_ONLY=lint` or `=mutation`: only that part (the lint
+//!   figures, or the mutation figures) is measured.
+//! - `PRECEPT_BENCH_LINT_JSON=FILE`: the solver lint's diagnostics (the same
+//!   for 1 and 2 workers) are written there as JSON, to compare runs.
+//! - `PRECEPT_BENCH_MUTATION_JSON=FILE`: the pooled mutation report's
+//!   per-mutant outcomes (the same for 1 and 2 workers) are written there.
+//! - `PRECEPT_BENCH_JOBS=2` (or `1`): only that pool size for the lint and
+//!   the pooled mutation analysis (default both, which are compared).
+//! - `PRECEPT_BENCH_SKIP_PLAIN`: the mutation figures leave out the plain
+//!   path's sample.
 
 #[path = "support/synthetic.rs"]
 mod synthetic;
@@ -38,6 +50,13 @@ fn main() {
         tests.tests.len()
     );
 
+    let only = std::env::var("PRECEPT_BENCH_ONLY").ok();
+    if only.as_deref() == Some("mutation") {
+        let worker = SolverWorker::spawn(Duration::from_secs(5));
+        worker.load(compiled.clone()).expect("load");
+        mutation_figures(&worker, &compiled, &tests.tests);
+        return;
+    }
     let start = Instant::now();
     let syntactic = syntactic::check(&model, &compiled);
     let syntactic_time = start.elapsed();
@@ -48,7 +67,7 @@ fn main() {
         syntactic_time.as_secs_f64() * 1e3
     );
     let mut lint_outputs = Vec::new();
-    for jobs in [1, 2] {
+    for jobs in pool_sizes() {
         let (found, solver_time) = solver_lint(&compiled, jobs);
         let total = syntactic_time + solver_time;
         println!(
@@ -63,19 +82,27 @@ fn main() {
         );
         lint_outputs.push(found);
     }
+    let last = lint_outputs.len() - 1;
     let differing: Vec<_> = lint_outputs[0]
         .iter()
-        .zip(&lint_outputs[1])
+        .zip(&lint_outputs[last])
         .filter(|(a, b)| a != b)
         .collect();
     for (a, b) in differing.iter().take(3) {
         println!("DIFFERS:\n  1 worker:  {a:?}\n  2 workers: {b:?}");
     }
     assert!(
-        differing.is_empty() && lint_outputs[0].len() == lint_outputs[1].len(),
+        differing.is_empty() && lint_outputs[0].len() == lint_outputs[last].len(),
         "the lint differs between 1 and 2 workers ({} diagnostics)",
         differing.len()
     );
+    if let Some(path) = std::env::var_os("PRECEPT_BENCH_LINT_JSON") {
+        let json = serde_json::to_string_pretty(&lint_outputs[0]).expect("diagnostics as JSON");
+        std::fs::write(&path, json).expect("the lint JSON is written");
+    }
+    if only.as_deref() == Some("lint") {
+        return;
+    }
     test_run_figures(&compiled, &tests.tests);
 
     let worker = SolverWorker::spawn(Duration::from_secs(5));
@@ -133,6 +160,14 @@ fn vetting_on_two_workers(
         generated,
         &|_| {},
     );
+}
+
+/// The pool sizes measured: `PRECEPT_BENCH_JOBS` (one size), else 1 and 2.
+fn pool_sizes() -> Vec<usize> {
+    match std::env::var("PRECEPT_BENCH_JOBS") {
+        Ok(jobs) => vec![jobs.trim().parse().expect("PRECEPT_BENCH_JOBS is a number")],
+        Err(_) => vec![1, 2],
+    }
 }
 
 /// The solver-backed lint on a pool of `jobs` workers: its diagnostics
@@ -234,7 +269,8 @@ fn mutation_figures(
             plain.score_text
         );
     }
-    for jobs in [1, 2] {
+    let mut outcomes = Vec::new();
+    for jobs in pool_sizes() {
         let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("the model loads");
         let (start, cpu) = (Instant::now(), usage::cpu_time());
@@ -256,5 +292,16 @@ fn mutation_figures(
             report.summary,
             usage::peak_memory_mb()
         );
+        outcomes.push((report.summary.clone(), report.results));
+    }
+    assert!(
+        outcomes[0] == outcomes[outcomes.len() - 1],
+        "the mutation analysis differs between 1 and 2 workers"
+    );
+    if let Some(path) = std::env::var_os("PRECEPT_BENCH_MUTATION_JSON") {
+        let (summary, decided) = &outcomes[0];
+        let json = serde_json::json!({ "summary": summary, "mutants": decided });
+        let text = serde_json::to_string_pretty(&json).expect("outcomes as JSON");
+        std::fs::write(&path, text).expect("the mutation JSON is written");
     }
 }

@@ -189,3 +189,43 @@ fn where_a_real_and_an_int_preference_clash_the_int_keeps_its_value() {
         assert_eq!(real(scenario.get("powerKw")), 50.0);
     }
 }
+
+/// Values are read exactly from the solver's numerals: a negative fraction,
+/// an Int too large for 64 bits, and their negations.
+#[test]
+fn fractions_negatives_and_huge_integers_are_read_exactly() {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    let model = model(
+        "
+(declare-const share Real)
+(declare-const balance Int)
+(declare-const settled Bool)
+(assert (=> settled (>= balance 0)))
+",
+    );
+    let worker = worker(&model, Duration::from_secs(5));
+    let huge: BigInt = "123456789012345678901234567890".parse().unwrap();
+    let premise = format!("(and (= (* 3.0 share) (- 7.0)) (= balance (- {huge})))");
+    let finding = worker.verify(formula(&model, &premise), formula(&model, "settled"));
+    assert_eq!(finding.kind, FindingKind::Invalid);
+    let finding = worker.verify(formula(&model, &premise), formula(&model, "(not settled)"));
+    assert_eq!(finding.kind, FindingKind::Valid);
+    let yes = finding.claims_true_scenario.expect("claims-true scenario");
+    assert_eq!(
+        yes.get("share"),
+        Some(&Value::Real(BigRational::new((-7).into(), 3.into())))
+    );
+    assert_eq!(yes.get("balance"), Some(&Value::Int(-huge.clone())));
+    assert_eq!(yes.get("settled"), Some(&Value::Bool(false)));
+    let premise = format!("(and (= (* 4.0 share) 401.0) (= balance {huge}))");
+    let finding = worker.verify(formula(&model, &premise), formula(&model, "settled"));
+    assert_eq!(finding.kind, FindingKind::Satisfiable);
+    let yes = finding.claims_true_scenario.expect("claims-true scenario");
+    assert_eq!(
+        yes.get("share"),
+        Some(&Value::Real(BigRational::new(401.into(), 4.into())))
+    );
+    assert_eq!(yes.get("balance"), Some(&Value::Int(huge)));
+    assert_eq!(yes.get("settled"), Some(&Value::Bool(true)));
+}

@@ -55,6 +55,16 @@ pub(super) fn gated_check(solver: &Solver, assumptions: &[Bool]) -> SatResult {
     result
 }
 
+/// Lifts Z3's own timeout from `solver` (`SolverSession::set_timeout`'s
+/// backstop), for a solver whose every check goes through this gate under a
+/// check budget the watchdog keeps: Z3 starts and stops a timer thread for
+/// every check that has a timeout, which costs more than a short check.
+pub(super) fn watchdog_only(solver: &Solver) {
+    let mut params = z3::Params::new();
+    params.set_u32("timeout", u32::MAX);
+    solver.set_params(&params);
+}
+
 /// A value that does not leave the thread it was made on, marked `Send` and
 /// `Sync` only to pass through `z3::with_z3_context`, which runs its
 /// callback at once on the calling thread.

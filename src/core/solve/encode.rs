@@ -21,6 +21,8 @@ pub struct Z3Vocabulary {
     variables: HashMap<String, Dynamic>,
     /// Variable names in declaration order, for scenarios.
     order: Vec<(String, Sort)>,
+    /// Each variable's position in `order`.
+    positions: HashMap<String, usize>,
 }
 
 impl Z3Vocabulary {
@@ -32,6 +34,7 @@ impl Z3Vocabulary {
             values: HashMap::new(),
             variables: HashMap::new(),
             order: Vec::new(),
+            positions: HashMap::new(),
         }
     }
 
@@ -55,6 +58,7 @@ impl Z3Vocabulary {
             },
         };
         if self.variables.insert(name.to_string(), constant).is_none() {
+            self.positions.insert(name.to_string(), self.order.len());
             self.order.push((name.to_string(), sort.clone()));
         }
         self.sorts.insert(name.to_string(), sort.clone());
@@ -150,10 +154,22 @@ impl Z3Vocabulary {
         model: &Model,
         scope: Option<&std::collections::HashSet<String>>,
     ) -> crate::core::model::finding::Scenario {
-        let values = self
-            .order
-            .iter()
-            .filter(|(name, _)| scope.is_none_or(|s| s.contains(name)))
+        // A scope names a few of the model's variables: they are looked up
+        // rather than every variable tested against the scope.
+        let chosen: Vec<usize> = match scope {
+            Some(scope) => {
+                let mut at: Vec<usize> = scope
+                    .iter()
+                    .filter_map(|name| self.positions.get(name).copied())
+                    .collect();
+                at.sort_unstable();
+                at
+            }
+            None => (0..self.order.len()).collect(),
+        };
+        let values = chosen
+            .into_iter()
+            .map(|at| &self.order[at])
             .filter_map(|(name, sort)| {
                 let constant = self.variables.get(name)?;
                 // The interpretation the model holds, read directly; a
@@ -382,14 +398,31 @@ impl Z3Vocabulary {
 /// Reads a model value exactly. Z3 prints numerals as `5`, `(- 5)`,
 /// `(/ 3 4)` or `2.5`; irrational values as `(root-obj ...)`.
 fn read_value(value: &Dynamic, sort: &Sort) -> Value {
+    // Printing a term is slow (Z3's pretty printer): numerals and Booleans
+    // are read directly, and only other terms are printed.
+    match sort {
+        Sort::Bool => {
+            if let Some(b) = value.as_bool().and_then(|b| b.as_bool()) {
+                return Value::Bool(b);
+            }
+        }
+        Sort::Int => {
+            if let Some(r) = numeral_value(value)
+                && r.is_integer()
+            {
+                return Value::Int(r.to_integer());
+            }
+        }
+        Sort::Real => {
+            if let Some(r) = numeral_value(value) {
+                return Value::Real(r);
+            }
+        }
+        Sort::Enum(_) => {}
+    }
     let text = value.to_string();
     match sort {
-        Sort::Bool => Value::Bool(
-            value
-                .as_bool()
-                .and_then(|b| b.as_bool())
-                .unwrap_or(text == "true"),
-        ),
+        Sort::Bool => Value::Bool(text == "true"),
         Sort::Enum(_) => Value::Enum(text.trim_matches('|').to_string()),
         Sort::Int => match constant_value(&text) {
             Some(r) if r.is_integer() => Value::Int(r.to_integer()),
@@ -400,6 +433,32 @@ fn read_value(value: &Dynamic, sort: &Sort) -> Value {
             None => Value::Algebraic(value.as_real().map(|r| r.approx(10)).unwrap_or(text)),
         },
     }
+}
+
+/// The exact value of a rational numeral term (`None` for any other term),
+/// from Z3's own digits ("-401/4", "7") rather than the printed term.
+fn numeral_value(value: &Dynamic) -> Option<BigRational> {
+    let context = value.get_ctx().get_z3_context();
+    let ast = value.get_z3_ast();
+    // SAFETY: `value` keeps the term alive in its context for this call;
+    // the string Z3 returns is copied before the next call into Z3.
+    let digits = unsafe {
+        if !z3_sys::Z3_is_numeral_ast(context, ast) {
+            return None;
+        }
+        let raw = z3_sys::Z3_get_numeral_string(context, ast);
+        if raw.is_null() {
+            return None;
+        }
+        std::ffi::CStr::from_ptr(raw).to_str().ok()?.to_owned()
+    };
+    let (numerator, denominator) = digits.split_once('/').unwrap_or((&digits, "1"));
+    let numerator = BigInt::from_str(numerator).ok()?;
+    let denominator = BigInt::from_str(denominator).ok()?;
+    if denominator == BigInt::from(0) {
+        return None;
+    }
+    Some(BigRational::new(numerator, denominator))
 }
 
 /// Evaluates a constant numeral term as Z3 prints it.

@@ -9,10 +9,19 @@
 //! Only the finding's kind matters here, so a test is decided by the two
 //! checks the findings algorithm starts with: rules ∧ P ∧ ¬C and
 //! rules ∧ P ∧ C (both unsatisfiable: IMPOSSIBLE; only the second:
-//! VALID; only the first: INVALID; both: SATISFIABLE). A mutant whose
-//! checks the solver cannot settle gets no verdict (`None`): the caller
-//! judges it the slow way, with a full question per test, so running out of
-//! time here never turns into killed or survived.
+//! VALID; only the first: INVALID; both: SATISFIABLE). When the first
+//! already differs from what the test expects, the mutant is killed
+//! without the second. A mutant whose checks the solver cannot settle gets
+//! no verdict (`None`): the caller judges it the slow way, with a full
+//! question per test, so running out of time here never turns into killed
+//! or survived.
+//!
+//! The mutants of a rule share what the original rule's own checks proved
+//! (`Witness`): a check the test's expected kind says is unsatisfiable is
+//! asked once with the original rule, and when its unsat core leaves the
+//! rule out it stays unsatisfiable whatever the rule says, so no mutant
+//! asks it again. Every other check is asked. (Reusing the models of
+//! satisfiable checks was measured slower: Z3 builds a whole model.)
 
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::FindingKind;
@@ -41,6 +50,20 @@ pub struct MutantVerdict {
     /// A survivor proved to entail, and be entailed by, the original rule.
     pub equivalent: bool,
 }
+
+/// What the original rule's own check proved, for its mutants to reuse.
+enum Witness {
+    /// Unsatisfiable with a core that leaves the rule out: so with any
+    /// mutant in its place.
+    UnsatWithoutRule,
+    /// Nothing to reuse (satisfiable, the rule is in the core, or not
+    /// decided).
+    Nothing,
+}
+
+/// Per test, the original rule's checks with the claim and with its
+/// negation, made when a first mutant needs them.
+type Witnesses = Vec<[Option<Witness>; 2]>;
 
 /// A solver with the schema loaded and the literals to steer it.
 struct Schema {
@@ -88,8 +111,9 @@ impl SolverSession {
             interruption.limit_checks(None);
             result
         };
+        let mut witnesses: Witnesses = (0..tests.len()).map(|_| [None, None]).collect();
         (0..mutants.len())
-            .map(|j| judge_one(&schema, j, tests, &check))
+            .map(|j| judge_one(&schema, &mut witnesses, j, tests, &check))
             .collect()
     }
 
@@ -120,6 +144,8 @@ impl SolverSession {
         held.sort_unstable();
         held.dedup();
         let solver = self.scratch_solver(&held);
+        // Every check of the schema has the watchdog's check budget.
+        super::check_gate::watchdog_only(&solver);
         let mut selectors = Vec::with_capacity(mutants.len());
         let mut mutant_formulas = Vec::with_capacity(mutants.len());
         for mutant in mutants {
@@ -165,8 +191,48 @@ fn kind_of(claim_true: SatResult, claim_false: SatResult) -> Option<FindingKind>
     })
 }
 
+/// The original rule's check under `assumptions` (which assume it), when
+/// the test's expected kind says it is unsatisfiable (`unsat`): whether
+/// its core leaves the rule out.
+fn witness(
+    schema: &Schema,
+    unsat: bool,
+    assumptions: &[Bool],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> Witness {
+    if !unsat || check(assumptions) != SatResult::Unsat {
+        return Witness::Nothing;
+    }
+    let core = schema.solver.get_unsat_core();
+    if core.iter().any(|literal| literal == &schema.original) {
+        Witness::Nothing
+    } else {
+        Witness::UnsatWithoutRule
+    }
+}
+
+/// Mutant `j`'s check under `assumptions`, settled by `witness` when it
+/// can be, else asked.
+fn settled(
+    witness: &Witness,
+    assumptions: &[Bool],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> SatResult {
+    match witness {
+        Witness::UnsatWithoutRule => SatResult::Unsat,
+        Witness::Nothing => check(assumptions),
+    }
+}
+
+/// Whether a finding of kind `kind` comes with a satisfiable first check
+/// (rules ∧ P ∧ C).
+fn claim_can_hold(kind: FindingKind) -> bool {
+    matches!(kind, FindingKind::Valid | FindingKind::Satisfiable)
+}
+
 fn judge_one(
     schema: &Schema,
+    witnesses: &mut Witnesses,
     j: usize,
     tests: &[SchemaTest],
     check: &dyn Fn(&[Bool]) -> SatResult,
@@ -198,8 +264,37 @@ fn judge_one(
         tests.iter().zip(&schema.tests).enumerate()
     {
         verdict.tests_run += 1;
-        let claim_true = check(&with(cone, &[selector, premise, claim]));
-        let claim_false = check(&with(cone, &[selector, premise, not_claim]));
+        let [claim_witness, not_claim_witness] = &mut witnesses[i];
+        let claim_witness = claim_witness.get_or_insert_with(|| {
+            let unsat = !claim_can_hold(test.expected);
+            let assumptions = with(cone, &[&schema.original, premise, claim]);
+            witness(schema, unsat, &assumptions, check)
+        });
+        let claim_true = settled(
+            claim_witness,
+            &with(cone, &[selector, premise, claim]),
+            check,
+        );
+        let differs = match claim_true {
+            SatResult::Sat => !claim_can_hold(test.expected),
+            SatResult::Unsat => claim_can_hold(test.expected),
+            SatResult::Unknown => return None,
+        };
+        if differs {
+            // Whatever the second check says, the kind is not the expected one.
+            verdict.killed_by = Some(i);
+            return Some(verdict);
+        }
+        let not_claim_witness = not_claim_witness.get_or_insert_with(|| {
+            let unsat = matches!(test.expected, FindingKind::Valid | FindingKind::Impossible);
+            let assumptions = with(cone, &[&schema.original, premise, not_claim]);
+            witness(schema, unsat, &assumptions, check)
+        });
+        let claim_false = settled(
+            not_claim_witness,
+            &with(cone, &[selector, premise, not_claim]),
+            check,
+        );
         let kind = kind_of(claim_true, claim_false)?;
         if kind != test.expected {
             verdict.killed_by = Some(i);

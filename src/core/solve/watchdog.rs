@@ -26,6 +26,10 @@ pub(super) struct WatchState {
     pub(super) in_check: bool,
     /// An interrupt was sent during the current (or last) check.
     pub(super) interrupted: bool,
+    /// When the watchdog, asleep, wakes up by itself (None: it is awake,
+    /// or waits to be woken): a check whose deadline comes later need not
+    /// wake it, it looks again then.
+    pub(super) asleep_until: Option<Instant>,
 }
 
 pub(super) struct Running {
@@ -84,19 +88,28 @@ impl Interruption for WatchedRequest<'_> {
     }
 
     fn limit_checks(&self, budget: Option<Duration>) {
+        // No deadline comes sooner: the watchdog need not be woken.
         if let Some(running) = &mut self.watch.lock().running {
             running.check_budget = budget;
             running.check_deadline = None;
         }
-        self.watch.wake.notify_all();
     }
 
     fn start_check(&self) {
-        if let Some(running) = &mut self.watch.lock().running
+        let mut state = self.watch.lock();
+        let asleep_until = state.asleep_until;
+        if let Some(running) = &mut state.running
             && let Some(budget) = running.check_budget
         {
-            running.check_deadline = Some(Instant::now() + budget);
+            let deadline = Instant::now() + budget;
+            running.check_deadline = Some(deadline);
+            // Checks are many and short: the watchdog is woken only when
+            // this deadline comes before it would look again anyway.
+            if asleep_until.is_some_and(|wakes| wakes <= deadline) {
+                return;
+            }
         }
+        drop(state);
         self.watch.wake.notify_all();
     }
 }
@@ -113,6 +126,7 @@ pub(super) fn run_watchdog(watch: &Watch) {
             .filter(|r| r.stop_reason.is_none())
             .map(|r| (r.deadline, r.check_deadline, r.timeout));
         let Some((deadline, check_deadline, timeout)) = pending else {
+            state.asleep_until = None;
             state = watch.wake.wait(state).unwrap_or_else(|p| p.into_inner());
             continue;
         };
@@ -133,11 +147,13 @@ pub(super) fn run_watchdog(watch: &Watch) {
             interrupt(&mut state);
         } else {
             let wake_at = check_deadline.map_or(deadline, |d| d.min(deadline));
+            state.asleep_until = Some(wake_at);
             state = watch
                 .wake
                 .wait_timeout(state, wake_at - now)
                 .map(|(s, _)| s)
                 .unwrap_or_else(|p| p.into_inner().0);
+            state.asleep_until = None;
         }
     }
 }

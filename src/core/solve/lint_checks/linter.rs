@@ -4,6 +4,7 @@
 use crate::core::model::CompiledModel;
 use crate::core::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::core::smt::{Expr, ExprKind, Op};
+use crate::core::solve::check_gate::watchdog_only;
 use crate::core::solve::session::{Interruption, SolverSession};
 use std::collections::HashSet;
 use z3::SatResult;
@@ -155,6 +156,8 @@ impl Linter<'_> {
         self.situation_budget = situation_budget;
         self.situation_budget_ran_out = false;
         let scratch = self.session.scratch_solver(group);
+        // Every check of the group has the watchdog's check budget.
+        watchdog_only(&scratch);
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
         self.shadowed = self.shadowed_exceptions(group);
         self.per_rule_checks(group);
