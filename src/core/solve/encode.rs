@@ -376,14 +376,35 @@ impl Z3Vocabulary {
 /// Reads a model value exactly. Z3 prints numerals as `5`, `(- 5)`,
 /// `(/ 3 4)` or `2.5`; irrational values as `(root-obj ...)`.
 fn read_value(value: &Dynamic, sort: &Sort) -> Value {
+    // Most values are small numerals or truth values: read them without
+    // printing the term (printing is most of the time a scenario takes).
+    let numeral = value.kind() == z3::AstKind::Numeral;
+    match sort {
+        Sort::Bool => {
+            if let Some(b) = value.as_bool().and_then(|b| b.as_bool()) {
+                return Value::Bool(b);
+            }
+        }
+        Sort::Int => {
+            if let Some(n) = value.as_int().filter(|_| numeral).and_then(|i| i.as_i64()) {
+                return Value::Int(BigInt::from(n));
+            }
+        }
+        Sort::Real => {
+            if let Some((n, d)) = value
+                .as_real()
+                .filter(|_| numeral)
+                .and_then(|r| r.as_rational())
+                && d != 0
+            {
+                return Value::Real(BigRational::new(BigInt::from(n), BigInt::from(d)));
+            }
+        }
+        Sort::Enum(_) => {}
+    }
     let text = value.to_string();
     match sort {
-        Sort::Bool => Value::Bool(
-            value
-                .as_bool()
-                .and_then(|b| b.as_bool())
-                .unwrap_or(text == "true"),
-        ),
+        Sort::Bool => Value::Bool(text == "true"),
         Sort::Enum(_) => Value::Enum(text.trim_matches('|').to_string()),
         Sort::Int => match constant_value(&text) {
             Some(r) if r.is_integer() => Value::Int(r.to_integer()),
