@@ -8,7 +8,9 @@
 //! Targets: render ≤ 16 ms a frame; full test run ≤ 1.2 s; affected rerun
 //! ≥ 25× faster than full.
 //!
-//! Run: cargo bench --bench workbench
+//! Run: cargo bench --bench workbench (`PRECEPT_BENCH_JOBS=2` measures only
+//! 2 workers; `PRECEPT_BENCH_ONLY_RERUNS=1` leaves out the startup and
+//! render figures)
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::core::model::drafts::Drafts;
@@ -93,9 +95,25 @@ fn startup_to_first_frame() {
     );
 }
 
+/// The numbers of solver workers to measure: `PRECEPT_BENCH_JOBS` (such as
+/// `2` or `1,2`), 1 and 2 by default.
+fn worker_counts() -> Vec<usize> {
+    std::env::var("PRECEPT_BENCH_JOBS")
+        .ok()
+        .map(|text| {
+            text.split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![1, 2])
+}
+
 fn main() {
-    startup_to_first_frame();
-    for jobs in [1, 2] {
+    let only_reruns = std::env::var_os("PRECEPT_BENCH_ONLY_RERUNS").is_some();
+    if !only_reruns {
+        startup_to_first_frame();
+    }
+    for jobs in worker_counts() {
         let (model, tests) = synthetic();
         let dir = tempfile::tempdir().expect("temp dir");
         let project =
@@ -127,7 +145,7 @@ fn main() {
             "initial load and full run: {:.0} ms ({passed} passed, {failed} failed)",
             initial.as_secs_f64() * 1e3
         );
-        if jobs == 1 {
+        if jobs == 1 && !only_reruns {
             render_figures(&mut app);
         }
         rerun_figures(&mut app, &mut runtime, jobs);
@@ -174,6 +192,7 @@ fn render_figures(app: &mut App) {
 /// the full rerun, on `jobs` solver workers.
 fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     let mut affected_times = Vec::new();
+    let mut update_times = Vec::new();
     let mut affected_counts = Vec::new();
     for round in 0..5 {
         let section = round * 3;
@@ -192,11 +211,13 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
             app,
             Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
         );
+        update_times.push(start.elapsed());
         affected_counts.push(app.run_size);
         settle(app, runtime, effects);
         affected_times.push(start.elapsed());
     }
     let affected = median(affected_times);
+    let updating = median(update_times);
 
     let mut full_times = Vec::new();
     for _ in 0..3 {
@@ -208,10 +229,11 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     let full = median(full_times);
     let ratio = full.as_secs_f64() / affected.as_secs_f64().max(1e-9);
     println!(
-        "{jobs} worker(s): edit → results, affected tests ({:?} of {}): median {:>7.1} ms",
+        "{jobs} worker(s): edit → results, affected tests ({:?} of {}): median {:>7.1} ms (the workbench's update {:.1} ms of it)",
         affected_counts,
         app.tests.tests.len(),
-        affected.as_secs_f64() * 1e3
+        affected.as_secs_f64() * 1e3,
+        updating.as_secs_f64() * 1e3
     );
     println!(
         "{jobs} worker(s): full test run ({} tests): median {:>7.1} ms  target ≤ 1,200 ms  {}",

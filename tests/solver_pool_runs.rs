@@ -13,7 +13,8 @@ use precept::core::model::diagnostic::{Diagnostic, LintCode};
 use precept::core::model::{CompiledModel, LogicTest, Project, compile};
 use precept::core::solve::lint_checks::{LintEvent, LintMemo};
 use precept::core::solve::{FindingKind, SolverPool, SolverWorker};
-use precept::core::test_runner::{TestOutcome, run_tests, run_tests_pooled};
+use precept::core::test_runner::shares::model_graph;
+use precept::core::test_runner::{TestOutcome, check_test, run_tests, run_tests_pooled};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -323,4 +324,107 @@ proptest! {
         let reference = decided(&run_tests(&worker(&model, TIMEOUT), &model, &suite));
         prop_assert_eq!(pooled_tests(&model, &suite, 2), reference);
     }
+}
+
+/// What the workbench does after an edit of one rule (`id`): the edit goes
+/// to the worker that ran the tests before, the tests whose cone holds the
+/// rule (by its old and new variables) run again on it, the others keep
+/// their outcomes, evidence and all; every test runs again when the
+/// policy is inconsistent before or after (every question then changes).
+/// Returns how many tests ran again.
+fn rerun_after_edit(
+    worker: &SolverWorker,
+    before: &CompiledModel,
+    after: &CompiledModel,
+    id: &str,
+    tests: &[LogicTest],
+    kept: &mut [TestOutcome],
+) -> usize {
+    let formula = after
+        .rules
+        .iter()
+        .find(|r| r.id == id)
+        .map(|r| r.formula.clone());
+    worker.replace_rule(id, formula);
+    let inconsistent = |model: &CompiledModel| {
+        let truth = precept::core::smt::parse_expr("true").unwrap();
+        let w = support::worker(model, TIMEOUT);
+        w.verify(truth.clone(), truth).kind == FindingKind::Impossible
+    };
+    let graph = model_graph(after);
+    let mut touched_variables = model_graph(before).variables_of(id);
+    touched_variables.extend(graph.variables_of(id));
+    let touched = graph.components_of(touched_variables.iter().map(String::as_str));
+    let everything = inconsistent(before) || inconsistent(after);
+    let affected: Vec<usize> = (0..tests.len())
+        .filter(|&i| {
+            let (premise, claim) = check_test(after, &tests[i]).unwrap();
+            let mut symbols = premise.symbols();
+            symbols.extend(claim.symbols());
+            everything || graph.may_depend(symbols, &touched)
+        })
+        .collect();
+    let subset: Vec<LogicTest> = affected.iter().map(|&i| tests[i].clone()).collect();
+    for (i, outcome) in affected.iter().zip(run_tests(worker, after, &subset)) {
+        kept[*i] = outcome;
+    }
+    affected.len()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10))]
+    /// A random sequence of edits (a rule changed in place, or one added):
+    /// after each, the outcomes the warm worker keeps and reruns equal those
+    /// of a worker that loads the edited model and runs every test.
+    #[test]
+    fn incremental_reruns_after_random_edits_equal_runs_from_scratch(
+        rules in prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..9),
+        tests in prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 2..9),
+        edits in prop::collection::vec(
+            (0usize..12, (0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5)), 1..5),
+    ) {
+        let mut rules = rules;
+        let suite = random_tests(&tests);
+        let mut model = random_model(&rules);
+        let worker = worker(&model, TIMEOUT);
+        let mut kept = run_tests(&worker, &model, &suite);
+        for (at, rule) in edits {
+            let at = at % (rules.len() + 1);
+            if at == rules.len() {
+                rules.push(rule);
+            } else {
+                rules[at] = rule;
+            }
+            let edited = random_model(&rules);
+            let id = format!("R{}", at + 1);
+            let rerun = rerun_after_edit(&worker, &model, &edited, &id, &suite, &mut kept);
+            prop_assert!(rerun <= suite.len());
+            let scratch = decided(&run_tests(&support::worker(&edited, TIMEOUT), &edited, &suite));
+            prop_assert_eq!(decided(&kept), scratch, "after editing {}", id);
+            model = edited;
+        }
+    }
+}
+
+/// On the synthetic model, a one-rule edit in one section reruns only that
+/// section's 50 tests on the warm worker, and the outcomes it keeps and
+/// reruns are those of a run from scratch on the edited model.
+#[test]
+fn a_one_rule_edit_reruns_its_section_and_finds_what_a_run_from_scratch_finds() {
+    let (mut policy, suite) = synthetic::synthetic();
+    let before = compile(&policy);
+    let worker = worker(&before, TIMEOUT);
+    let mut kept = run_tests(&worker, &before, &suite.tests);
+    let index = 3 * synthetic::RULES_PER_SECTION + 10;
+    let id = policy.rules[index].id.clone();
+    policy.rules[index].expression = "(=> s3_eligible0 (>= s3_amount10 (+ s3_amount9 4.0)))".into();
+    let after = compile(&policy);
+    let rerun = rerun_after_edit(&worker, &before, &after, &id, &suite.tests, &mut kept);
+    assert_eq!(rerun, synthetic::TESTS_PER_SECTION);
+    let scratch = decided(&run_tests(
+        &support::worker(&after, TIMEOUT),
+        &after,
+        &suite.tests,
+    ));
+    assert_eq!(decided(&kept), scratch);
 }

@@ -111,6 +111,24 @@ impl RuleGraph {
             .collect()
     }
 
+    /// Every group of rules (rules linked through shared variables), each
+    /// as the positions of its rules in order, the groups in the order of
+    /// their first rule. A rule that mentions no variable is a group alone.
+    pub fn groups(&self) -> Vec<Vec<usize>> {
+        let mut by_component: HashMap<usize, usize> = HashMap::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (position, node) in self.rule_order.iter().enumerate() {
+            let at = *by_component
+                .entry(self.component[node.index()])
+                .or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+            groups[at].push(position);
+        }
+        groups
+    }
+
     /// The rules that mention `variable`, sorted.
     pub fn rules_using(&self, variable: &str) -> Vec<String> {
         let Some(&node) = self.variables.get(variable) else {
@@ -217,6 +235,7 @@ mod tests {
         assert!(graph.may_depend(["b"], &touched));
         assert!(!graph.may_depend(["y"], &touched));
         assert!(!graph.may_depend(["z"], &touched));
+        assert_eq!(graph.groups(), vec![vec![0, 1], vec![2]]);
         let names = |set: BTreeSet<String>| set.into_iter().collect::<Vec<_>>();
         assert_eq!(names(graph.cone_variables(["a"])), ["a", "b", "x"]);
         assert_eq!(names(graph.cone_variables(["z"])), ["z"]);

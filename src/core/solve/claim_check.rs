@@ -165,33 +165,23 @@ impl SolverSession {
         Ok(None)
     }
 
-    /// Whether the rules outside `cone` are satisfiable, checked in a fresh
-    /// solver holding only them, within the budget of the consistency check.
+    /// Whether the rules outside `cone` are satisfiable, each group of them
+    /// checked alone, within the budget of the consistency check.
     fn consistent_outside(
         &mut self,
         cone: &[usize],
         interruption: &dyn Interruption,
     ) -> Result<Option<bool>, SolveError> {
+        // The cone is whole groups: the others are those outside it, each
+        // checked alone (and remembered) as the consistency check does.
         let inside: HashSet<usize> = cone.iter().copied().collect();
-        let outside: Vec<usize> = (0..self.rules.len())
-            .filter(|r| !inside.contains(r))
+        let outside: Vec<Vec<usize>> = self
+            .groups()
+            .into_iter()
+            .filter(|group| !inside.contains(&group[0]))
             .collect();
-        if outside.is_empty() {
-            return Ok(Some(true));
-        }
-        let scratch = self.scratch_solver(&outside);
-        let whole_model = std::mem::replace(&mut self.solver, scratch);
         let budget = self.timeout() / 2;
-        let result = self.check_within(&self.literals(&outside), budget, interruption);
-        self.solver = whole_model;
-        match result {
-            SatResult::Sat => Ok(Some(true)),
-            SatResult::Unsat => Ok(Some(false)),
-            SatResult::Unknown => match interruption.reason() {
-                Some(reason) => Err(SolveError::Undecided(reason)),
-                None => Ok(None),
-            },
-        }
+        self.groups_consistent(&outside, budget, interruption)
     }
 
     /// The model variables the premise and claim mention, sorted.
@@ -487,39 +477,56 @@ impl SolverSession {
     }
 
     /// Premise or claim always true or always false on their own: decided in
-    /// a small solver holding nothing but them.
+    /// a small solver holding nothing but them, each answer kept by the
+    /// formula's text (it depends on no rule).
     fn logic_warnings(
-        &self,
+        &mut self,
         premise: &Expr,
         claim: &Expr,
         interruption: &dyn Interruption,
     ) -> Result<Vec<LogicWarning>, SolveError> {
-        let p = self.vocabulary.formula(premise)?;
-        let c = self.vocabulary.formula(claim)?;
-        let alone = Solver::new();
         // An empty premise (`true`) is the usual way to ask about the policy alone.
         let premise_is_literal_true = matches!(premise.kind, ExprKind::Bool(true));
         let checks = [
-            (p.not(), LogicWarning::PremiseAlwaysTrue),
-            (p, LogicWarning::PremiseAlwaysFalse),
-            (c.not(), LogicWarning::ClaimAlwaysTrue),
-            (c, LogicWarning::ClaimAlwaysFalse),
+            (premise, true, LogicWarning::PremiseAlwaysTrue),
+            (premise, false, LogicWarning::PremiseAlwaysFalse),
+            (claim, true, LogicWarning::ClaimAlwaysTrue),
+            (claim, false, LogicWarning::ClaimAlwaysFalse),
         ];
+        if self.alone_answers.len() > 100_000 {
+            self.alone_answers.clear();
+        }
         let mut warnings = Vec::new();
-        for (formula, warning) in checks {
+        for (expr, negated, warning) in checks {
             if warning == LogicWarning::PremiseAlwaysTrue && premise_is_literal_true {
                 continue;
             }
-            let literal = Bool::fresh_const("alone");
-            alone.assert(literal.implies(&formula));
+            let key = (expr.to_string(), negated);
+            if let Some(&unsat) = self.alone_answers.get(&key) {
+                if unsat {
+                    warnings.push(warning);
+                }
+                continue;
+            }
+            let encoded = self.vocabulary.formula(expr)?;
+            let formula = if negated { encoded.not() } else { encoded };
+            let alone = self.alone.get_or_insert_with(Solver::new);
+            alone.push();
+            alone.assert(&formula);
             let budget = super::session::AUXILIARY_CHECK_BUDGET;
             interruption.limit_checks(Some(budget));
             interruption.start_check();
-            let result = super::check_gate::gated_check(&alone, std::slice::from_ref(&literal));
+            let result = super::check_gate::gated_check(alone, &[]);
             interruption.limit_checks(None);
+            alone.pop(1);
             match result {
-                SatResult::Unsat => warnings.push(warning),
-                SatResult::Sat => {}
+                SatResult::Unsat => {
+                    self.alone_answers.insert(key, true);
+                    warnings.push(warning);
+                }
+                SatResult::Sat => {
+                    self.alone_answers.insert(key, false);
+                }
                 SatResult::Unknown => {
                     if let Some(reason) = interruption.reason() {
                         return Err(SolveError::Undecided(reason));

@@ -38,6 +38,8 @@ pub(super) struct GuardedRule {
     constants: Vec<(String, BigRational)>,
     /// The variables the rule compares with a constant by an inequality.
     pub(super) thresholded: Vec<String>,
+    /// Tells this version of the rule from any other (an edit makes a new one).
+    version: u64,
 }
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
@@ -49,6 +51,8 @@ pub struct SolverSession {
     pub(super) rules: Vec<GuardedRule>,
     literal_owner: HashMap<String, usize>,
     retired: usize,
+    /// The version the next rule made gets.
+    next_version: u64,
     timeout_ms: u64,
     /// Rule groups by shared variables (rebuilt after an edit).
     cones: Option<RuleGraph>,
@@ -56,8 +60,19 @@ pub struct SolverSession {
     /// could not say in time (then every question uses every rule).
     pub(super) consistency: Option<Option<bool>>,
     /// Warm solvers per cone (the rule indices they hold), reused across
-    /// questions until the rules change.
+    /// questions; an edit drops only those holding the edited rule.
     cone_solvers: HashMap<Vec<usize>, ConeSolver>,
+    /// The next question starts its cone's solver afresh (`start_fresh_cone`).
+    fresh_cone: bool,
+    /// Whether each group of rules is satisfiable alone, by the guard
+    /// literals of its rules (a changed rule has a new one), so an edit
+    /// leaves the other groups' answers standing.
+    consistent_groups: HashMap<Vec<u64>, bool>,
+    /// Whether a premise or claim (by its text, and whether negated) is
+    /// unsatisfiable on its own: it depends on no rule, so it outlives edits.
+    pub(super) alone_answers: HashMap<(String, bool), bool>,
+    /// The solver those are decided in, each inside a scope of its own.
+    pub(super) alone: Option<Solver>,
     questions_asked: u64,
     /// Variables that count things (their scenarios prefer zero).
     counting: HashSet<String>,
@@ -67,7 +82,8 @@ pub struct SolverSession {
 
 /// A solver holding one cone's rules, with what past questions taught.
 pub(super) struct ConeSolver {
-    solver: Solver,
+    /// None while a question has it out (`take_cone_solver`).
+    solver: Option<Solver>,
     /// Questions asked so far (each leaves a few retired guards behind).
     questions: usize,
     /// Int variables whose preference guard the rules alone refute.
@@ -80,9 +96,12 @@ pub(super) struct ConeSolver {
 
 /// A cone solver is rebuilt after this many questions, dropping their guards.
 const QUESTIONS_PER_CONE_SOLVER: usize = 400;
-/// At most this many cone solvers are kept (the least recently used goes):
-/// each holds its cone's rules, so on a large model they cost memory.
-const MAX_CONE_SOLVERS: usize = 6;
+/// At most this many cone solvers are kept (the least recently used goes)…
+const MAX_CONE_SOLVERS: usize = 48;
+/// …holding at most this many rules between them: each holds its cone's
+/// rules, so on a large model they cost memory (a model of 20 groups of 75
+/// rules keeps every group warm; one of a single group of 3,000, two).
+const MAX_CONE_RULES_HELD: usize = 6_000;
 /// A cone of at least this many rules may be served by a kept solver that
 /// holds a few rule groups more (`take_cone_solver`).
 const SHARED_CONE_RULES: usize = 64;
@@ -99,10 +118,15 @@ impl SolverSession {
             rules: Vec::new(),
             literal_owner: HashMap::new(),
             retired: 0,
+            next_version: 0,
             timeout_ms,
             cones: None,
             consistency: None,
             cone_solvers: HashMap::new(),
+            fresh_cone: false,
+            consistent_groups: HashMap::new(),
+            alone_answers: HashMap::new(),
+            alone: None,
             questions_asked: 0,
             counting: model
                 .variables
@@ -141,11 +165,20 @@ impl SolverSession {
     }
 
     fn add_rule(&mut self, id: &str, formula: &Expr) -> Result<(), SolveError> {
+        let rule = self.guarded_rule(id, formula)?;
+        self.literal_owner
+            .insert(rule.literal.to_string(), self.rules.len());
+        self.rules.push(rule);
+        self.forget_derived();
+        Ok(())
+    }
+
+    /// The rule `id` as a guarded rule under a fresh literal, asserted in
+    /// the whole model's solver.
+    fn guarded_rule(&mut self, id: &str, formula: &Expr) -> Result<GuardedRule, SolveError> {
         let encoded = self.vocabulary.formula(formula)?;
         let literal = Bool::fresh_const("rule");
         self.solver.assert(literal.implies(&encoded));
-        self.literal_owner
-            .insert(literal.to_string(), self.rules.len());
         let switched_off = literal.not();
         let variables = formula
             .symbols()
@@ -153,7 +186,7 @@ impl SolverSession {
             .filter(|s| self.vocabulary.is_variable(s))
             .map(str::to_string)
             .collect();
-        self.rules.push(GuardedRule {
+        Ok(GuardedRule {
             id: id.to_string(),
             literal,
             switched_off,
@@ -162,16 +195,30 @@ impl SolverSession {
             variables,
             constants: compared_constants(formula),
             thresholded: thresholded_variables(formula),
-        });
-        self.forget_derived();
-        Ok(())
+            version: {
+                self.next_version += 1;
+                self.next_version
+            },
+        })
     }
 
+    /// What the rules as a whole decide is worked out again after an edit:
+    /// the scenario preferences, the groups and the consistency. The warm
+    /// solvers of cones stay (an edit drops those it touches itself, see
+    /// `replace_rule`), and so do the groups' consistency answers, kept by
+    /// the content of the group.
     fn forget_derived(&mut self) {
         self.preferred = None;
         self.cones = None;
         self.consistency = None;
-        self.cone_solvers.clear();
+    }
+
+    /// The next question decides its cone in a solver made afresh, with
+    /// nothing learned from earlier questions: a test run starts each of
+    /// its shares of tests so, and its findings then depend neither on the
+    /// questions asked before nor on how the run was shared out.
+    pub fn start_fresh_cone(&mut self) {
+        self.fresh_cone = true;
     }
 
     /// The warm solver of a cone (made on first use), to be handed back with
@@ -184,33 +231,37 @@ impl SolverSession {
     pub(super) fn take_cone_solver(&mut self, rules: &[usize]) -> Solver {
         self.questions_asked += 1;
         let now = self.questions_asked;
-        let key = self.widened(rules).unwrap_or_else(|| rules.to_vec());
-        match self.cone_solvers.get_mut(&key) {
+        // A share that starts afresh gets a cold solver of exactly its
+        // cone, so its answers do not depend on what was asked before;
+        // otherwise a large cone may be served by a kept, wider solver.
+        let key = if std::mem::take(&mut self.fresh_cone) {
+            self.cone_solvers.remove(rules);
+            rules.to_vec()
+        } else {
+            self.widened(rules).unwrap_or_else(|| rules.to_vec())
+        };
+        let warm = match self.cone_solvers.get_mut(&key) {
             Some(cone) if cone.questions < QUESTIONS_PER_CONE_SOLVER => {
                 cone.questions += 1;
                 cone.last_used = now;
-                std::mem::replace(&mut cone.solver, Solver::new())
+                cone.solver.take()
             }
-            _ => {
+            _ => None,
+        };
+        match warm {
+            Some(solver) => solver,
+            None => {
                 let refuted = self
                     .cone_solvers
                     .remove(&key)
                     .map(|c| c.refuted)
                     .unwrap_or_default();
-                if self.cone_solvers.len() >= MAX_CONE_SOLVERS
-                    && let Some(oldest) = self
-                        .cone_solvers
-                        .iter()
-                        .min_by_key(|(_, c)| c.last_used)
-                        .map(|(k, _)| k.clone())
-                {
-                    self.cone_solvers.remove(&oldest);
-                }
+                self.make_room_for(key.len());
                 let solver = self.scratch_solver(&key);
                 self.cone_solvers.insert(
                     key,
                     ConeSolver {
-                        solver: Solver::new(),
+                        solver: None,
                         questions: 1,
                         refuted,
                         last_used: now,
@@ -266,7 +317,7 @@ impl SolverSession {
         let (held, missing) = self
             .cone_solvers
             .iter()
-            .filter(|(_, c)| c.questions < QUESTIONS_PER_CONE_SOLVER)
+            .filter(|(_, c)| c.questions < QUESTIONS_PER_CONE_SOLVER && c.solver.is_some())
             .filter_map(|(held, _)| {
                 let missing: Vec<usize> = rules
                     .iter()
@@ -279,15 +330,59 @@ impl SolverSession {
             })
             .min_by(|a, b| (a.1.len(), &a.0).cmp(&(b.1.len(), &b.0)))?;
         let cone = self.cone_solvers.remove(&held)?;
-        for &r in &missing {
-            let rule = &self.rules[r];
-            cone.solver.assert(rule.literal.implies(&rule.formula));
+        if let Some(solver) = &cone.solver {
+            for &r in &missing {
+                let rule = &self.rules[r];
+                solver.assert(rule.literal.implies(&rule.formula));
+            }
         }
         let mut key = held;
         key.extend(missing);
         key.sort_unstable();
         self.cone_solvers.insert(key.clone(), cone);
         Some(key)
+    }
+
+    /// Drops the least recently used cone solvers until one of `rules` more
+    /// fits the limits.
+    fn make_room_for(&mut self, rules: usize) {
+        loop {
+            let held: usize = self.cone_solvers.keys().map(Vec::len).sum();
+            let full =
+                self.cone_solvers.len() >= MAX_CONE_SOLVERS || held + rules > MAX_CONE_RULES_HELD;
+            let oldest = self
+                .cone_solvers
+                .iter()
+                .min_by_key(|(_, c)| c.last_used)
+                .map(|(k, _)| k.clone());
+            match (full, oldest) {
+                (true, Some(oldest)) => {
+                    self.cone_solvers.remove(&oldest);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Drops the cone solvers that hold the rule at `position` (changed or
+    /// removed); with `removed`, the positions after it move down by one in
+    /// the others' keys.
+    fn forget_cones_holding(&mut self, position: usize, removed: bool) {
+        let kept = std::mem::take(&mut self.cone_solvers);
+        self.cone_solvers = kept
+            .into_iter()
+            .filter(|(rules, _)| rules.binary_search(&position).is_err())
+            .map(|(rules, cone)| match removed {
+                false => (rules, cone),
+                true => (
+                    rules
+                        .into_iter()
+                        .map(|r| if r > position { r - 1 } else { r })
+                        .collect(),
+                    cone,
+                ),
+            })
+            .collect();
     }
 
     /// Drops a cone's warm solver and what it learned, as if never made.
@@ -301,7 +396,7 @@ impl SolverSession {
         if let Some(key) = self.cone_key(rules)
             && let Some(cone) = self.cone_solvers.get_mut(&key)
         {
-            cone.solver = solver;
+            cone.solver = Some(solver);
         }
     }
 
@@ -364,19 +459,33 @@ impl SolverSession {
         if let Some(formula) = formula {
             self.vocabulary.formula(formula)?;
         }
-        if let Some(index) = self.rules.iter().position(|r| r.id == id) {
-            self.rules.remove(index);
-            self.retired += 1;
-            self.literal_owner = self
-                .rules
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.literal.to_string(), i))
-                .collect();
-            self.forget_derived();
-        }
-        if let Some(formula) = formula {
-            self.add_rule(id, formula)?;
+        match (self.rules.iter().position(|r| r.id == id), formula) {
+            // Changed in place: the rule keeps its position, as in the
+            // model, so the cones that do not hold it keep their solvers.
+            (Some(index), Some(formula)) => {
+                let rule = self.guarded_rule(id, formula)?;
+                self.literal_owner
+                    .remove(&self.rules[index].literal.to_string());
+                self.literal_owner.insert(rule.literal.to_string(), index);
+                self.rules[index] = rule;
+                self.retired += 1;
+                self.forget_cones_holding(index, false);
+                self.forget_derived();
+            }
+            (Some(index), None) => {
+                self.rules.remove(index);
+                self.retired += 1;
+                self.literal_owner = self
+                    .rules
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.literal.to_string(), i))
+                    .collect();
+                self.forget_cones_holding(index, true);
+                self.forget_derived();
+            }
+            (None, Some(formula)) => self.add_rule(id, formula)?,
+            (None, None) => {}
         }
         if self.retired > REBUILD_AFTER_RETIRED {
             self.rebuild();
@@ -533,6 +642,9 @@ impl SolverSession {
 
     /// Whether the rules alone are satisfiable (cached until the next edit;
     /// an undecided answer is not cached, so the next question tries again).
+    /// Groups of rules share no variable, so the rules are satisfiable
+    /// exactly when every group is: each group is checked alone, and its
+    /// answer kept by content, so after an edit only the edited group is.
     pub(super) fn consistency(
         &mut self,
         interruption: &dyn Interruption,
@@ -540,20 +652,73 @@ impl SolverSession {
         if let Some(known) = self.consistency {
             return Ok(known);
         }
-        let all: Vec<usize> = (0..self.rules.len()).collect();
+        let groups = self.groups();
         // Half the request's deadline: the question itself needs the rest.
         let budget = Duration::from_millis(self.timeout_ms / 2);
-        match self.check_within(&self.literals(&all), budget, interruption) {
-            SatResult::Sat => self.consistency = Some(Some(true)),
-            SatResult::Unsat => self.consistency = Some(Some(false)),
-            SatResult::Unknown => {
-                if let Some(reason) = interruption.reason() {
-                    return Err(SolveError::Undecided(reason));
+        let consistent = self.groups_consistent(&groups, budget, interruption)?;
+        if consistent.is_some() {
+            self.consistency = Some(consistent);
+        }
+        Ok(consistent)
+    }
+
+    /// Every group of rules, as positions (see `RuleGraph::groups`).
+    pub(super) fn groups(&mut self) -> Vec<Vec<usize>> {
+        let rules = &self.rules;
+        self.cones
+            .get_or_insert_with(|| {
+                RuleGraph::from_rule_variables(rules.iter().map(|r| r.variables.as_slice()))
+            })
+            .groups()
+    }
+
+    /// Whether each of `groups` is satisfiable alone, all within `budget`:
+    /// `Some(false)` when one is not, `None` when one could not be decided.
+    /// Answers are kept by the versions of the group's rules.
+    pub(super) fn groups_consistent(
+        &mut self,
+        groups: &[Vec<usize>],
+        budget: Duration,
+        interruption: &dyn Interruption,
+    ) -> Result<Option<bool>, SolveError> {
+        let started = std::time::Instant::now();
+        let mut undecided = false;
+        if self.consistent_groups.len() > 4 * groups.len() + 1_000 {
+            self.consistent_groups.clear();
+        }
+        for group in groups {
+            let key: Vec<u64> = group.iter().map(|&r| self.rules[r].version).collect();
+            match self.consistent_groups.get(&key) {
+                Some(true) => continue,
+                Some(false) => return Ok(Some(false)),
+                None => {}
+            }
+            let left = budget.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                undecided = true;
+                continue;
+            }
+            let scratch = self.scratch_solver(group);
+            let whole = std::mem::replace(&mut self.solver, scratch);
+            let result = self.check_within(&self.literals(group), left, interruption);
+            self.solver = whole;
+            match result {
+                SatResult::Sat => {
+                    self.consistent_groups.insert(key, true);
                 }
-                return Ok(None);
+                SatResult::Unsat => {
+                    self.consistent_groups.insert(key, false);
+                    return Ok(Some(false));
+                }
+                SatResult::Unknown => {
+                    if let Some(reason) = interruption.reason() {
+                        return Err(SolveError::Undecided(reason));
+                    }
+                    undecided = true;
+                }
             }
         }
-        Ok(self.consistency.flatten())
+        Ok((!undecided).then_some(true))
     }
 
     /// The rules in the same group as `rule` (itself included).

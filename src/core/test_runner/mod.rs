@@ -1,9 +1,11 @@
 //! Runs logic tests against a model through the solver worker, or shared
-//! out over a pool of workers by cone (`pooled.rs`).
+//! out over a pool of workers by cone (`pooled.rs`); both cut the run into
+//! the same shares (`shares.rs`), so they find the same.
 
 pub mod flips;
 mod outcome;
 mod pooled;
+pub mod shares;
 
 pub use outcome::{TestCheckError, TestOutcome, check_test};
 pub use pooled::run_tests_pooled;
@@ -13,20 +15,28 @@ use crate::core::solve::SolverWorker;
 use outcome::outcome_of;
 use std::sync::mpsc;
 
-/// Runs `tests` on a worker that already has `model` loaded. All requests are
-/// queued at once; outcomes come back in the order of `tests`.
+/// Runs `tests` on a worker that already has `model` loaded, share after
+/// share (`shares.rs`). All requests are queued at once; outcomes come
+/// back in the order of `tests`.
 pub fn run_tests(
     worker: &SolverWorker,
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> Vec<TestOutcome> {
+    let checked: Vec<_> = tests.iter().map(|t| check_test(model, t)).collect();
+    let questions: Vec<_> = checked
+        .iter()
+        .map(|c| c.as_ref().ok().map(|(premise, claim)| (premise, claim)))
+        .collect();
     let (reply, replies) = mpsc::channel();
-    let mut tickets = Vec::with_capacity(tests.len());
-    for test in tests {
-        tickets.push(
-            check_test(model, test)
-                .map(|(premise, claim)| worker.submit(premise, claim, reply.clone())),
-        );
+    let mut tickets = vec![None; tests.len()];
+    for share in shares::shares(&shares::model_graph(model), &questions) {
+        shares::start_share(worker);
+        for i in share {
+            if let Ok((premise, claim)) = &checked[i] {
+                tickets[i] = Some(worker.submit(premise.clone(), claim.clone(), reply.clone()));
+            }
+        }
     }
     drop(reply);
     let mut findings = std::collections::HashMap::new();
@@ -35,10 +45,11 @@ pub fn run_tests(
     }
     tests
         .iter()
+        .zip(checked)
         .zip(tickets)
-        .map(|(test, ticket)| {
-            let answer = ticket
-                .map(|ticket| findings.remove(&ticket))
+        .map(|((test, checked), ticket)| {
+            let answer = checked
+                .map(|_| ticket.and_then(|ticket| findings.remove(&ticket)))
                 .map_err(|e| e.to_string());
             outcome_of(test, answer)
         })

@@ -179,8 +179,10 @@ impl Runtime {
                     }
                 }
                 let (reply, pending) = (&self.reply, &mut self.pending);
+                // The probe waits on the main worker before the tests.
+                let main_busy = usize::from(probe_consistency);
                 self.solver
-                    .share_tests(runnable, |worker, premise, claim, job| {
+                    .share_tests(runnable, main_busy, |worker, premise, claim, job| {
                         let ticket = worker.submit(premise, claim, reply.clone());
                         pending.insert(
                             ticket,

@@ -2,9 +2,12 @@
 //! the consistency probe) and helpers, as many as `solver_jobs` asks for
 //! beyond it. Every worker has the model loaded and gets every edit; a lint
 //! run is shared out over all of them by group of rules (groups whose
-//! content an earlier run checked keep their diagnostics), a test run by cone
-//! (the tests whose variables touch the same groups of rules run one after
-//! another on one worker, reusing its warm solver of that cone).
+//! content an earlier run checked keep their diagnostics), a test run in
+//! the shares of `test_runner/shares.rs` (tests of one cone, a few at a
+//! time, one after another on one worker in its warm solver of that cone,
+//! made afresh for the share), so the findings do not depend on the number
+//! of workers, and a rerun of the tests an edit touched finds what a full
+//! run would. An edit keeps the warm solvers of the cones it does not touch.
 //!
 //! Each worker numbers its tickets in a range of its own, so replies on one
 //! channel never collide and a ticket says which worker to cancel it on.
@@ -14,8 +17,8 @@ use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
 use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
 use crate::core::solve::{SolverWorker, Ticket};
+use crate::core::test_runner::shares::{shares, start_share};
 use crate::tui::state::msg::TestJob;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
@@ -116,40 +119,35 @@ impl Solvers {
     }
 
     /// Queues every job with formulas on a worker (`submit(worker, premise,
-    /// claim)` sends it), the jobs of one cone on one worker in their order,
-    /// each cone (largest first) on the worker with the fewest tests so far.
+    /// claim)` sends it), share by share (`test_runner/shares.rs`), each
+    /// share's jobs in their order on one worker, each share (largest first)
+    /// on the worker with the fewest tests so far; the main worker counts
+    /// `main_busy` tests more (a question queued before the run).
     pub fn share_tests(
         &mut self,
         jobs: Vec<(Expr, Expr, TestJob)>,
+        main_busy: usize,
         mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob),
     ) {
-        if self.workers.len() == 1 {
-            for (premise, claim, job) in jobs {
-                submit(&self.workers[0], premise, claim, job);
-            }
-            return;
-        }
         let graph = self.graph.get_or_insert_with(|| {
             RuleGraph::build(
                 self.variables.iter().map(String::as_str),
                 self.rules.iter().map(|(id, f)| (id.as_str(), f)),
             )
         });
-        let mut cones: BTreeMap<_, Vec<(Expr, Expr, TestJob)>> = BTreeMap::new();
-        for (premise, claim, job) in jobs {
-            let mut symbols = premise.symbols();
-            symbols.extend(claim.symbols());
-            let key = graph.rules_touching(symbols);
-            cones.entry(key).or_default().push((premise, claim, job));
-        }
-        let mut cones: Vec<_> = cones.into_values().collect();
-        cones.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        let questions: Vec<_> = jobs.iter().map(|(p, c, _)| Some((p, c))).collect();
+        let plan = shares(graph, &questions);
+        let mut jobs: Vec<Option<(Expr, Expr, TestJob)>> = jobs.into_iter().map(Some).collect();
         let mut load = vec![0usize; self.workers.len()];
-        for cone in cones {
-            let k = (0..load.len()).min_by_key(|&k| load[k]).unwrap_or(0);
-            load[k] += cone.len();
-            for (premise, claim, job) in cone {
-                submit(&self.workers[k], premise, claim, job);
+        load[0] = main_busy;
+        for share in plan {
+            let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap_or(0);
+            load[k] += share.len();
+            start_share(&self.workers[k]);
+            for i in share {
+                if let Some((premise, claim, job)) = jobs[i].take() {
+                    submit(&self.workers[k], premise, claim, job);
+                }
             }
         }
     }
