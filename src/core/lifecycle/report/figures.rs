@@ -112,8 +112,7 @@ pub fn quality(
         .cloned()
         .collect();
     let tests = &project.tests.tests;
-    let lint = figure(project, source, FigureKind::Lint, progress, || {
-        let pool = pool()?;
+    let lint = figure(project, source, FigureKind::Lint, progress, &pool, |pool| {
         let mut diagnostics = syntactic::check(&project.model, compiled);
         diagnostics.extend(solver_lint(pool, compiled));
         diagnostics.sort_by_key(|d| (d.severity, d.code));
@@ -121,19 +120,32 @@ pub fn quality(
     })?;
     // A test run made here lends its proved findings to the coverage.
     let fresh_outcomes: std::cell::RefCell<Option<Vec<TestOutcome>>> = Default::default();
-    let test_rows = figure(project, source, FigureKind::Tests, progress, || {
-        let outcomes = run_tests_pooled(pool()?, compiled, &counting);
-        let rows = outcomes.iter().map(TestRow::from).collect();
-        fresh_outcomes.replace(Some(outcomes));
-        Ok(rows)
-    })?;
-    let coverage = figure(project, source, FigureKind::Coverage, progress, || {
-        let pool = pool()?;
-        Ok(match fresh_outcomes.take() {
-            Some(outcomes) => rule_coverage_with_outcomes(pool, compiled, &counting, &outcomes),
-            None => rule_coverage_pooled(pool, compiled, &counting),
-        })
-    })?;
+    let test_rows = figure(
+        project,
+        source,
+        FigureKind::Tests,
+        progress,
+        &pool,
+        |pool| {
+            let outcomes = run_tests_pooled(pool, compiled, &counting);
+            let rows = outcomes.iter().map(TestRow::from).collect();
+            fresh_outcomes.replace(Some(outcomes));
+            Ok(rows)
+        },
+    )?;
+    let coverage = figure(
+        project,
+        source,
+        FigureKind::Coverage,
+        progress,
+        &pool,
+        |pool| {
+            Ok(match fresh_outcomes.take() {
+                Some(outcomes) => rule_coverage_with_outcomes(pool, compiled, &counting, &outcomes),
+                None => rule_coverage_pooled(pool, compiled, &counting),
+            })
+        },
+    )?;
     let sample = match mutation {
         MutationChoice::Skip => None,
         MutationChoice::All => Some(None),
@@ -146,8 +158,8 @@ pub fn quality(
             source,
             FigureKind::Mutation(limit),
             progress,
-            || {
-                let pool = pool()?;
+            &pool,
+            |pool| {
                 let all = mutants(compiled);
                 let generated = all.len();
                 let chosen = match limit {
@@ -178,12 +190,13 @@ pub fn quality(
 }
 
 /// One figure: from the cache when it is there, else computed and filed.
-fn figure<T: Serialize + DeserializeOwned>(
+fn figure<'p, T: Serialize + DeserializeOwned>(
     project: &Project,
     source: &QualitySource<'_>,
     kind: FigureKind,
     progress: &(dyn Fn(&str) + Sync),
-    compute: impl FnOnce() -> Result<T, String>,
+    pool: &dyn Fn() -> Result<&'p SolverPool, String>,
+    compute: impl FnOnce(&SolverPool) -> Result<T, String>,
 ) -> Result<Stamped<T>, String> {
     let key = FiguresCache::key(project, source.timeout_ms, kind);
     if let Some(cache) = source.cache
@@ -196,8 +209,9 @@ fn figure<T: Serialize + DeserializeOwned>(
         ));
         return Ok(found);
     }
+    let pool = pool()?;
     progress(kind.name());
-    let stamped = Stamped::fresh(now_utc(), compute()?);
+    let stamped = Stamped::fresh(now_utc(), compute(pool)?);
     if let Some(cache) = source.cache
         && let Err(why) = cache.store(&key, &stamped)
     {
