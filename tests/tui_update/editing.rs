@@ -215,6 +215,44 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
     assert!(probe);
 }
 
+#[test]
+fn an_edit_that_makes_the_rules_consistent_again_reruns_every_test() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("model.json"), SPLIT_MODEL).unwrap();
+    fs::write(dir.path().join("tests.json"), SPLIT_TESTS).unwrap();
+    let mut app = open_app(dir.path());
+    let mut runtime = start(&mut app);
+    assert_eq!(app.counts(), (4, 0, 0));
+
+    // The guest fee rule contradicts itself: its cone reruns, the probe
+    // finds the policy inconsistent, and every test is asked again.
+    edit_rule(&mut app, "G2", "(and (= guestFee 1.0) (= guestFee 2.0))");
+    let effects = ctrl(&mut app, 's');
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.counts(), (0, 4, 0), "every question is IMPOSSIBLE");
+    assert!(
+        matches!(app.test_state("T1"), TestState::Done(o)
+            if o.finding.as_ref().is_some_and(|f| f.policy_inconsistent == Some(true))),
+        "the parking test fails only because the rules contradict each other"
+    );
+
+    // Fixed again: only the guest tests are in the edited rule's cone, but
+    // the parking tests' IMPOSSIBLE is stale now, so they are rerun too.
+    edit_rule(&mut app, "G2", "(= guestFee (* 5.0 guests))");
+    let effects = ctrl(&mut app, 's');
+    let (_, jobs, probe) = run_tests_effect(&effects);
+    assert_eq!(jobs, ["T3", "T4"]);
+    assert!(probe);
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(app.counts(), (4, 0, 0), "the parking tests pass again");
+    assert!(matches!(app.test_state("T1"), TestState::Done(o) if o.passed));
+    assert!(
+        app.status.last_error.is_none(),
+        "{:?}",
+        app.status.last_error
+    );
+}
+
 // ----------------------------------------------------------------- drafts
 
 #[test]

@@ -150,19 +150,43 @@ pub fn flips_summary(flips: &[Flip]) -> String {
 /// The probe that accompanies a partial rerun: if the edit made the policy
 /// inconsistent, every test may have changed, so all are rerun.
 pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> Vec<Effect> {
-    if generation != app.generation || consistent {
+    if generation != app.generation {
         return Vec::new();
     }
-    app.status.last_error = Some(
-        "the rules contradict each other: every question is IMPOSSIBLE until that is fixed".into(),
-    );
+    if consistent {
+        // Results proved while the rules contradicted each other are
+        // IMPOSSIBLE for that reason alone: once an edit made the policy
+        // consistent again, the tests the partial rerun left alone are
+        // stale, so every test is asked again.
+        let stale = app.results.values().any(|state| {
+            matches!(state, TestState::Done(outcome)
+                if outcome.finding.as_ref().is_some_and(|f| f.policy_inconsistent == Some(true)))
+        });
+        if app.status.last_error.as_deref() == Some(POLICY_CONTRADICTS_ITSELF) {
+            app.status.last_error = None;
+        }
+        if app.run_was_partial && stale {
+            return vec![full_run_keeping_flips(app)];
+        }
+        return Vec::new();
+    }
+    app.status.last_error = Some(POLICY_CONTRADICTS_ITSELF.into());
     if app.run_was_partial {
-        let flips_so_far = std::mem::take(&mut app.flips);
-        let effect = start_full_run(app);
-        app.flips = flips_so_far;
-        return vec![effect];
+        return vec![full_run_keeping_flips(app)];
     }
     Vec::new()
+}
+
+/// What the status line says while the rules contradict each other.
+const POLICY_CONTRADICTS_ITSELF: &str =
+    "the rules contradict each other: every question is IMPOSSIBLE until that is fixed";
+
+/// Every test run again, the flips the partial rerun found so far kept.
+fn full_run_keeping_flips(app: &mut App) -> Effect {
+    let flips_so_far = std::mem::take(&mut app.flips);
+    let effect = start_full_run(app);
+    app.flips = flips_so_far;
+    effect
 }
 
 /// Keys while typing in the verify inputs.
