@@ -4,12 +4,12 @@ use super::common::{Failure, Outcome, print_json};
 use super::render;
 use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use crate::core::lifecycle::report::quality::LintRow;
+use crate::core::lint::full::full_lint;
 use crate::core::lint::triage::{test_components, tests_reached, triage};
-use crate::core::lint::{Diagnostic, LintCounts, Severity, syntactic};
+use crate::core::lint::{Diagnostic, LintCounts, Severity};
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, LogicTest, Project, compile};
 use crate::core::solve::SolverPool;
-use crate::core::solve::lint_checks::LintEvent;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,54 +38,33 @@ pub struct LintArgs {
     pub strict: bool,
 }
 
-/// Runs the solver-backed checks on the pool, showing progress on stderr
-/// when it is a terminal.
-pub fn solver_diagnostics(
-    pool: &SolverPool,
-    compiled: &CompiledModel,
-    show_progress: bool,
-) -> Vec<Diagnostic> {
-    let (events, received) = std::sync::mpsc::channel();
-    pool.lint(compiled.clone(), events);
-    let mut found = Vec::new();
-    for event in received.iter() {
-        match event {
-            LintEvent::Found(diagnostic) => found.push(*diagnostic),
-            LintEvent::Progress { done, total, stage } if show_progress => {
-                eprint!("\r\x1b[2Klint: {stage} {done}/{total}");
-                let _ = std::io::stderr().flush();
-            }
-            LintEvent::Progress { .. } => {}
-            LintEvent::Finished { .. } => break,
-        }
-    }
-    if show_progress {
-        eprint!("\r\x1b[2K");
-    }
-    found
-}
-
 pub fn run(args: &LintArgs) -> Outcome {
     // The linter reports rules that do not check, so the model is loaded without requiring it.
     let project = Project::load_unchecked(&args.dir)?;
     let compiled = compile(&project.model);
-    let mut diagnostics = syntactic::check(&project.model, &compiled);
     let timeout_ms = args
         .timeout_ms
         .unwrap_or(project.settings.solver_timeout_ms);
-    if !args.no_solver {
-        let timeout = Duration::from_millis(timeout_ms);
+    let pool = (!args.no_solver).then(|| {
         let jobs = args
             .jobs
             .map(usize::from)
             .or(project.settings.solver_jobs)
             .unwrap_or_else(SolverPool::default_jobs);
         // Each worker loads the model itself when the lint starts.
-        let pool = SolverPool::spawn(jobs, timeout);
-        let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
-        diagnostics.extend(solver_diagnostics(&pool, &compiled, show_progress));
+        SolverPool::spawn(jobs, Duration::from_millis(timeout_ms))
+    });
+    let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let progress = |done: usize, total: usize, stage: &str| {
+        if show_progress {
+            eprint!("\r\x1b[2Klint: {stage} {done}/{total}");
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let diagnostics = full_lint(&project.model, &compiled, pool.as_ref(), &progress);
+    if show_progress && pool.is_some() {
+        eprint!("\r\x1b[2K");
     }
-    diagnostics.sort_by_key(|d| (d.severity, d.code));
     if !args.no_solver {
         // Kept for `precept report`, which shows the same rows.
         let rows: Vec<LintRow> = diagnostics.iter().map(LintRow::from).collect();

@@ -1,6 +1,7 @@
 //! The linter: syntactic checks over the model, and solver-backed checks run
 //! on the solver worker with a deadline per check.
 
+pub mod full;
 pub mod syntactic;
 
 pub use crate::core::model::diagnostic::{

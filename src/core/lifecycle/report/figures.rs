@@ -14,10 +14,9 @@ use crate::core::lifecycle::signoff::{Checked, verify};
 use crate::core::lifecycle::versions::{
     DraftState, VersionManifest, draft_state, read_manifest, version_numbers,
 };
-use crate::core::lint::{Diagnostic, syntactic};
+use crate::core::lint::full::full_lint;
 use crate::core::model::{CompiledModel, Project};
 use crate::core::solve::SolverPool;
-use crate::core::solve::lint_checks::LintEvent;
 use crate::core::test_runner::{TestOutcome, run_tests_pooled};
 use crate::core::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use crate::core::testgen::equivalence_cache::EquivalenceCache;
@@ -113,9 +112,7 @@ pub fn quality(
         .collect();
     let tests = &project.tests.tests;
     let lint = figure(project, source, FigureKind::Lint, progress, &pool, |pool| {
-        let mut diagnostics = syntactic::check(&project.model, compiled);
-        diagnostics.extend(solver_lint(pool, compiled));
-        diagnostics.sort_by_key(|d| (d.severity, d.code));
+        let diagnostics = full_lint(&project.model, compiled, Some(pool), &|_, _, _| {});
         Ok(diagnostics.iter().map(LintRow::from).collect())
     })?;
     // A test run made here lends its proved findings to the coverage.
@@ -221,21 +218,6 @@ fn figure<'p, T: Serialize + DeserializeOwned>(
         ));
     }
     Ok(stamped)
-}
-
-/// The solver-backed lint diagnostics, shared out over the pool.
-pub fn solver_lint(pool: &SolverPool, compiled: &CompiledModel) -> Vec<Diagnostic> {
-    let (events, received) = std::sync::mpsc::channel();
-    pool.lint(compiled.clone(), events);
-    let mut found = Vec::new();
-    for event in received.iter() {
-        match event {
-            LintEvent::Found(d) => found.push(*d),
-            LintEvent::Finished { .. } => break,
-            LintEvent::Progress { .. } => {}
-        }
-    }
-    found
 }
 
 /// The project's versions, where the draft stands, the sign-offs checked,
