@@ -273,12 +273,6 @@ impl SolverSession {
         }
     }
 
-    /// Drops every warm cone solver, so the next questions are answered as
-    /// on a freshly loaded model, whatever was asked before.
-    pub fn forget_warm_solvers(&mut self) {
-        self.cone_solvers.clear();
-    }
-
     /// The rules of the kept solver that serves `rules`: the cone itself,
     /// or for a large cone a kept solver holding all of it and not much
     /// more (`holding`).

@@ -5,8 +5,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 
 use crate::core::model::CompiledModel;
-use crate::core::model::graph::RuleGraph;
+use crate::core::smt::Expr;
 use crate::core::solve::{Finding, FindingKind, LogicWarning, SolverWorker};
+use crate::core::test_runner::shares::{model_graph, shares, start_share};
 
 use super::candidates::{Candidate, CandidateKind};
 
@@ -95,24 +96,18 @@ pub(super) fn within_budget(candidates: Vec<Candidate>, budget: usize) -> Vec<Ca
 /// Checks, submits and collects; candidates that do not type-check or whose
 /// premise and claim were asked before are skipped.
 ///
-/// The questions are grouped by the rules they can involve (the solver
-/// keeps one warm solver per such group, and the scenarios it returns
-/// depend on what that solver was asked before). Each group goes to one of
-/// `workers` (every one with the model loaded) and starts on a cold
-/// solver, its questions in the candidates' order, and the answers come
-/// back in that order: so the findings, scenarios included, do not depend
-/// on how many workers there are.
+/// The questions are cut into shares by cone as a test run is
+/// (`test_runner::shares`): each share goes to one of `workers` (every one
+/// with the model loaded) and starts in a solver made afresh, its questions
+/// in the candidates' order, and the answers come back in that order. So
+/// the findings, scenarios included, do not depend on how many workers
+/// there are.
 pub(super) fn solve(
     workers: &[SolverWorker],
     model: &CompiledModel,
     candidates: Vec<Candidate>,
     asked: &mut HashSet<String>,
 ) -> Vec<Decided> {
-    let graph = RuleGraph::build(
-        model.variables.iter().map(|(name, _)| name.as_str()),
-        model.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
-    );
-    let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     let mut questions = Vec::new();
     for candidate in candidates {
         let (premise, claim) = (candidate.premise.to_string(), candidate.claim.to_string());
@@ -124,28 +119,18 @@ pub(super) fn solve(
         else {
             continue;
         };
-        let mut symbols = premise_formula.symbols();
-        symbols.extend(claim_formula.symbols());
-        let rules = graph.rules_touching(symbols);
-        let at = questions.len();
-        match groups.iter_mut().find(|(key, _)| *key == rules) {
-            Some((_, members)) => members.push(at),
-            None => groups.push((rules, vec![at])),
-        }
         questions.push((candidate, premise, claim, premise_formula, claim_formula));
     }
+    let formulas: Vec<Option<(&Expr, &Expr)>> =
+        questions.iter().map(|q| Some((&q.3, &q.4))).collect();
     let mut replies = Vec::new();
     let mut tickets = vec![(0, 0); questions.len()];
-    for (g, (_, members)) in groups.iter().enumerate() {
-        let on = g % workers.len();
+    for (s, share) in shares(&model_graph(model), &formulas).iter().enumerate() {
+        let on = s % workers.len();
         let worker = &workers[on];
-        worker.submit_task(Box::new(|session, _| {
-            if let Some(session) = session {
-                session.forget_warm_solvers();
-            }
-        }));
+        start_share(worker);
         let (reply, received) = mpsc::channel();
-        for &at in members {
+        for &at in share {
             let (_, _, _, premise, claim) = &questions[at];
             tickets[at] = (
                 on,
