@@ -5,7 +5,7 @@
 
 use super::common::{Outcome, print_json};
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::{ModelDiff, Side, TestKind, diff_with_progress};
+use crate::core::lifecycle::diff::{ModelDiff, Side, diff_with_progress};
 use crate::core::lifecycle::reference::ModelRef;
 use crate::core::model::finding::Scenario;
 use clap::Args;
@@ -123,20 +123,7 @@ pub fn render(d: &ModelDiff) -> String {
     } else {
         out += "\ntests flipped:\n";
         for t in &d.tests_flipped {
-            let kind =
-                |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
-            let suite = match t.kind {
-                TestKind::Logic => "",
-                TestKind::NaturalLanguage => ", natural-language",
-            };
-            out += &format!(
-                "  {} {}: {} → {} (expected {}{suite})\n",
-                t.id,
-                t.name,
-                kind(t.a),
-                kind(t.b),
-                t.expected.name()
-            );
+            out += &format!("  {}\n", t.line());
         }
     }
     out

@@ -63,6 +63,26 @@ pub struct FlippedTest {
     pub kind: TestKind,
 }
 
+impl FlippedTest {
+    /// The one line the CLI and the workbench show for it: "T1 Denied
+    /// boarding: IMPOSSIBLE → VALID (expected VALID)".
+    pub fn line(&self) -> String {
+        let kind = |k: Option<FindingKind>| k.map_or("does not run", |k| k.name());
+        let suite = match self.kind {
+            TestKind::Logic => "",
+            TestKind::NaturalLanguage => ", natural-language",
+        };
+        format!(
+            "{} {}: {} → {} (expected {}{suite})",
+            self.id,
+            self.name,
+            kind(self.a),
+            kind(self.b),
+            self.expected.name()
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelDiff {
     pub a: String,

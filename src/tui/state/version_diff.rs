@@ -6,7 +6,7 @@
 //! wraps to the overlay's width.
 
 use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::{ModelDiff, TestKind};
+use crate::core::lifecycle::diff::ModelDiff;
 use crate::core::lifecycle::versions::draft_state;
 use crate::core::model::finding::Scenario;
 use std::path::Path;
@@ -223,25 +223,7 @@ pub fn diff_lines(base: u32, d: &ModelDiff) -> Vec<DiffLine> {
         out.push(text(LineKind::Text, 2, 2, "none"));
     }
     for t in &d.tests_flipped {
-        let kind =
-            |k: Option<crate::core::solve::FindingKind>| k.map_or("does not run", |k| k.name());
-        let suite = match t.kind {
-            TestKind::Logic => "",
-            TestKind::NaturalLanguage => ", natural-language",
-        };
-        out.push(text(
-            LineKind::Text,
-            2,
-            2,
-            format!(
-                "{} {}: {} → {} (expected {}{suite})",
-                t.id,
-                t.name,
-                kind(t.a),
-                kind(t.b),
-                t.expected.name()
-            ),
-        ));
+        out.push(text(LineKind::Text, 2, 2, t.line()));
     }
     out
 }
