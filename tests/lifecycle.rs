@@ -7,7 +7,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::Path;
-use support::{copy_sample, precept, smtlib_project, stderr, stdout};
+use support::{copy_sample, precept, set_rule, smtlib_project, stderr, stdout};
 
 const UNREPAIRED_R7: &str =
     "(=> (and didFlightOperate (not didPassengerTravel)) (not isRefundEligible))";
@@ -17,20 +17,6 @@ fn hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// Sets rule `id`'s expression in the project's model.json.
-fn set_rule(dir: &Path, id: &str, expression: &str) {
-    let path = dir.join("model.json");
-    let mut model: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-    let rule = model["rules"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|r| r["id"] == id)
-        .unwrap();
-    rule["expression"] = Value::String(expression.into());
-    fs::write(&path, serde_json::to_string_pretty(&model).unwrap()).unwrap();
 }
 
 fn rule_text(dir: &Path, id: &str) -> String {

@@ -9,7 +9,7 @@ mod support;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
-use support::{copy_sample, precept, stderr};
+use support::{copy_sample, precept, set_rule, stderr};
 
 const FIGURES: [&str; 4] = ["lint", "tests", "rule coverage", "mutation score"];
 
@@ -67,19 +67,6 @@ fn quality_results(html: &str) -> String {
     format!("{}{}", &text[..start], &text[end..])
 }
 
-fn edit_rule(dir: &Path, id: &str, expression: &str) {
-    let path = dir.join("model.json");
-    let mut model: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-    let rule = model["rules"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|r| r["id"] == id)
-        .unwrap();
-    rule["expression"] = Value::String(expression.into());
-    fs::write(&path, serde_json::to_string_pretty(&model).unwrap()).unwrap();
-}
-
 #[test]
 fn a_second_report_reuses_every_figure_and_shows_the_same_results() {
     let project = copy_sample("airline-refunds");
@@ -133,7 +120,7 @@ fn an_edit_or_another_deadline_makes_the_report_compute_the_figures_again() {
     assert!(tests.contains("26 of 26 logic test(s) pass"), "{tests}");
 
     // The vetting repair of R7 undone: T1 and the tests that lean on R7 fail.
-    edit_rule(
+    set_rule(
         dir,
         "R7",
         "(=> (and didFlightOperate (not didPassengerTravel)) (not isRefundEligible))",

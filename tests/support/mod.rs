@@ -146,3 +146,19 @@ pub fn smtlib_project(dir: &std::path::Path, smtlib: &str, premise: &str) {
     ));
     Project::create(dir, model, tests, Settings::default()).unwrap();
 }
+
+/// Sets rule `id`'s expression in the project's model.json, as an expert
+/// editing the file would.
+pub fn set_rule(dir: &std::path::Path, id: &str, expression: &str) {
+    let path = dir.join("model.json");
+    let mut model: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let rule = model["rules"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| r["id"] == id)
+        .unwrap();
+    rule["expression"] = serde_json::Value::String(expression.into());
+    std::fs::write(&path, serde_json::to_string_pretty(&model).unwrap()).unwrap();
+}
