@@ -125,6 +125,7 @@ fn run_tests_effect(effects: &[Effect]) -> (u64, Vec<String>, bool) {
                 generation,
                 jobs,
                 probe_consistency,
+                ..
             } => Some((
                 *generation,
                 jobs.iter().map(|j| j.test.id.clone()).collect::<Vec<_>>(),

@@ -157,6 +157,46 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
     compiled
 }
 
+/// Brings `compiled` (the compiled form of the model before) up to date
+/// after an edit of rule `id` alone in `model`: its expression changed, or
+/// it was added at the end or deleted. Equal to `compile(model)` when it
+/// returns true; false when the edit needs the whole model compiled again
+/// (the rule does not compile, or it or its id had an issue), `compiled`
+/// then unchanged.
+pub fn recompile_rule(compiled: &mut CompiledModel, model: &PolicyModel, id: &str) -> bool {
+    if compiled.issues.iter().any(|issue| issue.subject == id) {
+        return false;
+    }
+    let in_model: Vec<usize> = (0..model.rules.len())
+        .filter(|&i| model.rules[i].id == id)
+        .collect();
+    let at = compiled.rules.iter().position(|rule| rule.id == id);
+    match (in_model.as_slice(), at) {
+        // Deleted: the compiled rules keep the model's order without it.
+        ([], Some(at)) => {
+            compiled.rules.remove(at);
+            true
+        }
+        // Changed in place, or added at the end of the model.
+        ([i], at) if at.is_some() || *i + 1 == model.rules.len() => {
+            let Ok((written, formula)) = compiled.check_formula(&model.rules[*i].expression) else {
+                return false;
+            };
+            let rule = CompiledRule {
+                id: id.to_string(),
+                written,
+                formula,
+            };
+            match at {
+                Some(at) => compiled.rules[at] = rule,
+                None => compiled.rules.push(rule),
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
 fn issue(field: String, subject: &str, message: String) -> ModelIssue {
     ModelIssue {
         field,
@@ -179,6 +219,61 @@ mod tests {
             review: Default::default(),
             note: String::new(),
         }
+    }
+
+    fn three_rules() -> PolicyModel {
+        PolicyModel {
+            variables: vec![Variable {
+                name: "fee".into(),
+                sort: "Int".into(),
+                description: String::new(),
+            }],
+            rules: vec![
+                rule("R1", "(> fee 1)"),
+                rule("R2", "(< fee   10)"),
+                rule("R3", "(>= fee 2)"),
+            ],
+            ..PolicyModel::default()
+        }
+    }
+
+    #[test]
+    fn one_rule_recompiled_equals_the_whole_model_compiled() {
+        let mut model = three_rules();
+        let mut compiled = compile(&model);
+        model.rules[1].expression = "(<= fee 12)".into();
+        assert!(recompile_rule(&mut compiled, &model, "R2"));
+        assert_eq!(compiled, compile(&model));
+        model.rules.push(rule("R4", "(distinct fee 5)"));
+        assert!(recompile_rule(&mut compiled, &model, "R4"));
+        assert_eq!(compiled, compile(&model));
+        model.rules.remove(0);
+        assert!(recompile_rule(&mut compiled, &model, "R1"));
+        assert_eq!(compiled, compile(&model));
+    }
+
+    #[test]
+    fn an_edit_that_needs_the_whole_model_compiled_leaves_the_compiled_model_alone() {
+        let mut model = three_rules();
+        let before = compile(&model);
+        let mut compiled = before.clone();
+        // Does not compile: the issue is the whole compile's to report.
+        model.rules[1].expression = "(<= fee".into();
+        assert!(!recompile_rule(&mut compiled, &model, "R2"));
+        assert_eq!(compiled, before);
+        // A rule that had an issue, a duplicated id, a rule added mid-list.
+        let broken = compile(&model);
+        let mut compiled = broken.clone();
+        model.rules[1].expression = "(<= fee 3)".into();
+        assert!(!recompile_rule(&mut compiled, &model, "R2"));
+        let mut model = three_rules();
+        let mut compiled = compile(&model);
+        model.rules.push(rule("R1", "true"));
+        assert!(!recompile_rule(&mut compiled, &model, "R1"));
+        model.rules.pop();
+        model.rules.insert(0, rule("R0", "true"));
+        assert!(!recompile_rule(&mut compiled, &model, "R0"));
+        assert_eq!(compiled, compile(&three_rules()));
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod settings;
 pub mod test_suite;
 pub mod verdict;
 
-pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile};
+pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile, recompile_rule};
 pub use decision_table::{DecisionTable, HitPolicy, TableMembership};
 pub use edit::{EditError, ModelEdit};
 pub use policy::{

@@ -55,6 +55,22 @@ pub(super) fn gated_check(solver: &Solver, assumptions: &[Bool]) -> SatResult {
     result
 }
 
+/// Sets Z3's own timeout on `solver`, `timeout_ms` and a little more, as a
+/// backstop for checks made off the worker (where no watchdog bounds
+/// them). On a worker's thread, whose every check the watchdog bounds by
+/// the request's deadline or a check budget, it sets none
+/// (`watchdog_only`).
+pub(super) fn backstop_timeout(solver: &Solver, timeout_ms: u64) {
+    let gated = GATE.with(|gate| gate.borrow().is_some());
+    let mut params = z3::Params::new();
+    let backstop = match gated {
+        true => u32::MAX,
+        false => u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
+    };
+    params.set_u32("timeout", backstop);
+    solver.set_params(&params);
+}
+
 /// Lifts Z3's own timeout from `solver` (`SolverSession::set_timeout`'s
 /// backstop), for a solver whose every check goes through this gate under a
 /// check budget the watchdog keeps: Z3 starts and stops a timer thread for

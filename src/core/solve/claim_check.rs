@@ -11,7 +11,7 @@ use super::error::SolveError;
 use super::preferences::rules_out;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
-use crate::core::smt::{Expr, ExprKind, Op};
+use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use num_rational::BigRational;
 use std::collections::HashSet;
 use z3::ast::{Bool, Int, Real};
@@ -549,13 +549,13 @@ impl SolverSession {
         cone: &[usize],
     ) -> Vec<Preference> {
         let refuted = self.refuted_preferences(cone);
-        let wanted = |name: &str| scope.is_none_or(|s| s.contains(name)) && !refuted.contains(name);
         let ints: Vec<(String, Int)> = self
             .vocabulary
-            .int_variables()
-            .filter(|(name, _)| wanted(name))
+            .variables_of_sort(&Sort::Int, scope)
+            .into_iter()
+            .filter(|(name, _)| !refuted.contains(*name))
+            .filter_map(|(name, variable)| Some((name.to_string(), variable.as_int()?)))
             .take(MAX_PREFERENCES)
-            .map(|(name, variable)| (name.to_string(), variable))
             .collect();
         // Only a Real compared with a threshold: one the rules merely set is
         // an output they decide.
@@ -565,9 +565,10 @@ impl SolverSession {
             .collect();
         let reals: Vec<(String, Real)> = self
             .vocabulary
-            .real_variables()
-            .filter(|(name, _)| wanted(name) && thresholded.contains(name))
-            .map(|(name, variable)| (name.to_string(), variable))
+            .variables_of_sort(&Sort::Real, scope)
+            .into_iter()
+            .filter(|(name, _)| !refuted.contains(*name) && thresholded.contains(name))
+            .filter_map(|(name, variable)| Some((name.to_string(), variable.as_real()?)))
             .collect();
         let mut preferences = Vec::new();
         for (name, variable) in ints {

@@ -82,20 +82,34 @@ impl Z3Vocabulary {
         z3_vocabulary
     }
 
-    /// The Int variables with their names, in declaration order.
-    pub fn int_variables(&self) -> impl Iterator<Item = (&str, Int)> + '_ {
-        self.order
-            .iter()
-            .filter(|(_, sort)| *sort == Sort::Int)
-            .filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_int()?)))
-    }
-
-    /// The Real variables with their names, in declaration order.
-    pub fn real_variables(&self) -> impl Iterator<Item = (&str, Real)> + '_ {
-        self.order
-            .iter()
-            .filter(|(_, sort)| *sort == Sort::Real)
-            .filter_map(|(name, _)| Some((name.as_str(), self.variables.get(name)?.as_real()?)))
+    /// The variables of `sort` among `scope` (every variable when `None`),
+    /// with their Z3 constants, in declaration order. A scope is looked up
+    /// name by name, so a question about a few variables of a large model
+    /// does not walk every declaration.
+    pub fn variables_of_sort(
+        &self,
+        sort: &Sort,
+        scope: Option<&std::collections::HashSet<String>>,
+    ) -> Vec<(&str, &Dynamic)> {
+        let mut found: Vec<(usize, &str, &Dynamic)> = match scope {
+            Some(scope) => scope
+                .iter()
+                .filter(|name| self.sorts.get(name.as_str()) == Some(sort))
+                .filter_map(|name| {
+                    let (key, constant) = self.variables.get_key_value(name.as_str())?;
+                    Some((*self.positions.get(name.as_str())?, key.as_str(), constant))
+                })
+                .collect(),
+            None => self
+                .order
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, s))| s == sort)
+                .filter_map(|(i, (name, _))| Some((i, name.as_str(), self.variables.get(name)?)))
+                .collect(),
+        };
+        found.sort_unstable_by_key(|(position, _, _)| *position);
+        found.into_iter().map(|(_, name, c)| (name, c)).collect()
     }
 
     pub fn is_variable(&self, name: &str) -> bool {

@@ -110,6 +110,8 @@ impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
     /// under its own guard literal.
     pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, SolveError> {
+        static UNCOMPRESSED: std::sync::Once = std::sync::Once::new();
+        UNCOMPRESSED.call_once(|| z3::set_global_param("model.compact", "false"));
         let vocabulary =
             Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
         let mut session = SolverSession {
@@ -153,15 +155,11 @@ impl SolverSession {
         Ok(session)
     }
 
-    /// A backstop to the watchdog: Z3's own timeout, a little longer.
+    /// A backstop to the watchdog off the worker: Z3's own timeout, a
+    /// little longer (`check_gate::backstop_timeout`).
     pub fn set_timeout(&mut self, timeout_ms: u64) {
         self.timeout_ms = timeout_ms;
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
-        );
-        self.solver.set_params(&params);
+        super::check_gate::backstop_timeout(&self.solver, timeout_ms);
     }
 
     fn add_rule(&mut self, id: &str, formula: &Expr) -> Result<(), SolveError> {
@@ -509,12 +507,7 @@ impl SolverSession {
     /// A fresh solver holding only `rules` (under their usual guards).
     pub(super) fn scratch_solver(&self, rules: &[usize]) -> Solver {
         let scratch = Solver::new();
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            u32::try_from(self.timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
-        );
-        scratch.set_params(&params);
+        super::check_gate::backstop_timeout(&scratch, self.timeout_ms);
         for &r in rules {
             scratch.assert(self.rules[r].literal.implies(&self.rules[r].formula));
         }

@@ -1,7 +1,10 @@
 //! Runs logic tests against a model through the solver worker, or shared
 //! out over a pool of workers by cone (`pooled.rs`); both cut the run into
-//! the same shares (`shares.rs`), so they find the same.
+//! the same shares (`shares.rs`), so they find the same. After a rule
+//! edit, a test whose evidence does not rest on the old rule keeps its
+//! finding without the solver (`carry_over.rs`).
 
+pub mod carry_over;
 pub mod flips;
 mod outcome;
 mod pooled;

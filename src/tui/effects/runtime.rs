@@ -149,6 +149,7 @@ impl Runtime {
                 generation,
                 jobs,
                 probe_consistency,
+                split_cones,
             } => {
                 self.cancel_runs();
                 let mut messages = Vec::new();
@@ -181,8 +182,11 @@ impl Runtime {
                 let (reply, pending) = (&self.reply, &mut self.pending);
                 // The probe waits on the main worker before the tests.
                 let main_busy = usize::from(probe_consistency);
-                self.solver
-                    .share_tests(runnable, main_busy, |worker, premise, claim, job| {
+                self.solver.share_tests(
+                    runnable,
+                    main_busy,
+                    split_cones,
+                    |worker, premise, claim, job| {
                         let ticket = worker.submit(premise, claim, reply.clone());
                         pending.insert(
                             ticket,
@@ -191,7 +195,8 @@ impl Runtime {
                                 test: Box::new(job.test),
                             },
                         );
-                    });
+                    },
+                );
                 messages
             }
             Effect::Verify {

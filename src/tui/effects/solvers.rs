@@ -17,7 +17,7 @@ use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
 use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
 use crate::core::solve::{SolverWorker, Ticket};
-use crate::core::test_runner::shares::{shares, start_share};
+use crate::core::test_runner::shares::{shares, split, start_share};
 use crate::tui::state::msg::TestJob;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -122,11 +122,14 @@ impl Solvers {
     /// claim)` sends it), share by share (`test_runner/shares.rs`), each
     /// share's jobs in their order on one worker, each share (largest first)
     /// on the worker with the fewest tests so far; the main worker counts
-    /// `main_busy` tests more (a question queued before the run).
+    /// `main_busy` tests more (a question queued before the run). With
+    /// `split_cones`, each share is first cut into one part per worker
+    /// (`shares::split`), so an edit's rerun of one cone uses every core.
     pub fn share_tests(
         &mut self,
         jobs: Vec<(Expr, Expr, TestJob)>,
         main_busy: usize,
+        split_cones: bool,
         mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob),
     ) {
         let graph = self.graph.get_or_insert_with(|| {
@@ -136,7 +139,10 @@ impl Solvers {
             )
         });
         let questions: Vec<_> = jobs.iter().map(|(p, c, _)| Some((p, c))).collect();
-        let plan = shares(graph, &questions);
+        let mut plan = shares(graph, &questions);
+        if split_cones {
+            plan = split(plan, self.workers.len());
+        }
         let mut jobs: Vec<Option<(Expr, Expr, TestJob)>> = jobs.into_iter().map(Some).collect();
         let mut load = vec![0usize; self.workers.len()];
         load[0] = main_busy;

@@ -6,7 +6,9 @@ use crate::core::document::{DocSpan, split_spans};
 use crate::core::model::drafts::Drafts;
 use crate::core::model::graph::RuleGraph;
 use crate::core::model::history::History;
-use crate::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
+use crate::core::model::{
+    CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile, recompile_rule,
+};
 use crate::core::solve::FindingKind;
 use crate::core::test_runner::TestOutcome;
 use crate::tui::input::editor::Editor;
@@ -411,6 +413,28 @@ impl App {
         self.refresh_derived();
     }
 
+    /// After an edit of rule `id` alone (changed, added at the end or
+    /// deleted): compiles just that rule when it can, else the whole model,
+    /// and rebuilds the graph. The same result as `recompile`, without
+    /// compiling and wording every rule again.
+    pub fn recompile_rule(&mut self, id: &str) {
+        if !recompile_rule(&mut self.compiled, &self.model, id) {
+            return self.recompile();
+        }
+        self.graph = build_graph(&self.compiled);
+        self.span_rules = self.rules_by_span();
+        match self.compiled.rule(id) {
+            Some(rule) => {
+                let english = self.compiled.glossary.sentence(&rule.written);
+                self.rule_english.insert(id.to_string(), english);
+            }
+            None => {
+                self.rule_english.remove(id);
+            }
+        }
+        self.refresh_examples();
+    }
+
     /// What is derived from the model and kept with it: rules per span and
     /// each rule's English.
     fn refresh_derived(&mut self) {
@@ -421,7 +445,11 @@ impl App {
             .iter()
             .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
             .collect();
-        // The verify inputs' examples come from this model's vocabulary.
+        self.refresh_examples();
+    }
+
+    /// The verify inputs' examples come from this model's vocabulary.
+    fn refresh_examples(&mut self) {
         let (premise, claim) = crate::tui::state::examples::verify_examples(&self.compiled);
         self.verify.premise.set_placeholder_text(match premise {
             Some(example) => format!("premise, e.g. {example} (empty: no facts)"),

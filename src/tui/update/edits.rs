@@ -4,6 +4,7 @@
 
 use super::runs::{start_full_run, start_run};
 use crate::core::model::{ReviewStatus, Rule, SourceSpan};
+use crate::core::test_runner::carry_over::{RuleChange, still_proved};
 use crate::tui::input::editor::{
     EditTarget, Edited, Editor, rule_text, test_form, type_form, validate, variable_form,
 };
@@ -304,7 +305,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
     if app.drafts.rules.remove(id).is_some() {
         effects.push(Effect::SaveDrafts(app.drafts.clone()));
     }
-    app.recompile();
+    app.recompile_rule(id);
     effects.push(Effect::SaveModel(Box::new(app.model.clone())));
     effects.push(Effect::ReplaceRule {
         id: id.to_string(),
@@ -316,42 +317,54 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
 }
 
 /// Reruns the tests whose cone of influence contains the edited rule (its
-/// old and new variables), with a consistency probe.
+/// old and new variables), with a consistency probe. Of those, a test
+/// whose finding's evidence does not rest on the old rule and holds under
+/// the new one keeps its finding without the solver (`carry_over.rs`).
 fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect {
     let mut touched_variables: BTreeSet<String> = old_variables.into_iter().collect();
     touched_variables.extend(app.graph.variables_of(id));
     let touched = app
         .graph
         .components_of(touched_variables.iter().map(String::as_str));
-    let affected: Vec<String> = app
-        .tests
-        .tests
-        .iter()
-        .filter(|test| {
-            let symbols = |text: &str| {
-                crate::core::smt::parse_expr(text).map(|e| {
-                    e.symbols()
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                })
-            };
-            match (symbols(&test.premise), symbols(&test.claim)) {
-                (Ok(mut names), Ok(claim)) => {
-                    names.extend(claim);
-                    app.graph
-                        .may_depend(names.iter().map(String::as_str), &touched)
-                        || !matches!(app.test_state(&test.id), TestState::Done(_))
-                }
-                _ => true,
+    let change = RuleChange::in_model(id, &app.compiled);
+    let mut kept = 0;
+    let mut affected: Vec<String> = Vec::new();
+    for test in &app.tests.tests {
+        let symbols = |text: &str| {
+            crate::core::smt::parse_expr(text).map(|e| {
+                e.symbols()
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+        };
+        let in_cone = match (symbols(&test.premise), symbols(&test.claim)) {
+            (Ok(mut names), Ok(claim)) => {
+                names.extend(claim);
+                app.graph
+                    .may_depend(names.iter().map(String::as_str), &touched)
             }
-        })
-        .map(|t| t.id.clone())
-        .collect();
+            _ => true,
+        };
+        let done = match app.test_state(&test.id) {
+            TestState::Done(outcome) => Some(outcome.finding.as_ref()),
+            _ => None,
+        };
+        match done {
+            None => affected.push(test.id.clone()),
+            Some(_) if !in_cone => {}
+            Some(Some(finding)) if still_proved(finding, change, &app.compiled) => kept += 1,
+            Some(_) => affected.push(test.id.clone()),
+        }
+    }
     app.status.message = Some(format!(
-        "applied {id}; rerunning {} of {} tests",
+        "applied {id}; rerunning {} of {} tests{}",
         affected.len(),
-        app.tests.tests.len()
+        app.tests.tests.len(),
+        match kept {
+            0 => String::new(),
+            n => format!(" ({n} more keep their findings: the evidence still holds)"),
+        }
     ));
     start_run(app, &affected, true, true)
 }
@@ -419,7 +432,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             if app.drafts.rules.remove(&rule.id).is_some() {
                 effects.push(Effect::SaveDrafts(app.drafts.clone()));
             }
-            app.recompile();
+            app.recompile_rule(&rule.id);
             super::navigation::rescroll(app);
             effects.push(Effect::SaveModel(Box::new(app.model.clone())));
             effects.push(Effect::ReplaceRule {

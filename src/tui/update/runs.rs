@@ -65,6 +65,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
         generation: app.generation,
         jobs,
         probe_consistency,
+        split_cones: partial,
     }
 }
 
