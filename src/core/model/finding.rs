@@ -177,6 +177,27 @@ pub struct Finding {
     pub reason: Option<String>,
 }
 
+/// What is already proved about one side of a question (the rules and
+/// the premise with the claim, or with its negation), before the solver
+/// asks it: a scenario where that side holds, or a minimal set of rules
+/// (by id) with which it cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KnownSide {
+    Holds(Scenario),
+    Refuted(Vec<String>),
+}
+
+/// What is already proved about a question's two sides (a test whose
+/// finding an edit left partly standing, `test_runner/carry_over.rs`); the
+/// solver asks only the sides that are not known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KnownSides {
+    /// The rules, the premise and the claim.
+    pub claim_true: Option<KnownSide>,
+    /// The rules, the premise and the claim's negation.
+    pub claim_false: Option<KnownSide>,
+}
+
 impl Finding {
     pub fn new(kind: FindingKind, premise: &str, claim: &str) -> Finding {
         Finding {

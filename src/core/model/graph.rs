@@ -26,6 +26,9 @@ pub struct RuleGraph {
     rule_order: Vec<NodeIndex>,
     /// Connected-component representative of each node.
     component: Vec<usize>,
+    /// Whether a name a rule mentions becomes a variable on first sight
+    /// (`from_rule_variables`) or only declared names are (`build`).
+    any_name: bool,
 }
 
 impl RuleGraph {
@@ -83,20 +86,59 @@ impl RuleGraph {
                 graph.add_edge(rule, variable, ());
             }
         }
-        let mut union = UnionFind::new(graph.node_count());
-        for edge in graph.edge_indices() {
-            if let Some((a, b)) = graph.edge_endpoints(edge) {
-                union.union(a.index(), b.index());
-            }
-        }
-        let component = union.into_labeling();
-        RuleGraph {
+        let mut linked = RuleGraph {
             graph,
             rules: rule_nodes,
             variables: variable_nodes,
             rule_order,
-            component,
+            component: Vec::new(),
+            any_name,
+        };
+        linked.label_components();
+        linked
+    }
+
+    fn label_components(&mut self) {
+        let mut union = UnionFind::new(self.graph.node_count());
+        for edge in self.graph.edge_indices() {
+            if let Some((a, b)) = self.graph.edge_endpoints(edge) {
+                union.union(a.index(), b.index());
+            }
         }
+        self.component = union.into_labeling();
+    }
+
+    /// Links rule `id` to the variables `formula` mentions instead of those
+    /// it mentioned, in place, as a one-rule edit needs; groups and cones
+    /// are then those of the graph built afresh. False when there is no
+    /// rule `id` (build the graph again then).
+    pub fn replace_rule(&mut self, id: &str, formula: &Expr) -> bool {
+        self.relink_rule(id, formula.symbols())
+    }
+
+    /// `replace_rule` by the names the rule now mentions (for a graph of
+    /// `from_rule_variables`, its variables; `id` is its position).
+    pub fn relink_rule<'a>(&mut self, id: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
+        let Some(&rule) = self.rules.get(id) else {
+            return false;
+        };
+        while let Some(edge) = self.graph.first_edge(rule, petgraph::Direction::Outgoing) {
+            self.graph.remove_edge(edge);
+        }
+        for symbol in names {
+            let variable = match self.variables.get(symbol) {
+                Some(&node) => node,
+                None if self.any_name => {
+                    let node = self.graph.add_node(Node::Variable(symbol.to_string()));
+                    self.variables.insert(symbol.to_string(), node);
+                    node
+                }
+                None => continue,
+            };
+            self.graph.add_edge(rule, variable, ());
+        }
+        self.label_components();
+        true
     }
 
     /// The positions of the rules in the groups that mention any of
@@ -242,6 +284,44 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_replaced_in_place_groups_as_the_graph_built_afresh() {
+        let variables = ["a", "b", "x", "y", "z"];
+        let rules = [
+            ("R1", "(=> a (> x 1))"),
+            ("R2", "(=> (> y 2) b)"),
+            ("R3", "(= z 3)"),
+        ];
+        let parsed: Vec<(&str, Expr)> = rules
+            .iter()
+            .map(|(id, text)| (*id, parse_expr(text).unwrap()))
+            .collect();
+        let mut graph = RuleGraph::build(variables, parsed.iter().map(|(id, f)| (*id, f)));
+        assert_eq!(graph.groups(), vec![vec![0], vec![1], vec![2]]);
+        // R2 now joins R1's group and R3's; then leaves both again.
+        for (text, groups) in [
+            ("(=> (> x 2) (= z 4))", vec![vec![0, 1, 2]]),
+            ("(not b)", vec![vec![0], vec![1], vec![2]]),
+        ] {
+            let formula = parse_expr(text).unwrap();
+            assert!(graph.replace_rule("R2", &formula));
+            let mut edited = parsed.clone();
+            edited[1].1 = formula;
+            let fresh = RuleGraph::build(variables, edited.iter().map(|(id, f)| (*id, f)));
+            assert_eq!(graph.groups(), groups);
+            assert_eq!(graph.groups(), fresh.groups());
+            assert_eq!(graph.variables_of("R2"), fresh.variables_of("R2"));
+            assert_eq!(graph.rules_using("x"), fresh.rules_using("x"));
+            assert_eq!(graph.rules_touching(["a"]), fresh.rules_touching(["a"]));
+            let touched = graph.components_of(["z"]);
+            assert_eq!(
+                graph.may_depend(["a"], &touched),
+                fresh.may_depend(["a"], &fresh.components_of(["z"]))
+            );
+        }
+        assert!(!graph.replace_rule("R9", &parse_expr("a").unwrap()));
+    }
+
+    #[test]
     fn rules_group_through_shared_variables() {
         let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let lists = [
@@ -251,8 +331,12 @@ mod tests {
             names(&["b", "z"]),
             names(&[]),
         ];
-        let cones = RuleGraph::from_rule_variables(lists.iter().map(Vec::as_slice));
+        let mut cones = RuleGraph::from_rule_variables(lists.iter().map(Vec::as_slice));
         assert_eq!(cones.rules_touching(["a"]), vec![0, 1, 3]);
+        // Rule 2 relinked to a name never seen: its group stays its own.
+        assert!(cones.relink_rule("2", ["w"]));
+        assert_eq!(cones.rules_touching(["w"]), vec![2]);
+        assert!(cones.relink_rule("2", ["y"]));
         assert_eq!(cones.rules_touching(["y"]), vec![2]);
         assert_eq!(cones.rules_touching(["y", "z"]), vec![0, 1, 2, 3]);
         assert!(cones.rules_touching(["unknown"]).is_empty());

@@ -10,7 +10,9 @@ use super::encode::real_literal;
 use super::error::SolveError;
 use super::preferences::rules_out;
 use super::session::{Interruption, SolverSession};
-use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario};
+use crate::core::model::finding::{
+    Finding, FindingKind, KnownSide, KnownSides, LogicWarning, Scenario,
+};
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use num_rational::BigRational;
 use std::collections::HashSet;
@@ -67,15 +69,29 @@ impl SolverSession {
         claim: &Expr,
         interruption: &dyn Interruption,
     ) -> Finding {
+        self.verify_knowing(premise, claim, &KnownSides::default(), interruption)
+    }
+
+    /// `verify`, taking the sides of the question that `known` proves
+    /// (rule sets by id, minimal; scenarios where the side holds) as
+    /// answered, so only the others are checked. The finding is the one
+    /// those answers and the checks prove.
+    pub fn verify_knowing(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        known: &KnownSides,
+        interruption: &dyn Interruption,
+    ) -> Finding {
         let first = match self.consistency.is_none() {
-            true => self.verify_before_consistency(premise, claim, interruption),
+            true => self.verify_before_consistency(premise, claim, known, interruption),
             false => Ok(None),
         };
         let result = first.and_then(|first| match first {
             Some(finding) => Ok(finding),
             None => self.scoped(premise, claim, interruption).and_then(|scope| {
                 let warnings = self.logic_warnings(premise, claim, interruption)?;
-                self.verify_in_cone(premise, claim, &scope, warnings, interruption)
+                self.verify_in_cone(premise, claim, &scope, warnings, known, interruption)
             }),
         });
         result.unwrap_or_else(|reason| {
@@ -90,11 +106,12 @@ impl SolverSession {
         claim: &Expr,
         scope: &Scope,
         warnings: Vec<LogicWarning>,
+        known: &KnownSides,
         interruption: &dyn Interruption,
     ) -> Result<Finding, SolveError> {
         let cone = self.take_cone_solver(&scope.rules);
         let whole_model = std::mem::replace(&mut self.solver, cone);
-        let result = self.verify_inside(premise, claim, scope, warnings, interruption);
+        let result = self.verify_inside(premise, claim, scope, warnings, known, interruption);
         let cone = std::mem::replace(&mut self.solver, whole_model);
         self.return_cone_solver(&scope.rules, cone);
         result
@@ -113,6 +130,7 @@ impl SolverSession {
         &mut self,
         premise: &Expr,
         claim: &Expr,
+        known: &KnownSides,
         interruption: &dyn Interruption,
     ) -> Result<Option<Finding>, SolveError> {
         let question = self.question_variables(premise, claim);
@@ -124,7 +142,7 @@ impl SolverSession {
             consistency: Some(true),
         };
         let warnings = self.logic_warnings(premise, claim, interruption)?;
-        let finding = self.verify_in_cone(premise, claim, &scope, warnings, interruption)?;
+        let finding = self.verify_in_cone(premise, claim, &scope, warnings, known, interruption)?;
         let cone_consistent =
             finding.claims_true_scenario.is_some() || finding.claims_false_scenario.is_some();
         let consistent = match cone_consistent {
@@ -148,7 +166,7 @@ impl SolverSession {
                     };
                     let warnings = self.logic_warnings(premise, claim, interruption)?;
                     return self
-                        .verify_in_cone(premise, claim, &every_rule, warnings, interruption)
+                        .verify_in_cone(premise, claim, &every_rule, warnings, known, interruption)
                         .map(Some);
                 }
             },
@@ -259,6 +277,7 @@ impl SolverSession {
         claim: &Expr,
         scope: &Scope,
         warnings: Vec<LogicWarning>,
+        known: &KnownSides,
         interruption: &dyn Interruption,
     ) -> Result<Finding, SolveError> {
         let mut finding = Finding::new(
@@ -302,28 +321,41 @@ impl SolverSession {
         let not_claim = Expr::app(Op::Not, vec![claim.clone()]);
         let for_claim_false = offered(&[premise, &not_claim]);
         let mut premise_refuted = Vec::new();
-        let (claims_false, claim_false_core) = match self.check_preferring(
-            &claim_false,
-            &for_claim_false,
-            &scope.rules,
-            &mut premise_refuted,
-            interruption,
-        )? {
-            Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-            Err(core) => (None, core),
+        // A side `known` proves is not asked; a rule set it gives is minimal.
+        let false_known = self.known_answer(known.claim_false.as_ref());
+        let false_core_minimal = matches!(false_known, Some(Err(_)));
+        let (claims_false, claim_false_core) = match false_known {
+            Some(Ok(scenario)) => (Some(scenario), Vec::new()),
+            Some(Err(core)) => (None, core),
+            None => match self.check_preferring(
+                &claim_false,
+                &for_claim_false,
+                &scope.rules,
+                &mut premise_refuted,
+                interruption,
+            )? {
+                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+                Err(core) => (None, core),
+            },
         };
         let claim_true = with(&[&guards.premise_holds, &guards.claim_holds]);
         let mut for_claim_true = offered(&[premise, claim]);
         for_claim_true.retain(|p| !premise_refuted.contains(&p.name));
-        let (claims_true, claim_true_core) = match self.check_preferring(
-            &claim_true,
-            &for_claim_true,
-            &scope.rules,
-            &mut Vec::new(),
-            interruption,
-        )? {
-            Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-            Err(core) => (None, core),
+        let true_known = self.known_answer(known.claim_true.as_ref());
+        let true_core_minimal = matches!(true_known, Some(Err(_)));
+        let (claims_true, claim_true_core) = match true_known {
+            Some(Ok(scenario)) => (Some(scenario), Vec::new()),
+            Some(Err(core)) => (None, core),
+            None => match self.check_preferring(
+                &claim_true,
+                &for_claim_true,
+                &scope.rules,
+                &mut Vec::new(),
+                interruption,
+            )? {
+                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
+                Err(core) => (None, core),
+            },
         };
         match (&claims_true, &claims_false) {
             (None, None) => {
@@ -343,21 +375,27 @@ impl SolverSession {
                 return Ok(finding);
             }
             (Some(_), None) => {
-                let (minimal, proved) = self.minimize(
-                    claim_false_core,
-                    &[guards.premise_holds.clone(), guards.claim_fails.clone()],
-                    interruption,
-                )?;
+                let (minimal, proved) = match false_core_minimal {
+                    true => (claim_false_core, true),
+                    false => self.minimize(
+                        claim_false_core,
+                        &[guards.premise_holds.clone(), guards.claim_fails.clone()],
+                        interruption,
+                    )?,
+                };
                 finding.kind = FindingKind::Valid;
                 finding.supporting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
             }
             (None, Some(_)) => {
-                let (minimal, proved) = self.minimize(
-                    claim_true_core,
-                    &[guards.premise_holds.clone(), guards.claim_holds.clone()],
-                    interruption,
-                )?;
+                let (minimal, proved) = match true_core_minimal {
+                    true => (claim_true_core, true),
+                    false => self.minimize(
+                        claim_true_core,
+                        &[guards.premise_holds.clone(), guards.claim_holds.clone()],
+                        interruption,
+                    )?,
+                };
                 finding.kind = FindingKind::Invalid;
                 finding.contradicting_rules = self.rule_names(&minimal);
                 finding.rules_minimal = proved;
@@ -367,6 +405,23 @@ impl SolverSession {
         finding.claims_true_scenario = claims_true;
         finding.claims_false_scenario = claims_false;
         Ok(finding)
+    }
+
+    /// A known side as a check's answer: `Ok(scenario)` where it holds,
+    /// `Err(rule positions)` where it is refuted; None when not known, or
+    /// when it names a rule this session does not hold.
+    fn known_answer(&self, side: Option<&KnownSide>) -> Option<Result<Scenario, Vec<usize>>> {
+        match side? {
+            KnownSide::Holds(scenario) => Some(Ok(scenario.clone())),
+            KnownSide::Refuted(ids) => {
+                let mut positions = ids
+                    .iter()
+                    .map(|id| self.rules.iter().position(|rule| &rule.id == id))
+                    .collect::<Option<Vec<usize>>>()?;
+                positions.sort_unstable();
+                Some(Err(positions))
+            }
+        }
     }
 
     /// A check that also asks for the preferences: `Ok(())` when satisfiable

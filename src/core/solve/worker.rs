@@ -11,7 +11,7 @@ use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
-use crate::core::model::finding::Finding;
+use crate::core::model::finding::{Finding, KnownSides};
 use crate::core::smt::{Expr, Sort};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,6 +65,7 @@ enum Job {
         ticket: Ticket,
         premise: Expr,
         claim: Expr,
+        known: Box<KnownSides>,
         reply: Sender<SolverReply>,
     },
     Formulas {
@@ -164,11 +165,24 @@ impl SolverWorker {
 
     /// Queues a verify request; its reply arrives on `reply`.
     pub fn submit(&self, premise: Expr, claim: Expr, reply: Sender<SolverReply>) -> Ticket {
+        self.submit_knowing(premise, claim, KnownSides::default(), reply)
+    }
+
+    /// `submit`, with the sides of the question already proved
+    /// (`SolverSession::verify_knowing`): only the others are checked.
+    pub fn submit_knowing(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        known: KnownSides,
+        reply: Sender<SolverReply>,
+    ) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
         self.send(Job::Verify {
             ticket,
             premise,
             claim,
+            known: Box::new(known),
             reply,
         });
         ticket
@@ -390,11 +404,18 @@ fn handle_job(
             ticket,
             premise,
             claim,
+            known,
             reply,
         } => {
             let started = Instant::now();
+            let question = Question {
+                ticket,
+                premise: &premise,
+                claim: &claim,
+                known: &known,
+            };
             let verified = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_verify(watch, session.as_mut(), ticket, &premise, &claim, *timeout)
+                run_verify(watch, session.as_mut(), &question, *timeout)
             }));
             let finding = verified.unwrap_or_else(|_| {
                 *session = None;
@@ -500,14 +521,27 @@ fn run_formulas(
     results
 }
 
+/// One verify request: its ticket, premise and claim, and what is already
+/// proved of its sides.
+struct Question<'a> {
+    ticket: Ticket,
+    premise: &'a Expr,
+    claim: &'a Expr,
+    known: &'a KnownSides,
+}
+
 fn run_verify(
     watch: &Watch,
     session: Option<&mut SolverSession>,
-    ticket: Ticket,
-    premise: &Expr,
-    claim: &Expr,
+    question: &Question<'_>,
     timeout: Duration,
 ) -> Finding {
+    let Question {
+        ticket,
+        premise,
+        claim,
+        known,
+    } = *question;
     let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
     let Some(session) = session else {
         return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
@@ -527,7 +561,7 @@ fn run_verify(
         });
     }
     watch.wake.notify_all();
-    let finding = session.verify(premise, claim, &WatchedRequest { watch });
+    let finding = session.verify_knowing(premise, claim, known, &WatchedRequest { watch });
     watch.lock().running = None;
     finding
 }

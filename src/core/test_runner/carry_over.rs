@@ -22,7 +22,7 @@
 
 use crate::core::model::CompiledModel;
 use crate::core::model::evaluate::{Known, holds};
-use crate::core::model::finding::Scenario;
+use crate::core::model::finding::{KnownSide, KnownSides, Scenario};
 use crate::core::smt::Expr;
 use crate::core::solve::{Finding, FindingKind};
 
@@ -48,34 +48,57 @@ impl<'a> RuleChange<'a> {
 /// Whether `finding`, proved on the model before `change`, is proved by the
 /// same evidence on `model`, the model after it.
 pub fn still_proved(finding: &Finding, change: RuleChange<'_>, model: &CompiledModel) -> bool {
-    let (needs_true, needs_false) = match finding.kind {
-        FindingKind::Valid => (true, false),
-        FindingKind::Invalid => (false, true),
-        FindingKind::Satisfiable => (true, true),
-        FindingKind::Impossible => {
-            if finding.policy_inconsistent != Some(false) {
-                return false;
-            }
-            (false, false)
-        }
-        _ => return false,
-    };
-    let names_changed_rule = finding
-        .supporting_rules
-        .iter()
-        .chain(&finding.contradicting_rules)
-        .any(|rule| rule == change.id);
-    if !finding.rules_minimal || names_changed_rule {
-        return false;
+    if finding.kind == FindingKind::Impossible {
+        // Its one piece of evidence is a set of rules the premise
+        // contradicts, kept while the policy was consistent.
+        return finding.policy_inconsistent == Some(false)
+            && finding.rules_minimal
+            && !names(&finding.contradicting_rules, change.id);
     }
-    let scenario_holds = |scenario: &Option<Scenario>, needed: bool| match scenario {
-        None => !needed,
-        Some(scenario) => change
-            .formula
-            .is_none_or(|formula| satisfies(scenario, formula, model)),
+    let sides = known_sides(finding, change, model);
+    sides.claim_true.is_some() && sides.claim_false.is_some()
+}
+
+/// What of `finding`'s evidence, proved on the model before `change`,
+/// still proves each side of its question on `model`: a scenario that
+/// satisfies the new rule, a minimal rule set that does not name it. The
+/// solver asks only the other sides again. Nothing for an IMPOSSIBLE
+/// finding (its rule set is for the premise alone), one the solver could
+/// not decide, or one whose rule set was not proved minimal.
+pub fn known_sides(finding: &Finding, change: RuleChange<'_>, model: &CompiledModel) -> KnownSides {
+    let holds = |scenario: &Option<Scenario>| {
+        scenario
+            .as_ref()
+            .filter(|scenario| {
+                change
+                    .formula
+                    .is_none_or(|formula| satisfies(scenario, formula, model))
+            })
+            .map(|scenario| KnownSide::Holds(scenario.clone()))
     };
-    scenario_holds(&finding.claims_true_scenario, needs_true)
-        && scenario_holds(&finding.claims_false_scenario, needs_false)
+    let refuted = |rules: &[String]| {
+        (finding.rules_minimal && !names(rules, change.id))
+            .then(|| KnownSide::Refuted(rules.to_vec()))
+    };
+    match finding.kind {
+        FindingKind::Valid => KnownSides {
+            claim_true: holds(&finding.claims_true_scenario),
+            claim_false: refuted(&finding.supporting_rules),
+        },
+        FindingKind::Invalid => KnownSides {
+            claim_true: refuted(&finding.contradicting_rules),
+            claim_false: holds(&finding.claims_false_scenario),
+        },
+        FindingKind::Satisfiable => KnownSides {
+            claim_true: holds(&finding.claims_true_scenario),
+            claim_false: holds(&finding.claims_false_scenario),
+        },
+        _ => KnownSides::default(),
+    }
+}
+
+fn names(rules: &[String], id: &str) -> bool {
+    rules.iter().any(|rule| rule == id)
 }
 
 /// Whether `formula` is true under `scenario`'s values, exactly; an enum
@@ -228,6 +251,40 @@ mod tests {
             impossible.policy_inconsistent = unknown_or_inconsistent;
             assert!(!still_proved(&impossible, change, &after));
         }
+    }
+
+    #[test]
+    fn the_side_whose_evidence_still_holds_is_known_and_the_other_is_asked_again() {
+        let after = model(&[("R1", "(=> member (<= fee 3))"), ("R2", "(>= fee 0)")]);
+        let invalid = Finding {
+            contradicting_rules: vec!["R2".into()],
+            claims_false_scenario: Some(scenario(true, 5, "GOLD")),
+            ..Finding::new(FindingKind::Invalid, "member", "(< fee 0)")
+        };
+        let sides = known_sides(&invalid, RuleChange::in_model("R1", &after), &after);
+        assert_eq!(
+            sides.claim_true,
+            Some(KnownSide::Refuted(vec!["R2".into()]))
+        );
+        assert_eq!(sides.claim_false, None);
+        let satisfiable = satisfiable(scenario(true, 2, "GOLD"), scenario(true, 9, "BASIC"));
+        let sides = known_sides(&satisfiable, RuleChange::in_model("R1", &after), &after);
+        assert_eq!(
+            sides.claim_true,
+            Some(KnownSide::Holds(scenario(true, 2, "GOLD")))
+        );
+        assert_eq!(sides.claim_false, None);
+        let impossible = Finding {
+            contradicting_rules: vec!["R2".into()],
+            policy_inconsistent: Some(false),
+            ..Finding::new(FindingKind::Impossible, "(< fee 0)", "member")
+        };
+        let change = RuleChange::in_model("R1", &after);
+        assert_eq!(
+            known_sides(&impossible, change, &after),
+            KnownSides::default()
+        );
+        assert!(still_proved(&impossible, change, &after));
     }
 
     #[test]

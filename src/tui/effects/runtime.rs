@@ -153,14 +153,6 @@ impl Runtime {
             } => {
                 self.cancel_runs();
                 let mut messages = Vec::new();
-                if probe_consistency {
-                    let truth = Expr::new(ExprKind::Bool(true));
-                    let ticket =
-                        self.solver
-                            .main()
-                            .submit(truth.clone(), truth, self.reply.clone());
-                    self.pending.insert(ticket, Pending::Probe { generation });
-                }
                 let mut runnable = Vec::new();
                 for job in jobs {
                     match job.formulas.clone() {
@@ -180,14 +172,12 @@ impl Runtime {
                     }
                 }
                 let (reply, pending) = (&self.reply, &mut self.pending);
-                // The probe waits on the main worker before the tests.
-                let main_busy = usize::from(probe_consistency);
                 self.solver.share_tests(
                     runnable,
-                    main_busy,
                     split_cones,
-                    |worker, premise, claim, job| {
-                        let ticket = worker.submit(premise, claim, reply.clone());
+                    |worker, premise, claim, mut job| {
+                        let known = std::mem::take(&mut job.known);
+                        let ticket = worker.submit_knowing(premise, claim, known, reply.clone());
                         pending.insert(
                             ticket,
                             Pending::Test {
@@ -197,6 +187,17 @@ impl Runtime {
                         );
                     },
                 );
+                // After the main worker's tests: its first test has asked
+                // whether the edited rules hold together, so the probe then
+                // costs next to nothing and holds no test back.
+                if probe_consistency {
+                    let truth = Expr::new(ExprKind::Bool(true));
+                    let ticket =
+                        self.solver
+                            .main()
+                            .submit(truth.clone(), truth, self.reply.clone());
+                    self.pending.insert(ticket, Pending::Probe { generation });
+                }
                 messages
             }
             Effect::Verify {

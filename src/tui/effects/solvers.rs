@@ -97,7 +97,15 @@ impl Solvers {
         }
         let at = self.rules.iter().position(|(rule, _)| rule == id);
         match (at, &formula) {
-            (Some(i), Some(formula)) => self.rules[i].1 = formula.clone(),
+            (Some(i), Some(formula)) => {
+                self.rules[i].1 = formula.clone();
+                // Changed in place: relinked, not built again.
+                if let Some(graph) = &mut self.graph
+                    && graph.replace_rule(id, formula)
+                {
+                    return;
+                }
+            }
             (Some(i), None) => {
                 self.rules.remove(i);
             }
@@ -121,14 +129,12 @@ impl Solvers {
     /// Queues every job with formulas on a worker (`submit(worker, premise,
     /// claim)` sends it), share by share (`test_runner/shares.rs`), each
     /// share's jobs in their order on one worker, each share (largest first)
-    /// on the worker with the fewest tests so far; the main worker counts
-    /// `main_busy` tests more (a question queued before the run). With
+    /// on the worker with the fewest tests so far. With
     /// `split_cones`, each share is first cut into one part per worker
     /// (`shares::split`), so an edit's rerun of one cone uses every core.
     pub fn share_tests(
         &mut self,
         jobs: Vec<(Expr, Expr, TestJob)>,
-        main_busy: usize,
         split_cones: bool,
         mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob),
     ) {
@@ -145,7 +151,6 @@ impl Solvers {
         }
         let mut jobs: Vec<Option<(Expr, Expr, TestJob)>> = jobs.into_iter().map(Some).collect();
         let mut load = vec![0usize; self.workers.len()];
-        load[0] = main_busy;
         for share in plan {
             let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap_or(0);
             load[k] += share.len();

@@ -226,6 +226,10 @@ pub struct App {
     pub rule_english: HashMap<String, String>,
     pub compiled: CompiledModel,
     pub graph: RuleGraph,
+    /// The variables each test's premise and claim mention, by their texts
+    /// (None when one does not parse), so an edit finds the tests of its
+    /// cone without parsing every test again.
+    pub question_symbols: HashMap<(String, String), Option<Vec<String>>>,
     pub drafts: Drafts,
     pub history: History<Snapshot>,
 
@@ -351,6 +355,7 @@ impl App {
             drafts,
             history: History::default(),
             results: HashMap::new(),
+            question_symbols: HashMap::new(),
             flips: Vec::new(),
             generation: 0,
             pending: 0,
@@ -421,7 +426,13 @@ impl App {
         if !recompile_rule(&mut self.compiled, &self.model, id) {
             return self.recompile();
         }
-        self.graph = build_graph(&self.compiled);
+        let relinked = match self.compiled.rule(id) {
+            Some(rule) => self.graph.replace_rule(id, &rule.formula),
+            None => false,
+        };
+        if !relinked {
+            self.graph = build_graph(&self.compiled);
+        }
         self.span_rules = self.rules_by_span();
         match self.compiled.rule(id) {
             Some(rule) => {

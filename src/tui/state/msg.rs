@@ -201,6 +201,9 @@ pub struct TestJob {
     pub test: LogicTest,
     /// The elaborated premise and claim, or why they do not check.
     pub formulas: Result<(Expr, Expr), crate::core::test_runner::TestCheckError>,
+    /// What an edit left proved of the test's question (its finding's
+    /// evidence that still holds): the solver asks only the rest.
+    pub known: crate::core::model::finding::KnownSides,
 }
 
 #[derive(Debug, Clone, PartialEq)]

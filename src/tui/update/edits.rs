@@ -3,14 +3,15 @@
 //! once (atomically, by the runtime) and reruns only the affected tests.
 
 use super::runs::{start_full_run, start_run};
+use crate::core::model::finding::KnownSides;
 use crate::core::model::{ReviewStatus, Rule, SourceSpan};
-use crate::core::test_runner::carry_over::{RuleChange, still_proved};
+use crate::core::test_runner::carry_over::{RuleChange, known_sides, still_proved};
 use crate::tui::input::editor::{
     EditTarget, Edited, Editor, rule_text, test_form, type_form, validate, variable_form,
 };
 use crate::tui::state::app::{App, Overlay, Pane, Screen, TestState, VariableRow};
 use crate::tui::state::msg::Effect;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 fn open(app: &mut App, target: EditTarget, text: &str) {
     let mut editor = Editor::new(target, text);
@@ -329,22 +330,17 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
     let change = RuleChange::in_model(id, &app.compiled);
     let mut kept = 0;
     let mut affected: Vec<String> = Vec::new();
+    let mut known: HashMap<String, KnownSides> = HashMap::new();
+    let mut symbols = std::mem::take(&mut app.question_symbols);
+    if symbols.len() > 2 * app.tests.tests.len() + 64 {
+        symbols.clear();
+    }
     for test in &app.tests.tests {
-        let symbols = |text: &str| {
-            crate::core::smt::parse_expr(text).map(|e| {
-                e.symbols()
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>()
-            })
-        };
-        let in_cone = match (symbols(&test.premise), symbols(&test.claim)) {
-            (Ok(mut names), Ok(claim)) => {
-                names.extend(claim);
-                app.graph
-                    .may_depend(names.iter().map(String::as_str), &touched)
-            }
-            _ => true,
+        let in_cone = match question_symbols(&mut symbols, &test.premise, &test.claim) {
+            Some(names) => app
+                .graph
+                .may_depend(names.iter().map(String::as_str), &touched),
+            None => true,
         };
         let done = match app.test_state(&test.id) {
             TestState::Done(outcome) => Some(outcome.finding.as_ref()),
@@ -354,9 +350,15 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
             None => affected.push(test.id.clone()),
             Some(_) if !in_cone => {}
             Some(Some(finding)) if still_proved(finding, change, &app.compiled) => kept += 1,
-            Some(_) => affected.push(test.id.clone()),
+            Some(Some(finding)) => {
+                // The sides its evidence still proves are not asked again.
+                known.insert(test.id.clone(), known_sides(finding, change, &app.compiled));
+                affected.push(test.id.clone());
+            }
+            Some(None) => affected.push(test.id.clone()),
         }
     }
+    app.question_symbols = symbols;
     app.status.message = Some(format!(
         "applied {id}; rerunning {} of {} tests{}",
         affected.len(),
@@ -366,7 +368,33 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
             n => format!(" ({n} more keep their findings: the evidence still holds)"),
         }
     ));
-    start_run(app, &affected, true, true)
+    let mut run = start_run(app, &affected, true, true);
+    if let Effect::RunTests { jobs, .. } = &mut run {
+        for job in jobs {
+            job.known = known.remove(&job.test.id).unwrap_or_default();
+        }
+    }
+    run
+}
+
+/// The symbols a test's premise and claim mention, parsed once per text;
+/// None when either does not parse.
+fn question_symbols<'a>(
+    known: &'a mut HashMap<(String, String), Option<Vec<String>>>,
+    premise: &str,
+    claim: &str,
+) -> Option<&'a Vec<String>> {
+    known
+        .entry((premise.to_string(), claim.to_string()))
+        .or_insert_with(|| {
+            let premise = crate::core::smt::parse_expr(premise).ok()?;
+            let claim = crate::core::smt::parse_expr(claim).ok()?;
+            let mut names: Vec<String> =
+                premise.symbols().into_iter().map(str::to_string).collect();
+            names.extend(claim.symbols().into_iter().map(str::to_string));
+            Some(names)
+        })
+        .as_ref()
 }
 
 /// Esc in the editor: close; text that was changed but not applied stays as

@@ -27,6 +27,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
         jobs.push(TestJob {
             test: test.clone(),
             formulas: check_test(&app.compiled, test),
+            known: Default::default(),
         });
     }
     // Tests left over from an unfinished older run must not stay "running".
