@@ -1,6 +1,8 @@
 //! The rule editor, drafts, new rules and deleting declarations.
 
 use super::*;
+use precept::core::model::finding::KnownSide;
+use precept::tui::state::msg::TestJob;
 
 // ----------------------------------------------------------------- editor
 
@@ -125,11 +127,16 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
             },
         ]
     );
+    // Every test is in R16's cone; those whose evidence does not rest on
+    // R16 and holds under its new text keep their findings unasked.
+    assert_eq!(app.run_size + app.run_kept, 18);
+    assert!(app.run_kept > 0, "no test kept its finding");
     let message = app.status.message.clone().unwrap();
-    assert!(
-        message.starts_with("reran 18 affected: 16 passed, 2 failed"),
-        "{message}"
+    let expected = format!(
+        "reran {} affected ({} more kept their findings: their evidence still holds): 16 passed, 2 failed",
+        app.run_size, app.run_kept
     );
+    assert!(message.starts_with(&expected), "{message}");
     assert!(
         message.contains("flipped: 2 passed→failed (T1, T2), 0 failed→passed"),
         "{message}"
@@ -213,6 +220,81 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
     let (_, jobs, probe) = run_tests_effect(&effects);
     assert_eq!(jobs, ["T1", "T2"]);
     assert!(probe);
+}
+
+/// Each test's finding as the app holds it: id, kind and rule sets.
+fn findings(app: &App) -> Vec<(String, Option<FindingKind>, Vec<String>)> {
+    app.tests
+        .tests
+        .iter()
+        .map(|test| match app.test_state(&test.id) {
+            TestState::Done(outcome) => (
+                test.id.clone(),
+                outcome.actual(),
+                outcome
+                    .finding
+                    .as_ref()
+                    .map(|f| f.rules().to_vec())
+                    .unwrap_or_default(),
+            ),
+            _ => (test.id.clone(), None, Vec::new()),
+        })
+        .collect()
+}
+
+#[test]
+fn an_edit_keeps_the_findings_its_evidence_still_proves_and_asks_only_the_rest() {
+    let (dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let before: std::collections::HashMap<String, TestState> = app.results.clone();
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    let jobs: Vec<&TestJob> = effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::RunTests { jobs, .. } => jobs.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    // Every test is in R16's cone: some are asked again, the rest keep
+    // their findings, evidence and all, without the solver.
+    let asked: Vec<&str> = jobs.iter().map(|j| j.test.id.as_str()).collect();
+    assert!(
+        app.run_kept > 0 && asked.len() + app.run_kept == 18,
+        "{asked:?}"
+    );
+    for test in &app.tests.tests {
+        if !asked.contains(&test.id.as_str()) {
+            assert_eq!(
+                app.results.get(&test.id),
+                before.get(&test.id),
+                "{}",
+                test.id
+            );
+        }
+    }
+    // A test asked again is told what of its evidence still stands: never
+    // a rule set that names R16.
+    assert!(
+        jobs.iter()
+            .any(|j| j.known.claim_true.is_some() || j.known.claim_false.is_some()),
+        "no test asked again kept one side of its question"
+    );
+    for job in &jobs {
+        for side in [&job.known.claim_true, &job.known.claim_false] {
+            if let Some(KnownSide::Refuted(rules)) = side {
+                assert!(!rules.contains(&"R16".to_string()), "{}", job.test.id);
+            }
+        }
+    }
+    settle(&mut app, &mut runtime, effects);
+    let message = app.status.message.clone().unwrap();
+    assert!(message.contains("more kept their findings"), "{message}");
+
+    // A workbench opened afresh on the saved project finds the same.
+    let mut fresh = open_app(dir.path());
+    let _fresh_runtime = start(&mut fresh);
+    assert_eq!(findings(&app), findings(&fresh));
 }
 
 #[test]

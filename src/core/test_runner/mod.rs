@@ -13,6 +13,7 @@ pub mod shares;
 pub use outcome::{TestCheckError, TestOutcome, check_test};
 pub use pooled::run_tests_pooled;
 
+use crate::core::model::finding::KnownSides;
 use crate::core::model::{CompiledModel, LogicTest};
 use crate::core::solve::SolverWorker;
 use outcome::outcome_of;
@@ -26,6 +27,18 @@ pub fn run_tests(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> Vec<TestOutcome> {
+    run_tests_knowing(worker, model, tests, &[])
+}
+
+/// `run_tests`, with what is already proved of each test's question
+/// (`known[i]` for `tests[i]`; none past its end): only the other sides are
+/// asked (`carry_over::known_sides`, after an edit).
+pub fn run_tests_knowing(
+    worker: &SolverWorker,
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    known: &[KnownSides],
+) -> Vec<TestOutcome> {
     let checked: Vec<_> = tests.iter().map(|t| check_test(model, t)).collect();
     let questions: Vec<_> = checked
         .iter()
@@ -37,7 +50,13 @@ pub fn run_tests(
         shares::start_share(worker);
         for i in share {
             if let Ok((premise, claim)) = &checked[i] {
-                tickets[i] = Some(worker.submit(premise.clone(), claim.clone(), reply.clone()));
+                let sides = known.get(i).cloned().unwrap_or_default();
+                tickets[i] = Some(worker.submit_knowing(
+                    premise.clone(),
+                    claim.clone(),
+                    sides,
+                    reply.clone(),
+                ));
             }
         }
     }

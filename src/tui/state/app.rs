@@ -241,6 +241,9 @@ pub struct App {
     /// Tests being rerun in the current run (for the flip summary).
     pub run_size: usize,
     pub run_was_partial: bool,
+    /// Tests of an edit's cone that kept their findings without the solver
+    /// (`carry_over.rs`), beside the `run_size` the partial run asks again.
+    pub run_kept: usize,
     /// Pass/fail of each test before the current run (for flips).
     pub previous_pass: HashMap<String, Option<bool>>,
     /// The finding of each test before the current run.
@@ -361,6 +364,7 @@ impl App {
             pending: 0,
             run_size: 0,
             run_was_partial: false,
+            run_kept: 0,
             previous_pass: HashMap::new(),
             previous_finding: HashMap::new(),
             run_cause: None,

@@ -363,12 +363,10 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
         "applied {id}; rerunning {} of {} tests{}",
         affected.len(),
         app.tests.tests.len(),
-        match kept {
-            0 => String::new(),
-            n => format!(" ({n} more keep their findings: the evidence still holds)"),
-        }
+        super::runs::kept_note(kept)
     ));
     let mut run = start_run(app, &affected, true, true);
+    app.run_kept = kept;
     if let Effect::RunTests { jobs, .. } = &mut run {
         for job in jobs {
             job.known = known.remove(&job.test.id).unwrap_or_default();

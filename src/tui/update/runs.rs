@@ -52,6 +52,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
     }
     app.pending = jobs.len();
     app.run_size = jobs.len();
+    app.run_kept = 0;
     app.run_was_partial = partial;
     app.status.job = if jobs.is_empty() {
         None
@@ -101,7 +102,11 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
         app.previous_finding.clear();
         let mut message = app.standing();
         if app.run_was_partial {
-            message = format!("reran {} affected: {message}", app.run_size);
+            message = format!(
+                "reran {} affected{}: {message}",
+                app.run_size,
+                kept_note(app.run_kept)
+            );
         }
         if !app.flips.is_empty() {
             message.push_str(&format!("; {}", flips_summary(&app.flips)));
@@ -114,6 +119,16 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
         app.status.job = Some(format!("running tests: {} to go", app.pending));
     }
     Vec::new()
+}
+
+/// How the status line says that `kept` tests of an edit's cone kept
+/// their findings because their evidence still holds.
+pub fn kept_note(kept: usize) -> String {
+    match kept {
+        0 => String::new(),
+        1 => " (1 more kept its finding: its evidence still holds)".into(),
+        n => format!(" ({n} more kept their findings: their evidence still holds)"),
+    }
 }
 
 /// The most flipped tests the status line names in each direction.
