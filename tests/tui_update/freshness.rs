@@ -157,7 +157,7 @@ fn flips_are_named_and_j_walks_them_with_the_edit_that_made_them() {
     settle(&mut app, &mut runtime, effects);
     let message = app.status.message.clone().unwrap();
     assert!(
-        message.ends_with("flipped: 2 passed→failed (T1, T2), 0 failed→passed · J jumps to them"),
+        message.contains("; flipped: 2 passed→failed (T1, T2), 0 failed→passed · J jumps to them"),
         "{message}"
     );
     press(&mut app, 'J');

@@ -110,8 +110,12 @@ impl SolverSession {
     /// Loads a compiled model: declares its vocabulary and asserts each rule
     /// under its own guard literal.
     pub fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, SolveError> {
-        static UNCOMPRESSED: std::sync::Once = std::sync::Once::new();
-        UNCOMPRESSED.call_once(|| z3::set_global_param("model.compact", "false"));
+        // Z3 compacts every model it hands out unless told not to: on a warm
+        // solver of a large cone that cost more than the check itself, and
+        // a scenario reads only the variables' values, which compacting
+        // leaves as they are. A process-wide setting, made once.
+        static UNCOMPACTED_MODELS: std::sync::Once = std::sync::Once::new();
+        UNCOMPACTED_MODELS.call_once(|| z3::set_global_param("model.compact", "false"));
         let vocabulary =
             Z3Vocabulary::from_vocabulary(&model.vocabulary, &model.enums, &model.variables);
         let mut session = SolverSession {

@@ -102,14 +102,15 @@ pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Ve
         app.previous_finding.clear();
         let mut message = app.standing();
         if app.run_was_partial {
-            message = format!(
-                "reran {} affected{}: {message}",
-                app.run_size,
-                kept_note(app.run_kept)
-            );
+            message = format!("reran {} affected: {message}", app.run_size);
         }
         if !app.flips.is_empty() {
             message.push_str(&format!("; {}", flips_summary(&app.flips)));
+        }
+        // Last, as the line is cut on a narrow terminal: said in full when
+        // the rerun started.
+        if app.run_was_partial && app.run_kept > 0 {
+            message.push_str(&format!("; {} more kept", app.run_kept));
         }
         if let Some(note) = app.run_note.take() {
             message = format!("{note} · {message}");
