@@ -89,6 +89,15 @@ pub use crate::tui::state::screens::{
     AnswerPane, CoverageState, GenerationState, LintState, VerifyMode, VerifyPane,
 };
 
+/// The names a test's premise and claim mention (None when one does not
+/// parse), with the texts they were read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionSymbols {
+    pub premise: String,
+    pub claim: String,
+    pub symbols: Option<Vec<String>>,
+}
+
 /// The state of one test in the current results.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TestState {
@@ -226,10 +235,9 @@ pub struct App {
     pub rule_english: HashMap<String, String>,
     pub compiled: CompiledModel,
     pub graph: RuleGraph,
-    /// The variables each test's premise and claim mention, by their texts
-    /// (None when one does not parse), so an edit finds the tests of its
-    /// cone without parsing every test again.
-    pub question_symbols: HashMap<(String, String), Option<Vec<String>>>,
+    /// The names each test's premise and claim mention, by test id, so an
+    /// edit finds the tests of its cone without parsing every test again.
+    pub question_symbols: HashMap<String, QuestionSymbols>,
     pub drafts: Drafts,
     pub history: History<Snapshot>,
 

@@ -3,11 +3,11 @@
 
 use crate::core::model::CompiledModel;
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 /// Variables that some rule concludes (in the consequent of an implication
 /// or defined by an equation): what a question usually asks about.
-fn concluded(compiled: &CompiledModel) -> BTreeSet<String> {
+fn concluded(compiled: &CompiledModel) -> HashSet<&str> {
     fn consequent(expr: &Expr) -> Option<&Expr> {
         match &expr.kind {
             ExprKind::App(Op::Implies, args) => args.last(),
@@ -18,7 +18,7 @@ fn concluded(compiled: &CompiledModel) -> BTreeSet<String> {
         .rules
         .iter()
         .filter_map(|r| consequent(&r.written))
-        .flat_map(|c| c.symbols().into_iter().map(str::to_string))
+        .flat_map(|c| c.symbols())
         .collect()
 }
 
@@ -45,7 +45,7 @@ pub fn verify_examples(compiled: &CompiledModel) -> (Option<String>, Option<Stri
         compiled
             .variables
             .iter()
-            .filter(|(name, _)| !outputs.contains(name) && Some(name) != claim.as_ref())
+            .filter(|(name, _)| !outputs.contains(name.as_str()) && Some(name) != claim.as_ref())
     };
     if let Some((name, value)) = inputs().find_map(|(name, sort)| match sort {
         Sort::Enum(type_name) => compiled

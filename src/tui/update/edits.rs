@@ -3,13 +3,14 @@
 //! once (atomically, by the runtime) and reruns only the affected tests.
 
 use super::runs::{start_full_run, start_run};
+use crate::core::model::LogicTest;
 use crate::core::model::finding::KnownSides;
 use crate::core::model::{ReviewStatus, Rule, SourceSpan};
 use crate::core::test_runner::carry_over::{RuleChange, known_sides, still_proved};
 use crate::tui::input::editor::{
     EditTarget, Edited, Editor, rule_text, test_form, type_form, validate, variable_form,
 };
-use crate::tui::state::app::{App, Overlay, Pane, Screen, TestState, VariableRow};
+use crate::tui::state::app::{App, Overlay, Pane, QuestionSymbols, Screen, TestState, VariableRow};
 use crate::tui::state::msg::Effect;
 use std::collections::{BTreeSet, HashMap};
 
@@ -336,7 +337,7 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
         symbols.clear();
     }
     for test in &app.tests.tests {
-        let in_cone = match question_symbols(&mut symbols, &test.premise, &test.claim) {
+        let in_cone = match question_symbols(&mut symbols, test) {
             Some(names) => app
                 .graph
                 .may_depend(names.iter().map(String::as_str), &touched),
@@ -375,24 +376,35 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
     run
 }
 
-/// The symbols a test's premise and claim mention, parsed once per text;
-/// None when either does not parse.
+/// The symbols a test's premise and claim mention, parsed again only when
+/// the test's texts changed; None when either does not parse.
 fn question_symbols<'a>(
-    known: &'a mut HashMap<(String, String), Option<Vec<String>>>,
-    premise: &str,
-    claim: &str,
+    known: &'a mut HashMap<String, QuestionSymbols>,
+    test: &LogicTest,
 ) -> Option<&'a Vec<String>> {
-    known
-        .entry((premise.to_string(), claim.to_string()))
-        .or_insert_with(|| {
-            let premise = crate::core::smt::parse_expr(premise).ok()?;
-            let claim = crate::core::smt::parse_expr(claim).ok()?;
+    let current = known
+        .get(&test.id)
+        .is_some_and(|q| q.premise == test.premise && q.claim == test.claim);
+    if !current {
+        let parse = || {
+            let premise = crate::core::smt::parse_expr(&test.premise).ok()?;
+            let claim = crate::core::smt::parse_expr(&test.claim).ok()?;
             let mut names: Vec<String> =
                 premise.symbols().into_iter().map(str::to_string).collect();
             names.extend(claim.symbols().into_iter().map(str::to_string));
             Some(names)
-        })
-        .as_ref()
+        };
+        let symbols = parse();
+        known.insert(
+            test.id.clone(),
+            QuestionSymbols {
+                premise: test.premise.clone(),
+                claim: test.claim.clone(),
+                symbols,
+            },
+        );
+    }
+    known.get(&test.id).and_then(|q| q.symbols.as_ref())
 }
 
 /// Esc in the editor: close; text that was changed but not applied stays as
