@@ -94,8 +94,11 @@ pub(super) struct ConeSolver {
     preferences: HashMap<String, Bool>,
 }
 
-/// A cone solver is rebuilt after this many questions, dropping their guards.
-const QUESTIONS_PER_CONE_SOLVER: usize = 400;
+/// A cone solver is rebuilt after this many questions, dropping their
+/// guards: each question leaves a few behind, and on a cone of a thousand
+/// rules they slow every later check more than a rebuild now and then costs
+/// (verify median 52–56 ms with 400, 38–46 ms with 100, `--bench scale`).
+const QUESTIONS_PER_CONE_SOLVER: usize = 100;
 /// At most this many cone solvers are kept (the least recently used goes)…
 const MAX_CONE_SOLVERS: usize = 48;
 /// …holding at most this many rules between them: each holds its cone's
