@@ -61,12 +61,11 @@ pub(super) fn gated_check(solver: &Solver, assumptions: &[Bool]) -> SatResult {
 /// the request's deadline or a check budget, it sets none
 /// (`watchdog_only`).
 pub(super) fn backstop_timeout(solver: &Solver, timeout_ms: u64) {
-    let gated = GATE.with(|gate| gate.borrow().is_some());
+    if GATE.with(|gate| gate.borrow().is_some()) {
+        return watchdog_only(solver);
+    }
     let mut params = z3::Params::new();
-    let backstop = match gated {
-        true => u32::MAX,
-        false => u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX),
-    };
+    let backstop = u32::try_from(timeout_ms.saturating_add(250)).unwrap_or(u32::MAX);
     params.set_u32("timeout", backstop);
     solver.set_params(&params);
 }

@@ -471,14 +471,13 @@ impl SolverSession {
                 self.forget_cones_holding(index, false);
                 // The groups are relinked at the rule, not built again.
                 let variables = &self.rules[index].variables;
-                let relinked = self.cones.as_mut().is_some_and(|cones| {
-                    cones.relink_rule(&index.to_string(), variables.iter().map(String::as_str))
+                let cones = self.cones.take().and_then(|mut cones| {
+                    cones
+                        .relink_rule(&index.to_string(), variables.iter().map(String::as_str))
+                        .then_some(cones)
                 });
-                let cones = self.cones.take();
                 self.forget_derived();
-                if relinked {
-                    self.cones = cones;
-                }
+                self.cones = cones;
             }
             (Some(index), None) => {
                 self.rules.remove(index);

@@ -431,30 +431,28 @@ impl App {
     }
 
     /// After an edit of rule `id` alone (changed, added at the end or
-    /// deleted): compiles just that rule when it can, else the whole model,
-    /// and rebuilds the graph. The same result as `recompile`, without
-    /// compiling and wording every rule again.
+    /// deleted): compiles and words just that rule when it can, and relinks
+    /// it in the graph when it was there before; else compiles or builds
+    /// the whole. The same result as `recompile`.
     pub fn recompile_rule(&mut self, id: &str) {
         if !recompile_rule(&mut self.compiled, &self.model, id) {
             return self.recompile();
         }
         let relinked = match self.compiled.rule(id) {
-            Some(rule) => self.graph.replace_rule(id, &rule.formula),
-            None => false,
+            Some(rule) => {
+                let english = self.compiled.glossary.sentence(&rule.written);
+                self.rule_english.insert(id.to_string(), english);
+                self.graph.replace_rule(id, &rule.formula)
+            }
+            None => {
+                self.rule_english.remove(id);
+                false
+            }
         };
         if !relinked {
             self.graph = build_graph(&self.compiled);
         }
         self.span_rules = self.rules_by_span();
-        match self.compiled.rule(id) {
-            Some(rule) => {
-                let english = self.compiled.glossary.sentence(&rule.written);
-                self.rule_english.insert(id.to_string(), english);
-            }
-            None => {
-                self.rule_english.remove(id);
-            }
-        }
         self.refresh_examples();
     }
 
