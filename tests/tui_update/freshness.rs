@@ -321,6 +321,37 @@ fn a_generated_tests_why_names_the_rules_of_the_finding_on_screen() {
     );
 }
 
+/// The solver's word on a rewrite may come after the edit's rerun is over
+/// (a rerun that keeps most findings is quick): the status line then puts
+/// it in front of the run's counts and flips, which stay in view.
+#[test]
+fn a_rewrite_proved_after_the_rerun_keeps_the_runs_counts_in_view() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    edit_rule(
+        &mut app,
+        "R16",
+        "(= totalExpense (* 1.1 (+ creditCost cashPayment)))",
+    );
+    let (rewrite, run): (Vec<Effect>, Vec<Effect>) = ctrl(&mut app, 's')
+        .into_iter()
+        .partition(|e| matches!(e, Effect::CheckRewrite { .. }));
+    assert_eq!(rewrite.len(), 1);
+    settle(&mut app, &mut runtime, run);
+    let counts = app.status.message.clone().unwrap();
+    assert!(counts.starts_with("reran "), "{counts}");
+    settle(&mut app, &mut runtime, rewrite);
+    assert_eq!(
+        app.status.message.as_deref(),
+        Some(
+            format!(
+                "R16 rewritten with the same meaning (proved by the solver): still approved · {counts}"
+            )
+            .as_str()
+        )
+    );
+}
+
 /// Approval follows meaning, decided by the solver: an approved rule
 /// rewritten in other words that mean the same (operands swapped) gets its
 /// approval back, saved to disk, with the status line saying why; a change

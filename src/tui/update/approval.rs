@@ -63,11 +63,15 @@ pub fn rewrite_checked(
             "{id} needs review again: the solver could not decide whether its meaning changed"
         ),
     };
-    // The edit's test run, if still going, ends with this in front of its counts.
+    // In front of the edit's test run's counts: at its end if it is still
+    // going, else now, keeping them in view.
     if app.pending > 0 {
         app.run_note = Some(note);
     } else {
-        app.status.message = Some(note);
+        app.status.message = Some(match app.status.message.take() {
+            Some(message) => format!("{note} · {message}"),
+            None => note,
+        });
     }
     if same == Some(true) {
         vec![Effect::SaveModel(Box::new(app.model.clone()))]
