@@ -197,13 +197,15 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     let mut update_times = Vec::new();
     let mut affected_counts = Vec::new();
     let mut kept_counts = Vec::new();
-    for round in 0..5 {
-        let section = round * 3;
+    // Ten edits, each in a section of its own: of each five, two weaken
+    // or restate the rule (2.0 and 3.0 for its 3.0) and three strengthen it.
+    for round in 0..10 {
+        let section = (round * 3) % SECTIONS;
         let index = section * RULES_PER_SECTION + 10;
         let id = app.model.rules[index].id.clone();
         let text = format!(
             "(=> s{section}_eligible0 (>= s{section}_amount10 (+ s{section}_amount9 {}.0)))",
-            2 + round
+            2 + round % 5
         );
         app.overlay = Some(Overlay::Editor(Box::new(Editor::new(
             EditTarget::Rule { id, is_new: false },

@@ -84,19 +84,19 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let effects = ctrl(&mut app, 's');
     assert_eq!(
         kinds(&effects),
-        ["SaveModel", "ReplaceRule", "RunTests", "CheckRewrite"],
+        ["ReplaceRule", "RunTests", "SaveModel", "CheckRewrite"],
         "an approved rule's edit asks whether its meaning changed: {effects:#?}"
     );
     assert!(app.overlay.is_none());
     assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
-    let Effect::SaveModel(saved) = &effects[0] else {
+    let Effect::SaveModel(saved) = &effects[2] else {
         unreachable!()
     };
     assert_eq!(expression(saved, "R16"), R16_TAXED_MORE);
     assert!(
-        matches!(&effects[1], Effect::ReplaceRule { id, formula: Some(_) } if id == "R16"),
+        matches!(&effects[0], Effect::ReplaceRule { id, formula: Some(_) } if id == "R16"),
         "{:?}",
-        effects[1]
+        effects[0]
     );
     let (new_generation, jobs, probe) = run_tests_effect(&effects);
     assert_eq!(new_generation, generation + 1);
@@ -156,9 +156,9 @@ fn an_applied_edit_clears_the_rules_draft() {
         kinds(&effects),
         [
             "SaveDrafts",
-            "SaveModel",
             "ReplaceRule",
             "RunTests",
+            "SaveModel",
             "CheckRewrite"
         ]
     );
@@ -300,6 +300,58 @@ fn an_edit_keeps_the_findings_its_evidence_still_proves_and_asks_only_the_rest()
     // A workbench opened afresh on the saved project finds the same.
     let mut fresh = open_app(dir.path());
     let _fresh_runtime = start(&mut fresh);
+    assert_eq!(findings(&app), findings(&fresh));
+}
+
+#[test]
+fn an_edits_rerun_shared_by_two_workers_answers_each_test_once() {
+    let (dir, mut app) = park();
+    let mut runtime = start_with_jobs(&mut app, 2);
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let mut effects = ctrl(&mut app, 's');
+    let generation = app.generation;
+    let mut asked: Vec<String> = effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::RunTests {
+                jobs, shared_out, ..
+            } => {
+                assert!(shared_out, "an edit's rerun is shared out");
+                jobs.iter().map(|j| j.test.id.clone()).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    assert!(asked.len() > 1, "{asked:?}");
+    // Both workers are given every test; the answers that arrive are one
+    // per test, whichever worker gave it.
+    let mut answered = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while app.pending > 0 || !effects.is_empty() || runtime.has_pending() {
+        let mut messages: Vec<Msg> = effects.drain(..).flat_map(|e| runtime.execute(e)).collect();
+        // `poll` brings what is not a solver reply (the rewrite check).
+        messages.extend(runtime.poll());
+        messages.extend(runtime.wait(Duration::from_millis(100)));
+        for message in messages {
+            if let Msg::TestFinished {
+                generation: g,
+                outcome,
+            } = &message
+                && *g == generation
+            {
+                answered.push(outcome.id.clone());
+            }
+            effects.extend(update(&mut app, message));
+        }
+        assert!(Instant::now() < deadline, "the rerun did not finish");
+    }
+    answered.sort();
+    asked.sort();
+    assert_eq!(answered, asked);
+
+    // And they find what a workbench opened afresh, on one worker, finds.
+    let mut fresh = open_app(dir.path());
+    let _fresh_runtime = start_with_jobs(&mut fresh, 1);
     assert_eq!(findings(&app), findings(&fresh));
 }
 
@@ -468,9 +520,9 @@ fn deleting_a_rule_can_be_undone() {
     let (_dir, mut app) = park();
     select_rule(&mut app, "R13");
     let effects = press(&mut app, 'd');
-    assert_eq!(kinds(&effects), ["SaveModel", "ReplaceRule", "RunTests"]);
+    assert_eq!(kinds(&effects), ["ReplaceRule", "RunTests", "SaveModel"]);
     assert_eq!(
-        effects[1],
+        effects[0],
         Effect::ReplaceRule {
             id: "R13".into(),
             formula: None

@@ -214,7 +214,22 @@ fn settle(app: &mut App, runtime: &mut Runtime, effects: Vec<Effect>) {
 /// A runtime for the app's project with the model loaded and every test run,
 /// as the workbench does when it opens.
 fn start(app: &mut App) -> Runtime {
-    let mut runtime = Runtime::new(app.project_dir.clone(), None, Duration::from_secs(5));
+    start_on(
+        app,
+        Runtime::new(app.project_dir.clone(), None, Duration::from_secs(5)),
+    )
+}
+
+/// `start` with `jobs` solver workers, whatever the machine's cores.
+fn start_with_jobs(app: &mut App, jobs: usize) -> Runtime {
+    let dir = app.project_dir.clone();
+    start_on(
+        app,
+        Runtime::with_solver_jobs(dir, None, Duration::from_secs(5), jobs),
+    )
+}
+
+fn start_on(app: &mut App, mut runtime: Runtime) -> Runtime {
     let effects = vec![
         Effect::LoadSolver(Box::new(app.compiled.clone())),
         precept::tui::update::start_full_run(app),

@@ -146,7 +146,10 @@ impl SolverSession {
         let cone_consistent =
             finding.claims_true_scenario.is_some() || finding.claims_false_scenario.is_some();
         let consistent = match cone_consistent {
-            true => self.consistent_outside(&scope.rules, interruption)?,
+            true => {
+                self.remember_cone_consistent(&scope.rules);
+                self.consistent_outside(&scope.rules, interruption)?
+            }
             // IMPOSSIBLE: whether the whole policy is consistent, asked
             // within the auxiliary budget (a hard policy must not make an
             // easy question wait); undecided, the question is asked over

@@ -116,6 +116,11 @@ impl Z3Vocabulary {
         self.variables.contains_key(name)
     }
 
+    /// The sort a variable was declared with.
+    pub fn sort_of(&self, variable: &str) -> Option<&Sort> {
+        self.sorts.get(variable)
+    }
+
     /// The values of an enumeration variable's sort.
     pub fn values_of(&self, variable: &str) -> Option<&[String]> {
         match self.sorts.get(variable)? {

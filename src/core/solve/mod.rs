@@ -6,6 +6,8 @@ mod claim_check;
 mod encode;
 mod error;
 mod formulas;
+mod group_answers;
+mod group_consistency;
 mod interruption;
 pub mod lint_checks;
 mod mutant_schema;
@@ -22,6 +24,7 @@ pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenar
 pub use encode::EncodeError;
 pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};
+pub use group_answers::GroupAnswers;
 pub use mutant_schema::{MutantVerdict, SchemaTest};
 pub use pool::SolverPool;
 pub use probe::{ConeRule, Fact, Outcome, Probe};

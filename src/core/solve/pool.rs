@@ -4,6 +4,7 @@
 //! merge the results in a fixed order (see `testgen/mutation_pool.rs`).
 
 use super::error::SolveError;
+use super::group_answers::GroupAnswers;
 use super::lint_checks::{LintEvent, LintMemo, LintShare};
 use super::worker::{SolverWorker, Ticket};
 use crate::core::model::CompiledModel;
@@ -24,9 +25,11 @@ impl SolverPool {
 
     /// `jobs` workers (at least one), each with `timeout` per request.
     pub fn spawn(jobs: usize, timeout: Duration) -> SolverPool {
+        // Which groups of rules are consistent is worked out once for all.
+        let answers = Arc::new(GroupAnswers::new());
         SolverPool {
             workers: (0..jobs.max(1))
-                .map(|_| SolverWorker::spawn(timeout))
+                .map(|_| SolverWorker::spawn_sharing(timeout, 1, Arc::clone(&answers)))
                 .collect(),
         }
     }

@@ -4,6 +4,7 @@
 
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
+use super::group_answers::SharedAnswers;
 pub use super::interruption::Interruption;
 use super::preferences::{
     compared_constants, counts_things, preferred_values, thresholded_variables,
@@ -13,6 +14,7 @@ use crate::core::model::graph::RuleGraph;
 use crate::core::smt::{Expr, Sort};
 use num_rational::BigRational;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
@@ -39,7 +41,9 @@ pub(super) struct GuardedRule {
     /// The variables the rule compares with a constant by an inequality.
     pub(super) thresholded: Vec<String>,
     /// Tells this version of the rule from any other (an edit makes a new one).
-    version: u64,
+    pub(super) version: u64,
+    /// What the rule says, as `rule_content` writes it (made on first use).
+    pub(super) content: Option<Arc<str>>,
 }
 
 /// How many retired guards (from edited rules) to tolerate before rebuilding.
@@ -53,9 +57,9 @@ pub struct SolverSession {
     retired: usize,
     /// The version the next rule made gets.
     next_version: u64,
-    timeout_ms: u64,
+    pub(super) timeout_ms: u64,
     /// Rule groups by shared variables (rebuilt after an edit).
-    cones: Option<RuleGraph>,
+    pub(super) cones: Option<RuleGraph>,
     /// Whether the rules alone are satisfiable; `Some(None)` when the solver
     /// could not say in time (then every question uses every rule).
     pub(super) consistency: Option<Option<bool>>,
@@ -67,7 +71,10 @@ pub struct SolverSession {
     /// Whether each group of rules is satisfiable alone, by the guard
     /// literals of its rules (a changed rule has a new one), so an edit
     /// leaves the other groups' answers standing.
-    consistent_groups: HashMap<Vec<u64>, bool>,
+    pub(super) consistent_groups: HashMap<Vec<u64>, bool>,
+    /// The same answers by the groups' content, shared with the other
+    /// workers of the pool (`group_answers.rs`).
+    pub(super) shared_answers: Option<SharedAnswers>,
     /// Whether a premise or claim (by its text, and whether negated) is
     /// unsatisfiable on its own: it depends on no rule, so it outlives edits.
     pub(super) alone_answers: HashMap<(String, bool), bool>,
@@ -134,6 +141,7 @@ impl SolverSession {
             cone_solvers: HashMap::new(),
             fresh_cone: false,
             consistent_groups: HashMap::new(),
+            shared_answers: None,
             alone_answers: HashMap::new(),
             alone: None,
             questions_asked: 0,
@@ -204,6 +212,7 @@ impl SolverSession {
                 self.next_version += 1;
                 self.next_version
             },
+            content: None,
         })
     }
 
@@ -640,87 +649,6 @@ impl SolverSession {
         let mut names: Vec<String> = indices.iter().map(|&i| self.rules[i].id.clone()).collect();
         names.sort_by(|a, b| crate::core::model::natural_order(a, b));
         names
-    }
-
-    /// Whether the rules alone are satisfiable (cached until the next edit;
-    /// an undecided answer is not cached, so the next question tries again).
-    /// Groups of rules share no variable, so the rules are satisfiable
-    /// exactly when every group is: each group is checked alone, and its
-    /// answer kept by content, so after an edit only the edited group is.
-    pub(super) fn consistency(
-        &mut self,
-        interruption: &dyn Interruption,
-    ) -> Result<Option<bool>, SolveError> {
-        if let Some(known) = self.consistency {
-            return Ok(known);
-        }
-        let groups = self.groups();
-        // Half the request's deadline: the question itself needs the rest.
-        let budget = Duration::from_millis(self.timeout_ms / 2);
-        let consistent = self.groups_consistent(&groups, budget, interruption)?;
-        if consistent.is_some() {
-            self.consistency = Some(consistent);
-        }
-        Ok(consistent)
-    }
-
-    /// Every group of rules, as positions (see `RuleGraph::groups`).
-    pub(super) fn groups(&mut self) -> Vec<Vec<usize>> {
-        let rules = &self.rules;
-        self.cones
-            .get_or_insert_with(|| {
-                RuleGraph::from_rule_variables(rules.iter().map(|r| r.variables.as_slice()))
-            })
-            .groups()
-    }
-
-    /// Whether each of `groups` is satisfiable alone, all within `budget`:
-    /// `Some(false)` when one is not, `None` when one could not be decided.
-    /// Answers are kept by the versions of the group's rules.
-    pub(super) fn groups_consistent(
-        &mut self,
-        groups: &[Vec<usize>],
-        budget: Duration,
-        interruption: &dyn Interruption,
-    ) -> Result<Option<bool>, SolveError> {
-        let started = std::time::Instant::now();
-        let mut undecided = false;
-        if self.consistent_groups.len() > 4 * groups.len() + 1_000 {
-            self.consistent_groups.clear();
-        }
-        for group in groups {
-            let key: Vec<u64> = group.iter().map(|&r| self.rules[r].version).collect();
-            match self.consistent_groups.get(&key) {
-                Some(true) => continue,
-                Some(false) => return Ok(Some(false)),
-                None => {}
-            }
-            let left = budget.saturating_sub(started.elapsed());
-            if left.is_zero() {
-                undecided = true;
-                continue;
-            }
-            let scratch = self.scratch_solver(group);
-            let whole = std::mem::replace(&mut self.solver, scratch);
-            let result = self.check_within(&self.literals(group), left, interruption);
-            self.solver = whole;
-            match result {
-                SatResult::Sat => {
-                    self.consistent_groups.insert(key, true);
-                }
-                SatResult::Unsat => {
-                    self.consistent_groups.insert(key, false);
-                    return Ok(Some(false));
-                }
-                SatResult::Unknown => {
-                    if let Some(reason) = interruption.reason() {
-                        return Err(SolveError::Undecided(reason));
-                    }
-                    undecided = true;
-                }
-            }
-        }
-        Ok((!undecided).then_some(true))
     }
 
     /// The rules in the same group as `rule` (itself included).

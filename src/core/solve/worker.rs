@@ -7,6 +7,7 @@
 use super::check_gate::install_gate;
 use super::error::SolveError;
 use super::formulas::{FormulaQuery, Satisfiability};
+use super::group_answers::{GroupAnswers, SharedAnswers};
 use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
@@ -14,7 +15,7 @@ use crate::core::model::CompiledModel;
 use crate::core::model::finding::{Finding, KnownSides};
 use crate::core::smt::{Expr, Sort};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -27,6 +28,9 @@ pub struct SolverReply {
     pub ticket: Ticket,
     pub finding: Finding,
     pub elapsed: Duration,
+    /// A question queued on several workers (`submit_shared`) that another
+    /// worker took first: this reply carries no finding of its own.
+    pub answered_elsewhere: bool,
 }
 
 /// The answer to one formula-checking request: a result per query, in order.
@@ -66,6 +70,9 @@ enum Job {
         premise: Expr,
         claim: Expr,
         known: Box<KnownSides>,
+        /// Set by the first worker that comes to a question queued on
+        /// several (`submit_shared`).
+        taken: Option<Arc<AtomicBool>>,
         reply: Sender<SolverReply>,
     },
     Formulas {
@@ -90,18 +97,25 @@ pub struct SolverWorker {
 impl SolverWorker {
     /// Starts the worker and its watchdog. `timeout` is each request's deadline.
     pub fn spawn(timeout: Duration) -> SolverWorker {
-        SolverWorker::spawn_numbered(timeout, 1)
+        SolverWorker::spawn_sharing(timeout, 1, Arc::new(GroupAnswers::new()))
     }
 
-    /// A worker whose tickets count up from `first_ticket`, so that several
-    /// workers answering on one channel never give two requests one ticket.
-    pub fn spawn_numbered(timeout: Duration, first_ticket: Ticket) -> SolverWorker {
+    /// A worker of a pool: its tickets count up from `first_ticket`, so that
+    /// several workers answering on one channel never give two requests one
+    /// ticket, and the models it loads share `answers` (which groups of
+    /// rules are consistent) with the pool's other workers.
+    pub fn spawn_sharing(
+        timeout: Duration,
+        first_ticket: Ticket,
+        answers: Arc<GroupAnswers>,
+    ) -> SolverWorker {
+        let answers = answers.join();
         let (jobs, inbox) = mpsc::channel();
         let watch = Arc::new(Watch::default());
         let worker_watch = Arc::clone(&watch);
         let worker = std::thread::Builder::new()
             .name("precept-solver".into())
-            .spawn(move || run_worker(inbox, worker_watch, timeout))
+            .spawn(move || run_worker(inbox, worker_watch, timeout, answers))
             .expect("cannot start the solver thread");
         let dog_watch = Arc::clone(&watch);
         let watchdog = std::thread::Builder::new()
@@ -177,12 +191,28 @@ impl SolverWorker {
         known: KnownSides,
         reply: Sender<SolverReply>,
     ) -> Ticket {
+        self.submit_shared(premise, claim, known, None, reply)
+    }
+
+    /// `submit_knowing` for a question queued on several workers with the
+    /// same `taken` flag, so whichever comes to it first answers it: the
+    /// others reply at once with `answered_elsewhere`. A run shared so
+    /// keeps both cores busy to its end, whichever worker is slower.
+    pub fn submit_shared(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        known: KnownSides,
+        taken: Option<Arc<AtomicBool>>,
+        reply: Sender<SolverReply>,
+    ) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
         self.send(Job::Verify {
             ticket,
             premise,
             claim,
             known: Box::new(known),
+            taken,
             reply,
         });
         ticket
@@ -303,14 +333,19 @@ impl Drop for SolverWorker {
     }
 }
 
-fn run_worker(inbox: Receiver<Job>, watch: Arc<Watch>, mut timeout: Duration) {
+fn run_worker(
+    inbox: Receiver<Job>,
+    watch: Arc<Watch>,
+    mut timeout: Duration,
+    answers: SharedAnswers,
+) {
     install_gate(Arc::clone(&watch));
     let watch = watch.as_ref();
     let context = z3::Context::thread_local();
     watch.lock().context = context.get_z3_context().as_ptr() as usize;
     let mut session: Option<SolverSession> = None;
     while let Ok(job) = inbox.recv() {
-        handle_job(job, watch, &mut session, &mut timeout);
+        handle_job(job, watch, &mut session, &mut timeout, &answers);
     }
     let mut state = watch.lock();
     state.context = 0;
@@ -327,6 +362,7 @@ fn handle_job(
     watch: &Watch,
     session: &mut Option<SolverSession>,
     timeout: &mut Duration,
+    answers: &SharedAnswers,
 ) {
     match job {
         Job::Load { model, done } => {
@@ -334,7 +370,11 @@ fn handle_job(
             let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 SolverSession::load(&model, timeout.as_millis() as u64)
             }))
-            .unwrap_or_else(|_| Err(SolveError::LoadFailed));
+            .unwrap_or_else(|_| Err(SolveError::LoadFailed))
+            .map(|mut loaded| {
+                loaded.share_group_answers(answers.clone());
+                loaded
+            });
             let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);
             *session = loaded.ok();
             let _ = done.send(result);
@@ -405,9 +445,23 @@ fn handle_job(
             premise,
             claim,
             known,
+            taken,
             reply,
         } => {
             let started = Instant::now();
+            if taken.is_some_and(|taken| taken.swap(true, Ordering::AcqRel)) {
+                let _ = reply.send(SolverReply {
+                    ticket,
+                    finding: Finding::too_complex(
+                        &premise.to_string(),
+                        &claim.to_string(),
+                        "answered by another worker",
+                    ),
+                    elapsed: Duration::ZERO,
+                    answered_elsewhere: true,
+                });
+                return;
+            }
             let question = Question {
                 ticket,
                 premise: &premise,
@@ -430,6 +484,7 @@ fn handle_job(
                 ticket,
                 finding,
                 elapsed: started.elapsed(),
+                answered_elsewhere: false,
             });
         }
         Job::Formulas {

@@ -11,8 +11,9 @@
 //! made in its context, so a share that reuses terms an earlier share of
 //! its cone made in the same context can find other scenarios than one run
 //! in a context of its own (seen on the benefit sample). A partial rerun,
-//! whose scenarios already depend on what the worker asked before, may
-//! (`split`).
+//! whose scenarios already depend on what the worker asked before, may:
+//! there every worker walks every test, each from its own starting point
+//! (`walks`), and whichever comes to a test first answers it.
 
 use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
@@ -49,26 +50,34 @@ pub fn shares(graph: &RuleGraph, questions: &[Option<(&Expr, &Expr)>]) -> Vec<Ve
     shares
 }
 
-/// Cuts each share into `parts` shares of consecutive tests, as equal as
-/// can be (a share of fewer tests into as many as it has), then orders them
-/// largest first as `shares` does. Each part starts its cone afresh, so a
-/// part's findings are proved as usual, but a scenario's values may differ
-/// from those the whole share on one worker would pick: for a partial
-/// rerun, never for a run that must equal one worker's.
-pub fn split(shares: Vec<Vec<usize>>, parts: usize) -> Vec<Vec<usize>> {
-    let mut cut: Vec<Vec<usize>> = Vec::new();
-    for share in shares {
-        let parts = parts.clamp(1, share.len().max(1));
-        let (size, extra) = (share.len() / parts, share.len() % parts);
-        let mut rest = share.as_slice();
-        for k in 0..parts {
-            let (part, after) = rest.split_at(size + usize::from(k < extra));
-            cut.push(part.to_vec());
-            rest = after;
-        }
-    }
-    cut.sort_by_key(|s| (std::cmp::Reverse(s.len()), s[0]));
-    cut
+/// For a partial rerun on `workers` workers, each sharing every test
+/// with the others (whichever comes to a test first answers it): the order
+/// in which each worker comes to the tests, as (share, position) pairs.
+/// The shares' tests are laid end to end, largest share first; worker `k`
+/// starts `k / workers` of the way along and goes round, so the workers
+/// start apart and, once one runs out of its own stretch, it takes on the
+/// tests the others have not come to yet. A worker starts each share it
+/// comes to afresh, so a finding is proved as usual, but a scenario's
+/// values may differ from those one worker running the whole share would
+/// pick: for a partial rerun, never for a run that must equal one
+/// worker's.
+pub fn walks(shares: &[Vec<usize>], workers: usize) -> Vec<Vec<(usize, usize)>> {
+    let line: Vec<(usize, usize)> = shares
+        .iter()
+        .enumerate()
+        .flat_map(|(s, share)| share.iter().map(move |&i| (s, i)))
+        .collect();
+    let workers = workers.max(1);
+    (0..workers)
+        .map(|k| {
+            let start = k * line.len() / workers;
+            line[start..]
+                .iter()
+                .chain(&line[..start])
+                .copied()
+                .collect()
+        })
+        .collect()
 }
 
 /// Queues, on `worker`, the start of a share: its next question decides
@@ -83,18 +92,28 @@ pub fn start_share(worker: &SolverWorker) {
 
 #[cfg(test)]
 mod tests {
-    use super::split;
+    use super::walks;
 
     #[test]
-    fn a_share_is_cut_into_consecutive_parts_as_equal_as_can_be() {
+    fn each_worker_walks_every_test_starting_its_own_stretch() {
         let shares = vec![(0..5).collect(), vec![5, 6], vec![7]];
-        assert_eq!(
-            split(shares.clone(), 2),
-            vec![vec![0, 1, 2], vec![3, 4], vec![5], vec![6], vec![7]]
-        );
-        assert_eq!(split(shares.clone(), 1), shares);
-        let parts = split(vec![(0..7).collect()], 3);
-        assert_eq!(parts, vec![vec![0, 1, 2], vec![3, 4], vec![5, 6]]);
-        assert_eq!(parts.concat(), (0..7).collect::<Vec<_>>());
+        let walks = walks(&shares, 2);
+        assert_eq!(walks.len(), 2);
+        let line = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 5),
+            (1, 6),
+            (2, 7),
+        ];
+        assert_eq!(walks[0], line);
+        // The second starts halfway and goes round.
+        assert_eq!(&walks[1][..4], &line[4..]);
+        assert_eq!(&walks[1][4..], &line[..4]);
+        assert_eq!(super::walks(&shares, 1), vec![line.to_vec()]);
+        assert_eq!(super::walks(&[], 2), vec![vec![], vec![]]);
     }
 }

@@ -149,7 +149,7 @@ impl Runtime {
                 generation,
                 jobs,
                 probe_consistency,
-                split_cones,
+                shared_out,
             } => {
                 self.cancel_runs();
                 let mut messages = Vec::new();
@@ -174,10 +174,11 @@ impl Runtime {
                 let (reply, pending) = (&self.reply, &mut self.pending);
                 self.solver.share_tests(
                     runnable,
-                    split_cones,
-                    |worker, premise, claim, mut job| {
+                    shared_out,
+                    |worker, premise, claim, mut job, taken| {
                         let known = std::mem::take(&mut job.known);
-                        let ticket = worker.submit_knowing(premise, claim, known, reply.clone());
+                        let ticket =
+                            worker.submit_shared(premise, claim, known, taken, reply.clone());
                         pending.insert(
                             ticket,
                             Pending::Test {
@@ -632,6 +633,10 @@ impl Runtime {
             let Some(pending) = self.pending.remove(&reply.ticket) else {
                 continue;
             };
+            if reply.answered_elsewhere {
+                // Its copy on another worker brings the finding.
+                continue;
+            }
             messages.push(match pending {
                 Pending::Test { generation, test } => {
                     let passed = reply.finding.kind == test.expected;

@@ -16,10 +16,11 @@ use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
 use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
-use crate::core::solve::{SolverWorker, Ticket};
-use crate::core::test_runner::shares::{shares, split, start_share};
+use crate::core::solve::{GroupAnswers, SolverWorker, Ticket};
+use crate::core::test_runner::shares::{shares, start_share, walks};
 use crate::tui::state::msg::TestJob;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -41,9 +42,14 @@ pub struct Solvers {
 impl Solvers {
     /// `jobs` workers (at least one), each with `timeout` per request.
     pub fn spawn(jobs: usize, timeout: Duration) -> Solvers {
+        // Which groups of rules are consistent is worked out once for all.
+        let answers = Arc::new(GroupAnswers::new());
         Solvers {
             workers: (0..jobs.max(1))
-                .map(|k| SolverWorker::spawn_numbered(timeout, ((k as u64) << TICKET_SHIFT) + 1))
+                .map(|k| {
+                    let first_ticket = ((k as u64) << TICKET_SHIFT) + 1;
+                    SolverWorker::spawn_sharing(timeout, first_ticket, Arc::clone(&answers))
+                })
                 .collect(),
             variables: Vec::new(),
             rules: Vec::new(),
@@ -126,17 +132,19 @@ impl Solvers {
             .collect()
     }
 
-    /// Queues every job with formulas on a worker (`submit(worker, premise,
-    /// claim)` sends it), share by share (`test_runner/shares.rs`), each
-    /// share's jobs in their order on one worker, each share (largest first)
-    /// on the worker with the fewest tests so far. With
-    /// `split_cones`, each share is first cut into one part per worker
-    /// (`shares::split`), so an edit's rerun of one cone uses every core.
+    /// Queues every job with formulas (`submit(worker, premise, claim, job,
+    /// taken)` sends one), share by share (`test_runner/shares.rs`): each
+    /// share's jobs in their order on one worker, each share (largest
+    /// first) on the worker with the fewest tests so far. With
+    /// `shared_out` (an edit's rerun, often of one cone), every job goes to
+    /// every worker with one `taken` flag, each worker walking the tests
+    /// from its own starting point (`shares::walks`), so every core works
+    /// to the end of the run and whichever worker is quicker takes more.
     pub fn share_tests(
         &mut self,
         jobs: Vec<(Expr, Expr, TestJob)>,
-        split_cones: bool,
-        mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob),
+        shared_out: bool,
+        mut submit: impl FnMut(&SolverWorker, Expr, Expr, TestJob, Option<Arc<AtomicBool>>),
     ) {
         let graph = self.graph.get_or_insert_with(|| {
             RuleGraph::build(
@@ -145,9 +153,21 @@ impl Solvers {
             )
         });
         let questions: Vec<_> = jobs.iter().map(|(p, c, _)| Some((p, c))).collect();
-        let mut plan = shares(graph, &questions);
-        if split_cones {
-            plan = split(plan, self.workers.len());
+        let plan = shares(graph, &questions);
+        if shared_out && self.workers.len() > 1 {
+            let taken: Vec<Arc<AtomicBool>> = jobs.iter().map(|_| Arc::default()).collect();
+            for (worker, walk) in self.workers.iter().zip(walks(&plan, self.workers.len())) {
+                let mut share_started = None;
+                for (share, i) in walk {
+                    if share_started != Some(share) {
+                        start_share(worker);
+                        share_started = Some(share);
+                    }
+                    let (premise, claim, job) = jobs[i].clone();
+                    submit(worker, premise, claim, job, Some(Arc::clone(&taken[i])));
+                }
+            }
+            return;
         }
         let mut jobs: Vec<Option<(Expr, Expr, TestJob)>> = jobs.into_iter().map(Some).collect();
         let mut load = vec![0usize; self.workers.len()];
@@ -157,7 +177,7 @@ impl Solvers {
             start_share(&self.workers[k]);
             for i in share {
                 if let Some((premise, claim, job)) = jobs[i].take() {
-                    submit(&self.workers[k], premise, claim, job);
+                    submit(&self.workers[k], premise, claim, job, None);
                 }
             }
         }

@@ -13,6 +13,7 @@ use crate::core::solve::FindingKind;
 use crate::core::test_runner::TestOutcome;
 use crate::tui::input::editor::Editor;
 use crate::tui::input::keymap::Keymap;
+use crate::tui::state::examples::bears_on_examples;
 use crate::tui::style::highlight::Highlighter;
 use crate::tui::style::theme::Theme;
 use ratatui_textarea::TextArea;
@@ -433,8 +434,15 @@ impl App {
     /// After an edit of rule `id` alone (changed, added at the end or
     /// deleted): compiles and words just that rule when it can, and relinks
     /// it in the graph when it was there before; else compiles or builds
-    /// the whole. The same result as `recompile`.
+    /// the whole. The verify examples are picked again only when the rule
+    /// bears on them. The same result as `recompile`.
     pub fn recompile_rule(&mut self, id: &str) {
+        let on_examples = |compiled: &CompiledModel| {
+            compiled
+                .rule(id)
+                .is_some_and(|rule| bears_on_examples(compiled, &rule.written))
+        };
+        let examples_before = on_examples(&self.compiled);
         if !recompile_rule(&mut self.compiled, &self.model, id) {
             return self.recompile();
         }
@@ -453,7 +461,9 @@ impl App {
             self.graph = build_graph(&self.compiled);
         }
         self.span_rules = self.rules_by_span();
-        self.refresh_examples();
+        if examples_before || on_examples(&self.compiled) {
+            self.refresh_examples();
+        }
     }
 
     /// What is derived from the model and kept with it: rules per span and

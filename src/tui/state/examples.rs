@@ -5,21 +5,38 @@ use crate::core::model::CompiledModel;
 use crate::core::smt::{Expr, ExprKind, Op, Sort};
 use std::collections::HashSet;
 
+/// What a rule concludes: the consequent of an implication, or the whole.
+fn consequent(expr: &Expr) -> Option<&Expr> {
+    match &expr.kind {
+        ExprKind::App(Op::Implies, args) => args.last(),
+        _ => Some(expr),
+    }
+}
+
 /// Variables that some rule concludes (in the consequent of an implication
 /// or defined by an equation): what a question usually asks about.
 fn concluded(compiled: &CompiledModel) -> HashSet<&str> {
-    fn consequent(expr: &Expr) -> Option<&Expr> {
-        match &expr.kind {
-            ExprKind::App(Op::Implies, args) => args.last(),
-            _ => Some(expr),
-        }
-    }
     compiled
         .rules
         .iter()
         .filter_map(|r| consequent(&r.written))
         .flat_map(|c| c.symbols())
         .collect()
+}
+
+/// Whether a rule as `written` bears on the examples: they pick Bool and
+/// enumeration variables by whether some rule concludes them, so adding,
+/// changing or deleting a rule that concludes none of those (before and
+/// after) leaves them as they are.
+pub fn bears_on_examples(compiled: &CompiledModel, written: &Expr) -> bool {
+    consequent(written).is_some_and(|conclusion| {
+        conclusion.symbols().into_iter().any(|name| {
+            matches!(
+                compiled.vocabulary.variable_sort(name),
+                Some(Sort::Bool | Sort::Enum(_))
+            )
+        })
+    })
 }
 
 /// A premise and a claim over this model, e.g. `(and (= tier GOLD)
@@ -90,5 +107,21 @@ mod tests {
         assert_eq!(claim.as_deref(), Some("canBoard"));
         let empty = verify_examples(&compile(&Default::default()));
         assert_eq!(empty, (None, None));
+    }
+
+    #[test]
+    fn only_a_rule_concluding_a_bool_or_enumeration_bears_on_the_examples() {
+        let source = "(declare-const member Bool)
+             (declare-const canBoard Bool)
+             (declare-const fee Real)
+             (assert (=> member canBoard))";
+        let with_fee = format!("{source} (assert (=> member (>= fee 10.0)))");
+        let without = compile(&import_smtlib(source).unwrap());
+        let with = compile(&import_smtlib(&with_fee).unwrap());
+        let [boards, charges] = [&with.rules[0].written, &with.rules[1].written];
+        assert!(bears_on_examples(&with, boards));
+        assert!(!bears_on_examples(&with, charges));
+        // So adding (or changing, or deleting) the fee rule leaves them be.
+        assert_eq!(verify_examples(&with), verify_examples(&without));
     }
 }

@@ -225,16 +225,17 @@ pub enum Effect {
     },
     /// Run these tests as run `generation`, replacing any older run. With
     /// `probe_consistency`, also check whether the policy alone is consistent.
-    /// With `split_cones` (a partial run, such as an edit's rerun), the tests
-    /// of one cone may be shared over the workers, each part from a solver
-    /// made afresh: the findings are proved all the same, but a scenario's
-    /// values may differ from those one worker would pick. A full run keeps
-    /// each cone on one worker, so it finds exactly what one worker finds.
+    /// With `shared_out` (a partial run, such as an edit's rerun), every
+    /// worker is given every test and whichever comes to one first answers
+    /// it (`Solvers::share_tests`), so the tests of one cone keep every core
+    /// busy: the findings are proved all the same, but a scenario's values
+    /// may differ from those one worker would pick. A full run keeps each
+    /// cone on one worker, so it finds exactly what one worker finds.
     RunTests {
         generation: u64,
         jobs: Vec<TestJob>,
         probe_consistency: bool,
-        split_cones: bool,
+        shared_out: bool,
     },
     Verify {
         ticket: u64,

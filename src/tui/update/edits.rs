@@ -308,12 +308,13 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
         effects.push(Effect::SaveDrafts(app.drafts.clone()));
     }
     app.recompile_rule(id);
-    effects.push(Effect::SaveModel(Box::new(app.model.clone())));
     effects.push(Effect::ReplaceRule {
         id: id.to_string(),
         formula: Some(formula),
     });
     effects.push(rerun_affected(app, old_variables, id));
+    // Saved once the solvers have their work: the write then delays no test.
+    effects.push(Effect::SaveModel(Box::new(app.model.clone())));
     effects.extend(rewrite_check);
     effects
 }
@@ -472,12 +473,12 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             }
             app.recompile_rule(&rule.id);
             super::navigation::rescroll(app);
-            effects.push(Effect::SaveModel(Box::new(app.model.clone())));
             effects.push(Effect::ReplaceRule {
                 id: rule.id.clone(),
                 formula: None,
             });
             effects.push(rerun_affected(app, old_variables, &rule.id));
+            effects.push(Effect::SaveModel(Box::new(app.model.clone())));
             app.status.message = Some(format!("deleted {} (u to undo)", rule.id));
             effects
         }

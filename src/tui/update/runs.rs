@@ -5,6 +5,7 @@ use crate::core::test_runner::{TestOutcome, check_test};
 use crate::tui::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
 use crate::tui::state::msg::{Effect, TestJob};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashSet;
 
 /// Reruns every test.
 pub fn start_full_run(app: &mut App) -> Effect {
@@ -22,8 +23,14 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
     app.run_cause = (app.history.changes() != app.seen_changes)
         .then(|| app.history.last_change().map(str::to_string))
         .flatten();
+    let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
     let mut jobs = Vec::new();
-    for test in app.tests.tests.iter().filter(|t| ids.contains(&t.id)) {
+    for test in app
+        .tests
+        .tests
+        .iter()
+        .filter(|t| asked.contains(t.id.as_str()))
+    {
         jobs.push(TestJob {
             test: test.clone(),
             formulas: check_test(&app.compiled, test),
@@ -32,7 +39,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
     }
     // Tests left over from an unfinished older run must not stay "running".
     for (id, state) in app.results.iter_mut() {
-        if *state == TestState::Running && !ids.contains(id) {
+        if *state == TestState::Running && !asked.contains(id.as_str()) {
             *state = TestState::NotRun;
         }
     }
@@ -67,7 +74,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
         generation: app.generation,
         jobs,
         probe_consistency,
-        split_cones: partial,
+        shared_out: partial,
     }
 }
 
