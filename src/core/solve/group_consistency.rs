@@ -100,12 +100,15 @@ impl SolverSession {
         Ok((!undecided).then_some(true))
     }
 
-    /// Keeps that every group inside `cone` (whole groups) is satisfiable:
-    /// a check that assumed all the cone's rules found a scenario.
+    /// Keeps that every group inside `cone` (whole groups) is satisfiable,
+    /// as a scenario of a question asked over all the cone's rules shows
+    /// (found by a check that assumed them, or carried over from before an
+    /// edit because the new rule holds in it, `carry_over.rs`).
     pub(super) fn remember_cone_consistent(&mut self, cone: &[usize]) {
         let inside: std::collections::HashSet<usize> = cone.iter().copied().collect();
         for group in self.groups() {
-            if group.iter().all(|r| inside.contains(r)) {
+            let known = self.consistent_groups.contains_key(&self.versions(&group));
+            if !known && group.iter().all(|r| inside.contains(r)) {
                 self.remember_consistent(&group, true);
             }
         }
