@@ -7,7 +7,10 @@
 //! time, one after another on one worker in its warm solver of that cone,
 //! made afresh for the share), so the findings do not depend on the number
 //! of workers, and a rerun of the tests an edit touched finds what a full
-//! run would. An edit keeps the warm solvers of the cones it does not touch.
+//! run would. Such a rerun gives every test to every worker, whichever
+//! comes to it first answering it, so both cores work to its end. An edit
+//! keeps the warm solvers of the cones it does not touch, and the workers
+//! share which groups of rules are consistent (`solve/group_answers.rs`).
 //!
 //! Each worker numbers its tickets in a range of its own, so replies on one
 //! channel never collide and a ticket says which worker to cancel it on.
