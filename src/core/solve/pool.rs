@@ -28,9 +28,12 @@ impl SolverPool {
         // Which groups of rules are consistent is worked out once for all.
         let answers = Arc::new(GroupAnswers::new());
         SolverPool {
-            workers: (0..jobs.max(1))
-                .map(|_| SolverWorker::spawn_sharing(timeout, 1, Arc::clone(&answers)))
-                .collect(),
+            workers: match jobs {
+                0 | 1 => vec![SolverWorker::spawn(timeout)],
+                _ => (0..jobs)
+                    .map(|_| SolverWorker::spawn_sharing(timeout, 1, &answers))
+                    .collect(),
+            },
         }
     }
 

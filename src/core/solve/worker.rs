@@ -95,9 +95,10 @@ pub struct SolverWorker {
 }
 
 impl SolverWorker {
-    /// Starts the worker and its watchdog. `timeout` is each request's deadline.
+    /// Starts the worker and its watchdog. `timeout` is each request's
+    /// deadline. A lone worker shares the groups' answers with no other.
     pub fn spawn(timeout: Duration) -> SolverWorker {
-        SolverWorker::spawn_sharing(timeout, 1, Arc::new(GroupAnswers::new()))
+        SolverWorker::start(timeout, 1, None)
     }
 
     /// A worker of a pool: its tickets count up from `first_ticket`, so that
@@ -107,9 +108,16 @@ impl SolverWorker {
     pub fn spawn_sharing(
         timeout: Duration,
         first_ticket: Ticket,
-        answers: Arc<GroupAnswers>,
+        answers: &Arc<GroupAnswers>,
     ) -> SolverWorker {
-        let answers = answers.join();
+        SolverWorker::start(timeout, first_ticket, Some(answers.join()))
+    }
+
+    fn start(
+        timeout: Duration,
+        first_ticket: Ticket,
+        answers: Option<SharedAnswers>,
+    ) -> SolverWorker {
         let (jobs, inbox) = mpsc::channel();
         let watch = Arc::new(Watch::default());
         let worker_watch = Arc::clone(&watch);
@@ -337,7 +345,7 @@ fn run_worker(
     inbox: Receiver<Job>,
     watch: Arc<Watch>,
     mut timeout: Duration,
-    answers: SharedAnswers,
+    answers: Option<SharedAnswers>,
 ) {
     install_gate(Arc::clone(&watch));
     let watch = watch.as_ref();
@@ -345,7 +353,7 @@ fn run_worker(
     watch.lock().context = context.get_z3_context().as_ptr() as usize;
     let mut session: Option<SolverSession> = None;
     while let Ok(job) = inbox.recv() {
-        handle_job(job, watch, &mut session, &mut timeout, &answers);
+        handle_job(job, watch, &mut session, &mut timeout, answers.as_ref());
     }
     let mut state = watch.lock();
     state.context = 0;
@@ -362,7 +370,7 @@ fn handle_job(
     watch: &Watch,
     session: &mut Option<SolverSession>,
     timeout: &mut Duration,
-    answers: &SharedAnswers,
+    answers: Option<&SharedAnswers>,
 ) {
     match job {
         Job::Load { model, done } => {
@@ -372,7 +380,9 @@ fn handle_job(
             }))
             .unwrap_or_else(|_| Err(SolveError::LoadFailed))
             .map(|mut loaded| {
-                loaded.share_group_answers(answers.clone());
+                if let Some(answers) = answers {
+                    loaded.share_group_answers(answers.clone());
+                }
                 loaded
             });
             let result = loaded.as_ref().map(|_| ()).map_err(Clone::clone);

@@ -48,12 +48,15 @@ impl Solvers {
         // Which groups of rules are consistent is worked out once for all.
         let answers = Arc::new(GroupAnswers::new());
         Solvers {
-            workers: (0..jobs.max(1))
-                .map(|k| {
-                    let first_ticket = ((k as u64) << TICKET_SHIFT) + 1;
-                    SolverWorker::spawn_sharing(timeout, first_ticket, Arc::clone(&answers))
-                })
-                .collect(),
+            workers: match jobs {
+                0 | 1 => vec![SolverWorker::spawn(timeout)],
+                _ => (0..jobs)
+                    .map(|k| {
+                        let first_ticket = ((k as u64) << TICKET_SHIFT) + 1;
+                        SolverWorker::spawn_sharing(timeout, first_ticket, &answers)
+                    })
+                    .collect(),
+            },
             variables: Vec::new(),
             rules: Vec::new(),
             graph: None,
