@@ -18,7 +18,7 @@ const MAX_GROUPS_KEPT: usize = 4_096;
 pub(super) type GroupContent = Vec<Arc<str>>;
 
 #[derive(Default)]
-pub struct GroupAnswers {
+pub(super) struct GroupAnswers {
     known: Mutex<HashMap<GroupContent, bool>>,
     /// How many sessions have joined, to alternate their walking order.
     joined: AtomicUsize,
@@ -36,7 +36,7 @@ pub(super) struct SharedAnswers {
 }
 
 impl GroupAnswers {
-    pub fn new() -> GroupAnswers {
+    pub(super) fn new() -> GroupAnswers {
         GroupAnswers::default()
     }
 
@@ -68,12 +68,9 @@ impl GroupAnswers {
     }
 
     /// How many groups are kept.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
         self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

@@ -9,7 +9,6 @@
 use super::error::SolveError;
 use super::group_answers::{GroupContent, SharedAnswers};
 use super::session::{Interruption, SolverSession};
-use crate::core::model::graph::RuleGraph;
 use std::fmt::Write;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,12 +41,7 @@ impl SolverSession {
 
     /// Every group of rules, as positions (see `RuleGraph::groups`).
     pub(super) fn groups(&mut self) -> Vec<Vec<usize>> {
-        let rules = &self.rules;
-        self.cones
-            .get_or_insert_with(|| {
-                RuleGraph::from_rule_variables(rules.iter().map(|r| r.variables.as_slice()))
-            })
-            .groups()
+        self.rule_graph().groups()
     }
 
     /// Whether each of `groups` is satisfiable alone, all within `budget`:

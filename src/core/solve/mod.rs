@@ -24,7 +24,6 @@ pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenar
 pub use encode::EncodeError;
 pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};
-pub use group_answers::GroupAnswers;
 pub use mutant_schema::{MutantVerdict, SchemaTest};
 pub use pool::SolverPool;
 pub use probe::{ConeRule, Fact, Outcome, Probe};

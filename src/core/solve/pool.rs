@@ -4,7 +4,6 @@
 //! merge the results in a fixed order (see `testgen/mutation_pool.rs`).
 
 use super::error::SolveError;
-use super::group_answers::GroupAnswers;
 use super::lint_checks::{LintEvent, LintMemo, LintShare};
 use super::worker::{SolverWorker, Ticket};
 use crate::core::model::CompiledModel;
@@ -25,15 +24,8 @@ impl SolverPool {
 
     /// `jobs` workers (at least one), each with `timeout` per request.
     pub fn spawn(jobs: usize, timeout: Duration) -> SolverPool {
-        // Which groups of rules are consistent is worked out once for all.
-        let answers = Arc::new(GroupAnswers::new());
         SolverPool {
-            workers: match jobs {
-                0 | 1 => vec![SolverWorker::spawn(timeout)],
-                _ => (0..jobs)
-                    .map(|_| SolverWorker::spawn_sharing(timeout, 1, &answers))
-                    .collect(),
-            },
+            workers: SolverWorker::spawn_pool(jobs, timeout, |_| 1),
         }
     }
 

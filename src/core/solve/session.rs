@@ -59,7 +59,7 @@ pub struct SolverSession {
     next_version: u64,
     pub(super) timeout_ms: u64,
     /// Rule groups by shared variables (rebuilt after an edit).
-    pub(super) cones: Option<RuleGraph>,
+    cones: Option<RuleGraph>,
     /// Whether the rules alone are satisfiable; `Some(None)` when the solver
     /// could not say in time (then every question uses every rule).
     pub(super) consistency: Option<Option<bool>>,
@@ -663,10 +663,15 @@ impl SolverSession {
 
     /// The rules whose group mentions any of `variables`.
     pub(super) fn rules_touching(&mut self, variables: &[&str]) -> Vec<usize> {
+        self.rule_graph().rules_touching(variables.iter().copied())
+    }
+
+    /// The rules linked by the variables they share (built on first use
+    /// after an edit that could not relink it).
+    pub(super) fn rule_graph(&mut self) -> &RuleGraph {
         let rules = &self.rules;
-        let cones = self.cones.get_or_insert_with(|| {
+        self.cones.get_or_insert_with(|| {
             RuleGraph::from_rule_variables(rules.iter().map(|r| r.variables.as_slice()))
-        });
-        cones.rules_touching(variables.iter().copied())
+        })
     }
 }

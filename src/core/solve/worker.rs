@@ -101,16 +101,23 @@ impl SolverWorker {
         SolverWorker::start(timeout, 1, None)
     }
 
-    /// A worker of a pool: its tickets count up from `first_ticket`, so that
-    /// several workers answering on one channel never give two requests one
-    /// ticket, and the models it loads share `answers` (which groups of
-    /// rules are consistent) with the pool's other workers.
-    pub fn spawn_sharing(
+    /// The `jobs` workers of a pool (at least one): worker `k`'s tickets
+    /// count up from `first_ticket(k)`, so that several workers answering on
+    /// one channel never give two requests one ticket, and with more than
+    /// one, the models they load share which groups of rules are consistent
+    /// (`group_answers.rs`).
+    pub fn spawn_pool(
+        jobs: usize,
         timeout: Duration,
-        first_ticket: Ticket,
-        answers: &Arc<GroupAnswers>,
-    ) -> SolverWorker {
-        SolverWorker::start(timeout, first_ticket, Some(answers.join()))
+        first_ticket: impl Fn(usize) -> Ticket,
+    ) -> Vec<SolverWorker> {
+        let answers = (jobs > 1).then(|| Arc::new(GroupAnswers::new()));
+        (0..jobs.max(1))
+            .map(|k| {
+                let shared = answers.as_ref().map(GroupAnswers::join);
+                SolverWorker::start(timeout, first_ticket(k), shared)
+            })
+            .collect()
     }
 
     fn start(

@@ -19,7 +19,7 @@ use crate::core::model::CompiledModel;
 use crate::core::model::graph::RuleGraph;
 use crate::core::smt::Expr;
 use crate::core::solve::lint_checks::{LintEvent, LintMemo, LintShare};
-use crate::core::solve::{GroupAnswers, SolverWorker, Ticket};
+use crate::core::solve::{SolverWorker, Ticket};
 use crate::core::test_runner::shares::{shares, start_share, walks};
 use crate::tui::state::msg::TestJob;
 use std::sync::Arc;
@@ -45,18 +45,8 @@ pub struct Solvers {
 impl Solvers {
     /// `jobs` workers (at least one), each with `timeout` per request.
     pub fn spawn(jobs: usize, timeout: Duration) -> Solvers {
-        // Which groups of rules are consistent is worked out once for all.
-        let answers = Arc::new(GroupAnswers::new());
         Solvers {
-            workers: match jobs {
-                0 | 1 => vec![SolverWorker::spawn(timeout)],
-                _ => (0..jobs)
-                    .map(|k| {
-                        let first_ticket = ((k as u64) << TICKET_SHIFT) + 1;
-                        SolverWorker::spawn_sharing(timeout, first_ticket, &answers)
-                    })
-                    .collect(),
-            },
+            workers: SolverWorker::spawn_pool(jobs, timeout, |k| ((k as u64) << TICKET_SHIFT) + 1),
             variables: Vec::new(),
             rules: Vec::new(),
             graph: None,
