@@ -10,6 +10,7 @@ use super::encode::real_literal;
 use super::error::SolveError;
 use super::preferences::rules_out;
 use super::session::{Interruption, SolverSession};
+use super::sides::Side;
 use crate::core::model::finding::{
     Finding, FindingKind, KnownSide, KnownSides, LogicWarning, Scenario,
 };
@@ -42,11 +43,11 @@ struct Preference {
 
 /// The rules and variables a question involves, and what is known about
 /// the policy's consistency.
-struct Scope {
-    rules: Vec<usize>,
+pub(super) struct Scope {
+    pub(super) rules: Vec<usize>,
     /// The variables a scenario shows; None: every variable.
-    variables: Option<HashSet<String>>,
-    consistency: Option<bool>,
+    pub(super) variables: Option<HashSet<String>>,
+    pub(super) consistency: Option<bool>,
 }
 
 fn all_rules(session: &SolverSession) -> Vec<usize> {
@@ -58,6 +59,24 @@ struct Guards {
     premise_holds: Bool,
     claim_holds: Bool,
     claim_fails: Bool,
+}
+
+/// A question set up in the current solver (`ask`).
+pub(super) struct Asked {
+    premise: Expr,
+    claim: Expr,
+    not_claim: Expr,
+    guards: Guards,
+    /// The literals of the scope's rules.
+    rules: Vec<Bool>,
+    preferences: Vec<Preference>,
+}
+
+/// One side of a question checked: a scenario where it holds, or the rules
+/// of an unsat core where it cannot, `minimal` when that is proved.
+pub(super) enum SideResult {
+    Holds(Scenario),
+    Refuted { core: Vec<usize>, minimal: bool },
 }
 
 impl SolverSession {
@@ -109,11 +128,19 @@ impl SolverSession {
         known: &KnownSides,
         interruption: &dyn Interruption,
     ) -> Result<Finding, SolveError> {
-        let cone = self.take_cone_solver(&scope.rules);
+        self.in_cone(&scope.rules, |session| {
+            session.verify_inside(premise, claim, scope, warnings, known, interruption)
+        })
+    }
+
+    /// Runs `ask` with the cone solver of `rules` in place of the whole
+    /// model's, and keeps that solver warm for the next question.
+    pub(super) fn in_cone<T>(&mut self, rules: &[usize], ask: impl FnOnce(&mut Self) -> T) -> T {
+        let cone = self.take_cone_solver(rules);
         let whole_model = std::mem::replace(&mut self.solver, cone);
-        let result = self.verify_inside(premise, claim, scope, warnings, known, interruption);
+        let result = ask(self);
         let cone = std::mem::replace(&mut self.solver, whole_model);
-        self.return_cone_solver(&scope.rules, cone);
+        self.return_cone_solver(rules, cone);
         result
     }
 
@@ -225,7 +252,7 @@ impl SolverSession {
     }
 
     /// Which rules and variables a question involves.
-    fn scoped(
+    pub(super) fn scoped(
         &mut self,
         premise: &Expr,
         claim: &Expr,
@@ -292,6 +319,83 @@ impl SolverSession {
         if scope.consistency == Some(false) {
             return self.inconsistent_policy(finding, interruption);
         }
+        let asked = self.ask(premise, claim, scope)?;
+        // M ∧ P ∧ ¬C, then M ∧ P ∧ C; M ∧ P is unsatisfiable exactly when
+        // both are. A side `known` proves is not asked; a rule set it gives
+        // is minimal. The second side is not offered the preferences the
+        // first found the premise refutes.
+        let mut premise_refuted = Vec::new();
+        let claims_false = match self.known_answer(known.claim_false.as_ref()) {
+            Some(answer) => answer,
+            None => self.decide_side(
+                &asked,
+                Side::ClaimFalse,
+                scope,
+                &mut premise_refuted,
+                interruption,
+            )?,
+        };
+        let claims_true = match self.known_answer(known.claim_true.as_ref()) {
+            Some(answer) => answer,
+            None => self.decide_side(
+                &asked,
+                Side::ClaimTrue,
+                scope,
+                &mut premise_refuted,
+                interruption,
+            )?,
+        };
+        match (claims_true, claims_false) {
+            (SideResult::Refuted { .. }, SideResult::Refuted { .. }) => {
+                // IMPOSSIBLE: the core of M ∧ P itself.
+                let mut alone = asked.rules.clone();
+                alone.push(asked.guards.premise_holds.clone());
+                if self.check(&alone) != SatResult::Unsat {
+                    return Err(SolveError::Undecided(self.unknown_reason(interruption)));
+                }
+                let (minimal, proved) = self.minimize(
+                    self.core_rules(),
+                    std::slice::from_ref(&asked.guards.premise_holds),
+                    interruption,
+                )?;
+                finding.kind = FindingKind::Impossible;
+                finding.contradicting_rules = self.rule_names(&minimal);
+                finding.rules_minimal = proved;
+                finding.policy_inconsistent = scope.consistency.map(|consistent| !consistent);
+            }
+            (SideResult::Holds(true_scenario), SideResult::Refuted { core, minimal }) => {
+                let (rules, proved) =
+                    self.minimal_core(&asked, Side::ClaimFalse, core, minimal, interruption)?;
+                finding.kind = FindingKind::Valid;
+                finding.supporting_rules = self.rule_names(&rules);
+                finding.rules_minimal = proved;
+                finding.claims_true_scenario = Some(true_scenario);
+            }
+            (SideResult::Refuted { core, minimal }, SideResult::Holds(false_scenario)) => {
+                let (rules, proved) =
+                    self.minimal_core(&asked, Side::ClaimTrue, core, minimal, interruption)?;
+                finding.kind = FindingKind::Invalid;
+                finding.contradicting_rules = self.rule_names(&rules);
+                finding.rules_minimal = proved;
+                finding.claims_false_scenario = Some(false_scenario);
+            }
+            (SideResult::Holds(true_scenario), SideResult::Holds(false_scenario)) => {
+                finding.claims_true_scenario = Some(true_scenario);
+                finding.claims_false_scenario = Some(false_scenario);
+            }
+        }
+        Ok(finding)
+    }
+
+    /// Sets a question up in the current solver: the premise and claim,
+    /// each guarded, the literals of the scope's rules and the scenario
+    /// preferences on offer.
+    pub(super) fn ask(
+        &mut self,
+        premise: &Expr,
+        claim: &Expr,
+        scope: &Scope,
+    ) -> Result<Asked, SolveError> {
         let p = self.vocabulary.formula(premise)?;
         let c = self.vocabulary.formula(claim)?;
         let guards = Guards {
@@ -300,129 +404,105 @@ impl SolverSession {
             claim_fails: self.guard("not_claim", &c.not()),
         };
         let rules = self.literals(&scope.rules);
-        let with = |extra: &[&Bool]| -> Vec<Bool> {
-            let mut all = rules.clone();
-            all.extend(extra.iter().map(|b| (*b).clone()));
-            all
-        };
-        let variables = scope.variables.as_ref();
-        let preferences = self.scenario_preferences(variables, &scope.rules);
-
-        // M ∧ P ∧ ¬C and M ∧ P ∧ C; M ∧ P is unsatisfiable exactly when both are.
-        // Each check is offered the preferences its premise and claim do not
-        // rule out on their face (`preferences::rules_out`), and the second
-        // none that the first found the premise refutes: each refutation
-        // would cost a check, and preferences never change the finding.
-        let claim_false = with(&[&guards.premise_holds, &guards.claim_fails]);
-        let offered = |formulas: &[&Expr]| -> Vec<Preference> {
-            preferences
-                .iter()
-                .filter(|p| !formulas.iter().any(|f| rules_out(f, &p.name, &p.value)))
-                .cloned()
-                .collect()
-        };
-        let not_claim = Expr::app(Op::Not, vec![claim.clone()]);
-        let for_claim_false = offered(&[premise, &not_claim]);
-        let mut premise_refuted = Vec::new();
-        // A side `known` proves is not asked; a rule set it gives is minimal.
-        let false_known = self.known_answer(known.claim_false.as_ref());
-        let false_core_minimal = matches!(false_known, Some(Err(_)));
-        let (claims_false, claim_false_core) = match false_known {
-            Some(Ok(scenario)) => (Some(scenario), Vec::new()),
-            Some(Err(core)) => (None, core),
-            None => match self.check_preferring(
-                &claim_false,
-                &for_claim_false,
-                &scope.rules,
-                &mut premise_refuted,
-                interruption,
-            )? {
-                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-                Err(core) => (None, core),
-            },
-        };
-        let claim_true = with(&[&guards.premise_holds, &guards.claim_holds]);
-        let mut for_claim_true = offered(&[premise, claim]);
-        for_claim_true.retain(|p| !premise_refuted.contains(&p.name));
-        let true_known = self.known_answer(known.claim_true.as_ref());
-        let true_core_minimal = matches!(true_known, Some(Err(_)));
-        let (claims_true, claim_true_core) = match true_known {
-            Some(Ok(scenario)) => (Some(scenario), Vec::new()),
-            Some(Err(core)) => (None, core),
-            None => match self.check_preferring(
-                &claim_true,
-                &for_claim_true,
-                &scope.rules,
-                &mut Vec::new(),
-                interruption,
-            )? {
-                Ok(()) => (Some(self.model_scenario(variables)?), Vec::new()),
-                Err(core) => (None, core),
-            },
-        };
-        match (&claims_true, &claims_false) {
-            (None, None) => {
-                // IMPOSSIBLE: the core of M ∧ P itself.
-                if self.check(&with(&[&guards.premise_holds])) != SatResult::Unsat {
-                    return Err(SolveError::Undecided(self.unknown_reason(interruption)));
-                }
-                let (minimal, proved) = self.minimize(
-                    self.core_rules(),
-                    std::slice::from_ref(&guards.premise_holds),
-                    interruption,
-                )?;
-                finding.kind = FindingKind::Impossible;
-                finding.contradicting_rules = self.rule_names(&minimal);
-                finding.rules_minimal = proved;
-                finding.policy_inconsistent = scope.consistency.map(|consistent| !consistent);
-                return Ok(finding);
-            }
-            (Some(_), None) => {
-                let (minimal, proved) = match false_core_minimal {
-                    true => (claim_false_core, true),
-                    false => self.minimize(
-                        claim_false_core,
-                        &[guards.premise_holds.clone(), guards.claim_fails.clone()],
-                        interruption,
-                    )?,
-                };
-                finding.kind = FindingKind::Valid;
-                finding.supporting_rules = self.rule_names(&minimal);
-                finding.rules_minimal = proved;
-            }
-            (None, Some(_)) => {
-                let (minimal, proved) = match true_core_minimal {
-                    true => (claim_true_core, true),
-                    false => self.minimize(
-                        claim_true_core,
-                        &[guards.premise_holds.clone(), guards.claim_holds.clone()],
-                        interruption,
-                    )?,
-                };
-                finding.kind = FindingKind::Invalid;
-                finding.contradicting_rules = self.rule_names(&minimal);
-                finding.rules_minimal = proved;
-            }
-            (Some(_), Some(_)) => {}
-        }
-        finding.claims_true_scenario = claims_true;
-        finding.claims_false_scenario = claims_false;
-        Ok(finding)
+        let preferences = self.scenario_preferences(scope.variables.as_ref(), &scope.rules);
+        Ok(Asked {
+            premise: premise.clone(),
+            claim: claim.clone(),
+            not_claim: Expr::app(Op::Not, vec![claim.clone()]),
+            guards,
+            rules,
+            preferences,
+        })
     }
 
-    /// A known side as a check's answer: `Ok(scenario)` where it holds,
-    /// `Err(rule positions)` where it is refuted; None when not known, or
-    /// when it names a rule this session does not hold.
-    fn known_answer(&self, side: Option<&KnownSide>) -> Option<Result<Scenario, Vec<usize>>> {
+    /// One side of an asked question, checked: a scenario where it holds,
+    /// or the rules of an unsat core (not yet minimal) where it cannot.
+    /// The check is offered the preferences its premise and claim do not
+    /// rule out on their face (`preferences::rules_out`) and that the other
+    /// side did not find the premise refutes (`premise_refuted`, which this
+    /// side adds to): each refutation would cost a check, and preferences
+    /// never change the finding.
+    pub(super) fn decide_side(
+        &mut self,
+        asked: &Asked,
+        side: Side,
+        scope: &Scope,
+        premise_refuted: &mut Vec<String>,
+        interruption: &dyn Interruption,
+    ) -> Result<SideResult, SolveError> {
+        let (guard, formulas) = match side {
+            Side::ClaimFalse => (
+                &asked.guards.claim_fails,
+                [&asked.premise, &asked.not_claim],
+            ),
+            Side::ClaimTrue => (&asked.guards.claim_holds, [&asked.premise, &asked.claim]),
+        };
+        let mut assumptions = asked.rules.clone();
+        assumptions.push(asked.guards.premise_holds.clone());
+        assumptions.push(guard.clone());
+        let offered: Vec<Preference> = asked
+            .preferences
+            .iter()
+            .filter(|p| !formulas.iter().any(|f| rules_out(f, &p.name, &p.value)))
+            .filter(|p| !premise_refuted.contains(&p.name))
+            .cloned()
+            .collect();
+        let checked = self.check_preferring(
+            &assumptions,
+            &offered,
+            &scope.rules,
+            premise_refuted,
+            interruption,
+        )?;
+        Ok(match checked {
+            Ok(()) => SideResult::Holds(self.model_scenario(scope.variables.as_ref())?),
+            Err(core) => SideResult::Refuted {
+                core,
+                minimal: false,
+            },
+        })
+    }
+
+    /// A refuted side's rules, minimal (`minimize`) unless already proved
+    /// so, and whether minimality is proved.
+    pub(super) fn minimal_core(
+        &mut self,
+        asked: &Asked,
+        side: Side,
+        core: Vec<usize>,
+        minimal: bool,
+        interruption: &dyn Interruption,
+    ) -> Result<(Vec<usize>, bool), SolveError> {
+        if minimal {
+            return Ok((core, true));
+        }
+        let guard = match side {
+            Side::ClaimFalse => &asked.guards.claim_fails,
+            Side::ClaimTrue => &asked.guards.claim_holds,
+        };
+        self.minimize(
+            core,
+            &[asked.guards.premise_holds.clone(), guard.clone()],
+            interruption,
+        )
+    }
+
+    /// A known side as a check's answer (a rule set it gives is minimal);
+    /// None when not known, or when it names a rule this session does not
+    /// hold.
+    fn known_answer(&self, side: Option<&KnownSide>) -> Option<SideResult> {
         match side? {
-            KnownSide::Holds(scenario) => Some(Ok(scenario.clone())),
+            KnownSide::Holds(scenario) => Some(SideResult::Holds(scenario.clone())),
             KnownSide::Refuted(ids) => {
                 let mut positions = ids
                     .iter()
                     .map(|id| self.rules.iter().position(|rule| &rule.id == id))
                     .collect::<Option<Vec<usize>>>()?;
                 positions.sort_unstable();
-                Some(Err(positions))
+                Some(SideResult::Refuted {
+                    core: positions,
+                    minimal: true,
+                })
             }
         }
     }
@@ -537,7 +617,7 @@ impl SolverSession {
     /// Premise or claim always true or always false on their own: decided in
     /// a small solver holding nothing but them, each answer kept by the
     /// formula's text (it depends on no rule).
-    fn logic_warnings(
+    pub(super) fn logic_warnings(
         &mut self,
         premise: &Expr,
         claim: &Expr,

@@ -15,6 +15,8 @@ mod pool;
 mod preferences;
 mod probe;
 mod session;
+mod sides;
+mod split_verify;
 mod watchdog;
 pub mod worker;
 
@@ -28,7 +30,9 @@ pub use mutant_schema::{MutantVerdict, SchemaTest};
 pub use pool::SolverPool;
 pub use probe::{ConeRule, Fact, Outcome, Probe};
 pub use session::{Interruption, SolverSession};
-pub use worker::{FormulaReply, SessionTask, SolverReply, SolverWorker, Ticket};
+pub use split_verify::verify_on_two;
+pub use sides::{Side, SideAnswer, SideVerdict, join_sides, known_from_sides};
+pub use worker::{FormulaReply, SessionTask, SideReply, SolverReply, SolverWorker, Ticket};
 
 /// The version of the Z3 library the solver runs on, e.g. `Z3 4.15.4.0`.
 pub fn solver_version() -> String {

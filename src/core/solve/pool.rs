@@ -5,7 +5,9 @@
 
 use super::error::SolveError;
 use super::lint_checks::{LintEvent, LintMemo, LintShare};
+use super::split_verify::verify_on_two;
 use super::worker::{SolverWorker, Ticket};
+use crate::core::model::finding::Finding;
 use crate::core::model::CompiledModel;
 use crate::core::smt::Expr;
 use std::sync::Arc;
@@ -82,6 +84,20 @@ impl SolverPool {
             .enumerate()
             .map(|(role, worker)| worker.lint_share(Arc::clone(&share), role))
             .collect()
+    }
+
+    /// Verifies one question and waits for its finding: with two workers
+    /// or more, the first two decide a side each (`split_verify.rs`).
+    pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
+        match &self.workers[..] {
+            [first, second, ..] => verify_on_two(first, second, premise, claim),
+            [only] => only.verify(premise, claim),
+            [] => Finding::too_complex(
+                &premise.to_string(),
+                &claim.to_string(),
+                "the pool has no solver worker",
+            ),
+        }
     }
 
     /// Cancels a job given as one ticket per worker (as `lint` returns).

@@ -10,6 +10,7 @@ use super::formulas::{FormulaQuery, Satisfiability};
 use super::group_answers::{GroupAnswers, SharedAnswers};
 use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
+use super::sides::{Side, SideAnswer, SideVerdict};
 use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::{Finding, KnownSides};
@@ -31,6 +32,14 @@ pub struct SolverReply {
     /// A question queued on several workers (`submit_shared`) that another
     /// worker took first: this reply carries no finding of its own.
     pub answered_elsewhere: bool,
+}
+
+/// The answer to one side of a question (`submit_side`).
+#[derive(Debug, Clone)]
+pub struct SideReply {
+    pub ticket: Ticket,
+    pub verdict: SideVerdict,
+    pub elapsed: Duration,
 }
 
 /// The answer to one formula-checking request: a result per query, in order.
@@ -74,6 +83,13 @@ enum Job {
         /// several (`submit_shared`).
         taken: Option<Arc<AtomicBool>>,
         reply: Sender<SolverReply>,
+    },
+    Side {
+        ticket: Ticket,
+        premise: Expr,
+        claim: Expr,
+        side: Side,
+        reply: Sender<SideReply>,
     },
     Formulas {
         ticket: Ticket,
@@ -228,6 +244,26 @@ impl SolverWorker {
             claim,
             known: Box::new(known),
             taken,
+            reply,
+        });
+        ticket
+    }
+
+    /// Queues one side of a question (`SolverSession::verify_side`), under
+    /// the usual request deadline; its answer arrives on `reply`.
+    pub fn submit_side(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        side: Side,
+        reply: Sender<SideReply>,
+    ) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(Job::Side {
+            ticket,
+            premise,
+            claim,
+            side,
             reply,
         });
         ticket
@@ -504,6 +540,34 @@ fn handle_job(
                 answered_elsewhere: false,
             });
         }
+        Job::Side {
+            ticket,
+            premise,
+            claim,
+            side,
+            reply,
+        } => {
+            let started = Instant::now();
+            let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_side(watch, session.as_mut(), ticket, (&premise, &claim, side), *timeout)
+            }));
+            let answer = decided.unwrap_or_else(|_| {
+                *session = None;
+                watch.lock().running = None;
+                SideVerdict {
+                    side,
+                    answer: SideAnswer::Undecided(
+                        "the solver failed internally; reload the model".into(),
+                    ),
+                    warnings: Vec::new(),
+                }
+            });
+            let _ = reply.send(SideReply {
+                ticket,
+                verdict: answer,
+                elapsed: started.elapsed(),
+            });
+        }
         Job::Formulas {
             ticket,
             queries,
@@ -573,21 +637,9 @@ fn run_formulas(
     let Some(session) = session else {
         return unknown("no model is loaded");
     };
-    {
-        let mut state = watch.lock();
-        if state.cancelled.remove(&ticket) {
-            return unknown("cancelled");
-        }
-        state.running = Some(Running {
-            ticket,
-            deadline: Instant::now() + timeout,
-            timeout,
-            stop_reason: None,
-            check_budget: None,
-            check_deadline: None,
-        });
+    if !begin_request(watch, ticket, timeout) {
+        return unknown("cancelled");
     }
-    watch.wake.notify_all();
     let results = session.check_formulas(queries, &WatchedRequest { watch });
     watch.lock().running = None;
     results
@@ -618,10 +670,45 @@ fn run_verify(
     let Some(session) = session else {
         return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
     };
+    if !begin_request(watch, ticket, timeout) {
+        return Finding::too_complex(&premise_text, &claim_text, "cancelled");
+    }
+    let finding = session.verify_knowing(premise, claim, known, &WatchedRequest { watch });
+    watch.lock().running = None;
+    finding
+}
+
+/// One side of a question (`Job::Side`), under the request deadline.
+fn run_side(
+    watch: &Watch,
+    session: Option<&mut SolverSession>,
+    ticket: Ticket,
+    (premise, claim, side): (&Expr, &Expr, Side),
+    timeout: Duration,
+) -> SideVerdict {
+    let undecided = |reason: &str| SideVerdict {
+        side,
+        answer: SideAnswer::Undecided(reason.to_string()),
+        warnings: Vec::new(),
+    };
+    let Some(session) = session else {
+        return undecided("no model is loaded");
+    };
+    if !begin_request(watch, ticket, timeout) {
+        return undecided("cancelled");
+    }
+    let verdict = session.verify_side(premise, claim, side, &WatchedRequest { watch });
+    watch.lock().running = None;
+    verdict
+}
+
+/// Starts the watchdog's clock on a request: false when it was cancelled
+/// before it started (then it must not run).
+fn begin_request(watch: &Watch, ticket: Ticket, timeout: Duration) -> bool {
     {
         let mut state = watch.lock();
         if state.cancelled.remove(&ticket) {
-            return Finding::too_complex(&premise_text, &claim_text, "cancelled");
+            return false;
         }
         state.running = Some(Running {
             ticket,
@@ -633,7 +720,5 @@ fn run_verify(
         });
     }
     watch.wake.notify_all();
-    let finding = session.verify_knowing(premise, claim, known, &WatchedRequest { watch });
-    watch.lock().running = None;
-    finding
+    true
 }
