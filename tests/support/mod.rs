@@ -110,6 +110,7 @@ pub fn z3_binary() -> PathBuf {
 pub mod dmn;
 pub mod llm_server;
 pub mod park_formalization;
+pub mod random_groups;
 pub mod service;
 pub mod tmux;
 

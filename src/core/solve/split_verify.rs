@@ -19,7 +19,12 @@ pub fn verify_on_two(
     claim: Expr,
 ) -> Finding {
     let (reply, answers) = mpsc::channel();
-    first.submit_side(premise.clone(), claim.clone(), Side::ClaimFalse, reply.clone());
+    first.submit_side(
+        premise.clone(),
+        claim.clone(),
+        Side::ClaimFalse,
+        reply.clone(),
+    );
     second.submit_side(premise.clone(), claim.clone(), Side::ClaimTrue, reply);
     let mut claim_false = stopped(Side::ClaimFalse);
     let mut claim_true = stopped(Side::ClaimTrue);
@@ -38,11 +43,9 @@ pub fn verify_on_two(
             first.submit_knowing(premise, claim, known, reply);
             match answer.recv() {
                 Ok(reply) => reply.finding,
-                Err(_) => Finding::too_complex(
-                    &premise_text,
-                    &claim_text,
-                    "the solver thread stopped",
-                ),
+                Err(_) => {
+                    Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped")
+                }
             }
         }
     }

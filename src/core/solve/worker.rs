@@ -549,7 +549,13 @@ fn handle_job(
         } => {
             let started = Instant::now();
             let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_side(watch, session.as_mut(), ticket, (&premise, &claim, side), *timeout)
+                run_side(
+                    watch,
+                    session.as_mut(),
+                    ticket,
+                    (&premise, &claim, side),
+                    *timeout,
+                )
             }));
             let answer = decided.unwrap_or_else(|_| {
                 *session = None;

@@ -1,0 +1,289 @@
+//! A question verified on two workers at once, one side of it on each
+//! (`SolverPool::verify`), must get the finding the whole verify gets on
+//! one worker: the same kind, warnings, rule sets proved minimal and
+//! scenarios that are evidence; on every sample, on the synthetic model, on
+//! random models, on inconsistent rules and when the solver gives up.
+
+mod support;
+
+#[path = "../benches/support/synthetic.rs"]
+mod synthetic;
+
+use precept::core::model::evaluate::{Known, holds};
+use precept::core::model::{CompiledModel, LogicTest, Project, compile};
+use precept::core::smt::Expr;
+use precept::core::solve::{Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides};
+use precept::core::test_runner::check_test;
+use proptest::prelude::*;
+use std::time::Duration;
+use support::random_groups::{random_model, random_tests};
+use support::{formula, model, sample, worker};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+const SAMPLES: [&str; 3] = ["airline-refunds", "benefit-eligibility", "park-admission"];
+
+fn pool(model: &CompiledModel, timeout: Duration) -> SolverPool {
+    let pool = SolverPool::spawn(2, timeout);
+    pool.load(model).unwrap();
+    pool
+}
+
+/// Whether each scenario of `finding` satisfies the premise, the claim (or
+/// its negation, for the claim-false scenario) and no rule of `model` is
+/// false in it, by exact evaluation.
+fn scenarios_are_evidence(
+    finding: &Finding,
+    premise: &Expr,
+    claim: &Expr,
+    model: &CompiledModel,
+) -> bool {
+    let cases = [
+        (&finding.claims_true_scenario, true),
+        (&finding.claims_false_scenario, false),
+    ];
+    cases.into_iter().all(|(scenario, claim_holds)| {
+        let Some(scenario) = scenario else {
+            return true;
+        };
+        // A variable looks up to its value, an enum value to itself.
+        let lookup = |name: &str| {
+            scenario.get(name).and_then(Known::of).or_else(|| {
+                let is_value = model
+                    .enums
+                    .iter()
+                    .any(|(_, values)| values.iter().any(|v| v == name));
+                is_value.then(|| Known::Enum(name.to_string()))
+            })
+        };
+        holds(premise, &lookup) == Some(true)
+            && holds(claim, &lookup) == Some(claim_holds)
+            && model
+                .rules
+                .iter()
+                .all(|rule| holds(&rule.formula, &lookup) != Some(false))
+    })
+}
+
+/// Whether `rules` alone give the finding `kind` with that whole set: the
+/// model cut down to them, asked the question in a fresh solver, finds
+/// the same kind and the same rules (a minimal set is the only
+/// unsatisfiable subset of itself).
+fn rule_set_holds(finding: &Finding, premise: &Expr, claim: &Expr, model: &CompiledModel) -> bool {
+    let mut cut = model.clone();
+    cut.rules.retain(|rule| finding.rules().contains(&rule.id));
+    let again = worker(&cut, TIMEOUT).verify(premise.clone(), claim.clone());
+    again.kind == finding.kind && again.rules() == finding.rules()
+}
+
+/// Asserts the split finding is the whole verify's: the same kind,
+/// warnings, minimality and inconsistency, the same scenarios present and
+/// each of them evidence, and the same rule set or, where several minimal
+/// sets prove the finding (the two workers' solvers, warm from different
+/// checks, may come to another), one that proves it alone.
+fn assert_same_finding(
+    split: &Finding,
+    whole: &Finding,
+    (premise, claim): (&Expr, &Expr),
+    model: &CompiledModel,
+) {
+    let what = format!("{premise} => {claim}");
+    assert_eq!(split.kind, whole.kind, "{what}: {split:#?}");
+    assert_eq!(split.warnings, whole.warnings, "{what}");
+    assert_eq!(split.rules_minimal, whole.rules_minimal, "{what}");
+    assert_eq!(
+        split.policy_inconsistent, whole.policy_inconsistent,
+        "{what}"
+    );
+    assert_eq!(split.reason, whole.reason, "{what}");
+    assert_eq!(
+        split.claims_true_scenario.is_some(),
+        whole.claims_true_scenario.is_some(),
+        "{what}"
+    );
+    assert_eq!(
+        split.claims_false_scenario.is_some(),
+        whole.claims_false_scenario.is_some(),
+        "{what}"
+    );
+    assert!(
+        scenarios_are_evidence(split, premise, claim, model),
+        "{what}: {split:#?}"
+    );
+    if split.rules() != whole.rules() {
+        assert!(
+            rule_set_holds(split, premise, claim, model),
+            "{what}: {split:#?}"
+        );
+    }
+}
+
+fn questions(model: &CompiledModel, tests: &[LogicTest]) -> Vec<(Expr, Expr)> {
+    tests
+        .iter()
+        .map(|test| check_test(model, test).expect("the test type-checks"))
+        .collect()
+}
+
+#[test]
+fn every_sample_question_split_over_two_workers_gets_the_whole_verify_finding() {
+    for name in SAMPLES {
+        let project = Project::load(&sample(name)).unwrap();
+        let model = project.compile_strict().unwrap();
+        let (one, two) = (worker(&model, TIMEOUT), pool(&model, TIMEOUT));
+        let asked = questions(&model, &project.tests.tests);
+        assert!(asked.len() >= 5, "{name} has few tests");
+        let mut kinds = std::collections::BTreeSet::new();
+        for (premise, claim) in asked {
+            let whole = one.verify(premise.clone(), claim.clone());
+            let split = two.verify(premise.clone(), claim.clone());
+            kinds.insert(whole.kind.name());
+            assert_same_finding(&split, &whole, (&premise, &claim), &model);
+        }
+        assert!(kinds.len() >= 2, "{name}: every question got {kinds:?}");
+    }
+}
+
+#[test]
+fn questions_on_the_synthetic_model_split_over_two_workers_get_the_whole_verify_finding() {
+    let (policy, suite) = synthetic::synthetic();
+    let model = compile(&policy);
+    let (one, two) = (worker(&model, TIMEOUT), pool(&model, TIMEOUT));
+    // Every 25th test: two from each of the twenty sections.
+    let sampled: Vec<LogicTest> = suite.tests.iter().step_by(25).cloned().collect();
+    for (premise, claim) in questions(&model, &sampled) {
+        let whole = one.verify(premise.clone(), claim.clone());
+        let split = two.verify(premise.clone(), claim.clone());
+        assert_ne!(whole.kind, FindingKind::TooComplex, "{whole:?}");
+        assert_same_finding(&split, &whole, (&premise, &claim), &model);
+    }
+}
+
+#[test]
+fn impossible_premises_and_inconsistent_rules_are_finished_by_the_whole_verify() {
+    let consistent = model(
+        "(declare-const age Int)(declare-const member Bool)(declare-const fee Int)
+         (assert (=> member (>= age 18)))
+         (assert (=> (< age 18) (= fee 0)))
+         (assert (>= fee 0))",
+    );
+    let (one, two) = (worker(&consistent, TIMEOUT), pool(&consistent, TIMEOUT));
+    for (premise, claim) in [
+        ("(and member (< age 16))", "(= fee 0)"),
+        ("(< fee 0)", "member"),
+        ("(< age 10)", "(= fee 0)"),
+        ("(< age 10)", "(> fee 0)"),
+        ("member", "(> fee 3)"),
+    ] {
+        let (p, c) = (formula(&consistent, premise), formula(&consistent, claim));
+        let whole = one.verify(p.clone(), c.clone());
+        let split = two.verify(p.clone(), c.clone());
+        assert_same_finding(&split, &whole, (&p, &c), &consistent);
+    }
+    let first = two.verify(
+        formula(&consistent, "(and member (< age 16))"),
+        formula(&consistent, "(= fee 0)"),
+    );
+    assert_eq!(first.kind, FindingKind::Impossible);
+    assert_eq!(first.policy_inconsistent, Some(false));
+    assert!(first.rules_minimal);
+
+    let contradictory = model(
+        "(declare-const age Int)(declare-const member Bool)
+         (assert (>= age 18))(assert (< age 16))(assert (=> member (> age 0)))",
+    );
+    let (one, two) = (
+        worker(&contradictory, TIMEOUT),
+        pool(&contradictory, TIMEOUT),
+    );
+    let (p, c) = (
+        formula(&contradictory, "member"),
+        formula(&contradictory, "(> age 1)"),
+    );
+    let whole = one.verify(p.clone(), c.clone());
+    let split = two.verify(p.clone(), c.clone());
+    assert_eq!(split.kind, FindingKind::Impossible);
+    assert_eq!(split.policy_inconsistent, Some(true));
+    assert_same_finding(&split, &whole, (&p, &c), &contradictory);
+}
+
+#[test]
+fn a_side_the_solver_gives_up_on_makes_the_finding_too_complex_never_decided() {
+    let cubes = model(
+        "(declare-const x Int)(declare-const y Int)(declare-const z Int)
+         (assert (and (> x 0) (> y 0) (> z 0)))(assert (= (+ (* x x x) (* y y y)) (* z z z)))",
+    );
+    let two = pool(&cubes, Duration::from_millis(300));
+    let finding = two.verify(formula(&cubes, "(> z 10)"), formula(&cubes, "(> x 1)"));
+    assert_eq!(finding.kind, FindingKind::TooComplex, "{finding:?}");
+    assert!(finding.reason.is_some());
+    assert!(finding.rules().is_empty());
+}
+
+#[test]
+fn a_side_answers_with_its_scenario_or_its_minimal_rules() {
+    let fees = model(
+        "(declare-const age Int)(declare-const fee Int)
+         (assert (=> (< age 18) (= fee 0)))(assert (>= fee 0))",
+    );
+    let one = worker(&fees, TIMEOUT);
+    let (premise, claim) = (formula(&fees, "(< age 10)"), formula(&fees, "(= fee 0)"));
+    let (reply, replies) = std::sync::mpsc::channel();
+    one.submit_side(
+        premise.clone(),
+        claim.clone(),
+        Side::ClaimFalse,
+        reply.clone(),
+    );
+    one.submit_side(premise.clone(), claim.clone(), Side::ClaimTrue, reply);
+    let sides: Vec<_> = replies.iter().take(2).map(|r| r.verdict).collect();
+    let (claim_false, claim_true) = (&sides[0], &sides[1]);
+    assert_eq!(claim_false.side, Side::ClaimFalse);
+    assert_eq!(
+        claim_false.answer,
+        SideAnswer::Refuted {
+            rules: vec!["R1".into()],
+            minimal: true
+        }
+    );
+    let SideAnswer::Holds(scenario) = &claim_true.answer else {
+        panic!("the claim holds with a young age: {claim_true:?}");
+    };
+    assert_eq!(
+        scenario.get("fee").map(ToString::to_string).as_deref(),
+        Some("0")
+    );
+    let joined = join_sides(&premise, &claim, claim_false, claim_true).unwrap();
+    assert_eq!(joined.kind, FindingKind::Valid);
+    assert_eq!(joined.supporting_rules, ["R1"]);
+    let whole = one.verify(premise.clone(), claim.clone());
+    assert_same_finding(&joined, &whole, (&premise, &claim), &fees);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    #[test]
+    fn split_verify_equals_the_whole_verify_on_random_models(
+        rules in prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..10),
+        tests in prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 1..8),
+    ) {
+        let model = random_model(&rules);
+        let (one, two) = (worker(&model, TIMEOUT), pool(&model, TIMEOUT));
+        for (premise, claim) in questions(&model, &random_tests(&tests)) {
+            let whole = one.verify(premise.clone(), claim.clone());
+            let split = two.verify(premise.clone(), claim.clone());
+            assert_same_finding(&split, &whole, (&premise, &claim), &model);
+        }
+    }
+}
+
+/// A lone worker is a pool of one: its verify is the whole verify.
+#[test]
+fn a_pool_of_one_verifies_the_whole_question_on_its_worker() {
+    let fees = model("(declare-const fee Int)(assert (>= fee 0))");
+    let lone = SolverPool::spawn(1, TIMEOUT);
+    lone.load(&fees).unwrap();
+    let (premise, claim) = (formula(&fees, "true"), formula(&fees, "(>= fee 0)"));
+    let finding = lone.verify(premise.clone(), claim.clone());
+    assert_eq!(finding.kind, FindingKind::Valid);
+    assert_eq!(finding, worker(&fees, TIMEOUT).verify(premise, claim));
+}
