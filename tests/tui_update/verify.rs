@@ -1,6 +1,8 @@
 //! The verify screen.
 
 use super::*;
+use precept::core::smt::Expr;
+use precept::core::solve::Finding;
 
 // ----------------------------------------------------------------- verify
 
@@ -264,4 +266,71 @@ fn an_edit_asks_the_verify_question_again() {
     let effects = code(&mut app, KeyCode::Enter);
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.verify.asked_again_after, None);
+}
+
+/// The finding the runtime brings for the panel's question `ticket`.
+fn panel_finding(runtime: &mut Runtime, ticket: u64, premise: Expr, claim: Expr) -> Finding {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut messages = runtime.execute(Effect::Verify {
+        ticket,
+        premise,
+        claim,
+    });
+    loop {
+        for message in messages.drain(..) {
+            if let Msg::VerifyFinished { ticket: t, finding } = message
+                && t == ticket
+            {
+                return *finding;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no finding for question {ticket}"
+        );
+        messages = runtime.wait(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_question_split_over_two_workers_gets_the_finding_one_worker_gives() {
+    let (_one_dir, mut one_app) = park();
+    let (_two_dir, mut two_app) = park();
+    let mut one = start_with_jobs(&mut one_app, 1);
+    let mut two = start_with_jobs(&mut two_app, 2);
+    let questions = [
+        (PREMISE, CLAIM, FindingKind::Satisfiable),
+        ("(= ageClass SENIOR)", "(= baseFee 50)", FindingKind::Valid),
+        (
+            "(= ageClass SENIOR)",
+            "(= baseFee 51)",
+            FindingKind::Invalid,
+        ),
+        (
+            "(and (= ageClass SENIOR) (= baseFee 51))",
+            "isEntryAllowed",
+            FindingKind::Impossible,
+        ),
+    ];
+    for (ticket, (premise, claim, kind)) in (1..).zip(questions) {
+        let formula = |text: &str| one_app.compiled.check_formula(text).unwrap().1;
+        let (p, c) = (formula(premise), formula(claim));
+        let whole = panel_finding(&mut one, ticket, p.clone(), c.clone());
+        let split = panel_finding(&mut two, ticket, p, c);
+        assert_eq!(whole.kind, kind, "{premise} => {claim}: {whole:#?}");
+        assert_eq!(split.kind, whole.kind, "{premise} => {claim}");
+        assert_eq!(split.rules(), whole.rules(), "{premise} => {claim}");
+        assert_eq!(split.rules_minimal, whole.rules_minimal);
+        assert_eq!(split.warnings, whole.warnings);
+        assert_eq!(split.policy_inconsistent, whole.policy_inconsistent);
+        assert_eq!(
+            split.claims_true_scenario.is_some(),
+            whole.claims_true_scenario.is_some()
+        );
+        assert_eq!(
+            split.claims_false_scenario.is_some(),
+            whole.claims_false_scenario.is_some()
+        );
+    }
+    assert!(!two.has_pending(), "a side is still waited for");
 }

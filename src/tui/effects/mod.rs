@@ -1,6 +1,7 @@
 //! The effects the update asks for, carried out off the UI thread: the
 //! solver workers and file writes (`runtime`; the workers, their edits and
-//! how lint and test runs are shared among them in `solvers`), LLM and solver jobs in the
+//! how lint and test runs are shared among them in `solvers`; the verify
+//! panel's questions split over two of them in `split_questions`), LLM and solver jobs in the
 //! background (`llm_jobs`), explanations on the shared solver
 //! (`explain_jobs`), the coverage run with the full mutation score on a
 //! pool of workers (`coverage_job`), chatbot probes (`probe_job`), whether an approved rule's edit kept
@@ -17,3 +18,4 @@ pub mod probe_job;
 pub mod rewrite_check;
 pub mod runtime;
 pub mod solvers;
+pub mod split_questions;

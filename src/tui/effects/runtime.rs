@@ -3,11 +3,13 @@
 //! cancels whatever the older one still has queued.
 
 use crate::core::model::LogicTest;
+use crate::core::model::finding::KnownSides;
 use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use crate::core::smt::{Expr, ExprKind};
 use crate::core::solve::{FindingKind, SolverReply, Ticket};
 use crate::core::test_runner::TestOutcome;
 use crate::tui::effects::solvers::Solvers;
+use crate::tui::effects::split_questions::{Joined, SplitQuestions};
 use crate::tui::state::msg::{Effect, Msg};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -58,6 +60,8 @@ pub struct Runtime {
     timeout: Duration,
     /// Why-requests and consultant requests on the shared solver.
     explain: crate::tui::effects::explain_jobs::ExplainJobs,
+    /// The verify panel's questions, one side on each of two workers.
+    split: SplitQuestions,
 }
 
 impl Runtime {
@@ -91,6 +95,7 @@ impl Runtime {
             probe_cancel: None,
             timeout,
             explain: Default::default(),
+            split: SplitQuestions::default(),
         }
     }
 
@@ -206,12 +211,10 @@ impl Runtime {
                 premise,
                 claim,
             } => {
-                let solver_ticket = self
-                    .solver
-                    .main()
-                    .submit(premise, claim, self.reply.clone());
-                self.pending
-                    .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
+                let (p, c) = (premise.clone(), claim.clone());
+                if !self.split.ask(&self.solver, ticket, p, c) {
+                    self.verify_whole(ticket, premise, claim, KnownSides::default());
+                }
                 Vec::new()
             }
             Effect::Lint { generation, model } => {
@@ -587,6 +590,16 @@ impl Runtime {
         }
     }
 
+    /// The panel's question `ticket` asked whole on the main worker.
+    fn verify_whole(&mut self, ticket: u64, premise: Expr, claim: Expr, known: KnownSides) {
+        let solver_ticket =
+            self.solver
+                .main()
+                .submit_knowing(premise, claim, known, self.reply.clone());
+        self.pending
+            .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
+    }
+
     /// Solver replies that have arrived, as messages.
     pub fn poll(&mut self) -> Vec<Msg> {
         let mut messages = self.explain.poll();
@@ -629,6 +642,19 @@ impl Runtime {
                 self.lint = None;
             }
         }
+        for joined in self.split.poll() {
+            match joined {
+                Joined::Finding { ticket, finding } => {
+                    messages.push(Msg::VerifyFinished { ticket, finding });
+                }
+                Joined::Whole {
+                    ticket,
+                    premise,
+                    claim,
+                    known,
+                } => self.verify_whole(ticket, premise, claim, *known),
+            }
+        }
         while let Ok(reply) = self.replies.try_recv() {
             let Some(pending) = self.pending.remove(&reply.ticket) else {
                 continue;
@@ -668,6 +694,18 @@ impl Runtime {
 
     /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
     pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
+        if self.split.is_waiting() {
+            // Sides answer on their own channel: looked at every millisecond.
+            let deadline = std::time::Instant::now() + timeout;
+            loop {
+                let messages = self.poll();
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if !messages.is_empty() || left.is_zero() {
+                    return messages;
+                }
+                std::thread::sleep(left.min(Duration::from_millis(1)));
+            }
+        }
         match self.replies.recv_timeout(timeout) {
             Ok(reply) => {
                 // Put it back through the same path as `poll`.
@@ -685,6 +723,7 @@ impl Runtime {
 
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
+            || self.split.is_waiting()
             || self.lint.is_some()
             || !self.background.is_empty()
             || !self.streams.is_empty()

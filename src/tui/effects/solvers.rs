@@ -59,6 +59,12 @@ impl Solvers {
         &self.workers[0]
     }
 
+    /// The worker that decides the other side of the panel's questions
+    /// (`split_questions.rs`), when there are two.
+    pub fn second(&self) -> Option<&SolverWorker> {
+        self.workers.get(1)
+    }
+
     pub fn len(&self) -> usize {
         self.workers.len()
     }
