@@ -10,7 +10,7 @@ use super::encode::real_literal;
 use super::error::SolveError;
 use super::preferences::rules_out;
 use super::session::{Interruption, SolverSession};
-use super::sides::Side;
+use super::sides::{Side, SideResult};
 use crate::core::model::finding::{
     Finding, FindingKind, KnownSide, KnownSides, LogicWarning, Scenario,
 };
@@ -72,12 +72,6 @@ pub(super) struct Asked {
     preferences: Vec<Preference>,
 }
 
-/// One side of a question checked: a scenario where it holds, or the rules
-/// of an unsat core where it cannot, `minimal` when that is proved.
-pub(super) enum SideResult {
-    Holds(Scenario),
-    Refuted { core: Vec<usize>, minimal: bool },
-}
 
 impl SolverSession {
     /// Computes the finding for premise P and claim C (both elaborated Bool

@@ -5,7 +5,6 @@
 //! answers make the finding the whole verify gives (`join_sides`): the same
 //! kind, warnings and rule sets proved minimal.
 
-use super::claim_check::SideResult;
 use super::error::SolveError;
 use super::session::{Interruption, SolverSession};
 use crate::core::model::finding::{
@@ -21,6 +20,14 @@ pub enum Side {
     ClaimFalse,
     /// The rules, the premise and the claim: refuted, the claim is INVALID.
     ClaimTrue,
+}
+
+/// One side of a question checked, inside the session: a scenario where
+/// it holds, or the rules (by position) of an unsat core where it cannot,
+/// `minimal` when that is proved.
+pub(super) enum SideResult {
+    Holds(Scenario),
+    Refuted { core: Vec<usize>, minimal: bool },
 }
 
 /// What one side's checks proved.
