@@ -23,7 +23,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
-use support::random_groups::{random_model, random_tests};
+use support::random_groups::{random_model, random_questions, random_rules, random_tests};
 use support::{model, sample, worker};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -84,29 +84,13 @@ fn verdicts(outcomes: &[TestOutcome]) -> Vec<Value> {
 /// its negation, for the claim-false scenario) and every rule of `model`
 /// whose variables it gives, by exact evaluation.
 fn scenarios_are_evidence(outcome: &TestOutcome, test: &LogicTest, model: &CompiledModel) -> bool {
-    use precept::core::model::evaluate::{Known, holds};
     let Some(finding) = &outcome.finding else {
         return true;
     };
     let Ok((premise, claim)) = check_test(model, test) else {
         return false;
     };
-    let cases = [
-        (&finding.claims_true_scenario, true),
-        (&finding.claims_false_scenario, false),
-    ];
-    cases.into_iter().all(|(scenario, claim_holds)| {
-        let Some(scenario) = scenario else {
-            return true;
-        };
-        let lookup = |name: &str| scenario.get(name).and_then(Known::of);
-        holds(&premise, &lookup) == Some(true)
-            && holds(&claim, &lookup) == Some(claim_holds)
-            && model
-                .rules
-                .iter()
-                .all(|rule| holds(&rule.formula, &lookup) != Some(false))
-    })
+    support::evidence::scenarios_are_evidence(finding, &premise, &claim, model)
 }
 
 /// A test outcome without the time it took.
@@ -311,8 +295,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
     #[test]
     fn pooled_runs_equal_the_single_worker_on_random_models(
-        rules in prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..10),
-        tests in prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 1..8),
+        rules in random_rules(),
+        tests in random_questions(),
     ) {
         let model = random_model(&rules);
         let suite = random_tests(&tests);

@@ -9,14 +9,14 @@ mod support;
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::model::evaluate::{Known, holds};
 use precept::core::model::{CompiledModel, LogicTest, Project, compile};
 use precept::core::smt::Expr;
 use precept::core::solve::{Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides};
 use precept::core::test_runner::check_test;
 use proptest::prelude::*;
 use std::time::Duration;
-use support::random_groups::{random_model, random_tests};
+use support::evidence::scenarios_are_evidence;
+use support::random_groups::{random_model, random_questions, random_rules, random_tests};
 use support::{formula, model, sample, worker};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -26,42 +26,6 @@ fn pool(model: &CompiledModel, timeout: Duration) -> SolverPool {
     let pool = SolverPool::spawn(2, timeout);
     pool.load(model).unwrap();
     pool
-}
-
-/// Whether each scenario of `finding` satisfies the premise, the claim (or
-/// its negation, for the claim-false scenario) and no rule of `model` is
-/// false in it, by exact evaluation.
-fn scenarios_are_evidence(
-    finding: &Finding,
-    premise: &Expr,
-    claim: &Expr,
-    model: &CompiledModel,
-) -> bool {
-    let cases = [
-        (&finding.claims_true_scenario, true),
-        (&finding.claims_false_scenario, false),
-    ];
-    cases.into_iter().all(|(scenario, claim_holds)| {
-        let Some(scenario) = scenario else {
-            return true;
-        };
-        // A variable looks up to its value, an enum value to itself.
-        let lookup = |name: &str| {
-            scenario.get(name).and_then(Known::of).or_else(|| {
-                let is_value = model
-                    .enums
-                    .iter()
-                    .any(|(_, values)| values.iter().any(|v| v == name));
-                is_value.then(|| Known::Enum(name.to_string()))
-            })
-        };
-        holds(premise, &lookup) == Some(true)
-            && holds(claim, &lookup) == Some(claim_holds)
-            && model
-                .rules
-                .iter()
-                .all(|rule| holds(&rule.formula, &lookup) != Some(false))
-    })
 }
 
 /// Whether `rules` alone give the finding `kind` with that whole set: the
@@ -263,8 +227,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
     #[test]
     fn split_verify_equals_the_whole_verify_on_random_models(
-        rules in prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..10),
-        tests in prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 1..8),
+        rules in random_rules(),
+        tests in random_questions(),
     ) {
         let model = random_model(&rules);
         let (one, two) = (worker(&model, TIMEOUT), pool(&model, TIMEOUT));

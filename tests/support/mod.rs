@@ -108,6 +108,7 @@ pub fn z3_binary() -> PathBuf {
     path
 }
 pub mod dmn;
+pub mod evidence;
 pub mod llm_server;
 pub mod park_formalization;
 pub mod random_groups;

@@ -3,6 +3,7 @@
 
 use precept::core::model::{CompiledModel, LogicTest, compile};
 use precept::core::solve::FindingKind;
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// A random model of two or three groups of rules over their own
@@ -58,4 +59,14 @@ pub fn random_tests(tests: &[(u8, u8, i8)]) -> Vec<LogicTest> {
             )
         })
         .collect()
+}
+
+/// The rules `random_model` takes: 3 to 9 of them.
+pub fn random_rules() -> impl Strategy<Value = Vec<(u8, u8, u8, u8, i8, u8)>> {
+    prop::collection::vec((0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5), 3..10)
+}
+
+/// The questions `random_tests` takes: 1 to 7 of them.
+pub fn random_questions() -> impl Strategy<Value = Vec<(u8, u8, i8)>> {
+    prop::collection::vec((0u8..3, 0u8..3, -3i8..6), 1..8)
 }

@@ -72,7 +72,6 @@ pub(super) struct Asked {
     preferences: Vec<Preference>,
 }
 
-
 impl SolverSession {
     /// Computes the finding for premise P and claim C (both elaborated Bool
     /// formulas).
