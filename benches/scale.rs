@@ -13,7 +13,9 @@
 //! `SCALE_FINDINGS` (a file to write each claim's finding to, one JSON per
 //! line, to compare two builds' findings).
 //!
-//! Verify median and p95 are reported on 1 and on 2 workers; the peak memory
+//! Verify median and p95 are reported on 1 and on 2 workers (claims queued
+//! at once, and one at a time with each claim's two sides split over the
+//! two workers, `SolverPool::verify`); the peak memory
 //! with 2 workers is measured alone, in a fresh copy of this process
 //! (`scale --isolated verify-2-workers` runs just that).
 
