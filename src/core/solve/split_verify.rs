@@ -36,18 +36,7 @@ pub fn verify_on_two(
     }
     match join_sides(&premise, &claim, &claim_false, &claim_true) {
         Some(finding) => finding,
-        None => {
-            let known = known_from_sides(&claim_false, &claim_true);
-            let (reply, answer) = mpsc::channel();
-            let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
-            first.submit_knowing(premise, claim, known, reply);
-            match answer.recv() {
-                Ok(reply) => reply.finding,
-                Err(_) => {
-                    Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped")
-                }
-            }
-        }
+        None => first.verify_knowing(premise, claim, known_from_sides(&claim_false, &claim_true)),
     }
 }
 

@@ -290,10 +290,16 @@ impl SolverWorker {
 
     /// Verifies and waits for the finding.
     pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
+        self.verify_knowing(premise, claim, KnownSides::default())
+    }
+
+    /// `verify`, with the sides of the question already proved
+    /// (`submit_knowing`), and waits for the finding.
+    pub fn verify_knowing(&self, premise: Expr, claim: Expr, known: KnownSides) -> Finding {
         let (reply, answer) = mpsc::channel();
         let premise_text = premise.to_string();
         let claim_text = claim.to_string();
-        self.submit(premise, claim, reply);
+        self.submit_knowing(premise, claim, known, reply);
         match answer.recv() {
             Ok(reply) => reply.finding,
             Err(_) => Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped"),
