@@ -379,11 +379,16 @@ fn a_question_past_its_deadline_is_too_complex_on_time_while_others_are_answered
         "the deadline was not kept: {elapsed:?}"
     );
     assert!(answered > 0);
+    let metrics = served.get("/metrics").text;
     assert!(
-        served
-            .get("/metrics")
-            .text
-            .contains("precept_solver_timeouts_total 1")
+        metrics.contains("precept_solver_timeouts_total 1"),
+        "{metrics}"
+    );
+    // The hard question had the idle worker lent, and gave it back to the
+    // first easy question.
+    assert!(
+        metrics.contains("precept_verify_split_total{lent_worker=\"recalled\"} 1"),
+        "{metrics}"
     );
 }
 

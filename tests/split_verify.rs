@@ -192,13 +192,9 @@ fn a_side_answers_with_its_scenario_or_its_minimal_rules() {
     let one = worker(&fees, TIMEOUT);
     let (premise, claim) = (formula(&fees, "(< age 10)"), formula(&fees, "(= fee 0)"));
     let (reply, replies) = std::sync::mpsc::channel();
-    one.submit_side(
-        premise.clone(),
-        claim.clone(),
-        Side::ClaimFalse,
-        reply.clone(),
-    );
-    one.submit_side(premise.clone(), claim.clone(), Side::ClaimTrue, reply);
+    let question = (premise.clone(), claim.clone());
+    one.submit_side(question.clone(), Side::ClaimFalse, None, reply.clone());
+    one.submit_side(question, Side::ClaimTrue, None, reply);
     let sides: Vec<_> = replies.iter().take(2).map(|r| r.verdict).collect();
     let (claim_false, claim_true) = (&sides[0], &sides[1]);
     assert_eq!(claim_false.side, Side::ClaimFalse);
@@ -250,4 +246,133 @@ fn a_pool_of_one_verifies_the_whole_question_on_its_worker() {
     let finding = lone.verify(premise.clone(), claim.clone());
     assert_eq!(finding.kind, FindingKind::Valid);
     assert_eq!(finding, worker(&fees, TIMEOUT).verify(premise, claim));
+}
+
+/// A worker lent for one question: wanted back from the start, and counted
+/// when given back.
+struct Borrowed<'a> {
+    worker: &'a precept::core::solve::SolverWorker,
+    given_back: &'a std::sync::atomic::AtomicBool,
+}
+
+impl precept::core::solve::LentWorker for Borrowed<'_> {
+    fn worker(&self) -> &precept::core::solve::SolverWorker {
+        self.worker
+    }
+
+    fn wanted_back(&self) -> bool {
+        true
+    }
+}
+
+impl Drop for Borrowed<'_> {
+    fn drop(&mut self) {
+        self.given_back
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Fees, and cubes the solver cannot settle when `cubed` holds.
+const CUBES: &str = "(declare-const x Int)(declare-const y Int)(declare-const z Int)
+(declare-const cubed Bool)(declare-const age Int)(declare-const fee Int)
+(assert (and (> x 0) (> y 0) (> z 0)))
+(assert (=> cubed (= (+ (* x x x) (* y y y)) (* z z z))))
+(assert (=> (< age 18) (= fee 0)))(assert (>= fee 0))";
+
+/// The question on `CUBES` the solver cannot settle.
+const CUBED: (&str, &str) = ("(and cubed (> z 10))", "(> x 1)");
+
+#[test]
+fn a_lent_worker_wanted_back_gives_its_side_to_the_first_worker_and_the_finding_stays() {
+    use precept::core::solve::verify_with_lent;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let policy = model(CUBES);
+    let first = worker(&policy, TIMEOUT);
+    // The lent worker is busy with a question it cannot settle, so the
+    // side queued behind it is wanted back before it ever starts.
+    let lent = worker(&policy, Duration::from_millis(400));
+    let (busy, _) = std::sync::mpsc::channel();
+    lent.submit(formula(&policy, CUBED.0), formula(&policy, CUBED.1), busy);
+    let given_back = AtomicBool::new(false);
+    for (premise, claim, kind) in [
+        ("(< age 10)", "(= fee 0)", FindingKind::Valid),
+        ("(< age 10)", "(> fee 0)", FindingKind::Invalid),
+        ("(> age 30)", "(> fee 2)", FindingKind::Satisfiable),
+        ("(< fee 0)", "(> age 2)", FindingKind::Impossible),
+    ] {
+        let (p, c) = (formula(&policy, premise), formula(&policy, claim));
+        let borrowed = Borrowed {
+            worker: &lent,
+            given_back: &given_back,
+        };
+        let started = std::time::Instant::now();
+        let split = verify_with_lent(&first, borrowed, &|| false, p.clone(), c.clone());
+        assert!(given_back.swap(false, Ordering::SeqCst));
+        let whole = first.verify(p.clone(), c.clone());
+        assert_eq!(split.kind, kind, "{premise} => {claim}: {split:#?}");
+        assert_same_finding(&split, &whole, (&p, &c), &policy);
+        assert!(started.elapsed() < TIMEOUT, "{:?}", started.elapsed());
+    }
+}
+
+#[test]
+fn a_side_asked_past_its_deadline_is_undecided_at_once() {
+    let fees = model(
+        "(declare-const age Int)(declare-const fee Int)
+         (assert (=> (< age 18) (= fee 0)))(assert (>= fee 0))",
+    );
+    let one = worker(&fees, Duration::from_millis(200));
+    let (reply, replies) = std::sync::mpsc::channel();
+    let question = (formula(&fees, "(< age 10)"), formula(&fees, "(= fee 0)"));
+    let long_ago = std::time::Instant::now() - Duration::from_millis(250);
+    one.submit_side(
+        question.clone(),
+        Side::ClaimTrue,
+        Some(long_ago),
+        reply.clone(),
+    );
+    one.submit_side(
+        question,
+        Side::ClaimTrue,
+        Some(std::time::Instant::now()),
+        reply,
+    );
+    let late = replies.recv().unwrap().verdict;
+    assert_eq!(
+        late.answer,
+        SideAnswer::Undecided("the solver ran out of time (200 ms)".into())
+    );
+    let on_time = replies.recv().unwrap().verdict;
+    assert!(
+        matches!(on_time.answer, SideAnswer::Holds(_)),
+        "{on_time:?}"
+    );
+}
+
+#[test]
+fn a_question_abandoned_on_two_workers_stops_both_sides() {
+    use precept::core::solve::verify_with_lent;
+    let cubes = model(CUBES);
+    let (first, second) = (worker(&cubes, TIMEOUT), worker(&cubes, TIMEOUT));
+    let asked = std::time::Instant::now();
+    let abandoned = || asked.elapsed() > Duration::from_millis(200);
+    let finding = verify_with_lent(
+        &first,
+        &second,
+        &abandoned,
+        formula(&cubes, CUBED.0),
+        formula(&cubes, CUBED.1),
+    );
+    assert_eq!(finding.kind, FindingKind::TooComplex, "{finding:?}");
+    assert_eq!(finding.reason.as_deref(), Some("cancelled"));
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    // Both workers are free again.
+    let fee = first.verify(formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
+    assert_eq!(fee.kind, FindingKind::Valid);
+    let fee = second.verify(formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
+    assert_eq!(fee.kind, FindingKind::Valid);
 }

@@ -28,6 +28,10 @@ struct Figures {
     reloads: BTreeMap<String, u64>,
     /// reason ("queue_full", "unauthorized", …) → rejected requests.
     rejected: BTreeMap<String, u64>,
+    /// Questions split over two workers, and those whose lent worker was
+    /// wanted back before its side was decided.
+    split: u64,
+    split_recalled: u64,
 }
 
 #[derive(Default)]
@@ -62,6 +66,15 @@ impl Metrics {
 
     pub fn solver_timeout(&self) {
         self.with(|f| f.solver_timeouts += 1);
+    }
+
+    /// A question decided on two workers, one lent; `recalled` when the
+    /// lent one was wanted back before it decided its side.
+    pub fn split_question(&self, recalled: bool) {
+        self.with(|f| {
+            f.split += 1;
+            f.split_recalled += u64::from(recalled);
+        });
     }
 
     pub fn reload(&self, ok: bool) {
@@ -117,6 +130,15 @@ impl Metrics {
              # TYPE precept_solver_timeouts_total counter\n\
              precept_solver_timeouts_total {}",
             figures.solver_timeouts
+        );
+        let _ = writeln!(
+            out,
+            "# HELP precept_verify_split_total Questions decided one side on each of two workers (an idle one lent), by whether the lent worker was wanted back before its side was decided.\n\
+             # TYPE precept_verify_split_total counter\n\
+             precept_verify_split_total{{lent_worker=\"kept\"}} {}\n\
+             precept_verify_split_total{{lent_worker=\"recalled\"}} {}",
+            figures.split - figures.split_recalled,
+            figures.split_recalled
         );
         let _ = writeln!(
             out,

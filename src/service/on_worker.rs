@@ -33,7 +33,7 @@ impl Drop for CancelOnDrop {
 /// hash of the model the job ran on.
 pub async fn on_worker<T, F>(state: &ServiceState, job: F) -> Result<(T, String), ApiError>
 where
-    F: FnOnce(&ServedModel, &SolverWorker, &VerifyCancel) -> T + Send + 'static,
+    F: FnOnce(&Arc<ServedModel>, &SolverWorker, &VerifyCancel) -> T + Send + 'static,
     T: Send + 'static,
 {
     let Some(admitted) = state.admission.try_admit() else {

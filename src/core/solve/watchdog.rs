@@ -114,6 +114,11 @@ impl Interruption for WatchedRequest<'_> {
     }
 }
 
+/// The stop reason of a request past its deadline.
+pub(super) fn out_of_time(timeout: Duration) -> String {
+    format!("the solver ran out of time ({} ms)", timeout.as_millis())
+}
+
 pub(super) fn run_watchdog(watch: &Watch) {
     let mut state = watch.lock();
     loop {
@@ -133,10 +138,7 @@ pub(super) fn run_watchdog(watch: &Watch) {
         let now = Instant::now();
         if now >= deadline {
             if let Some(running) = &mut state.running {
-                running.stop_reason = Some(format!(
-                    "the solver ran out of time ({} ms)",
-                    timeout.as_millis()
-                ));
+                running.stop_reason = Some(out_of_time(timeout));
             }
             interrupt(&mut state);
         } else if check_deadline.is_some_and(|d| now >= d) {

@@ -11,7 +11,7 @@ use super::group_answers::{GroupAnswers, SharedAnswers};
 use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::sides::{Side, SideAnswer, SideVerdict};
-use super::watchdog::{Running, Watch, WatchedRequest, interrupt, run_watchdog};
+use super::watchdog::{Running, Watch, WatchedRequest, interrupt, out_of_time, run_watchdog};
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::{Finding, KnownSides};
 use crate::core::smt::{Expr, Sort};
@@ -82,6 +82,9 @@ enum Job {
         /// Set by the first worker that comes to a question queued on
         /// several (`submit_shared`).
         taken: Option<Arc<AtomicBool>>,
+        /// When the question was asked, if its deadline counts from then
+        /// rather than from when this job starts.
+        asked: Option<Instant>,
         reply: Sender<SolverReply>,
     },
     Side {
@@ -89,6 +92,7 @@ enum Job {
         premise: Expr,
         claim: Expr,
         side: Side,
+        asked: Option<Instant>,
         reply: Sender<SideReply>,
     },
     Formulas {
@@ -225,6 +229,20 @@ impl SolverWorker {
         self.submit_shared(premise, claim, known, None, reply)
     }
 
+    /// `submit_knowing` for a question asked at `asked`: its deadline
+    /// counts from then, so a question finished here after its sides were
+    /// decided elsewhere (`split_verify.rs`) keeps the deadline it had.
+    pub fn submit_asked(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        known: KnownSides,
+        asked: Instant,
+        reply: Sender<SolverReply>,
+    ) -> Ticket {
+        self.queue_verify(premise, claim, known, (None, Some(asked)), reply)
+    }
+
     /// `submit_knowing` for a question queued on several workers with the
     /// same `taken` flag, so whichever comes to it first answers it: the
     /// others reply at once with `answered_elsewhere`. A run shared so
@@ -237,6 +255,17 @@ impl SolverWorker {
         taken: Option<Arc<AtomicBool>>,
         reply: Sender<SolverReply>,
     ) -> Ticket {
+        self.queue_verify(premise, claim, known, (taken, None), reply)
+    }
+
+    fn queue_verify(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        known: KnownSides,
+        (taken, asked): (Option<Arc<AtomicBool>>, Option<Instant>),
+        reply: Sender<SolverReply>,
+    ) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
         self.send(Job::Verify {
             ticket,
@@ -244,18 +273,21 @@ impl SolverWorker {
             claim,
             known: Box::new(known),
             taken,
+            asked,
             reply,
         });
         ticket
     }
 
     /// Queues one side of a question (`SolverSession::verify_side`), under
-    /// the usual request deadline; its answer arrives on `reply`.
+    /// the usual request deadline, counted from `asked` when given (the
+    /// question's other side already took some of it); its answer arrives
+    /// on `reply`.
     pub fn submit_side(
         &self,
-        premise: Expr,
-        claim: Expr,
+        (premise, claim): (Expr, Expr),
         side: Side,
+        asked: Option<Instant>,
         reply: Sender<SideReply>,
     ) -> Ticket {
         let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
@@ -264,6 +296,7 @@ impl SolverWorker {
             premise,
             claim,
             side,
+            asked,
             reply,
         });
         ticket
@@ -290,16 +323,23 @@ impl SolverWorker {
 
     /// Verifies and waits for the finding.
     pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
-        self.verify_knowing(premise, claim, KnownSides::default())
+        self.verify_knowing(premise, claim, KnownSides::default(), None)
     }
 
     /// `verify`, with the sides of the question already proved
-    /// (`submit_knowing`), and waits for the finding.
-    pub fn verify_knowing(&self, premise: Expr, claim: Expr, known: KnownSides) -> Finding {
+    /// (`submit_knowing`), and waits for the finding; the deadline counts
+    /// from `asked` when given (`submit_asked`).
+    pub fn verify_knowing(
+        &self,
+        premise: Expr,
+        claim: Expr,
+        known: KnownSides,
+        asked: Option<Instant>,
+    ) -> Finding {
         let (reply, answer) = mpsc::channel();
         let premise_text = premise.to_string();
         let claim_text = claim.to_string();
-        self.submit_knowing(premise, claim, known, reply);
+        self.queue_verify(premise, claim, known, (None, asked), reply);
         match answer.recv() {
             Ok(reply) => reply.finding,
             Err(_) => Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped"),
@@ -505,6 +545,7 @@ fn handle_job(
             claim,
             known,
             taken,
+            asked,
             reply,
         } => {
             let started = Instant::now();
@@ -526,6 +567,7 @@ fn handle_job(
                 premise: &premise,
                 claim: &claim,
                 known: &known,
+                asked,
             };
             let verified = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 run_verify(watch, session.as_mut(), &question, *timeout)
@@ -551,6 +593,7 @@ fn handle_job(
             premise,
             claim,
             side,
+            asked,
             reply,
         } => {
             let started = Instant::now();
@@ -558,7 +601,7 @@ fn handle_job(
                 run_side(
                     watch,
                     session.as_mut(),
-                    ticket,
+                    (ticket, asked),
                     (&premise, &claim, side),
                     *timeout,
                 )
@@ -649,7 +692,7 @@ fn run_formulas(
     let Some(session) = session else {
         return unknown("no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout) {
+    if !begin_request(watch, ticket, timeout, None) {
         return unknown("cancelled");
     }
     let results = session.check_formulas(queries, &WatchedRequest { watch });
@@ -664,6 +707,7 @@ struct Question<'a> {
     premise: &'a Expr,
     claim: &'a Expr,
     known: &'a KnownSides,
+    asked: Option<Instant>,
 }
 
 fn run_verify(
@@ -677,12 +721,13 @@ fn run_verify(
         premise,
         claim,
         known,
+        asked,
     } = *question;
     let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
     let Some(session) = session else {
         return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout) {
+    if !begin_request(watch, ticket, timeout, asked) {
         return Finding::too_complex(&premise_text, &claim_text, "cancelled");
     }
     let finding = session.verify_knowing(premise, claim, known, &WatchedRequest { watch });
@@ -694,7 +739,7 @@ fn run_verify(
 fn run_side(
     watch: &Watch,
     session: Option<&mut SolverSession>,
-    ticket: Ticket,
+    (ticket, asked): (Ticket, Option<Instant>),
     (premise, claim, side): (&Expr, &Expr, Side),
     timeout: Duration,
 ) -> SideVerdict {
@@ -706,7 +751,7 @@ fn run_side(
     let Some(session) = session else {
         return undecided("no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout) {
+    if !begin_request(watch, ticket, timeout, asked) {
         return undecided("cancelled");
     }
     let verdict = session.verify_side(premise, claim, side, &WatchedRequest { watch });
@@ -714,19 +759,22 @@ fn run_side(
     verdict
 }
 
-/// Starts the watchdog's clock on a request: false when it was cancelled
-/// before it started (then it must not run).
-fn begin_request(watch: &Watch, ticket: Ticket, timeout: Duration) -> bool {
+/// Starts the watchdog's clock on a request, from `asked` when given (else
+/// from now): false when it was cancelled before it started (then it must
+/// not run). A deadline already past stops the request at its first check.
+fn begin_request(watch: &Watch, ticket: Ticket, timeout: Duration, asked: Option<Instant>) -> bool {
     {
         let mut state = watch.lock();
         if state.cancelled.remove(&ticket) {
             return false;
         }
+        let now = Instant::now();
+        let deadline = asked.unwrap_or(now) + timeout;
         state.running = Some(Running {
             ticket,
-            deadline: Instant::now() + timeout,
+            deadline,
             timeout,
-            stop_reason: None,
+            stop_reason: (deadline <= now).then(|| out_of_time(timeout)),
             check_budget: None,
             check_deadline: None,
         });

@@ -1,9 +1,12 @@
 //! `POST /v1/verify {"premise", "claim"}`: the JSON of `precept verify --json`.
+//! A worker idle when the question comes is lent to it for one side of the
+//! question, and taken back as soon as another request waits for one.
 
 use super::record::{Answer, respond};
 use crate::core::export::verify_json::verify_json;
-use crate::core::solve::FindingKind;
+use crate::core::solve::{FindingKind, verify_with_lent};
 use crate::service::api_error::{ApiError, parse_body};
+use crate::service::lease::Loan;
 use crate::service::on_worker::on_worker;
 use crate::service::state::ServiceState;
 use axum::body::Bytes;
@@ -11,6 +14,7 @@ use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 #[derive(Deserialize)]
@@ -33,7 +37,7 @@ pub async fn verify(State(state): State<Arc<ServiceState>>, body: Bytes) -> Resp
 
 async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
     let request: VerifyBody = parse_body(body)?;
-    let (outcome, model_hash) = on_worker(state, move |model, worker, _| {
+    let (outcome, model_hash) = on_worker(state, move |model, worker, cancel| {
         let compiled = &model.compiled;
         let (_, premise) = compiled
             .check_formula(&request.premise)
@@ -41,15 +45,28 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
         let (_, claim) = compiled
             .check_formula(&request.claim)
             .map_err(|e| ApiError::bad_expression("claim", &e))?;
-        let finding = worker.verify(premise, claim);
+        // An idle worker, if any, decides half of the question meanwhile.
+        let (finding, split) = match Loan::try_take(model) {
+            Some(loan) => {
+                let recalled = loan.recall_flag();
+                let abandoned = || cancel.is_cancelled();
+                let finding = verify_with_lent(worker, loan, &abandoned, premise, claim);
+                (finding, Some(recalled.load(Ordering::Acquire)))
+            }
+            None => (worker.verify(premise, claim), None),
+        };
         Ok::<_, ApiError>((
             verify_json(&finding, &compiled.glossary, None),
             finding.kind,
             finding.reason.clone(),
+            split,
         ))
     })
     .await?;
-    let (json, kind, reason) = outcome?;
+    let (json, kind, reason, split) = outcome?;
+    if let Some(recalled) = split {
+        state.metrics.split_question(recalled);
+    }
     if kind == FindingKind::TooComplex && reason.as_deref() != Some("cancelled") {
         state.metrics.solver_timeout();
     }

@@ -60,19 +60,15 @@ impl SplitQuestions {
         let Some(second) = solvers.second() else {
             return false;
         };
+        let question = (premise.clone(), claim.clone());
         let asked = [
             solvers.main().submit_side(
-                premise.clone(),
-                claim.clone(),
+                question.clone(),
                 Side::ClaimFalse,
+                None,
                 self.reply.clone(),
             ),
-            second.submit_side(
-                premise.clone(),
-                claim.clone(),
-                Side::ClaimTrue,
-                self.reply.clone(),
-            ),
+            second.submit_side(question, Side::ClaimTrue, None, self.reply.clone()),
         ];
         for side in asked {
             self.sides.insert(side, ticket);
