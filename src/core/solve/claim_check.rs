@@ -54,11 +54,13 @@ fn all_rules(session: &SolverSession) -> Vec<usize> {
     (0..session.rules.len()).collect()
 }
 
-/// The premise and claim, each guarded.
+/// The premise and claim, each guarded, and as formulas.
 struct Guards {
     premise_holds: Bool,
     claim_holds: Bool,
     claim_fails: Bool,
+    premise: Bool,
+    claim: Bool,
 }
 
 /// A question set up in the current solver (`ask`).
@@ -346,9 +348,9 @@ impl SolverSession {
                 if self.check(&alone) != SatResult::Unsat {
                     return Err(SolveError::Undecided(self.unknown_reason(interruption)));
                 }
-                let (minimal, proved) = self.minimize(
+                let (minimal, proved) = self.minimize_apart(
                     self.core_rules(),
-                    std::slice::from_ref(&asked.guards.premise_holds),
+                    std::slice::from_ref(&asked.guards.premise),
                     interruption,
                 )?;
                 finding.kind = FindingKind::Impossible;
@@ -395,6 +397,8 @@ impl SolverSession {
             premise_holds: self.guard("premise", &p),
             claim_holds: self.guard("claim", &c),
             claim_fails: self.guard("not_claim", &c.not()),
+            premise: p,
+            claim: c,
         };
         let rules = self.literals(&scope.rules);
         let preferences = self.scenario_preferences(scope.variables.as_ref(), &scope.rules);
@@ -469,15 +473,11 @@ impl SolverSession {
         if minimal {
             return Ok((core, true));
         }
-        let guard = match side {
-            Side::ClaimFalse => &asked.guards.claim_fails,
-            Side::ClaimTrue => &asked.guards.claim_holds,
+        let claim = match side {
+            Side::ClaimFalse => asked.guards.claim.not(),
+            Side::ClaimTrue => asked.guards.claim.clone(),
         };
-        self.minimize(
-            core,
-            &[asked.guards.premise_holds.clone(), guard.clone()],
-            interruption,
-        )
+        self.minimize_apart(core, &[asked.guards.premise.clone(), claim], interruption)
     }
 
     /// A known side as a check's answer (a rule set it gives is minimal);
@@ -599,7 +599,7 @@ impl SolverSession {
         if self.check(&self.literals(&all)) != SatResult::Unsat {
             return Err(SolveError::Undecided(self.unknown_reason(interruption)));
         }
-        let (minimal, proved) = self.minimize(self.core_rules(), &[], interruption)?;
+        let (minimal, proved) = self.minimize_apart(self.core_rules(), &[], interruption)?;
         finding.kind = FindingKind::Impossible;
         finding.contradicting_rules = self.rule_names(&minimal);
         finding.rules_minimal = proved;

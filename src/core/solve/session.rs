@@ -591,6 +591,28 @@ impl SolverSession {
         Duration::from_millis(self.timeout_ms)
     }
 
+    /// `minimize` with `facts` (formulas that hold throughout) in a solver
+    /// of its own that holds only the core's rules and the facts. The
+    /// session's solvers hold nothing but guarded formulas, so every check
+    /// answers there as it would in the cone's solver; but a satisfiable
+    /// one need not find a model of the whole cone (tens of milliseconds
+    /// on a thousand rules), only of a few rules.
+    pub(super) fn minimize_apart(
+        &mut self,
+        core: Vec<usize>,
+        facts: &[Bool],
+        interruption: &dyn Interruption,
+    ) -> Result<(Vec<usize>, bool), SolveError> {
+        let apart = self.scratch_solver(&core);
+        for fact in facts {
+            apart.assert(fact);
+        }
+        let cone = std::mem::replace(&mut self.solver, apart);
+        let minimized = self.minimize(core, &[], interruption);
+        self.solver = cone;
+        minimized
+    }
+
     /// Shrinks an unsat core of rules to a minimal one (deletion-based):
     /// every rule left is needed, with `fixed`, for unsatisfiability. Returns
     /// the rules and whether minimality is proved: a rule whose check ran out
