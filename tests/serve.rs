@@ -356,7 +356,9 @@ use support::service::Reply;
 fn a_question_past_its_deadline_is_too_complex_on_time_while_others_are_answered() {
     let project = tempfile::tempdir().unwrap();
     smtlib_project(project.path(), FERMAT);
-    let served = Served::ready(project.path(), &["--workers", "2", "--timeout-ms", "1000"]);
+    // Easy questions must not wait for the hard one's deadline; the margins
+    // leave room for a machine busy with other tests.
+    let served = Served::ready(project.path(), &["--workers", "2", "--timeout-ms", "2000"]);
     let url = served.url.clone();
     let hard = std::thread::spawn(move || {
         let started = Instant::now();
@@ -369,13 +371,17 @@ fn a_question_past_its_deadline_is_too_complex_on_time_while_others_are_answered
         let started = Instant::now();
         let reply = served.post("/v1/verify", &easy_question());
         assert_eq!(reply.json()["finding"], "IMPOSSIBLE");
-        assert!(started.elapsed() < Duration::from_millis(800));
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_millis(1400),
+            "an easy question took {took:?}"
+        );
         answered += 1;
     }
     let (reply, elapsed) = hard.join().unwrap();
     assert_eq!(reply.json()["finding"], "TOO_COMPLEX", "{}", reply.text);
     assert!(
-        elapsed < Duration::from_millis(1500),
+        elapsed < Duration::from_millis(2700),
         "the deadline was not kept: {elapsed:?}"
     );
     assert!(answered > 0);
