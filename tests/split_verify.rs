@@ -376,3 +376,54 @@ fn a_question_abandoned_on_two_workers_stops_both_sides() {
     let fee = second.verify(formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
     assert_eq!(fee.kind, FindingKind::Valid);
 }
+
+/// A chain of 400 rules `b_i ⇒ b_(i+1)`, and `b_250` never holds: one cone
+/// large enough that a core is minimized in a solver of its own.
+fn long_chain() -> CompiledModel {
+    let mut smtlib = String::new();
+    for i in 0..=400 {
+        smtlib.push_str(&format!("(declare-const b{i} Bool)"));
+    }
+    for i in 0..400 {
+        smtlib.push_str(&format!("(assert (=> b{i} b{}))", i + 1));
+    }
+    smtlib.push_str("(assert (not b250))");
+    model(&smtlib)
+}
+
+#[test]
+fn a_cone_of_hundreds_of_rules_gets_the_only_minimal_rule_set() {
+    let chain = long_chain();
+    let (one, two) = (worker(&chain, TIMEOUT), pool(&chain, TIMEOUT));
+    // `b_i ⇒ b_(i+1)` is rule R(i+1); `not b250` is R401.
+    let ids = |range: std::ops::Range<usize>, never: bool| -> Vec<String> {
+        let mut ids: Vec<String> = range.map(|i| format!("R{}", i + 1)).collect();
+        if never {
+            ids.push("R401".into());
+        }
+        ids.sort();
+        ids
+    };
+    for (premise, claim, kind, rules) in [
+        ("b260", "b265", FindingKind::Valid, ids(260..265, false)),
+        (
+            "b260",
+            "(not b263)",
+            FindingKind::Invalid,
+            ids(260..263, false),
+        ),
+        ("b300", "b301", FindingKind::Valid, ids(300..301, false)),
+        ("b247", "b100", FindingKind::Impossible, ids(247..250, true)),
+        ("b10", "b20", FindingKind::Impossible, ids(10..250, true)),
+    ] {
+        let (p, c) = (formula(&chain, premise), formula(&chain, claim));
+        let whole = one.verify(p.clone(), c.clone());
+        assert_eq!(whole.kind, kind, "{premise} => {claim}: {whole:#?}");
+        assert!(whole.rules_minimal, "{premise} => {claim}");
+        let mut found = whole.rules().to_vec();
+        found.sort();
+        assert_eq!(found, rules, "{premise} => {claim}");
+        let split = two.verify(p.clone(), c.clone());
+        assert_same_finding(&split, &whole, (&p, &c), &chain);
+    }
+}

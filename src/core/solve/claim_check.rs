@@ -348,9 +348,11 @@ impl SolverSession {
                 if self.check(&alone) != SatResult::Unsat {
                     return Err(SolveError::Undecided(self.unknown_reason(interruption)));
                 }
-                let (minimal, proved) = self.minimize_apart(
+                let guards = &asked.guards;
+                let (minimal, proved) = self.minimize_question(
                     self.core_rules(),
-                    std::slice::from_ref(&asked.guards.premise),
+                    &[(&guards.premise_holds, &guards.premise)],
+                    asked.rules.len(),
                     interruption,
                 )?;
                 finding.kind = FindingKind::Impossible;
@@ -473,11 +475,17 @@ impl SolverSession {
         if minimal {
             return Ok((core, true));
         }
-        let claim = match side {
-            Side::ClaimFalse => asked.guards.claim.not(),
-            Side::ClaimTrue => asked.guards.claim.clone(),
+        let guards = &asked.guards;
+        let (guard, claim) = match side {
+            Side::ClaimFalse => (&guards.claim_fails, guards.claim.not()),
+            Side::ClaimTrue => (&guards.claim_holds, guards.claim.clone()),
         };
-        self.minimize_apart(core, &[asked.guards.premise.clone(), claim], interruption)
+        self.minimize_question(
+            core,
+            &[(&guards.premise_holds, &guards.premise), (guard, &claim)],
+            asked.rules.len(),
+            interruption,
+        )
     }
 
     /// A known side as a check's answer (a rule set it gives is minimal);
@@ -599,7 +607,8 @@ impl SolverSession {
         if self.check(&self.literals(&all)) != SatResult::Unsat {
             return Err(SolveError::Undecided(self.unknown_reason(interruption)));
         }
-        let (minimal, proved) = self.minimize_apart(self.core_rules(), &[], interruption)?;
+        let (minimal, proved) =
+            self.minimize_question(self.core_rules(), &[], all.len(), interruption)?;
         finding.kind = FindingKind::Impossible;
         finding.contradicting_rules = self.rule_names(&minimal);
         finding.rules_minimal = proved;

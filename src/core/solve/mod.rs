@@ -10,6 +10,7 @@ mod group_answers;
 mod group_consistency;
 mod interruption;
 pub mod lint_checks;
+mod minimize;
 mod mutant_schema;
 mod pool;
 mod preferences;
