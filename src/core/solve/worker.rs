@@ -229,20 +229,6 @@ impl SolverWorker {
         self.submit_shared(premise, claim, known, None, reply)
     }
 
-    /// `submit_knowing` for a question asked at `asked`: its deadline
-    /// counts from then, so a question finished here after its sides were
-    /// decided elsewhere (`split_verify.rs`) keeps the deadline it had.
-    pub fn submit_asked(
-        &self,
-        premise: Expr,
-        claim: Expr,
-        known: KnownSides,
-        asked: Instant,
-        reply: Sender<SolverReply>,
-    ) -> Ticket {
-        self.queue_verify(premise, claim, known, (None, Some(asked)), reply)
-    }
-
     /// `submit_knowing` for a question queued on several workers with the
     /// same `taken` flag, so whichever comes to it first answers it: the
     /// others reply at once with `answered_elsewhere`. A run shared so
@@ -328,7 +314,9 @@ impl SolverWorker {
 
     /// `verify`, with the sides of the question already proved
     /// (`submit_knowing`), and waits for the finding; the deadline counts
-    /// from `asked` when given (`submit_asked`).
+    /// from `asked` when given, so a question finished here after its
+    /// sides were decided elsewhere (`split_verify.rs`) keeps the deadline
+    /// it had.
     pub fn verify_knowing(
         &self,
         premise: Expr,
