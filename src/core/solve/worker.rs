@@ -173,6 +173,13 @@ impl SolverWorker {
         }
     }
 
+    /// Queues the job `make` builds around a new ticket; returns the ticket.
+    fn queue(&self, make: impl FnOnce(Ticket) -> Job) -> Ticket {
+        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.send(make(ticket));
+        ticket
+    }
+
     /// Loads (or reloads) a whole model and waits until it is asserted.
     pub fn load(&self, model: CompiledModel) -> Result<(), SolveError> {
         let (done, finished) = mpsc::channel();
@@ -252,8 +259,7 @@ impl SolverWorker {
         (taken, asked): (Option<Arc<AtomicBool>>, Option<Instant>),
         reply: Sender<SolverReply>,
     ) -> Ticket {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Verify {
+        self.queue(|ticket| Job::Verify {
             ticket,
             premise,
             claim,
@@ -261,8 +267,7 @@ impl SolverWorker {
             taken,
             asked,
             reply,
-        });
-        ticket
+        })
     }
 
     /// Queues one side of a question (`SolverSession::verify_side`), under
@@ -276,16 +281,14 @@ impl SolverWorker {
         asked: Option<Instant>,
         reply: Sender<SideReply>,
     ) -> Ticket {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Side {
+        self.queue(|ticket| Job::Side {
             ticket,
             premise,
             claim,
             side,
             asked,
             reply,
-        });
-        ticket
+        })
     }
 
     /// Queues a lint of `model` (in a fresh session, so edits in flight do
@@ -298,13 +301,11 @@ impl SolverWorker {
     /// Queues this worker's part (`role`, counted from 0) of a lint run
     /// shared among several workers (see `lint_checks/share.rs`).
     pub fn lint_share(&self, share: Arc<LintShare>, role: usize) -> Ticket {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Lint {
+        self.queue(|ticket| Job::Lint {
             ticket,
             share,
             role,
-        });
-        ticket
+        })
     }
 
     /// Verifies and waits for the finding.
@@ -342,22 +343,18 @@ impl SolverWorker {
         queries: Vec<FormulaQuery>,
         reply: Sender<FormulaReply>,
     ) -> Ticket {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Formulas {
+        self.queue(|ticket| Job::Formulas {
             ticket,
             queries,
             reply,
-        });
-        ticket
+        })
     }
 
     /// Queues a task over the session; it sends its own reply. Cancelled
     /// before it starts, it still runs, with every check answering
     /// "cancelled".
     pub fn submit_task(&self, task: SessionTask) -> Ticket {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.send(Job::Task { ticket, task });
-        ticket
+        self.queue(|ticket| Job::Task { ticket, task })
     }
 
     /// Decides the formulas and waits for the results.
