@@ -11,7 +11,9 @@ mod synthetic;
 
 use precept::core::model::{CompiledModel, LogicTest, Project, compile};
 use precept::core::smt::Expr;
-use precept::core::solve::{Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides};
+use precept::core::solve::{
+    Deadline, Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides,
+};
 use precept::core::test_runner::check_test;
 use proptest::prelude::*;
 use std::time::Duration;
@@ -193,8 +195,13 @@ fn a_side_answers_with_its_scenario_or_its_minimal_rules() {
     let (premise, claim) = (formula(&fees, "(< age 10)"), formula(&fees, "(= fee 0)"));
     let (reply, replies) = std::sync::mpsc::channel();
     let question = (premise.clone(), claim.clone());
-    one.submit_side(question.clone(), Side::ClaimFalse, None, reply.clone());
-    one.submit_side(question, Side::ClaimTrue, None, reply);
+    one.submit_side(
+        question.clone(),
+        Side::ClaimFalse,
+        Deadline::Fresh,
+        reply.clone(),
+    );
+    one.submit_side(question, Side::ClaimTrue, Deadline::Fresh, reply);
     let sides: Vec<_> = replies.iter().take(2).map(|r| r.verdict).collect();
     let (claim_false, claim_true) = (&sides[0], &sides[1]);
     assert_eq!(claim_false.side, Side::ClaimFalse);
@@ -328,13 +335,13 @@ fn a_side_asked_past_its_deadline_is_undecided_at_once() {
     one.submit_side(
         question.clone(),
         Side::ClaimTrue,
-        Some(long_ago),
+        Deadline::AskedAt(long_ago),
         reply.clone(),
     );
     one.submit_side(
         question,
         Side::ClaimTrue,
-        Some(std::time::Instant::now()),
+        Deadline::AskedAt(std::time::Instant::now()),
         reply,
     );
     let late = replies.recv().unwrap().verdict;
@@ -346,6 +353,55 @@ fn a_side_asked_past_its_deadline_is_undecided_at_once() {
     assert!(
         matches!(on_time.answer, SideAnswer::Holds(_)),
         "{on_time:?}"
+    );
+}
+
+/// The workbench finishes a question whole after its sides spent solver
+/// time (`Deadline::AfterSpending`): it gets what they left of the timeout,
+/// however long it waited behind other work, and nothing once they spent
+/// it all.
+#[test]
+fn a_question_finished_after_its_sides_gets_what_they_left_of_the_timeout() {
+    let cubes = model(CUBES);
+    let one = worker(&cubes, Duration::from_millis(400));
+    let (reply, replies) = std::sync::mpsc::channel();
+    let easy = || (formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
+    let hard = (formula(&cubes, CUBED.0), formula(&cubes, CUBED.1));
+    let known = precept::core::model::finding::KnownSides::default();
+    // The hard question holds the worker for its whole 400 ms first.
+    let blocking = one.submit_knowing(hard, known.clone(), Deadline::Fresh, reply.clone());
+    let waited = one.submit_knowing(
+        easy(),
+        known.clone(),
+        Deadline::AfterSpending(Duration::from_millis(200)),
+        reply.clone(),
+    );
+    let spent = one.submit_knowing(
+        easy(),
+        known,
+        Deadline::AfterSpending(Duration::from_millis(400)),
+        reply,
+    );
+    let mut findings = std::collections::HashMap::new();
+    for _ in 0..3 {
+        let answer = replies.recv().unwrap();
+        findings.insert(answer.ticket, answer.finding);
+    }
+    assert_eq!(findings[&blocking].kind, FindingKind::TooComplex);
+    assert_eq!(
+        findings[&waited].kind,
+        FindingKind::Valid,
+        "{:?}",
+        findings[&waited]
+    );
+    assert_eq!(findings[&spent].kind, FindingKind::TooComplex);
+    assert!(
+        findings[&spent]
+            .reason
+            .as_deref()
+            .is_some_and(|reason| reason.contains("ran out of time (400 ms)")),
+        "{:?}",
+        findings[&spent]
     );
 }
 

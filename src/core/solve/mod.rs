@@ -33,6 +33,7 @@ pub use probe::{ConeRule, Fact, Outcome, Probe};
 pub use session::{Interruption, SolverSession};
 pub use sides::{Side, SideAnswer, SideVerdict, join_sides, known_from_sides};
 pub use split_verify::{LentWorker, verify_on_two, verify_with_lent};
+pub use watchdog::Deadline;
 pub use worker::{FormulaReply, SessionTask, SideReply, SolverReply, SolverWorker, Ticket};
 
 /// The version of the Z3 library the solver runs on, e.g. `Z3 4.15.4.0`.

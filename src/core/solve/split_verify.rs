@@ -8,6 +8,7 @@
 //! first worker instead, within the question's deadline.
 
 use super::sides::{Side, SideAnswer, SideVerdict, join_sides, known_from_sides};
+use super::watchdog::Deadline;
 use super::worker::{SideReply, SolverWorker, Ticket};
 use crate::core::model::finding::Finding;
 use crate::core::smt::Expr;
@@ -64,10 +65,18 @@ pub fn verify_with_lent(
     let asked = Instant::now();
     let question = || (premise.clone(), claim.clone());
     let (reply, answers) = mpsc::channel();
-    let on_first = first.submit_side(question(), Side::ClaimFalse, Some(asked), reply.clone());
-    let on_lent =
-        lent.worker()
-            .submit_side(question(), Side::ClaimTrue, Some(asked), reply.clone());
+    let on_first = first.submit_side(
+        question(),
+        Side::ClaimFalse,
+        Deadline::AskedAt(asked),
+        reply.clone(),
+    );
+    let on_lent = lent.worker().submit_side(
+        question(),
+        Side::ClaimTrue,
+        Deadline::AskedAt(asked),
+        reply.clone(),
+    );
     // The sides being decided: each with its ticket and whether on `first`
     // (two workers' tickets may be equal: a reply is known by its side).
     let mut running = vec![
@@ -101,8 +110,12 @@ pub fn verify_with_lent(
                     drop(wanted);
                     running.retain(|&(_, _, on_first)| on_first);
                     if let Some(reply) = reply.take() {
-                        let ticket =
-                            first.submit_side(question(), Side::ClaimTrue, Some(asked), reply);
+                        let ticket = first.submit_side(
+                            question(),
+                            Side::ClaimTrue,
+                            Deadline::AskedAt(asked),
+                            reply,
+                        );
                         running.push((Side::ClaimTrue, ticket, true));
                     }
                 }
@@ -141,7 +154,7 @@ pub fn verify_with_lent(
             premise,
             claim,
             known_from_sides(&claim_false, &claim_true),
-            Some(asked),
+            Deadline::AskedAt(asked),
         ),
     }
 }

@@ -15,6 +15,34 @@ use std::time::{Duration, Instant};
 /// Identifies one request.
 pub type Ticket = u64;
 
+/// Where a request's deadline counts from. A question split over workers
+/// keeps one deadline: a side or a finishing step run later gets what is
+/// left of it, not a fresh one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Deadline {
+    /// The whole timeout, from when the request starts on its worker.
+    #[default]
+    Fresh,
+    /// The timeout counted from when the question was asked: time spent
+    /// waiting for a worker counts (a service request's deadline).
+    AskedAt(Instant),
+    /// The timeout less the solver time the question already spent on
+    /// other requests; time spent waiting in a queue does not count (the
+    /// workbench, whose solvers are busy with the expert's own runs).
+    AfterSpending(Duration),
+}
+
+impl Deadline {
+    /// The moment a request under `timeout` that starts `now` must stop.
+    pub fn at(self, now: Instant, timeout: Duration) -> Instant {
+        match self {
+            Deadline::Fresh => now + timeout,
+            Deadline::AskedAt(asked) => asked + timeout,
+            Deadline::AfterSpending(spent) => now + timeout.saturating_sub(spent),
+        }
+    }
+}
+
 #[derive(Default)]
 pub(super) struct WatchState {
     /// The worker's Z3 context (as an address); 0 when none is alive.

@@ -11,7 +11,9 @@ use super::group_answers::{GroupAnswers, SharedAnswers};
 use super::lint_checks::{LintEvent, LintShare, lint_share};
 use super::session::{Interruption, SolverSession};
 use super::sides::{Side, SideAnswer, SideVerdict};
-use super::watchdog::{Running, Watch, WatchedRequest, interrupt, out_of_time, run_watchdog};
+use super::watchdog::{
+    Deadline, Running, Watch, WatchedRequest, interrupt, out_of_time, run_watchdog,
+};
 use crate::core::model::CompiledModel;
 use crate::core::model::finding::{Finding, KnownSides};
 use crate::core::smt::{Expr, Sort};
@@ -82,9 +84,8 @@ enum Job {
         /// Set by the first worker that comes to a question queued on
         /// several (`submit_shared`).
         taken: Option<Arc<AtomicBool>>,
-        /// When the question was asked, if its deadline counts from then
-        /// rather than from when this job starts.
-        asked: Option<Instant>,
+        /// Where its deadline counts from.
+        deadline: Deadline,
         reply: Sender<SolverReply>,
     },
     Side {
@@ -92,7 +93,7 @@ enum Job {
         premise: Expr,
         claim: Expr,
         side: Side,
-        asked: Option<Instant>,
+        deadline: Deadline,
         reply: Sender<SideReply>,
     },
     Formulas {
@@ -221,19 +222,26 @@ impl SolverWorker {
 
     /// Queues a verify request; its reply arrives on `reply`.
     pub fn submit(&self, premise: Expr, claim: Expr, reply: Sender<SolverReply>) -> Ticket {
-        self.submit_knowing(premise, claim, KnownSides::default(), reply)
+        self.queue_verify(
+            premise,
+            claim,
+            KnownSides::default(),
+            (None, Deadline::Fresh),
+            reply,
+        )
     }
 
     /// `submit`, with the sides of the question already proved
-    /// (`SolverSession::verify_knowing`): only the others are checked.
+    /// (`SolverSession::verify_knowing`): only the others are checked,
+    /// under what is left of the question's deadline (`deadline`).
     pub fn submit_knowing(
         &self,
-        premise: Expr,
-        claim: Expr,
+        (premise, claim): (Expr, Expr),
         known: KnownSides,
+        deadline: Deadline,
         reply: Sender<SolverReply>,
     ) -> Ticket {
-        self.submit_shared(premise, claim, known, None, reply)
+        self.queue_verify(premise, claim, known, (None, deadline), reply)
     }
 
     /// `submit_knowing` for a question queued on several workers with the
@@ -248,7 +256,7 @@ impl SolverWorker {
         taken: Option<Arc<AtomicBool>>,
         reply: Sender<SolverReply>,
     ) -> Ticket {
-        self.queue_verify(premise, claim, known, (taken, None), reply)
+        self.queue_verify(premise, claim, known, (taken, Deadline::Fresh), reply)
     }
 
     fn queue_verify(
@@ -256,7 +264,7 @@ impl SolverWorker {
         premise: Expr,
         claim: Expr,
         known: KnownSides,
-        (taken, asked): (Option<Arc<AtomicBool>>, Option<Instant>),
+        (taken, deadline): (Option<Arc<AtomicBool>>, Deadline),
         reply: Sender<SolverReply>,
     ) -> Ticket {
         self.queue(|ticket| Job::Verify {
@@ -265,20 +273,19 @@ impl SolverWorker {
             claim,
             known: Box::new(known),
             taken,
-            asked,
+            deadline,
             reply,
         })
     }
 
     /// Queues one side of a question (`SolverSession::verify_side`), under
-    /// the usual request deadline, counted from `asked` when given (the
-    /// question's other side already took some of it); its answer arrives
-    /// on `reply`.
+    /// the usual request timeout, counted as `deadline` says (the question
+    /// may already have used some of it); its answer arrives on `reply`.
     pub fn submit_side(
         &self,
         (premise, claim): (Expr, Expr),
         side: Side,
-        asked: Option<Instant>,
+        deadline: Deadline,
         reply: Sender<SideReply>,
     ) -> Ticket {
         self.queue(|ticket| Job::Side {
@@ -286,7 +293,7 @@ impl SolverWorker {
             premise,
             claim,
             side,
-            asked,
+            deadline,
             reply,
         })
     }
@@ -310,25 +317,24 @@ impl SolverWorker {
 
     /// Verifies and waits for the finding.
     pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
-        self.verify_knowing(premise, claim, KnownSides::default(), None)
+        self.verify_knowing(premise, claim, KnownSides::default(), Deadline::Fresh)
     }
 
     /// `verify`, with the sides of the question already proved
-    /// (`submit_knowing`), and waits for the finding; the deadline counts
-    /// from `asked` when given, so a question finished here after its
-    /// sides were decided elsewhere (`split_verify.rs`) keeps the deadline
-    /// it had.
+    /// (`submit_knowing`), and waits for the finding; a question finished
+    /// here after its sides were decided elsewhere (`split_verify.rs`)
+    /// keeps the deadline it had (`deadline`).
     pub fn verify_knowing(
         &self,
         premise: Expr,
         claim: Expr,
         known: KnownSides,
-        asked: Option<Instant>,
+        deadline: Deadline,
     ) -> Finding {
         let (reply, answer) = mpsc::channel();
         let premise_text = premise.to_string();
         let claim_text = claim.to_string();
-        self.queue_verify(premise, claim, known, (None, asked), reply);
+        self.queue_verify(premise, claim, known, (None, deadline), reply);
         match answer.recv() {
             Ok(reply) => reply.finding,
             Err(_) => Finding::too_complex(&premise_text, &claim_text, "the solver thread stopped"),
@@ -530,7 +536,7 @@ fn handle_job(
             claim,
             known,
             taken,
-            asked,
+            deadline,
             reply,
         } => {
             let started = Instant::now();
@@ -552,7 +558,7 @@ fn handle_job(
                 premise: &premise,
                 claim: &claim,
                 known: &known,
-                asked,
+                deadline,
             };
             let verified = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 run_verify(watch, session.as_mut(), &question, *timeout)
@@ -578,7 +584,7 @@ fn handle_job(
             premise,
             claim,
             side,
-            asked,
+            deadline,
             reply,
         } => {
             let started = Instant::now();
@@ -586,7 +592,7 @@ fn handle_job(
                 run_side(
                     watch,
                     session.as_mut(),
-                    (ticket, asked),
+                    (ticket, deadline),
                     (&premise, &claim, side),
                     *timeout,
                 )
@@ -677,7 +683,7 @@ fn run_formulas(
     let Some(session) = session else {
         return unknown("no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout, None) {
+    if !begin_request(watch, ticket, timeout, Deadline::Fresh) {
         return unknown("cancelled");
     }
     let results = session.check_formulas(queries, &WatchedRequest { watch });
@@ -692,7 +698,7 @@ struct Question<'a> {
     premise: &'a Expr,
     claim: &'a Expr,
     known: &'a KnownSides,
-    asked: Option<Instant>,
+    deadline: Deadline,
 }
 
 fn run_verify(
@@ -706,13 +712,13 @@ fn run_verify(
         premise,
         claim,
         known,
-        asked,
+        deadline,
     } = *question;
     let (premise_text, claim_text) = (premise.to_string(), claim.to_string());
     let Some(session) = session else {
         return Finding::too_complex(&premise_text, &claim_text, "no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout, asked) {
+    if !begin_request(watch, ticket, timeout, deadline) {
         return Finding::too_complex(&premise_text, &claim_text, "cancelled");
     }
     let finding = session.verify_knowing(premise, claim, known, &WatchedRequest { watch });
@@ -724,7 +730,7 @@ fn run_verify(
 fn run_side(
     watch: &Watch,
     session: Option<&mut SolverSession>,
-    (ticket, asked): (Ticket, Option<Instant>),
+    (ticket, deadline): (Ticket, Deadline),
     (premise, claim, side): (&Expr, &Expr, Side),
     timeout: Duration,
 ) -> SideVerdict {
@@ -736,7 +742,7 @@ fn run_side(
     let Some(session) = session else {
         return undecided("no model is loaded");
     };
-    if !begin_request(watch, ticket, timeout, asked) {
+    if !begin_request(watch, ticket, timeout, deadline) {
         return undecided("cancelled");
     }
     let verdict = session.verify_side(premise, claim, side, &WatchedRequest { watch });
@@ -744,17 +750,18 @@ fn run_side(
     verdict
 }
 
-/// Starts the watchdog's clock on a request, from `asked` when given (else
-/// from now): false when it was cancelled before it started (then it must
-/// not run). A deadline already past stops the request at its first check.
-fn begin_request(watch: &Watch, ticket: Ticket, timeout: Duration, asked: Option<Instant>) -> bool {
+/// Starts the watchdog's clock on a request, its deadline counted as
+/// `deadline` says: false when it was cancelled before it started (then it
+/// must not run). A deadline already past stops the request at its first
+/// check.
+fn begin_request(watch: &Watch, ticket: Ticket, timeout: Duration, deadline: Deadline) -> bool {
     {
         let mut state = watch.lock();
         if state.cancelled.remove(&ticket) {
             return false;
         }
         let now = Instant::now();
-        let deadline = asked.unwrap_or(now) + timeout;
+        let deadline = deadline.at(now, timeout);
         state.running = Some(Running {
             ticket,
             deadline,

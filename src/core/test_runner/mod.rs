@@ -15,7 +15,7 @@ pub use pooled::run_tests_pooled;
 
 use crate::core::model::finding::KnownSides;
 use crate::core::model::{CompiledModel, LogicTest};
-use crate::core::solve::SolverWorker;
+use crate::core::solve::{Deadline, SolverWorker};
 use outcome::outcome_of;
 use std::sync::mpsc;
 
@@ -52,9 +52,9 @@ pub fn run_tests_knowing(
             if let Ok((premise, claim)) = &checked[i] {
                 let sides = known.get(i).cloned().unwrap_or_default();
                 tickets[i] = Some(worker.submit_knowing(
-                    premise.clone(),
-                    claim.clone(),
+                    (premise.clone(), claim.clone()),
                     sides,
+                    Deadline::Fresh,
                     reply.clone(),
                 ));
             }

@@ -6,7 +6,7 @@ use crate::core::model::LogicTest;
 use crate::core::model::finding::KnownSides;
 use crate::core::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use crate::core::smt::{Expr, ExprKind};
-use crate::core::solve::{FindingKind, SolverReply, Ticket};
+use crate::core::solve::{Deadline, FindingKind, SolverReply, Ticket};
 use crate::core::test_runner::TestOutcome;
 use crate::tui::effects::solvers::Solvers;
 use crate::tui::effects::split_questions::{Joined, SplitQuestions};
@@ -213,7 +213,8 @@ impl Runtime {
             } => {
                 let (p, c) = (premise.clone(), claim.clone());
                 if !self.split.ask(&self.solver, ticket, p, c) {
-                    self.verify_whole(ticket, premise, claim, KnownSides::default());
+                    let question = (premise, claim);
+                    self.verify_whole(ticket, question, KnownSides::default(), Deadline::Fresh);
                 }
                 Vec::new()
             }
@@ -590,12 +591,19 @@ impl Runtime {
         }
     }
 
-    /// The panel's question `ticket` asked whole on the main worker.
-    fn verify_whole(&mut self, ticket: u64, premise: Expr, claim: Expr, known: KnownSides) {
+    /// The panel's question `ticket` asked whole on the main worker, or
+    /// finished there knowing what its sides proved.
+    fn verify_whole(
+        &mut self,
+        ticket: u64,
+        question: (Expr, Expr),
+        known: KnownSides,
+        deadline: Deadline,
+    ) {
         let solver_ticket =
             self.solver
                 .main()
-                .submit_knowing(premise, claim, known, self.reply.clone());
+                .submit_knowing(question, known, deadline, self.reply.clone());
         self.pending
             .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
     }
@@ -652,7 +660,8 @@ impl Runtime {
                     premise,
                     claim,
                     known,
-                } => self.verify_whole(ticket, premise, claim, *known),
+                    deadline,
+                } => self.verify_whole(ticket, (premise, claim), *known, deadline),
             }
         }
         while let Ok(reply) = self.replies.try_recv() {

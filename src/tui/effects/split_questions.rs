@@ -3,14 +3,20 @@
 //! (`core::solve::sides`), so an expert's question takes both cores. The
 //! two answers are joined into the finding the whole verify gives; the few
 //! they leave to it (IMPOSSIBLE, rules that contradict each other) go back
-//! to the main worker as a whole question, told what the sides proved.
+//! to the main worker as a whole question, told what the sides proved and
+//! given what is left of the question's timeout: the sides ran side by side,
+//! so the slower one's solver time is spent (time waiting behind the
+//! expert's own runs is not).
 
 use crate::core::model::finding::{Finding, KnownSides};
 use crate::core::smt::Expr;
-use crate::core::solve::{Side, SideReply, SideVerdict, Ticket, join_sides, known_from_sides};
+use crate::core::solve::{
+    Deadline, Side, SideReply, SideVerdict, Ticket, join_sides, known_from_sides,
+};
 use crate::tui::effects::solvers::Solvers;
 use std::collections::HashMap;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
 /// A question whose sides are being decided.
 struct Open {
@@ -18,6 +24,8 @@ struct Open {
     claim: Expr,
     claim_false: Option<SideVerdict>,
     claim_true: Option<SideVerdict>,
+    /// The solver time of the slower side answered so far.
+    spent: Duration,
 }
 
 /// What a question's two sides came to.
@@ -30,6 +38,8 @@ pub enum Joined {
         premise: Expr,
         claim: Expr,
         known: Box<KnownSides>,
+        /// Its deadline: what the sides left of the timeout.
+        deadline: Deadline,
     },
 }
 
@@ -65,10 +75,15 @@ impl SplitQuestions {
             solvers.main().submit_side(
                 question.clone(),
                 Side::ClaimFalse,
-                None,
+                Deadline::Fresh,
                 self.reply.clone(),
             ),
-            second.submit_side(question, Side::ClaimTrue, None, self.reply.clone()),
+            second.submit_side(
+                question,
+                Side::ClaimTrue,
+                Deadline::Fresh,
+                self.reply.clone(),
+            ),
         ];
         for side in asked {
             self.sides.insert(side, ticket);
@@ -80,6 +95,7 @@ impl SplitQuestions {
                 claim,
                 claim_false: None,
                 claim_true: None,
+                spent: Duration::ZERO,
             },
         );
         true
@@ -94,7 +110,9 @@ impl SplitQuestions {
     pub fn poll(&mut self) -> Vec<Joined> {
         let mut joined = Vec::new();
         while let Ok(SideReply {
-            ticket, verdict, ..
+            ticket,
+            verdict,
+            elapsed,
         }) = self.replies.try_recv()
         {
             let Some(question) = self.sides.remove(&ticket) else {
@@ -103,6 +121,7 @@ impl SplitQuestions {
             let Some(open) = self.open.get_mut(&question) else {
                 continue;
             };
+            open.spent = open.spent.max(elapsed);
             match verdict.side {
                 Side::ClaimFalse => open.claim_false = Some(verdict),
                 Side::ClaimTrue => open.claim_true = Some(verdict),
@@ -115,6 +134,7 @@ impl SplitQuestions {
                 claim,
                 claim_false: Some(claim_false),
                 claim_true: Some(claim_true),
+                spent,
             }) = self.open.remove(&question)
             else {
                 continue;
@@ -130,6 +150,7 @@ impl SplitQuestions {
                         premise,
                         claim,
                         known: Box::new(known_from_sides(&claim_false, &claim_true)),
+                        deadline: Deadline::AfterSpending(spent),
                     },
                 },
             );
