@@ -7,8 +7,22 @@ use precept::core::model::{PolicyModel, compile};
 use precept::core::solve::{
     FindingKind, FormulaQuery, LogicWarning, Satisfiability, SolverWorker, Value,
 };
+use precept::core::test_runner::check_test;
 use std::time::{Duration, Instant};
+use support::evidence::scenarios_are_evidence;
+use support::random_groups::{random_model, random_questions, random_rules, random_tests};
 use support::{formula, model, worker};
+
+/// One rule of `random_model`.
+type RandomRule = (u8, u8, u8, u8, i8, u8);
+
+/// A removed rule's place in `random_model`'s list (the rule is then dropped).
+const UNUSED: RandomRule = (0, 0, 0, 0, 0, 0);
+
+/// One rule as `random_rules` makes them.
+fn random_rule() -> impl proptest::strategy::Strategy<Value = RandomRule> {
+    (0u8..3, 0u8..2, 0u8..3, 0u8..2, -5i8..6, 0u8..5)
+}
 
 const REFUNDS: &str = "
 (declare-datatype Reason ((NONE) (DENIED_BOARDING) (CANCELLED)))
@@ -205,6 +219,62 @@ fn editing_one_rule_changes_the_finding_without_reloading() {
             .kind,
         FindingKind::Satisfiable
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// A worker keeps its warm cone solvers across edits, giving those that
+    /// hold the edited rule its new formula: after each edit its findings
+    /// are those of a worker loaded afresh with the edited model, whose
+    /// scenarios are evidence, even when an edit moves a rule to another
+    /// group of variables or removes it.
+    #[test]
+    fn a_warm_worker_answers_after_edits_as_a_fresh_load_of_the_edited_model(
+        rules in random_rules(),
+        edits in proptest::collection::vec(
+            (0usize..9, proptest::option::weighted(0.8, random_rule())),
+            1..5,
+        ),
+        questions in random_questions(),
+    ) {
+        let mut current: Vec<Option<_>> = rules.iter().copied().map(Some).collect();
+        let edited = |current: &[Option<RandomRule>]| {
+            let mut model = random_model(&current.iter().map(|r| r.unwrap_or(UNUSED)).collect::<Vec<_>>());
+            let gone: Vec<String> = current
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.is_none())
+                .map(|(i, _)| format!("R{}", i + 1))
+                .collect();
+            model.rules.retain(|rule| !gone.contains(&rule.id));
+            model
+        };
+        let tests = random_tests(&questions);
+        let warm = worker(&edited(&current), Duration::from_secs(10));
+        let ask = |worker: &SolverWorker, model: &precept::core::model::CompiledModel| {
+            tests
+                .iter()
+                .map(|test| {
+                    let (premise, claim) = check_test(model, test).unwrap();
+                    (worker.verify(premise.clone(), claim.clone()), premise, claim)
+                })
+                .collect::<Vec<_>>()
+        };
+        ask(&warm, &edited(&current));
+        for (at, rule) in edits {
+            let at = at % current.len();
+            current[at] = rule;
+            let model = edited(&current);
+            let id = format!("R{}", at + 1);
+            let formula = model.rules.iter().find(|r| r.id == id).map(|r| r.formula.clone());
+            warm.replace_rule(&id, formula);
+            let fresh = worker(&model, Duration::from_secs(10));
+            for ((after, premise, claim), (reference, ..)) in ask(&warm, &model).iter().zip(ask(&fresh, &model)) {
+                proptest::prop_assert_eq!(after.kind, reference.kind, "{} => {}", premise, claim);
+                proptest::prop_assert!(scenarios_are_evidence(after, premise, claim, &model));
+            }
+        }
+    }
 }
 
 #[test]

@@ -64,7 +64,8 @@ pub struct SolverSession {
     /// could not say in time (then every question uses every rule).
     pub(super) consistency: Option<Option<bool>>,
     /// Warm solvers per cone (the rule indices they hold), reused across
-    /// questions; an edit drops only those holding the edited rule.
+    /// questions; an edit gives those holding the edited rule its new
+    /// formula (a removal drops them).
     cone_solvers: HashMap<Vec<usize>, ConeSolver>,
     /// The next question starts its cone's solver afresh (`start_fresh_cone`).
     fresh_cone: bool,
@@ -218,7 +219,7 @@ impl SolverSession {
 
     /// What the rules as a whole decide is worked out again after an edit:
     /// the scenario preferences, the groups and the consistency. The warm
-    /// solvers of cones stay (an edit drops those it touches itself, see
+    /// solvers of cones stay (an edit updates those it touches itself, see
     /// `replace_rule`), and so do the groups' consistency answers, kept by
     /// the content of the group.
     fn forget_derived(&mut self) {
@@ -372,23 +373,41 @@ impl SolverSession {
         }
     }
 
-    /// Drops the cone solvers that hold the rule at `position` (changed or
-    /// removed); with `removed`, the positions after it move down by one in
-    /// the others' keys.
-    fn forget_cones_holding(&mut self, position: usize, removed: bool) {
+    /// After the rule at `position` changed: the kept cone solvers that hold
+    /// it get its new formula under its new guard, so they stay warm (the
+    /// old guard is never assumed again, and counts as one more question
+    /// towards the solver's rebuild); what they learned of the rules alone,
+    /// the preferences those refute, is forgotten.
+    fn refresh_cones_holding(&mut self, position: usize) {
+        let rule = &self.rules[position];
+        let guarded = rule.literal.implies(&rule.formula);
+        self.cone_solvers.retain(|held, cone| {
+            if held.binary_search(&position).is_err() {
+                return true;
+            }
+            let Some(solver) = &cone.solver else {
+                return false;
+            };
+            solver.assert(&guarded);
+            cone.refuted.clear();
+            cone.questions += 1;
+            true
+        });
+    }
+
+    /// Drops the cone solvers that hold the rule at `position`, removed;
+    /// the positions after it move down by one in the others' keys.
+    fn forget_cones_holding(&mut self, position: usize) {
         let kept = std::mem::take(&mut self.cone_solvers);
         self.cone_solvers = kept
             .into_iter()
             .filter(|(rules, _)| rules.binary_search(&position).is_err())
-            .map(|(rules, cone)| match removed {
-                false => (rules, cone),
-                true => (
-                    rules
-                        .into_iter()
-                        .map(|r| if r > position { r - 1 } else { r })
-                        .collect(),
-                    cone,
-                ),
+            .map(|(rules, cone)| {
+                let moved = rules
+                    .into_iter()
+                    .map(|r| if r > position { r - 1 } else { r })
+                    .collect();
+                (moved, cone)
             })
             .collect();
     }
@@ -477,7 +496,7 @@ impl SolverSession {
                 self.literal_owner.insert(rule.literal.to_string(), index);
                 self.rules[index] = rule;
                 self.retired += 1;
-                self.forget_cones_holding(index, false);
+                self.refresh_cones_holding(index);
                 // The groups are relinked at the rule, not built again.
                 let variables = &self.rules[index].variables;
                 let cones = self.cones.take().and_then(|mut cones| {
@@ -497,7 +516,7 @@ impl SolverSession {
                     .enumerate()
                     .map(|(i, r)| (r.literal.to_string(), i))
                     .collect();
-                self.forget_cones_holding(index, true);
+                self.forget_cones_holding(index);
                 self.forget_derived();
             }
             (None, Some(formula)) => self.add_rule(id, formula)?,
