@@ -363,23 +363,23 @@ fn a_side_asked_past_its_deadline_is_undecided_at_once() {
 #[test]
 fn a_question_finished_after_its_sides_gets_what_they_left_of_the_timeout() {
     let cubes = model(CUBES);
-    let one = worker(&cubes, Duration::from_millis(400));
+    let one = worker(&cubes, Duration::from_millis(1000));
     let (reply, replies) = std::sync::mpsc::channel();
     let easy = || (formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
     let hard = (formula(&cubes, CUBED.0), formula(&cubes, CUBED.1));
     let known = precept::core::model::finding::KnownSides::default();
-    // The hard question holds the worker for its whole 400 ms first.
+    // The hard question holds the worker for its whole second first.
     let blocking = one.submit_knowing(hard, known.clone(), Deadline::Fresh, reply.clone());
     let waited = one.submit_knowing(
         easy(),
         known.clone(),
-        Deadline::AfterSpending(Duration::from_millis(200)),
+        Deadline::AfterSpending(Duration::from_millis(500)),
         reply.clone(),
     );
     let spent = one.submit_knowing(
         easy(),
         known,
-        Deadline::AfterSpending(Duration::from_millis(400)),
+        Deadline::AfterSpending(Duration::from_millis(1000)),
         reply,
     );
     let mut findings = std::collections::HashMap::new();
@@ -399,7 +399,7 @@ fn a_question_finished_after_its_sides_gets_what_they_left_of_the_timeout() {
         findings[&spent]
             .reason
             .as_deref()
-            .is_some_and(|reason| reason.contains("ran out of time (400 ms)")),
+            .is_some_and(|reason| reason.contains("ran out of time (1000 ms)")),
         "{:?}",
         findings[&spent]
     );
