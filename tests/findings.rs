@@ -224,10 +224,11 @@ fn editing_one_rule_changes_the_finding_without_reloading() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A worker keeps its warm cone solvers across edits, giving those that
-    /// hold the edited rule its new formula: after each edit its findings
-    /// are those of a worker loaded afresh with the edited model, whose
-    /// scenarios are evidence, even when an edit moves a rule to another
-    /// group of variables or removes it.
+    /// hold the edited rule its new formula: after each edit every question
+    /// gets the finding kind a worker loaded afresh with the edited model
+    /// gives (the rule sets may be other minimal ones), with scenarios that
+    /// are evidence, even when an edit moves a rule to another group of
+    /// variables or removes it.
     #[test]
     fn a_warm_worker_answers_after_edits_as_a_fresh_load_of_the_edited_model(
         rules in random_rules(),
