@@ -221,6 +221,36 @@ fn editing_one_rule_changes_the_finding_without_reloading() {
     );
 }
 
+/// A scenario prefers the value the rules compare a measure with; after an
+/// edit changes that constant, a warm worker prefers the new one, as a
+/// fresh load of the edited model does.
+#[test]
+fn after_an_edit_scenarios_prefer_the_edited_rules_constants() {
+    let before = model(
+        "(declare-const amount Real)(declare-const big Bool)
+         (assert (=> (>= amount 100.0) big))",
+    );
+    let after = model(
+        "(declare-const amount Real)(declare-const big Bool)
+         (assert (=> (>= amount 300.0) big))",
+    );
+    let amount_when_big = |worker: &SolverWorker, model| {
+        let finding = worker.verify(formula(model, "true"), formula(model, "big"));
+        assert_eq!(finding.kind, FindingKind::Satisfiable, "{finding:?}");
+        finding.claims_true_scenario.unwrap().get("amount").cloned()
+    };
+    let warm = worker(&before, Duration::from_secs(5));
+    let hundred = amount_when_big(&warm, &before);
+    warm.replace_rule("R1", Some(after.rules[0].formula.clone()));
+    let fresh = worker(&after, Duration::from_secs(5));
+    let preferred = amount_when_big(&fresh, &after);
+    assert_ne!(
+        hundred, preferred,
+        "the constant changed: so does the preference"
+    );
+    assert_eq!(amount_when_big(&warm, &after), preferred);
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A worker keeps its warm cone solvers across edits, giving those that

@@ -376,8 +376,9 @@ impl SolverSession {
     /// After the rule at `position` changed: the kept cone solvers that hold
     /// it get its new formula under its new guard, so they stay warm (the
     /// old guard is never assumed again, and counts as one more question
-    /// towards the solver's rebuild); what they learned of the rules alone,
-    /// the preferences those refute, is forgotten.
+    /// towards the solver's rebuild). Their scenario preferences are made
+    /// anew on next use, as the edit may change the constants a preference
+    /// comes from, and so are the preferences the rules alone refute.
     fn refresh_cones_holding(&mut self, position: usize) {
         let rule = &self.rules[position];
         let guarded = rule.literal.implies(&rule.formula);
@@ -389,6 +390,7 @@ impl SolverSession {
                 return false;
             };
             solver.assert(&guarded);
+            cone.preferences.clear();
             cone.refuted.clear();
             cone.questions += 1;
             true
