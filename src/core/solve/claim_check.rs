@@ -6,6 +6,7 @@
 //! on (its cone: the rule groups its variables touch), kept warm across
 //! questions; the guards of past questions stay behind, never assumed again.
 
+use super::base_model::NEAR_CHECK_MIN_CONE_RULES;
 use super::encode::real_literal;
 use super::error::SolveError;
 use super::preferences::rules_out;
@@ -32,11 +33,13 @@ const SCENARIO_VARIABLES: usize = 120;
 /// A scenario preference: the guard that asks a variable for its preferred
 /// value (`scenario_preferences`).
 #[derive(Clone)]
-struct Preference {
+pub(super) struct Preference {
     name: String,
     /// The value it asks for.
     value: BigRational,
-    literal: Bool,
+    pub(super) literal: Bool,
+    /// `variable = value`, which the literal implies.
+    pub(super) formula: Bool,
     /// A Real variable's preference, dropped before any Int one.
     real: bool,
 }
@@ -63,10 +66,39 @@ struct Guards {
     claim: Bool,
 }
 
+impl Preference {
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Asked {
+    /// The premise's guard and the guard of `side`'s claim (or negation).
+    pub(super) fn side_guards(&self, side: Side) -> (&Bool, &Bool) {
+        let guards = &self.guards;
+        match side {
+            Side::ClaimFalse => (&guards.premise_holds, &guards.claim_fails),
+            Side::ClaimTrue => (&guards.premise_holds, &guards.claim_holds),
+        }
+    }
+
+    pub(super) fn premise_formula(&self) -> Bool {
+        self.guards.premise.clone()
+    }
+
+    /// The claim, or its negation, as `side` asks it.
+    pub(super) fn side_formula(&self, side: Side) -> Bool {
+        match side {
+            Side::ClaimFalse => self.guards.claim.not(),
+            Side::ClaimTrue => self.guards.claim.clone(),
+        }
+    }
+}
+
 /// A question set up in the current solver (`ask`).
 pub(super) struct Asked {
-    premise: Expr,
-    claim: Expr,
+    pub(super) premise: Expr,
+    pub(super) claim: Expr,
     not_claim: Expr,
     guards: Guards,
     /// The literals of the scope's rules.
@@ -228,7 +260,11 @@ impl SolverSession {
     }
 
     /// The model variables the premise and claim mention, sorted.
-    fn question_variables<'e>(&self, premise: &'e Expr, claim: &'e Expr) -> Vec<&'e str> {
+    pub(super) fn question_variables<'e>(
+        &self,
+        premise: &'e Expr,
+        claim: &'e Expr,
+    ) -> Vec<&'e str> {
         let mut question: Vec<&str> = premise
             .symbols()
             .into_iter()
@@ -274,10 +310,22 @@ impl SolverSession {
     /// The question's variables, then those of the rules that mention them,
     /// and so on outwards through the cone, up to `SCENARIO_VARIABLES`.
     fn nearest_variables(&self, question: &[&str], cone: &[usize]) -> HashSet<String> {
+        self.variables_within(question, cone, SCENARIO_VARIABLES)
+    }
+
+    /// The question's variables, then those of the rules that mention them,
+    /// and so on outwards through the cone, up to `most` (the question's
+    /// own variables all, however many).
+    pub(super) fn variables_within(
+        &self,
+        question: &[&str],
+        cone: &[usize],
+        most: usize,
+    ) -> HashSet<String> {
         let mut chosen: HashSet<String> = question.iter().map(|s| s.to_string()).collect();
         let mut frontier: Vec<String> = chosen.iter().cloned().collect();
         let mut unused: Vec<usize> = cone.to_vec();
-        while !frontier.is_empty() && chosen.len() < SCENARIO_VARIABLES {
+        while !frontier.is_empty() && chosen.len() < most {
             let mut next = Vec::new();
             unused.retain(|&r| {
                 let rule = &self.rules[r].variables;
@@ -285,7 +333,7 @@ impl SolverSession {
                     return true;
                 }
                 for variable in rule {
-                    if chosen.len() < SCENARIO_VARIABLES && chosen.insert(variable.clone()) {
+                    if chosen.len() < most && chosen.insert(variable.clone()) {
                         next.push(variable.clone());
                     }
                 }
@@ -446,15 +494,20 @@ impl SolverSession {
             .filter(|p| !premise_refuted.contains(&p.name))
             .cloned()
             .collect();
+        if let Some(scenario) =
+            self.holds_near_question(asked, side, scope, &offered, interruption)?
+        {
+            return Ok(SideResult::Holds(scenario));
+        }
         let checked = self.check_preferring(
             &assumptions,
             &offered,
-            &scope.rules,
+            Some(&scope.rules),
             premise_refuted,
             interruption,
         )?;
         Ok(match checked {
-            Ok(()) => SideResult::Holds(self.model_scenario(scope.variables.as_ref())?),
+            Ok(()) => SideResult::Holds(self.cone_scenario(scope)?),
             Err(core) => SideResult::Refuted {
                 core,
                 minimal: false,
@@ -522,15 +575,17 @@ impl SolverSession {
     /// costs nothing extra. Preferences dropped because the rules and the
     /// premise refute them (the claim not blamed) are added to
     /// `premise_refuted`, so the question's other check does not offer them.
-    fn check_preferring(
+    pub(super) fn check_preferring(
         &mut self,
         assumptions: &[Bool],
         preferences: &[Preference],
-        cone: &[usize],
+        cone: Option<&[usize]>,
         premise_refuted: &mut Vec<String>,
         interruption: &dyn Interruption,
     ) -> Result<Result<(), Vec<usize>>, SolveError> {
-        let refuted = self.refuted_preferences(cone);
+        let refuted = cone
+            .map(|cone| self.refuted_preferences(cone))
+            .unwrap_or_default();
         let mut active: Vec<&Preference> = preferences
             .iter()
             .filter(|p| !refuted.contains(&p.name))
@@ -571,7 +626,7 @@ impl SolverSession {
                     let question_involved = assumptions[assumptions.len().saturating_sub(2)..]
                         .iter()
                         .any(|g| core.contains(&g.to_string()));
-                    if !question_involved {
+                    if !question_involved && let Some(cone) = cone {
                         self.remember_refuted(cone, &dropped);
                     } else if !assumptions
                         .last()
@@ -720,11 +775,13 @@ impl SolverSession {
             let Ok(numeral) = value.to_string().parse::<Int>() else {
                 continue;
             };
-            let literal = self.preference_guard(cone, &name, &variable.eq(numeral));
+            let formula = variable.eq(numeral);
+            let literal = self.preference_guard(cone, &name, &formula);
             preferences.push(Preference {
                 name,
                 value: BigRational::from_integer(value),
                 literal,
+                formula,
                 real: false,
             });
         }
@@ -738,15 +795,29 @@ impl SolverSession {
             let Ok(numeral) = real_literal(&value) else {
                 continue;
             };
-            let literal = self.preference_guard(cone, &name, &variable.eq(numeral));
+            let formula = variable.eq(numeral);
+            let literal = self.preference_guard(cone, &name, &formula);
             preferences.push(Preference {
                 name,
                 value,
                 literal,
+                formula,
                 real: true,
             });
         }
         preferences
+    }
+
+    /// The scenario of the cone's check that just succeeded. On a large
+    /// cone its model, a scenario of every rule of the scope, becomes the
+    /// cone's base model (`near_check.rs`) unless one covers the scope.
+    fn cone_scenario(&mut self, scope: &Scope) -> Result<Scenario, SolveError> {
+        let model = self.solver.get_model().ok_or(SolveError::NoModel)?;
+        let scenario = self.vocabulary.scenario(&model, scope.variables.as_ref());
+        if scope.rules.len() >= NEAR_CHECK_MIN_CONE_RULES && scope.consistency == Some(true) {
+            self.keep_base_model(&scope.rules, model);
+        }
+        Ok(scenario)
     }
 
     pub(super) fn model_scenario(

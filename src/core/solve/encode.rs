@@ -173,6 +173,16 @@ impl Z3Vocabulary {
         model: &Model,
         scope: Option<&std::collections::HashSet<String>>,
     ) -> crate::core::model::finding::Scenario {
+        self.scenario_joined(&|_| model, scope)
+    }
+
+    /// A scenario whose values come from several models, each variable's
+    /// from the model `model_of` names for it.
+    pub fn scenario_joined<'m>(
+        &self,
+        model_of: &dyn Fn(&str) -> &'m Model,
+        scope: Option<&std::collections::HashSet<String>>,
+    ) -> crate::core::model::finding::Scenario {
         // A scope names a few of the model's variables: they are looked up
         // rather than every variable tested against the scope.
         let chosen: Vec<usize> = match scope {
@@ -191,6 +201,7 @@ impl Z3Vocabulary {
             .map(|at| &self.order[at])
             .filter_map(|(name, sort)| {
                 let constant = self.variables.get(name)?;
+                let model = model_of(name);
                 // The interpretation the model holds, read directly; a
                 // constant the model leaves free gets the value evaluation
                 // with completion gives it (evaluating every constant costs

@@ -1,6 +1,7 @@
 //! The Z3 bridge: findings, the solver session and the worker thread that
 //! owns it. Z3 types never leave this module.
 
+mod base_model;
 mod check_gate;
 mod claim_check;
 mod encode;
@@ -12,6 +13,7 @@ mod interruption;
 pub mod lint_checks;
 mod minimize;
 mod mutant_schema;
+mod near_check;
 mod pool;
 mod preferences;
 mod probe;

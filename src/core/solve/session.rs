@@ -2,6 +2,7 @@
 //! literal per rule, so unsat cores name rules. It lives on one thread. The
 //! findings algorithm itself is in `verify.rs`.
 
+use super::base_model::{BaseModel, divides_by_a_term};
 use super::encode::Z3Vocabulary;
 use super::error::SolveError;
 use super::group_answers::SharedAnswers;
@@ -17,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 use z3::ast::Bool;
-use z3::{SatResult, Solver};
+use z3::{Model, SatResult, Solver};
 
 /// The time one auxiliary check may take: deciding whether a rule is needed
 /// in a core, or whether the rules alone are consistent, can be much harder
@@ -40,6 +41,8 @@ pub(super) struct GuardedRule {
     constants: Vec<(String, BigRational)>,
     /// The variables the rule compares with a constant by an inequality.
     pub(super) thresholded: Vec<String>,
+    /// Whether it divides by a term (`near_check::divides_by_a_term`).
+    pub(super) divides_by_term: bool,
     /// Tells this version of the rule from any other (an edit makes a new one).
     pub(super) version: u64,
     /// What the rule says, as `rule_content` writes it (made on first use).
@@ -100,6 +103,8 @@ pub(super) struct ConeSolver {
     last_used: u64,
     /// Preference guards already asserted in this solver, by variable.
     preferences: HashMap<String, Bool>,
+    /// A scenario of its rules, for checks near a question (`near_check.rs`).
+    base: Option<BaseModel>,
 }
 
 /// A cone solver is rebuilt after this many questions, dropping their
@@ -209,6 +214,7 @@ impl SolverSession {
             variables,
             constants: compared_constants(formula),
             thresholded: thresholded_variables(formula),
+            divides_by_term: divides_by_a_term(formula),
             version: {
                 self.next_version += 1;
                 self.next_version
@@ -281,6 +287,7 @@ impl SolverSession {
                         refuted,
                         last_used: now,
                         preferences: HashMap::new(),
+                        base: None,
                     },
                 );
                 solver
@@ -392,6 +399,8 @@ impl SolverSession {
             solver.assert(&guarded);
             cone.preferences.clear();
             cone.refuted.clear();
+            // The edited rule may be false in it.
+            cone.base = None;
             cone.questions += 1;
             true
         });
@@ -404,7 +413,9 @@ impl SolverSession {
         self.cone_solvers = kept
             .into_iter()
             .filter(|(rules, _)| rules.binary_search(&position).is_err())
-            .map(|(rules, cone)| {
+            .map(|(rules, mut cone)| {
+                // Its base model names rules by their old positions.
+                cone.base = None;
                 let moved = rules
                     .into_iter()
                     .map(|r| if r > position { r - 1 } else { r })
@@ -470,6 +481,25 @@ impl SolverSession {
             cone.preferences.insert(name.to_string(), literal.clone());
         }
         literal
+    }
+
+    /// The base model of the kept solver that serves `rules`, if it has one.
+    pub(super) fn base_model(&self, rules: &[usize]) -> Option<&BaseModel> {
+        self.cone_entry(rules).and_then(|c| c.base.as_ref())
+    }
+
+    /// Keeps `model`, a scenario of every rule of `rules`, as the base model
+    /// of the solver that serves them, unless its base model covers them.
+    pub(super) fn keep_base_model(&mut self, rules: &[usize], model: Model) {
+        if let Some(key) = self.cone_key(rules)
+            && let Some(cone) = self.cone_solvers.get_mut(&key)
+            && !cone.base.as_ref().is_some_and(|base| base.covers(rules))
+        {
+            cone.base = Some(BaseModel {
+                rules: rules.to_vec(),
+                model,
+            });
+        }
     }
 
     pub(super) fn remember_refuted(&mut self, rules: &[usize], names: &[String]) {
