@@ -19,6 +19,8 @@
 //! with 2 workers is measured alone, in a fresh copy of this process
 //! (`scale --isolated verify-2-workers` runs just that).
 
+#[path = "../tests/support/evidence.rs"]
+mod evidence;
 #[path = "support/scale_model.rs"]
 mod scale_model;
 #[path = "support/usage.rs"]
@@ -149,6 +151,8 @@ fn main() {
     let mut slowest: Vec<(Duration, String, String, FindingKind, usize)> = Vec::new();
     let mut claims: Vec<(String, String, FindingKind)> = Vec::new();
     let mut dumped = Vec::new();
+    // Findings whose scenarios break a rule, the premise or the claim.
+    let mut not_evidence = Vec::new();
     for _ in 0..claim_count {
         let (premise_text, claim_text) = random_claim(&mut rng, &sections);
         let started = Instant::now();
@@ -156,9 +160,12 @@ fn main() {
         let claim = parse(&compiled, &claim_text);
         check_times.push(started.elapsed());
         let started = Instant::now();
-        let finding = worker.verify(premise, claim);
+        let finding = worker.verify(premise.clone(), claim.clone());
         let elapsed = started.elapsed();
         latencies.push(elapsed);
+        if !evidence::scenarios_are_evidence(&finding, &premise, &claim, &compiled) {
+            not_evidence.push(format!("{premise_text} => {claim_text}"));
+        }
         *kinds.entry(finding.kind.name()).or_default() += 1;
         dumped.push(serde_json::to_string(&finding).expect("a finding as JSON"));
         claims.push((premise_text.clone(), claim_text.clone(), finding.kind));
@@ -183,6 +190,12 @@ fn main() {
     assert!(
         kinds.len() > 1,
         "every claim got the same finding: {kinds:?}"
+    );
+    assert!(
+        not_evidence.is_empty(),
+        "scenarios that are not evidence for {} finding(s), e.g. {:?}",
+        not_evidence.len(),
+        not_evidence.first()
     );
 
     // --- 5. Edit one rule -----------------------------------------------------

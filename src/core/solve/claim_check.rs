@@ -72,6 +72,17 @@ impl Preference {
     }
 }
 
+/// A question set up in the current solver (`ask`).
+pub(super) struct Asked {
+    pub(super) premise: Expr,
+    pub(super) claim: Expr,
+    not_claim: Expr,
+    guards: Guards,
+    /// The literals of the scope's rules.
+    rules: Vec<Bool>,
+    preferences: Vec<Preference>,
+}
+
 impl Asked {
     /// The premise's guard and the guard of `side`'s claim (or negation).
     pub(super) fn side_guards(&self, side: Side) -> (&Bool, &Bool) {
@@ -93,17 +104,6 @@ impl Asked {
             Side::ClaimTrue => self.guards.claim.clone(),
         }
     }
-}
-
-/// A question set up in the current solver (`ask`).
-pub(super) struct Asked {
-    pub(super) premise: Expr,
-    pub(super) claim: Expr,
-    not_claim: Expr,
-    guards: Guards,
-    /// The literals of the scope's rules.
-    rules: Vec<Bool>,
-    preferences: Vec<Preference>,
 }
 
 impl SolverSession {
@@ -307,8 +307,8 @@ impl SolverSession {
         })
     }
 
-    /// The question's variables, then those of the rules that mention them,
-    /// and so on outwards through the cone, up to `SCENARIO_VARIABLES`.
+    /// The variables a scenario shows: `variables_within` the cone, up to
+    /// `SCENARIO_VARIABLES`.
     fn nearest_variables(&self, question: &[&str], cone: &[usize]) -> HashSet<String> {
         self.variables_within(question, cone, SCENARIO_VARIABLES)
     }
@@ -575,6 +575,8 @@ impl SolverSession {
     /// costs nothing extra. Preferences dropped because the rules and the
     /// premise refute them (the claim not blamed) are added to
     /// `premise_refuted`, so the question's other check does not offer them.
+    /// Without a `cone` (a check outside the cone's solver), nothing is
+    /// remembered for the cone.
     pub(super) fn check_preferring(
         &mut self,
         assumptions: &[Bool],
