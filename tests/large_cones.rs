@@ -113,3 +113,43 @@ fn the_end_of_a_long_chain_follows_from_its_start_on_a_warm_worker() {
         );
     }
 }
+
+/// An edit in place may make the cone's earlier scenario break the edited
+/// rule, so that scenario is no longer used: a question far from the edited
+/// link gets the answer a fresh load of the edited policy gives, although a
+/// small check near it alone would find its side possible.
+#[test]
+fn after_an_edit_a_far_question_is_not_decided_by_the_old_scenario() {
+    let policy = chain_policy();
+    let model = model(&policy);
+    let warm = worker(&model, Duration::from_secs(20));
+    let first = ask(&warm, &model, &("true".to_string(), "b150".to_string()));
+    // The link into b160 also fixes b160, against the value it had in the
+    // scenarios found so far; the chain stays one cone.
+    let was_true = first
+        .claims_false_scenario
+        .as_ref()
+        .and_then(|s| s.get("b160"))
+        .is_some_and(|v| *v == precept::core::solve::Value::Bool(true));
+    let fact = match was_true {
+        true => "(and (=> b159 b160) (not b160))",
+        false => "(and (=> b159 b160) b160)",
+    };
+    let edited =
+        support::model(&policy.replace("(assert (=> b159 b160))", &format!("(assert {fact})")));
+    let link = model
+        .rules
+        .iter()
+        .find(|rule| rule.formula.to_string() == "(=> b159 b160)")
+        .expect("the link into b160");
+    warm.replace_rule(&link.id, Some(formula(&edited, fact)));
+    // Far from b160: decided by the chain through it.
+    let far = match was_true {
+        true => ("true".to_string(), "(not b20)".to_string()),
+        false => ("true".to_string(), "b280".to_string()),
+    };
+    let fresh = worker(&edited, Duration::from_secs(20));
+    let (after, reference) = (ask(&warm, &edited, &far), ask(&fresh, &edited, &far));
+    assert_eq!(reference.kind, FindingKind::Valid);
+    assert_eq!(after.kind, reference.kind, "{far:?}");
+}
