@@ -41,7 +41,7 @@ pub(super) struct GuardedRule {
     constants: Vec<(String, BigRational)>,
     /// The variables the rule compares with a constant by an inequality.
     pub(super) thresholded: Vec<String>,
-    /// Whether it divides by a term (`near_check::divides_by_a_term`).
+    /// Whether it divides by a term (`base_model::divides_by_a_term`).
     pub(super) divides_by_term: bool,
     /// Tells this version of the rule from any other (an edit makes a new one).
     pub(super) version: u64,
