@@ -588,10 +588,8 @@ fn an_unreachable_target_is_a_clear_error() {
     let project = support::copy_sample("park-admission");
     let config = tempfile::tempdir().unwrap();
     let translator = Server::start();
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
-    write_llm_toml(config.path(), &translator.url, &url);
+    let refusing = support::RefusingAddress::new();
+    write_llm_toml(config.path(), &translator.url, &refusing.url());
     let output = run(
         config.path(),
         project.path(),

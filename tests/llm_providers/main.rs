@@ -4,7 +4,6 @@
 //! configuration and the concurrency limit. Never touches the internet.
 
 use std::collections::HashMap;
-use std::net::TcpListener;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread;

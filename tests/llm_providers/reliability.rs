@@ -114,18 +114,8 @@ fn a_connection_dropped_mid_response_is_retried() {
 
 #[test]
 fn a_refused_connection_is_a_connection_error_after_retries() {
-    // Bind then drop a listener to get a port nobody listens on.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let profile = Profile::new(
-        "dead",
-        Protocol::OpenAi,
-        &format!("http://127.0.0.1:{port}"),
-        "m",
-    );
+    let refusing = support::RefusingAddress::new();
+    let profile = Profile::new("dead", Protocol::OpenAi, &refusing.url(), "m");
     let client = LlmClient::new(profile, options(Mode::Live, None)).unwrap();
     let error = complete_blocking(&client, &request("q")).unwrap_err();
     assert!(matches!(error, LlmError::Connection(_)), "{error:?}");

@@ -164,3 +164,29 @@ pub fn set_rule(dir: &std::path::Path, id: &str, expression: &str) {
     rule["expression"] = serde_json::Value::String(expression.into());
     std::fs::write(&path, serde_json::to_string_pretty(&model).unwrap()).unwrap();
 }
+
+/// A local address that refuses connections: a socket bound to a free port
+/// and never listening. While it lives no other test's server can take the
+/// port, as one could take a dropped listener's port while a client retries.
+pub struct RefusingAddress {
+    _socket: socket2::Socket,
+    pub port: u16,
+}
+
+impl RefusingAddress {
+    pub fn new() -> RefusingAddress {
+        let socket =
+            socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+        let any_port: std::net::SocketAddr = "127.0.0.1:0".parse().unwrap();
+        socket.bind(&any_port.into()).expect("bind a free port");
+        let port = socket.local_addr().unwrap().as_socket().unwrap().port();
+        RefusingAddress {
+            _socket: socket,
+            port,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
