@@ -53,6 +53,17 @@ pub(super) struct Scope {
     pub(super) consistency: Option<bool>,
 }
 
+impl Scope {
+    /// A consistent cone of a few variables among many rules: one whose
+    /// sides may be decided near the question on a base model
+    /// (`near_check.rs`), and whose scenarios make one.
+    pub(super) fn is_large_cone(&self) -> bool {
+        self.consistency == Some(true)
+            && self.variables.is_some()
+            && self.rules.len() >= NEAR_CHECK_MIN_CONE_RULES
+    }
+}
+
 fn all_rules(session: &SolverSession) -> Vec<usize> {
     (0..session.rules.len()).collect()
 }
@@ -816,7 +827,7 @@ impl SolverSession {
     fn cone_scenario(&mut self, scope: &Scope) -> Result<Scenario, SolveError> {
         let model = self.solver.get_model().ok_or(SolveError::NoModel)?;
         let scenario = self.vocabulary.scenario(&model, scope.variables.as_ref());
-        if scope.rules.len() >= NEAR_CHECK_MIN_CONE_RULES && scope.consistency == Some(true) {
+        if scope.is_large_cone() {
             self.keep_base_model(&scope.rules, model);
         }
         Ok(scenario)

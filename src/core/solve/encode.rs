@@ -200,19 +200,22 @@ impl Z3Vocabulary {
             .into_iter()
             .map(|at| &self.order[at])
             .filter_map(|(name, sort)| {
-                let constant = self.variables.get(name)?;
-                let model = model_of(name);
-                // The interpretation the model holds, read directly; a
-                // constant the model leaves free gets the value evaluation
-                // with completion gives it (evaluating every constant costs
-                // an evaluator each).
-                let value = model
-                    .get_const_interp(constant)
-                    .or_else(|| model.eval(constant, true))?;
+                let value = self.value_in(model_of(name), name)?;
                 Some((name.clone(), read_value(&value, sort)))
             })
             .collect();
         crate::core::model::finding::Scenario { values }
+    }
+
+    /// The variable's value in `model`: the interpretation the model holds,
+    /// read directly; a constant the model leaves free gets the value
+    /// evaluation with completion gives it (evaluating every constant costs
+    /// an evaluator each). `None` for an undeclared name.
+    pub fn value_in(&self, model: &Model, name: &str) -> Option<Dynamic> {
+        let constant = self.variables.get(name)?;
+        model
+            .get_const_interp(constant)
+            .or_else(|| model.eval(constant, true))
     }
 }
 

@@ -19,7 +19,6 @@
 //! decide, the side is decided in the whole cone as usual: a finding never
 //! rests on the small check's refutations, only on its scenarios.
 
-use super::base_model::NEAR_CHECK_MIN_CONE_RULES;
 use super::claim_check::{Asked, Preference, Scope};
 use super::error::SolveError;
 use super::session::{AUXILIARY_CHECK_BUDGET, Interruption, SolverSession};
@@ -49,9 +48,7 @@ impl SolverSession {
     /// question: a large cone, dividing by no term, whose base model
     /// covers the scope's rules.
     fn near_check_applies(&self, scope: &Scope) -> bool {
-        scope.consistency == Some(true)
-            && scope.variables.is_some()
-            && scope.rules.len() >= NEAR_CHECK_MIN_CONE_RULES
+        scope.is_large_cone()
             && self
                 .base_model(&scope.rules)
                 .is_some_and(|base| base.covers(&scope.rules))
@@ -181,12 +178,9 @@ impl SolverSession {
         pinned
             .iter()
             .map(|name| {
-                let constant = self.vocabulary.constant(name)?;
-                let value = base
-                    .model
-                    .get_const_interp(constant)
-                    .or_else(|| base.model.eval(constant, true))?;
-                Some(constant.eq(&value))
+                // Read as the joined scenario reads it (`value_in`).
+                let value = self.vocabulary.value_in(&base.model, name)?;
+                Some(self.vocabulary.constant(name)?.eq(&value))
             })
             .collect()
     }
