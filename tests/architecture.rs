@@ -356,3 +356,94 @@ fn the_checks_catch_planted_violations() {
         ]]
     );
 }
+
+/// The folder beside a checkout that the project's reference material sits
+/// in; built from pieces so this file does not name it itself.
+fn beside_the_checkout() -> String {
+    ["..", "shared"].join("/")
+}
+
+/// Every place in `text` that reaches for the folder beside the checkout,
+/// written as one path or joined piece by piece ("file:line").
+fn shared_folder_mentions(path: &str, text: &str) -> Vec<String> {
+    let pattern = beside_the_checkout();
+    let joined = ["join(\"..\")", "join(\"shared\")"].concat();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut offenders = Vec::new();
+    let squeeze = |text: String| -> String {
+        text.split_whitespace()
+            .collect::<String>()
+            .replace(".join", "join")
+    };
+    for (index, line) in lines.iter().enumerate() {
+        // This line and the next, so a join split over two lines is seen
+        // once, on the line where it starts.
+        let here = squeeze(line.to_string());
+        let window = squeeze(lines[index..(index + 2).min(lines.len())].concat());
+        let joined_here = window.find(&joined).is_some_and(|at| at < here.len());
+        if line.contains(&pattern) || joined_here {
+            offenders.push(format!("{path}:{}", index + 1));
+        }
+    }
+    offenders.dedup();
+    offenders
+}
+
+/// Every text file under `dir`, with its path relative to the repository.
+fn text_files(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            text_files(root, &path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            let relative = path.strip_prefix(root).unwrap().display().to_string();
+            out.push((relative, text));
+        }
+    }
+}
+
+/// The repository stands alone: nothing in `src/`, `tests/` or `benches/`
+/// reads the reference folder that sits beside a developer's checkout (a
+/// fresh clone has none). Test data lives in `tests/data/` with its licence.
+#[test]
+fn nothing_reads_the_folder_beside_the_checkout() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        text_files(root, &root.join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "src, tests and benches look empty");
+    let offenders: Vec<String> = files
+        .iter()
+        .flat_map(|(path, text)| shared_folder_mentions(path, text))
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "files naming {} (copy what a test needs into tests/data/):\n{}",
+        beside_the_checkout(),
+        offenders.join("\n")
+    );
+
+    // Planted: a path written whole, one joined piece by piece over two
+    // lines, and a harmless mention of the word.
+    let planted = [
+        (
+            "tests/a.rs",
+            format!("let p = \"{}/data/x\";\n", beside_the_checkout()),
+        ),
+        (
+            "tests/b.rs",
+            "let p = root\n    .join(\"..\")\n    .join(\"shared\")\n    .join(\"data\");\n"
+                .to_string(),
+        ),
+        (
+            "src/c.rs",
+            "// rules sharing variables; \"shared\" mode\n".to_string(),
+        ),
+    ];
+    let found: Vec<String> = planted
+        .iter()
+        .flat_map(|(path, text)| shared_folder_mentions(path, text))
+        .collect();
+    assert_eq!(found, ["tests/a.rs:1", "tests/b.rs:2"]);
+}

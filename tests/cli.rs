@@ -385,7 +385,7 @@ fn a_closed_pipe_ends_a_command_quietly() {
 #[test]
 fn lint_text_groups_and_ranks_the_cbt_diagnostics() {
     let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(support::shared_data("lab/cbt-llm-model")).unwrap() {
+    for entry in fs::read_dir(support::test_data("lab/cbt-llm-model")).unwrap() {
         let path = entry.unwrap().path();
         fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
     }

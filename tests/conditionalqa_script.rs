@@ -182,15 +182,14 @@ fn usable_questions(questions: &[Value]) -> Vec<Usable> {
 #[test]
 fn picked_motorcycle_questions_become_gold_and_opposite_pairs() {
     let input = manifest()
-        .join("..")
-        .join("shared")
+        .join("tests")
         .join("data")
         .join("conditionalqa")
         .join("picked")
         .join("motorcycle_cbt.questions.json");
     assert!(
         input.is_file(),
-        "missing ConditionalQA picked file {} (shared/ must sit beside the checkout)",
+        "missing ConditionalQA picked file {} (tests/data/conditionalqa)",
         input.display()
     );
     let picked: Value = serde_json::from_str(&fs::read_to_string(&input).unwrap()).unwrap();

@@ -5,7 +5,7 @@
 mod support;
 
 use precept::core::smt::parse_script;
-use support::{precept, shared_data, stdout};
+use support::{precept, stdout, test_data};
 
 fn expected_status(text: &str) -> &'static str {
     if text.contains("(set-info :status sat)") {
@@ -19,7 +19,7 @@ fn expected_status(text: &str) -> &'static str {
 
 #[test]
 fn every_corpus_file_gets_the_finding_its_status_demands() {
-    let dir = shared_data("smtlib");
+    let dir = test_data("smtlib");
     let scratch = tempfile::tempdir().unwrap();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -72,7 +72,7 @@ fn every_corpus_file_gets_the_finding_its_status_demands() {
 
 #[test]
 fn every_corpus_file_round_trips_through_the_printer() {
-    for entry in std::fs::read_dir(shared_data("smtlib")).unwrap() {
+    for entry in std::fs::read_dir(test_data("smtlib")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "smt2") {
             continue;

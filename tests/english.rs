@@ -49,7 +49,7 @@ fn airline_rules_read_with_natural_negation() {
 #[test]
 fn cbt_rules_say_under_16_and_the_number_of_hours() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/lab/cbt-llm-model/model.json");
+        .join("tests/data/lab/cbt-llm-model/model.json");
     let cbt = sample(&std::fs::read_to_string(&path).expect("the lab's CBT model"));
     assert_eq!(
         english(&cbt, "R2"),

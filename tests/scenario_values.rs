@@ -134,7 +134,7 @@ fn a_real_the_question_fixes_never_costs_an_int_its_realistic_value() {
 #[test]
 fn the_cbt_page_shows_a_realistic_motorcycle_power_output() {
     let scratch = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(support::shared_data("lab/cbt-llm-model")).unwrap() {
+    for entry in std::fs::read_dir(support::test_data("lab/cbt-llm-model")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
     }

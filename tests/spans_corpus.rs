@@ -14,7 +14,7 @@ use precept::core::document::{
 const BUDGET: usize = 400;
 
 fn docs_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/conditionalqa/docs")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conditionalqa/docs")
 }
 
 fn normalize(text: &str) -> String {

@@ -29,12 +29,12 @@ pub fn copy_sample(name: &str) -> tempfile::TempDir {
     scratch
 }
 
-/// The shared corpus beside the checkout (CI clones main with shared/ beside it).
-pub fn shared_data(part: &str) -> PathBuf {
-    let dir = repo().join("..").join("shared").join("data").join(part);
+/// A folder of the repository's own test data (`tests/data/`), with its licence beside it.
+pub fn test_data(part: &str) -> PathBuf {
+    let dir = repo().join("tests").join("data").join(part);
     assert!(
         dir.is_dir(),
-        "the shared data folder {} is missing",
+        "the test data folder {} is missing",
         dir.display()
     );
     dir

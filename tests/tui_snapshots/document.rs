@@ -51,7 +51,7 @@ fn the_document_lists_only_uncovered_spans_and_sets_apart_those_not_policy() {
 /// The lab's LLM-formalized CBT project: its model, document and
 /// formalization record (with the sentence quoted for each rule).
 fn cbt_project() -> std::path::PathBuf {
-    support::shared_data("lab/cbt-llm-model")
+    support::test_data("lab/cbt-llm-model")
 }
 
 /// Whether the cell at the first character of `needle`, as drawn inside
