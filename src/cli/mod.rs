@@ -7,6 +7,7 @@ pub mod check_answers;
 pub mod common;
 pub mod consolidate;
 pub mod coverage;
+pub mod define;
 pub mod diff;
 pub mod embedder_choice;
 pub mod eval;
@@ -56,6 +57,8 @@ pub enum Command {
     Formalize(formalize::FormalizeArgs),
     /// Propose and apply links that unify a formalized model's vocabulary (same meaning, opposite, implies, one of)
     Consolidate(consolidate::ConsolidateArgs),
+    /// Propose and apply one definition per decision (cases, requirements, exceptions) in place of the rules that decide it apart
+    Define(define::DefineArgs),
     /// Check a claim under a premise against a project's model
     Verify(verify::VerifyArgs),
     /// What a premise forces, the chain of reasoning to a claim, and the questions that would settle it
@@ -107,6 +110,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Formalize(args) => formalize::run(&args),
         Command::Consolidate(args) => consolidate::run(&args),
+        Command::Define(args) => define::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Explain(args) => explain::run_command(&args),
         Command::CheckAnswer(args) => check_answer::run(&args),

@@ -39,6 +39,25 @@ pub fn finding_text(finding: &Finding, model: &CompiledModel, indent: usize) -> 
             let _ = writeln!(out, "{pad}        {english}");
         }
     }
+    if !finding.assumptions.is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}  assumed (exceptions the premise does not mention; --strict assumes none):"
+        );
+        for a in &finding.assumptions {
+            let _ = writeln!(out, "{pad}    {}: (not {})", a.exception, a.condition);
+            let _ = writeln!(out, "{pad}        {}", a.english);
+        }
+    }
+    if !finding.assumptions_dropped.is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}  not assumed (the premise contradicts the rules with them):"
+        );
+        for a in &finding.assumptions_dropped {
+            let _ = writeln!(out, "{pad}    {}: (not {})", a.exception, a.condition);
+        }
+    }
     if !finding.rules_minimal {
         let _ = writeln!(
             out,

@@ -3,7 +3,7 @@
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::{explain, render};
 use crate::core::export::verify_json::verify_json;
-use crate::core::solve::FindingKind;
+use crate::core::solve::{Defaults, FindingKind, Reading};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -29,6 +29,10 @@ pub struct VerifyArgs {
     /// The solver deadline in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Assume nothing: without it, each exception of a definition that the
+    /// premise does not mention is assumed absent, and listed with the finding
+    #[arg(long)]
+    pub strict: bool,
 }
 
 pub fn parse_finding(text: &str) -> Result<FindingKind, String> {
@@ -47,7 +51,8 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         .check_formula(&args.claim)
         .map_err(|e| Failure::Input(format!("--claim: {e}")))?;
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
-    let finding = worker.verify(premise.clone(), claim.clone());
+    let finding =
+        Defaults::of(&compiled).verify(&worker, &premise, &claim, Reading::strict(args.strict));
     let chain = match args.explain {
         true => explain::finding_chain(&worker, &project, &compiled, premise, &claim, &finding)?,
         false => None,

@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod compose;
+pub mod define;
 pub mod document;
 pub mod explain;
 pub mod export;

@@ -42,6 +42,10 @@ pub const REPAIR_FEEDBACK: PromptFile = prompt_file!("repair_feedback.v1");
 /// (same meaning, opposite, implies, one of).
 pub const CONSOLIDATE: PromptFile = prompt_file!("consolidate.v1");
 
+/// The definition pass: one decision's rules and sentences, and a request
+/// for its one definition (cases, requirements, exceptions).
+pub const DEFINE: PromptFile = prompt_file!("define.v1");
+
 /// The vocabulary pass: one section of the document, read before the spans
 /// are formalized, proposes the shared types and variables.
 pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v1");

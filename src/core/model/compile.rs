@@ -3,6 +3,7 @@
 //! the renderers work from.
 
 use super::decision_table::TableMembership;
+use super::definition::PartKind;
 use super::policy::PolicyModel;
 use crate::core::smt::english::Glossary;
 use crate::core::smt::typecheck::DeclarationError;
@@ -16,6 +17,23 @@ pub struct CompiledRule {
     pub written: Expr,
     /// With explicit `to_real` where Int meets Real.
     pub formula: Expr,
+}
+
+/// An exception of a definition (`definition.rs`): assumed absent when a
+/// premise does not mention it (the default reading of a claim).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledException {
+    /// The definition's id (`D1`).
+    pub definition: String,
+    /// The variable it defines.
+    pub variable: String,
+    /// The id of the rule the exception compiles to (`D1.e1`).
+    pub rule: String,
+    /// The condition, as written and elaborated.
+    pub written: Expr,
+    pub formula: Expr,
+    /// The variables the condition mentions.
+    pub symbols: Vec<String>,
 }
 
 /// A problem in the model, located by the JSON field that holds it.
@@ -50,6 +68,8 @@ pub struct CompiledModel {
     pub variables: Vec<(String, Sort)>,
     /// Which rules are rows of which decision table, and its hit policy.
     pub tables: TableMembership,
+    /// The exceptions of the model's definitions, in file order.
+    pub exceptions: Vec<CompiledException>,
 }
 
 impl CompiledModel {
@@ -154,7 +174,81 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
             }),
         }
     }
+    compile_definitions(model, &mut compiled);
     compiled
+}
+
+/// Checks each definition against the rules it compiles to (they must be
+/// in the model as generated: a definition is edited whole, never through
+/// its rules) and collects its exceptions.
+fn compile_definitions(model: &PolicyModel, compiled: &mut CompiledModel) {
+    for (i, definition) in model.definitions.iter().enumerate() {
+        let Some(sort) = compiled
+            .variables
+            .iter()
+            .find(|(name, _)| *name == definition.variable)
+            .map(|(_, sort)| sort.clone())
+        else {
+            compiled.issues.push(issue(
+                format!("definitions[{i}].variable"),
+                &definition.id,
+                format!("no variable is named '{}'", definition.variable),
+            ));
+            continue;
+        };
+        let generated = match definition.rules(sort == Sort::Bool) {
+            Ok(rules) => rules,
+            Err(error) => {
+                compiled.issues.push(issue(
+                    format!("definitions[{i}].{}", error.field),
+                    &definition.id,
+                    error.message,
+                ));
+                continue;
+            }
+        };
+        for rule in &generated {
+            let message = match model.rule(&rule.id) {
+                None => format!("its rule {} is missing from the rules", rule.id),
+                Some(found) if found.expression != rule.expression => format!(
+                    "its rule {} says {} but the definition says {}: edit the definition, not its rules",
+                    rule.id, found.expression, rule.expression
+                ),
+                Some(_) => continue,
+            };
+            compiled
+                .issues
+                .push(issue(format!("definitions[{i}]"), &definition.id, message));
+        }
+        for (j, part) in definition.exceptions.iter().enumerate() {
+            match compiled.check_formula(&part.condition) {
+                Ok((written, formula)) => {
+                    let mut symbols: Vec<String> = written
+                        .symbols()
+                        .into_iter()
+                        .filter(|s| compiled.variables.iter().any(|(name, _)| name == s))
+                        .map(str::to_string)
+                        .collect();
+                    symbols.sort();
+                    symbols.dedup();
+                    compiled.exceptions.push(CompiledException {
+                        definition: definition.id.clone(),
+                        variable: definition.variable.clone(),
+                        rule: definition.rule_id(PartKind::Exception, j),
+                        written,
+                        formula,
+                        symbols,
+                    });
+                }
+                Err(error) => compiled.issues.push(ModelIssue {
+                    field: format!("definitions[{i}].exceptions[{j}].condition"),
+                    subject: definition.id.clone(),
+                    message: error.to_string(),
+                    smt_error: None,
+                }),
+            }
+        }
+    }
 }
 
 /// Brings `compiled` (the compiled form of the model before) up to date
@@ -164,7 +258,9 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
 /// (the rule does not compile, or it or its id had an issue), `compiled`
 /// then unchanged.
 pub fn recompile_rule(compiled: &mut CompiledModel, model: &PolicyModel, id: &str) -> bool {
-    if compiled.issues.iter().any(|issue| issue.subject == id) {
+    if compiled.issues.iter().any(|issue| issue.subject == id)
+        || model.definitions.iter().any(|d| d.owns_rule(id))
+    {
         return false;
     }
     let in_model: Vec<usize> = (0..model.rules.len())

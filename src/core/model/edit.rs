@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{PolicyModel, ReviewStatus, Rule, Variable};
+use super::{Definition, PolicyModel, ReviewStatus, Rule, Variable};
 
 /// One proposed change to the model. In JSON (`precept lint --json`) it is
 /// an object tagged by `kind` (`delete_rule`, `replace_rule`, …).
@@ -43,6 +43,12 @@ pub enum ModelEdit {
         type_name: String,
         value: String,
     },
+    /// Gives a variable its one definition (`definition.rs`), in place of
+    /// the rules it `replaces`; the definition's own rules follow from it.
+    Define {
+        definition: Definition,
+        replaces: Vec<String>,
+    },
 }
 
 /// Why an edit could not be applied to the model as it is now.
@@ -55,6 +61,8 @@ pub enum EditError {
     AlreadyExists(String),
     #[error("{0} needs at least one value")]
     LastValue(String),
+    #[error("definition {0}")]
+    Definition(String),
 }
 
 impl ModelEdit {
@@ -118,6 +126,22 @@ impl ModelEdit {
                     || format!("value {value}"),
                 )?
             }
+            ModelEdit::Define {
+                definition,
+                replaces,
+            } => {
+                let mut edited = model.clone();
+                for id in replaces {
+                    if definition.owns_rule(id) {
+                        continue;
+                    }
+                    remove_where(&mut edited.rules, |r| &r.id == id, || format!("rule {id}"))?;
+                }
+                edited
+                    .set_definition(definition.clone())
+                    .map_err(|e| EditError::Definition(format!("{}: {e}", definition.id)))?;
+                *model = edited;
+            }
         }
         Ok(())
     }
@@ -134,6 +158,9 @@ impl ModelEdit {
             ModelEdit::DeleteType { name } => format!("delete type {name}"),
             ModelEdit::DeleteEnumValue { type_name, value } => {
                 format!("delete value {value} of {type_name}")
+            }
+            ModelEdit::Define { definition, .. } => {
+                format!("define {} ({})", definition.variable, definition.id)
             }
         }
     }

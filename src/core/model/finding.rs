@@ -175,6 +175,29 @@ pub struct Finding {
     pub warnings: Vec<LogicWarning>,
     /// TOO_COMPLEX: why the solver gave up.
     pub reason: Option<String>,
+    /// The default reading (`solve/defaults.rs`): the exceptions the
+    /// premise does not mention, assumed absent, that a VALID or INVALID
+    /// finding needs. Empty in the strict reading.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<Assumption>,
+    /// Assumptions left out because, with them, the premise would have
+    /// contradicted the rules: an assumption never makes a finding IMPOSSIBLE.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions_dropped: Vec<Assumption>,
+}
+
+/// An exception of a definition assumed absent because the premise does
+/// not mention it: "you did not know about the situation beforehand".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Assumption {
+    /// The variable whose definition has the exception.
+    pub variable: String,
+    /// The rule the exception compiles to (`D1.e1`).
+    pub exception: String,
+    /// The exception's condition, in SMT-LIB.
+    pub condition: String,
+    /// What is assumed, in words: the condition's negation.
+    pub english: String,
 }
 
 /// What is already proved about one side of a question (the rules and
@@ -212,6 +235,8 @@ impl Finding {
             claims_false_scenario: None,
             warnings: Vec::new(),
             reason: None,
+            assumptions: Vec::new(),
+            assumptions_dropped: Vec::new(),
         }
     }
 

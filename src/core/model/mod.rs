@@ -2,6 +2,8 @@
 
 pub mod compile;
 pub mod decision_table;
+pub mod definition;
+pub mod definition_shapes;
 pub mod diagnostic;
 pub mod drafts;
 pub mod edit;
@@ -17,12 +19,15 @@ pub mod settings;
 pub mod test_suite;
 pub mod verdict;
 
-pub use compile::{CompiledModel, CompiledRule, ModelIssue, compile, recompile_rule};
+pub use compile::{
+    CompiledException, CompiledModel, CompiledRule, ModelIssue, compile, recompile_rule,
+};
 pub use decision_table::{DecisionTable, HitPolicy, TableMembership};
+pub use definition::{DefinitionError, PartKind};
 pub use edit::{EditError, ModelEdit};
 pub use policy::{
-    EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,
-    natural_order,
+    Definition, DefinitionPart, EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION,
+    SourceSpan, TypeDef, Variable, natural_order,
 };
 pub use project::{Project, ProjectError};
 pub use settings::Settings;

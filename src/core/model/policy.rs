@@ -23,6 +23,10 @@ pub struct PolicyModel {
     /// hit policies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decision_tables: Vec<DecisionTable>,
+    /// The definitions of derived variables (`definition.rs`); the rules
+    /// each compiles to are among `rules`, with ids `D<n>.…`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<Definition>,
 }
 
 impl Default for PolicyModel {
@@ -34,6 +38,7 @@ impl Default for PolicyModel {
             variables: Vec::new(),
             rules: Vec::new(),
             decision_tables: Vec::new(),
+            definitions: Vec::new(),
         }
     }
 }
@@ -88,6 +93,44 @@ pub struct Rule {
 pub struct SourceSpan {
     pub start: usize,
     pub end: usize,
+}
+
+/// The one definition of a derived variable: cases, requirements and
+/// exceptions; `definition.rs` compiles it to rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Definition {
+    /// `D1`, `D2`, …: the prefix of the ids of the rules it compiles to.
+    pub id: String,
+    /// The variable it defines.
+    pub variable: String,
+    /// The ways the variable holds (a Bool), or its ordered values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<DefinitionPart>,
+    /// Conditions every case needs (Bool only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<DefinitionPart>,
+    /// Conditions under which it does not hold, whatever the cases say
+    /// (Bool only). When a claim is checked, each exception the premise
+    /// does not mention is assumed absent (the default reading).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exceptions: Vec<DefinitionPart>,
+    /// The cases are the only ways it holds.
+    #[serde(default)]
+    pub exhaustive: bool,
+}
+
+/// One case, requirement or exception: an SMT-LIB Bool condition, the
+/// value it gives (a case of a number or an enum), and the span of the
+/// document it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefinitionPart {
+    pub condition: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_span: Option<SourceSpan>,
 }
 
 /// Where the expert stands on a rule.

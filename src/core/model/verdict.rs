@@ -12,7 +12,7 @@ use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 pub fn verdict(finding: &Finding, glossary: &Glossary) -> String {
     let situation = situation(&finding.premise);
     let claim = phrase(&finding.claim, glossary);
-    let rules = rule_list(finding.rules());
+    let rules = format!("{}{}", rule_list(finding.rules()), assuming(finding));
     match finding.kind {
         FindingKind::Valid => format!("Yes: under these rules, {situation} it is always true that {claim}{rules}."),
         // Said positively: "it is always true that the visitor may enter",
@@ -57,6 +57,27 @@ fn negated_phrase(formula: &str, glossary: &Glossary) -> String {
     match parse_expr(formula) {
         Ok(expr) => glossary.phrase(&Expr::app(Op::Not, vec![expr])),
         Err(_) => format!("not {formula}"),
+    }
+}
+
+/// ", assuming the employee did not know beforehand (an exception of
+/// canTakeTimeOff the question does not mention)" for a finding of the
+/// default reading that needs assumptions; empty otherwise.
+pub fn assuming(finding: &Finding) -> String {
+    let parts: Vec<String> = finding
+        .assumptions
+        .iter()
+        .map(|a| {
+            format!(
+                "{} (an exception of {} the question does not mention)",
+                a.english, a.variable
+            )
+        })
+        .collect();
+    match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!(", assuming {last}"),
+        Some((last, rest)) => format!(", assuming {} and {last}", rest.join(", ")),
     }
 }
 

@@ -235,6 +235,25 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
         | ModelEdit::DeleteEnumValue { .. } => {
             (edit.title(), String::new(), String::new(), String::new())
         }
+        // Repairs propose no definitions; one shows by its rules.
+        ModelEdit::Define { replaces, .. } => {
+            let rules = |m: &PolicyModel, ids: &mut dyn Iterator<Item = String>| {
+                ids.filter_map(|id| m.rule(&id).map(|r| format!("{id}: {}", r.expression)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            let added = after_model
+                .rules
+                .iter()
+                .filter(|r| model.rule(&r.id).is_none())
+                .map(|r| r.id.clone());
+            (
+                rules(model, &mut replaces.iter().cloned()),
+                rules(&after_model, &mut added.collect::<Vec<_>>().into_iter()),
+                String::new(),
+                edit.title(),
+            )
+        }
     };
     ProposedEdit {
         edit: edit.clone(),

@@ -4,6 +4,7 @@
 mod base_model;
 mod check_gate;
 mod claim_check;
+pub mod defaults;
 mod encode;
 mod error;
 mod formulas;
@@ -25,7 +26,10 @@ pub mod worker;
 
 // Findings are plain data of the model layer; re-exported for the callers
 // that get them from the solver.
-pub use crate::core::model::finding::{Finding, FindingKind, LogicWarning, Scenario, Value};
+pub use crate::core::model::finding::{
+    Assumption, Finding, FindingKind, LogicWarning, Scenario, Value,
+};
+pub use defaults::{Defaults, Reading};
 pub use encode::EncodeError;
 pub use error::SolveError;
 pub use formulas::{FormulaQuery, Satisfiability};

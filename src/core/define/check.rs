@@ -1,0 +1,183 @@
+//! Every definition proposal is checked before anyone sees it: it must
+//! apply and type-check; the solver compares the model with and without it
+//! (a scenario each way that one allows and the other does not), lists the
+//! tests it flips, says whether it makes the rules contradict each other,
+//! and which impossible input situations (L210) and conflicting overlaps
+//! (L206) it removes or adds. A proposal that makes the model inconsistent
+//! is never applied without `--force`.
+
+use super::DefinitionProposal;
+use crate::core::lifecycle::behaviour::{Relation, compare};
+use crate::core::lint::full::full_lint;
+use crate::core::lint::{Diagnostic, LintCode};
+use crate::core::model::finding::Scenario;
+use crate::core::model::{LogicTest, PolicyModel, compile};
+use crate::core::solve::SolverPool;
+use crate::core::test_runner::TestOutcome;
+use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// A proposal with what it would do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedDefinition {
+    #[serde(flatten)]
+    pub proposal: DefinitionProposal,
+    /// Why it cannot be applied at all (unknown name, wrong type, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Applying it makes the rules contradict each other.
+    pub inconsistent: bool,
+    /// How the model with it relates to the model without it.
+    pub relation: Relation,
+    /// A scenario the model allowed before and not with the definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_only_before: Option<Scenario>,
+    /// A scenario the model allows with the definition and not before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_only_after: Option<Scenario>,
+    /// The tests whose result it changes.
+    pub flips: Vec<TestFlip>,
+    /// Impossible input situations (L210), by their inputs, it removes.
+    pub impossible_removed: Vec<String>,
+    /// Impossible input situations it adds.
+    pub impossible_added: Vec<String>,
+    /// Conflicting overlaps (L206) before and after.
+    pub conflicts_before: usize,
+    pub conflicts_after: usize,
+    /// The rules it compiles to: (id, SMT-LIB).
+    pub rules: Vec<(String, String)>,
+}
+
+impl CheckedDefinition {
+    /// Whether `--apply` (and `formalize`) takes it without being forced.
+    pub fn acceptable(&self) -> bool {
+        self.refused.is_none() && !self.inconsistent
+    }
+
+    /// The warnings to show beside it.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.inconsistent {
+            out.push("makes the model inconsistent: every question would be IMPOSSIBLE (refused unless forced)".to_string());
+        }
+        if !self.impossible_added.is_empty() {
+            out.push(format!(
+                "makes input situations impossible: {}",
+                self.impossible_added.join("; ")
+            ));
+        }
+        if self.conflicts_after > self.conflicts_before {
+            out.push(format!(
+                "adds conflicting overlaps: {} before, {} after",
+                self.conflicts_before, self.conflicts_after
+            ));
+        }
+        out
+    }
+}
+
+/// What the lint says that the checks compare.
+struct LintFacts {
+    inconsistent: bool,
+    impossible: BTreeSet<String>,
+    conflicts: usize,
+}
+
+fn lint_facts(model: &PolicyModel, pool: &SolverPool) -> LintFacts {
+    let compiled = compile(model);
+    let found: Vec<Diagnostic> = full_lint(model, &compiled, Some(pool), &|_, _, _| {});
+    LintFacts {
+        inconsistent: found.iter().any(|d| d.code == LintCode::Inconsistent),
+        impossible: found
+            .iter()
+            .filter(|d| d.code == LintCode::ImpossibleSituation)
+            .map(|d| d.variables.join(" ∧ "))
+            .collect(),
+        conflicts: found
+            .iter()
+            .filter(|d| d.code == LintCode::ConflictingOverlap)
+            .count(),
+    }
+}
+
+/// Checks each proposal against the model as it is (independently of the
+/// others), on `pool`'s workers.
+pub fn check_definitions(
+    model: &PolicyModel,
+    tests: &[LogicTest],
+    proposals: &[DefinitionProposal],
+    pool: &SolverPool,
+    timeout: Duration,
+) -> Vec<CheckedDefinition> {
+    let before = lint_facts(model, pool);
+    let baseline = suite_outcomes(model, tests, timeout).unwrap_or_default();
+    proposals
+        .iter()
+        .map(|p| check_one(model, tests, &baseline, &before, p, pool, timeout))
+        .collect()
+}
+
+fn check_one(
+    model: &PolicyModel,
+    tests: &[LogicTest],
+    baseline: &[TestOutcome],
+    before: &LintFacts,
+    proposal: &DefinitionProposal,
+    pool: &SolverPool,
+    timeout: Duration,
+) -> CheckedDefinition {
+    let mut checked = CheckedDefinition {
+        proposal: proposal.clone(),
+        refused: None,
+        inconsistent: false,
+        relation: Relation::Unknown,
+        allowed_only_before: None,
+        allowed_only_after: None,
+        flips: Vec::new(),
+        impossible_removed: Vec::new(),
+        impossible_added: Vec::new(),
+        conflicts_before: before.conflicts,
+        conflicts_after: before.conflicts,
+        rules: Vec::new(),
+    };
+    let mut edited = model.clone();
+    if let Err(error) = proposal.edit().apply(&mut edited) {
+        checked.refused = Some(error.to_string());
+        return checked;
+    }
+    let compiled = compile(&edited);
+    if let Some(issue) = compiled.issues.first() {
+        checked.refused = Some(format!("the model would not check: {issue}"));
+        return checked;
+    }
+    checked.rules = edited
+        .rules
+        .iter()
+        .filter(|r| proposal.definition.owns_rule(&r.id))
+        .map(|r| (r.id.clone(), r.expression.clone()))
+        .collect();
+    let after = lint_facts(&edited, pool);
+    checked.inconsistent = after.inconsistent && !before.inconsistent;
+    checked.impossible_removed = before
+        .impossible
+        .difference(&after.impossible)
+        .cloned()
+        .collect();
+    checked.impossible_added = after
+        .impossible
+        .difference(&before.impossible)
+        .cloned()
+        .collect();
+    checked.conflicts_after = after.conflicts;
+    let behaviour = compare(model, &edited, &[], timeout.as_millis() as u64);
+    checked.relation = behaviour.relation;
+    checked.allowed_only_before = behaviour.a_allows_not_b;
+    checked.allowed_only_after = behaviour.b_allows_not_a;
+    match flips_of(&edited, tests, baseline, timeout) {
+        Ok(flips) => checked.flips = flips,
+        Err(error) => checked.refused = Some(error.to_string()),
+    }
+    checked
+}
