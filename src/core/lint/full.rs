@@ -3,6 +3,7 @@
 //! workers, ranked by severity and code. One definition, so the CLI and the
 //! report never count the findings differently.
 
+use super::conflict_groups::group_conflicts;
 use super::{Diagnostic, syntactic};
 use crate::core::model::{CompiledModel, PolicyModel};
 use crate::core::solve::SolverPool;
@@ -29,6 +30,7 @@ pub fn full_lint(
             }
         }
     }
+    let mut diagnostics = group_conflicts(model, diagnostics);
     diagnostics.sort_by_key(|d| (d.severity, d.code));
     diagnostics
 }

@@ -8,7 +8,8 @@
 //! - any other `C ⇒ ¬X` makes C an exception;
 //! - `exhaustive` is left false.
 //!
-//! `A ⇒ B` between two Bool variables is a case of B unless other rules
+//! `A ⇒ B` (or `A ⇒ ¬B`) between two Bool variables is a case (an
+//! exception) of B unless other rules
 //! conclude A more often than B: then it is a requirement of A (the
 //! decision is the variable the other rules decide). A variable defined by an
 //! equation (`(= X …)`), or that has a definition, is left alone.
@@ -134,13 +135,14 @@ impl Reading {
             let mentions = |name: &str, e: &Expr| e.symbols().contains(&name);
             match (antecedent, consequent) {
                 // A ⇒ B between two variables: whichever is the decision.
-                (Some(a), Some((b, true)))
+                (Some(a), Some((b, polarity)))
                     if a != b && {
                         let decided_a = concluded.get(&a).copied().unwrap_or(0);
                         let decided_b_elsewhere = concluded.get(&b).copied().unwrap_or(1) - 1;
                         decided_a > 0 && decided_a > decided_b_elsewhere
                     } =>
                 {
+                    let _ = polarity;
                     parts
                         .entry(a)
                         .or_default()
@@ -179,9 +181,21 @@ fn worth_defining(parts: &[(Part, usize)]) -> bool {
     parts.len() > 1 || unconditional || parts.iter().all(|(p, _)| matches!(p, Part::Requirement(_)))
 }
 
-/// One definition per decision the rules' shapes show, numbered from the
-/// model's next free definition id, in the order of the variables.
+/// One definition per decision the rules' shapes show that several rules
+/// decide apart (`worth_defining`), numbered from the model's next free
+/// definition id, in the order of the variables.
 pub fn shaped_definitions(model: &PolicyModel) -> Vec<ShapedDefinition> {
+    shaped(model, true)
+}
+
+/// Every decision the rules' shapes show, one rule alone included: what
+/// the rules say makes each derived Bool hold, what it requires and what
+/// excludes it (the lint's open decisions read it).
+pub fn decisions(model: &PolicyModel) -> Vec<ShapedDefinition> {
+    shaped(model, false)
+}
+
+fn shaped(model: &PolicyModel, only_worth_defining: bool) -> Vec<ShapedDefinition> {
     let (reading, equations) = Reading::of(model);
     let mut next = model
         .fresh_definition_id()
@@ -195,7 +209,7 @@ pub fn shaped_definitions(model: &PolicyModel) -> Vec<ShapedDefinition> {
         };
         if equations.contains(&variable.name)
             || model.definition_of(&variable.name).is_some()
-            || !worth_defining(parts)
+            || (only_worth_defining && !worth_defining(parts))
         {
             continue;
         }

@@ -29,6 +29,8 @@ pub enum LintCode {
     BareAssertion,
     EmptyDescription,
     SharedDescription,
+    SplitName,
+    OpenDecision,
     Inconsistent,
     VacuousRule,
     RedundantRule,
@@ -43,7 +45,7 @@ pub enum LintCode {
 }
 
 impl LintCode {
-    pub const ALL: [LintCode; 21] = [
+    pub const ALL: [LintCode; 23] = [
         LintCode::UnusedVariable,
         LintCode::UnusedType,
         LintCode::UnusedEnumValue,
@@ -54,6 +56,8 @@ impl LintCode {
         LintCode::BareAssertion,
         LintCode::EmptyDescription,
         LintCode::SharedDescription,
+        LintCode::SplitName,
+        LintCode::OpenDecision,
         LintCode::Inconsistent,
         LintCode::VacuousRule,
         LintCode::RedundantRule,
@@ -80,6 +84,8 @@ impl LintCode {
             LintCode::BareAssertion => "L130",
             LintCode::EmptyDescription => "L140",
             LintCode::SharedDescription => "L141",
+            LintCode::SplitName => "L142",
+            LintCode::OpenDecision => "L150",
             LintCode::Inconsistent => "L201",
             LintCode::VacuousRule => "L202",
             LintCode::RedundantRule => "L203",
@@ -107,6 +113,8 @@ impl LintCode {
             LintCode::BareAssertion => "bare-assertion",
             LintCode::EmptyDescription => "empty-description",
             LintCode::SharedDescription => "shared-description",
+            LintCode::SplitName => "split-name",
+            LintCode::OpenDecision => "open-decision",
             LintCode::Inconsistent => "inconsistent-rules",
             LintCode::VacuousRule => "vacuous-rule",
             LintCode::RedundantRule => "redundant-rule",

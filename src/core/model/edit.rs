@@ -43,6 +43,12 @@ pub enum ModelEdit {
         type_name: String,
         value: String,
     },
+    /// One fact under two names becomes one variable: `merge` is replaced by
+    /// `keep` in every rule and definition, then deleted.
+    MergeVariable {
+        keep: String,
+        merge: String,
+    },
     /// Gives a variable its one definition (`definition.rs`), in place of
     /// the rules it `replaces`; the definition's own rules follow from it.
     Define {
@@ -126,6 +132,41 @@ impl ModelEdit {
                     || format!("value {value}"),
                 )?
             }
+            ModelEdit::MergeVariable { keep, merge } => {
+                if model.variable(keep).is_none() {
+                    return Err(EditError::Gone(format!("variable {keep}")));
+                }
+                let mut edited = model.clone();
+                remove_where(
+                    &mut edited.variables,
+                    |v| &v.name == merge,
+                    || format!("variable {merge}"),
+                )?;
+                let rename = |name: &str| (name == merge).then(|| keep.clone());
+                let renamed = |text: &str| match crate::core::smt::parse_expr(text) {
+                    Ok(expr) => expr.rename_symbols(&rename).to_string(),
+                    Err(_) => text.to_string(),
+                };
+                for rule in &mut edited.rules {
+                    if rule.expression.contains(merge.as_str()) {
+                        rule.rewrite(renamed(&rule.expression));
+                    }
+                }
+                for definition in &mut edited.definitions {
+                    if &definition.variable == merge {
+                        definition.variable = keep.clone();
+                    }
+                    for part in definition
+                        .cases
+                        .iter_mut()
+                        .chain(&mut definition.requirements)
+                        .chain(&mut definition.exceptions)
+                    {
+                        part.condition = renamed(&part.condition);
+                    }
+                }
+                *model = edited;
+            }
             ModelEdit::Define {
                 definition,
                 replaces,
@@ -159,6 +200,7 @@ impl ModelEdit {
             ModelEdit::DeleteEnumValue { type_name, value } => {
                 format!("delete value {value} of {type_name}")
             }
+            ModelEdit::MergeVariable { keep, merge } => format!("merge {merge} into {keep}"),
             ModelEdit::Define { definition, .. } => {
                 format!("define {} ({})", definition.variable, definition.id)
             }

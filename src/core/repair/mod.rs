@@ -232,7 +232,8 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
         // Repairs never delete declarations; a removed one shows as gone.
         ModelEdit::DeleteVariable { .. }
         | ModelEdit::DeleteType { .. }
-        | ModelEdit::DeleteEnumValue { .. } => {
+        | ModelEdit::DeleteEnumValue { .. }
+        | ModelEdit::MergeVariable { .. } => {
             (edit.title(), String::new(), String::new(), String::new())
         }
         // Repairs propose no definitions; one shows by its rules.

@@ -12,9 +12,12 @@
 //!   closest declared name as a fix
 //! - `duplicates`: duplicate and equivalent rules
 //! - `assertions`: unconditional assertions, missing and shared descriptions
+//! - `decisions`: decisions nothing makes true or false, and one decision
+//!   under two names
 
 mod assertions;
 mod compile_errors;
+mod decisions;
 mod duplicates;
 mod found;
 mod unused;
@@ -23,6 +26,7 @@ use crate::core::lint::Diagnostic;
 use crate::core::model::{CompiledModel, PolicyModel, natural_order};
 use assertions::{bare_assertions, empty_descriptions, shared_descriptions};
 use compile_errors::compile_issue;
+use decisions::{open_decisions, split_names};
 use duplicates::duplicate_rules;
 use unused::{mentioned_names, unused_enum_values, unused_types, unused_variables};
 
@@ -41,6 +45,8 @@ pub fn check(model: &PolicyModel, compiled: &CompiledModel) -> Vec<Diagnostic> {
     bare_assertions(compiled, &mut found);
     empty_descriptions(model, &mut found);
     shared_descriptions(model, &mut found);
+    split_names(model, &mut found);
+    open_decisions(model, &mut found);
     // Stable: diagnostics about one subject keep the order they were found in.
     found.sort_by(|a, b| {
         a.diagnostic
