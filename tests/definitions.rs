@@ -279,6 +279,19 @@ fn define_with_llm(server: &Server, config: &Path, dir: &Path, extra: &[&str]) -
 fn scripted_definition(prompt: &str) -> Json {
     let part = |c: &str, s: &str| json!({"condition": c, "source": s});
     if prompt.contains("Decision: canBookHall ") {
+        // The rules listed, as the prompt numbers them.
+        let listed: Vec<&str> = prompt
+            .split("A starting point")
+            .next()
+            .unwrap_or("")
+            .lines()
+            .filter_map(|l| l.strip_prefix("- ")?.split(':').next())
+            .filter(|id| id.starts_with('R'))
+            .collect();
+        let replaces: Vec<&str> = listed
+            .into_iter()
+            .filter(|id| prompt.contains(&format!("- {id}: ")))
+            .collect();
         json!({
             "variable": "canBookHall",
             "cases": [part("livesInParish", "You can book the hall if you live in the parish."),
@@ -286,7 +299,7 @@ fn scripted_definition(prompt: &str) -> Json {
             "requirements": [part("isAdult", "You must be 18 or over to make a booking.")],
             "exceptions": [part("owesForDamage", "You cannot book the hall while you owe the hall committee for damage from an earlier booking.")],
             "exhaustive": true,
-            "replaces": ["R1", "R2", "R4", "R5"],
+            "replaces": replaces,
             "reason": "who can book, once"
         })
     } else if prompt.contains("Decision: depositWaived ") {
@@ -394,4 +407,138 @@ fn the_llm_refines_definitions_and_its_hostile_replies_never_reach_the_model() {
         &[],
     );
     assert_eq!(outsider["finding"], "INVALID", "{outsider:#}");
+}
+
+/// The formalization of each span of the hall-booking policy, as the
+/// scripted LLM answers it (the draft's rules, one span at a time).
+fn span_unit(prompt: &str) -> Json {
+    let var = |name: &str, description: &str| json!({"name": name, "type": "Bool", "description": description});
+    let unit = |variables: Vec<Json>, rules: &[&str]| {
+        json!({"types": [], "variables": variables,
+               "rules": rules.iter().map(|r| json!({"expression": r, "source_text": ""})).collect::<Vec<_>>()})
+    };
+    let span = prompt
+        .split("\"\"\"\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\"\"\"").next())
+        .unwrap_or("");
+    let book = || var("canBookHall", "the person can book the hall");
+    if span.starts_with("You can book the hall if you live") {
+        unit(
+            vec![
+                var("livesInParish", "the person lives in the parish"),
+                book(),
+            ],
+            &["(=> livesInParish canBookHall)"],
+        )
+    } else if span.starts_with("Registered local charities") {
+        unit(
+            vec![
+                var("isLocalCharity", "the person is a registered local charity"),
+                book(),
+            ],
+            &["(=> isLocalCharity canBookHall)"],
+        )
+    } else if span.starts_with("You must be 18") {
+        unit(
+            vec![var("isAdult", "the person is 18 or over"), book()],
+            &["(=> (not isAdult) (not canBookHall))"],
+        )
+    } else if span.starts_with("You cannot book the hall while") {
+        unit(
+            vec![var("owesForDamage", "the person owes for damage"), book()],
+            &["(=> owesForDamage (not canBookHall))"],
+        )
+    } else {
+        unit(vec![], &[])
+    }
+}
+
+#[test]
+fn formalize_runs_the_definition_pass_unless_told_not_to() {
+    let scratch = tempfile::tempdir().unwrap();
+    let document = scratch.path().join("hall.md");
+    std::fs::copy(test_data("hall-booking").join("policy.md"), &document).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let server = Server::start();
+    server.respond_with(|request| {
+        let prompt = request.user_prompt();
+        if support::llm_server::is_vocabulary_request(request) {
+            openai_json(&json!({"types": [], "variables": []}))
+        } else if prompt.starts_with("Decision: ") {
+            openai_json(&scripted_definition(&prompt))
+        } else {
+            openai_json(&span_unit(&prompt))
+        }
+    });
+    let formalize = |out: &Path, extra: &[&str]| {
+        support::precept_with_llm(&server.url, config.path())
+            .args(["formalize", document.to_str().unwrap(), "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .expect("run precept")
+    };
+    let defined = scratch.path().join("defined");
+    let run = formalize(&defined, &[]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&run),
+        stderr(&run)
+    );
+    assert!(
+        stdout(&run).contains("defined 1 decision"),
+        "{}",
+        stdout(&run)
+    );
+    let model: Json =
+        serde_json::from_str(&std::fs::read_to_string(defined.join("model.json")).unwrap())
+            .unwrap();
+    let definition = &model["definitions"][0];
+    assert_eq!(definition["variable"], "canBookHall");
+    assert_eq!(
+        definition["exhaustive"], true,
+        "the LLM's definition: {definition:#}"
+    );
+    // Unreviewed, like every formalized rule.
+    assert!(
+        model["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["review"] == "unreviewed")
+    );
+    // Its diff is kept for review.
+    let record: Json =
+        serde_json::from_str(&std::fs::read_to_string(defined.join("formalization.json")).unwrap())
+            .unwrap();
+    let applied = &record["definitions"][0];
+    assert_eq!(applied["variable"], "canBookHall");
+    assert_eq!(
+        applied["replaced"].as_array().unwrap().len(),
+        4,
+        "{applied:#}"
+    );
+    assert!(!applied["added"].as_array().unwrap().is_empty());
+    // The plain question is answered by default.
+    let plain = verify(&defined, "(and livesInParish isAdult)", "canBookHall", &[]);
+    assert_eq!(plain["finding"], "VALID", "{plain:#}");
+
+    let draft = scratch.path().join("draft");
+    let run = formalize(&draft, &["--no-definitions"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let model: Json =
+        serde_json::from_str(&std::fs::read_to_string(draft.join("model.json")).unwrap()).unwrap();
+    assert!(model.get("definitions").is_none(), "{model:#}");
+    let plain = verify(&draft, "(and livesInParish isAdult)", "canBookHall", &[]);
+    assert_eq!(plain["finding"], "VALID", "the draft's general rule");
+    let owes = verify(
+        &draft,
+        "(and livesInParish owesForDamage)",
+        "canBookHall",
+        &[],
+    );
+    assert_eq!(owes["finding"], "IMPOSSIBLE");
 }

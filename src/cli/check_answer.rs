@@ -45,6 +45,10 @@ pub struct CheckAnswerArgs {
     /// The solver deadline in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Assume nothing: without it, each exception of a definition that a
+    /// pair's premise does not mention is assumed absent, and listed
+    #[arg(long)]
+    pub strict: bool,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -113,7 +117,11 @@ pub fn run(args: &CheckAnswerArgs) -> Outcome {
         &project.model,
         &compiled,
         samples_of(client, args.redundancy.k as usize),
-        VerifyOptions { threshold, budget },
+        VerifyOptions {
+            threshold,
+            budget,
+            strict: args.strict,
+        },
     )
     .with_cache(TranslationCache::in_project_cache(&cache));
     let show_progress = !args.json && std::io::stderr().is_terminal();

@@ -39,6 +39,10 @@ pub struct CheckAnswersArgs {
     /// The solver deadline in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Assume nothing: without it, each exception of a definition that a
+    /// pair's premise does not mention is assumed absent, and listed
+    #[arg(long)]
+    pub strict: bool,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -90,6 +94,7 @@ pub fn run(args: &CheckAnswersArgs) -> Outcome {
             VerifyOptions {
                 threshold,
                 budget: Budget::default(),
+                strict: args.strict,
             },
         )
         .with_cache(TranslationCache::in_project_cache(&cache));

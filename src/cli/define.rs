@@ -12,7 +12,7 @@
 use super::common::{Failure, Outcome, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
 use crate::core::define::check::CheckedDefinition;
-use crate::core::define::pass::definition_pass;
+use crate::core::define::pass::{definition_pass, meaning};
 use crate::core::solve::SolverPool;
 use clap::Args;
 use serde::Serialize;
@@ -173,20 +173,7 @@ fn text_report(checked: &[CheckedDefinition], refused: &[String], applied: &[Str
         for (id, expression) in &c.rules {
             let _ = writeln!(out, "    + {id}: {expression}");
         }
-        let _ = writeln!(
-            out,
-            "    meaning: {}",
-            match c.relation {
-                crate::core::lifecycle::behaviour::Relation::Equivalent => "unchanged",
-                crate::core::lifecycle::behaviour::Relation::AStronger =>
-                    "allows more situations than before",
-                crate::core::lifecycle::behaviour::Relation::BStronger =>
-                    "allows fewer situations than before",
-                crate::core::lifecycle::behaviour::Relation::DifferBothWays =>
-                    "changed both ways (see the scenarios in --json)",
-                crate::core::lifecycle::behaviour::Relation::Unknown => "not decided in time",
-            }
-        );
+        let _ = writeln!(out, "    meaning: {}", meaning(c.relation));
         if !c.impossible_removed.is_empty() {
             let _ = writeln!(
                 out,

@@ -13,7 +13,7 @@ use crate::core::model::finding::{Finding, Value};
 use crate::core::model::verdict::verdict;
 use crate::core::model::{CompiledModel, Project};
 use crate::core::smt::Expr;
-use crate::core::solve::SolverWorker;
+use crate::core::solve::{Defaults, Reading, SolverWorker};
 use clap::Args;
 use serde_json::Value as Json;
 use std::fmt::Write;
@@ -35,6 +35,11 @@ pub struct ExplainArgs {
     /// The solver deadline in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Assume nothing: without it, the claim is read by default (exceptions
+    /// the premise does not mention are assumed absent, listed, and taken
+    /// as facts of the chain)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 pub fn run_command(args: &ExplainArgs) -> Outcome {
@@ -52,13 +57,27 @@ pub fn run_command(args: &ExplainArgs) -> Outcome {
         None => None,
     };
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
+    // The default reading: the finding's assumptions become facts of the
+    // explanation, and the finding lists them.
+    let defaults = Defaults::of(&compiled);
+    let by_default = claim
+        .as_ref()
+        .map(|c| defaults.verify(&worker, &premise, c, Reading::strict(args.strict)));
+    let assumed = by_default
+        .as_ref()
+        .map(|f| (f.assumptions.clone(), f.assumptions_dropped.clone()))
+        .unwrap_or_default();
     let request = ExplainRequest {
-        premise,
+        premise: defaults.premise_with(&premise, &assumed.0),
         claim,
         inputs: inputs(&compiled),
         budget: Budget::default(),
     };
     let mut explanation = run(&worker, request).map_err(|e| Failure::Input(e.to_string()))?;
+    if let Some(finding) = &mut explanation.finding {
+        finding.premise = premise.to_string();
+        (finding.assumptions, finding.assumptions_dropped) = assumed;
+    }
     describe(
         &mut explanation,
         &compiled,

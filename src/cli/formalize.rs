@@ -46,6 +46,11 @@ pub struct FormalizeArgs {
     /// Formalize each span on its own, without the vocabulary pass (to compare the two)
     #[arg(long)]
     pub span_only: bool,
+    /// Skip the definition pass (by default, after composition each decision
+    /// decided by several rules apart gets one definition, applied when its
+    /// check shows no inconsistency; see `precept define`)
+    #[arg(long)]
+    pub no_definitions: bool,
     #[command(flatten)]
     pub llm: LlmArgs,
 }
@@ -91,8 +96,11 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         },
     };
     let doc_name = document_name(&args.document);
-    let FormalizedDocument { mut model, record } = formalize_document(
-        client,
+    let FormalizedDocument {
+        mut model,
+        mut record,
+    } = formalize_document(
+        Arc::clone(&client),
         &document,
         &doc_name,
         &settings,
@@ -106,6 +114,9 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let failed = record.failed_spans();
+    if !args.no_definitions && failed == 0 {
+        define_decisions(&mut model, &mut record, &document, &client);
+    }
     let (types, variables, rules) = (model.types.len(), model.variables.len(), model.rules.len());
     let project_settings = Settings {
         document: Some(doc_name.clone()),
@@ -135,6 +146,43 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         return Err(Failure::Check);
     }
     Ok(())
+}
+
+/// The definition pass on the composed model: every definition whose check
+/// shows no inconsistency is applied (unreviewed, like every formalized
+/// rule), and recorded with what it replaced.
+fn define_decisions(
+    model: &mut crate::core::model::PolicyModel,
+    record: &mut crate::core::compose::record::FormalizationRecord,
+    document: &str,
+    client: &crate::core::llm::LlmClient,
+) {
+    use crate::core::define::pass::{apply_consistent, definition_pass};
+    let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
+    let pool = crate::core::solve::SolverPool::spawn(
+        crate::core::solve::SolverPool::default_jobs(),
+        timeout,
+    );
+    let result = definition_pass(model, &[], Some(document), Some(client), &pool, timeout);
+    let (applied, notes) = apply_consistent(model, &result, timeout);
+    for refused in &result.refused_replies {
+        record.notes.push(format!(
+            "definition reply refused (the shapes' proposal stood): {refused}"
+        ));
+    }
+    record.notes.extend(notes);
+    if !applied.is_empty() {
+        println!(
+            "defined {} decision(s) in one definition each: {}",
+            applied.len(),
+            applied
+                .iter()
+                .map(|d| d.variable.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    record.definitions = applied;
 }
 
 fn document_name(path: &Path) -> String {

@@ -51,10 +51,12 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         .check_formula(&args.claim)
         .map_err(|e| Failure::Input(format!("--claim: {e}")))?;
     let worker = start_solver(&project, &compiled, args.timeout_ms)?;
-    let finding =
-        Defaults::of(&compiled).verify(&worker, &premise, &claim, Reading::strict(args.strict));
+    let defaults = Defaults::of(&compiled);
+    let finding = defaults.verify(&worker, &premise, &claim, Reading::strict(args.strict));
+    // The chain starts from the premise and what the finding assumed.
+    let facts = defaults.premise_with(&premise, &finding.assumptions);
     let chain = match args.explain {
-        true => explain::finding_chain(&worker, &project, &compiled, premise, &claim, &finding)?,
+        true => explain::finding_chain(&worker, &project, &compiled, facts, &claim, &finding)?,
         false => None,
     };
     if args.json {

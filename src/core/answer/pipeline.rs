@@ -14,7 +14,9 @@ use super::translate::{AnswerInput, Translation, TranslationStep, Translator, tr
 use super::untranslated::{untranslated_spans, whole_answer_untranslated};
 use super::vocabulary::TranslationVocabulary;
 use crate::core::model::{CompiledModel, PolicyModel};
-use crate::core::solve::{FindingKind, FormulaReply, SolverReply, SolverWorker, Ticket};
+use crate::core::solve::{
+    Defaults, FindingKind, FormulaReply, Reading, SolverReply, SolverWorker, Ticket,
+};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -31,6 +33,10 @@ pub struct VerifyOptions {
     /// The confidence a pair needs, as a share of k (1.0 is k/k).
     pub threshold: f64,
     pub budget: Budget,
+    /// Assume nothing: without it, each pair is read by default (the
+    /// exceptions its premise does not mention are assumed absent, and a
+    /// finding lists those it needs; `solve/defaults.rs`).
+    pub strict: bool,
 }
 
 impl Default for VerifyOptions {
@@ -38,6 +44,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             threshold: 1.0,
             budget: Budget::default(),
+            strict: false,
         }
     }
 }
@@ -106,6 +113,7 @@ pub enum VerifyError {
 /// Checks answers against one model with a fixed set of translators.
 pub struct AnswerVerifier {
     compiled: CompiledModel,
+    defaults: Defaults,
     vocabulary: Arc<TranslationVocabulary>,
     translators: Vec<Translator>,
     cache: Option<TranslationCache>,
@@ -139,6 +147,7 @@ impl AnswerVerifier {
     ) -> AnswerVerifier {
         AnswerVerifier {
             compiled: compiled.clone(),
+            defaults: Defaults::of(compiled),
             vocabulary: Arc::new(TranslationVocabulary::new(model, compiled)),
             translators,
             cache: None,
@@ -154,6 +163,11 @@ impl AnswerVerifier {
 
     pub fn options(&self) -> &VerifyOptions {
         &self.options
+    }
+
+    /// How this verifier reads each pair.
+    fn reading(&self) -> Reading {
+        Reading::strict(self.options.strict)
     }
 
     pub fn k(&self) -> usize {
@@ -407,8 +421,10 @@ impl AnswerVerifier {
             if arrivals.tickets.iter().any(|(known, _)| known == &key) {
                 continue;
             }
+            let premise = &pair.checked.premise_formula;
+            let assumed = self.defaults.unmentioned(premise, self.reading());
             let ticket = worker.submit(
-                pair.checked.premise_formula.clone(),
+                self.defaults.assumed_premise(premise, &assumed),
                 pair.checked.claim_formula.clone(),
                 replies_to.clone(),
             );
@@ -488,7 +504,22 @@ impl AnswerVerifier {
             };
             let (t, p) = pair.first;
             let written = &translations[t].pairs[p];
-            let evidence = reply.finding;
+            let (premise, claim) = (
+                &written.checked.premise_formula,
+                &written.checked.claim_formula,
+            );
+            let assumed = self.defaults.unmentioned(premise, self.reading());
+            let evidence = match assumed.is_empty() {
+                true => reply.finding,
+                false => {
+                    let started = Instant::now();
+                    let settled =
+                        self.defaults
+                            .settle(worker, premise, claim, assumed, reply.finding);
+                    solver_time += started.elapsed();
+                    settled
+                }
+            };
             let finding = pair_kind(
                 pair.undecided.is_some(),
                 pair.confidence,

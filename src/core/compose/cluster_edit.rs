@@ -261,6 +261,7 @@ mod tests {
             prompt: "formalize_span.v1".into(),
             embedder: "lexical".into(),
             threshold: 0.65,
+            definitions: vec![],
             spans: vec![],
             clusters: vec![
                 ClusterRecord {

@@ -46,6 +46,25 @@ pub struct FormalizationRecord {
     /// The shared vocabulary the spans were formalized against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vocabulary: Option<SharedVocabulary>,
+    /// The definitions the definition pass applied after composition
+    /// (`precept formalize`), with the rules each replaced and added, for
+    /// review.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<DefinitionRecord>,
+}
+
+/// One definition applied by the definition pass: what it replaced and
+/// what it added, as (rule id, SMT-LIB).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinitionRecord {
+    pub id: String,
+    pub variable: String,
+    /// `shapes` or `llm`.
+    pub origin: String,
+    pub replaced: Vec<(String, String)>,
+    pub added: Vec<(String, String)>,
+    /// How the model with it relates to the model without it, in words.
+    pub meaning: String,
 }
 
 fn span_only() -> VocabularyMode {
@@ -97,6 +116,7 @@ impl FormalizationRecord {
             merge_proposals: composition.merge_proposals,
             vocabulary_mode: VocabularyMode::SpanOnly,
             vocabulary: None,
+            definitions: Vec::new(),
         }
     }
 

@@ -6,9 +6,12 @@
 use super::check::{CheckedDefinition, check_definitions};
 use super::request::{definition_request, read_reply};
 use super::{DefinitionProposal, shape_proposals};
+use crate::core::compose::record::DefinitionRecord;
+use crate::core::lifecycle::behaviour::Relation;
 use crate::core::llm::{LlmClient, complete_blocking};
-use crate::core::model::{LogicTest, PolicyModel};
-use crate::core::solve::SolverPool;
+use crate::core::model::{LogicTest, PolicyModel, compile};
+use crate::core::smt::build::and_of;
+use crate::core::solve::{FormulaQuery, Satisfiability, SolverPool, SolverWorker};
 use std::time::Duration;
 
 /// What the pass found: the checked proposals, and the LLM replies that
@@ -58,4 +61,85 @@ pub fn definition_pass(
         proposals: check_definitions(model, tests, &proposals, pool, timeout),
         refused_replies,
     }
+}
+
+/// How a proposal changes what the model allows, in words.
+pub fn meaning(relation: Relation) -> &'static str {
+    match relation {
+        Relation::Equivalent => "unchanged",
+        Relation::AStronger => "allows more situations than before",
+        Relation::BStronger => "allows fewer situations than before",
+        Relation::DifferBothWays => "changed both ways",
+        Relation::Unknown => "not decided in time",
+    }
+}
+
+/// Whether the rules of `model` have a scenario at all (exactly, with
+/// every rule: no cone is left out).
+fn consistent(model: &PolicyModel, worker: &SolverWorker) -> bool {
+    let compiled = compile(model);
+    if !compiled.issues.is_empty() || worker.load(compiled.clone()).is_err() {
+        return false;
+    }
+    let all = and_of(compiled.rules.iter().map(|r| r.formula.clone()));
+    let query = FormulaQuery {
+        formula: all,
+        show: Vec::new(),
+    };
+    matches!(
+        worker.check_formulas(vec![query]).first(),
+        Some(Satisfiability::Satisfiable(_))
+    )
+}
+
+/// Applies, in order, every proposal of `result` that was not refused and
+/// does not make the model inconsistent, keeping the model consistent
+/// after each (a definition that would break it with the ones before it
+/// is left out, with a note). Returns the records of what was applied and
+/// the notes.
+pub fn apply_consistent(
+    model: &mut PolicyModel,
+    result: &PassResult,
+    timeout: Duration,
+) -> (Vec<DefinitionRecord>, Vec<String>) {
+    let worker = SolverWorker::spawn(timeout);
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+    for checked in result.proposals.iter().filter(|c| c.acceptable()) {
+        let proposal = &checked.proposal;
+        let mut edited = model.clone();
+        if let Err(error) = proposal.edit().apply(&mut edited) {
+            notes.push(format!(
+                "definition {} of {} not applied: {error}",
+                proposal.id, proposal.variable
+            ));
+            continue;
+        }
+        if !consistent(&edited, &worker) {
+            notes.push(format!(
+                "definition {} of {} not applied: with the definitions before it the rules would contradict each other",
+                proposal.id, proposal.variable
+            ));
+            continue;
+        }
+        let expression =
+            |m: &PolicyModel, id: &String| m.rule(id).map(|r| (id.clone(), r.expression.clone()));
+        records.push(DefinitionRecord {
+            id: proposal.id.clone(),
+            variable: proposal.variable.clone(),
+            origin: match proposal.origin {
+                super::Origin::Shapes => "shapes".into(),
+                super::Origin::Llm => "llm".into(),
+            },
+            replaced: proposal
+                .replaces
+                .iter()
+                .filter_map(|id| expression(model, id))
+                .collect(),
+            added: checked.rules.clone(),
+            meaning: meaning(checked.relation).into(),
+        });
+        *model = edited;
+    }
+    (records, notes)
 }

@@ -92,6 +92,19 @@ impl Defaults {
         )
     }
 
+    /// The premise with a finding's `assumptions` added, as the facts an
+    /// explanation of that finding starts from.
+    pub fn premise_with(&self, premise: &Expr, assumptions: &[Assumption]) -> Expr {
+        let used: Vec<usize> = (0..self.exceptions.len())
+            .filter(|&i| {
+                assumptions
+                    .iter()
+                    .any(|a| a.exception == self.exceptions[i].0.rule)
+            })
+            .collect();
+        self.assumed_premise(premise, &used)
+    }
+
     fn assumption(&self, index: usize) -> Assumption {
         let (exception, english) = &self.exceptions[index];
         Assumption {

@@ -1,4 +1,5 @@
-//! `POST /v1/check-answer {"question", "answer", "k"?, "threshold"?}`: the
+//! `POST /v1/check-answer {"question", "answer", "k"?, "threshold"?,
+//! "strict"?}`: the
 //! JSON of `precept check-answer --json`. The translations are never cached
 //! (the service does not write to the project).
 
@@ -32,6 +33,10 @@ struct CheckBody {
     k: Option<usize>,
     #[serde(default)]
     threshold: Option<f64>,
+    /// Assume nothing (ARC's reading); by default exceptions a pair's
+    /// premise does not mention are assumed absent, and listed.
+    #[serde(default)]
+    strict: bool,
 }
 
 pub async fn check_answer(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
@@ -68,7 +73,11 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
             client,
             &AnswerInput::new(&request.question, &request.answer),
             k,
-            threshold,
+            VerifyOptions {
+                threshold,
+                budget: Budget::default(),
+                strict: request.strict,
+            },
         )
     })
     .await?;
@@ -90,7 +99,8 @@ pub fn translator(state: &ServiceState) -> Result<Arc<LlmClient>, ApiError> {
         .map_err(|reason| ApiError::unavailable(format!("checking answers needs an LLM: {reason}")))
 }
 
-/// Checks one answer on a leased worker (also the guard proxy's check).
+/// Checks one answer on a leased worker (also the guard proxy's check,
+/// which reads it by default).
 pub fn check(
     model: &ServedModel,
     worker: &SolverWorker,
@@ -98,16 +108,13 @@ pub fn check(
     client: Arc<LlmClient>,
     input: &AnswerInput,
     k: usize,
-    threshold: f64,
+    options: VerifyOptions,
 ) -> Result<AnswerReport, ApiError> {
     let verifier = AnswerVerifier::new(
         &model.project.model,
         &model.compiled,
         samples_of(client, k),
-        VerifyOptions {
-            threshold,
-            budget: Budget::default(),
-        },
+        options,
     );
     verifier
         .verify(worker, input, &mut |_| {}, cancel)

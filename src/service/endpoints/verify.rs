@@ -1,10 +1,12 @@
-//! `POST /v1/verify {"premise", "claim"}`: the JSON of `precept verify --json`.
+//! `POST /v1/verify {"premise", "claim", "strict"?}`: the JSON of `precept
+//! verify --json`, read by default (exceptions the premise does not mention
+//! are assumed absent and listed) unless `"strict": true`.
 //! A worker idle when the question comes is lent to it for one side of the
 //! question, and taken back as soon as another request waits for one.
 
 use super::record::{Answer, respond};
 use crate::core::export::verify_json::verify_json;
-use crate::core::solve::{FindingKind, verify_with_lent};
+use crate::core::solve::{Defaults, FindingKind, Reading, verify_with_lent};
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::lease::Loan;
 use crate::service::on_worker::on_worker;
@@ -23,6 +25,9 @@ struct VerifyBody {
     #[serde(default = "always")]
     premise: String,
     claim: String,
+    /// Assume nothing (ARC's reading).
+    #[serde(default)]
+    strict: bool,
 }
 
 fn always() -> String {
@@ -45,15 +50,22 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
         let (_, claim) = compiled
             .check_formula(&request.claim)
             .map_err(|e| ApiError::bad_expression("claim", &e))?;
+        let defaults = Defaults::of(compiled);
+        let assumed = defaults.unmentioned(&premise, Reading::strict(request.strict));
+        let asked = defaults.assumed_premise(&premise, &assumed);
         // An idle worker, if any, decides half of the question meanwhile.
         let (finding, split) = match Loan::try_take(model) {
             Some(loan) => {
                 let recalled = loan.recall_flag();
                 let abandoned = || cancel.is_cancelled();
-                let finding = verify_with_lent(worker, loan, &abandoned, premise, claim);
+                let finding = verify_with_lent(worker, loan, &abandoned, asked, claim.clone());
                 (finding, Some(recalled.load(Ordering::Acquire)))
             }
-            None => (worker.verify(premise, claim), None),
+            None => (worker.verify(asked, claim.clone()), None),
+        };
+        let finding = match assumed.is_empty() {
+            true => finding,
+            false => defaults.settle(worker, &premise, &claim, assumed, finding),
         };
         Ok::<_, ApiError>((
             verify_json(&finding, &compiled.glossary, None),

@@ -3,7 +3,7 @@
 
 use super::chatbot::{Chatbot, last_user_message, reply_text, set_reply_text};
 use super::verdict::{is_blocked, revision_request, verdict_json};
-use crate::core::answer::{AnswerInput, AnswerReport};
+use crate::core::answer::{AnswerInput, AnswerReport, VerifyOptions};
 use crate::core::solve::FindingKind;
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::endpoints::check_answer::{check, translator};
@@ -70,7 +70,15 @@ async fn guarded(state: &ServiceState, guard: &Guard, body: &[u8]) -> Result<Ans
         let (input, k) = (AnswerInput::new(&question, &text), guard.options.k);
         let worker_client = Arc::clone(&client);
         let (report, model_hash) = on_worker(state, move |model, worker, cancel| {
-            check(model, worker, cancel, worker_client, &input, k, 1.0)
+            check(
+                model,
+                worker,
+                cancel,
+                worker_client,
+                &input,
+                k,
+                VerifyOptions::default(),
+            )
         })
         .await?;
         let report: AnswerReport = report?;
