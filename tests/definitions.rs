@@ -542,3 +542,36 @@ fn formalize_runs_the_definition_pass_unless_told_not_to() {
     );
     assert_eq!(owes["finding"], "IMPOSSIBLE");
 }
+
+#[test]
+fn the_service_reads_by_default_and_strictly_when_asked() {
+    let scratch = copy("hall-booking");
+    let dir = scratch.path();
+    let out = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--json"]);
+    let id = proposal_for(&json_of(&out), "canBookHall")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let applied = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--apply", &id]);
+    assert_eq!(applied.status.code(), Some(0), "{}", stderr(&applied));
+    let served = support::service::Served::ready(dir, &[]);
+    let question = json!({"premise": "(and livesInParish isAdult)", "claim": "canBookHall"});
+    let reply = served.post("/v1/verify", &question);
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let json: Json = serde_json::from_str(&reply.text).unwrap();
+    assert_eq!(json["finding"], "VALID", "{json:#}");
+    assert_eq!(json["assumptions"][0]["exception"], format!("{id}.e1"));
+    assert_eq!(json["assumptions"][0]["condition"], "owesForDamage");
+    let mut strict = question.clone();
+    strict["strict"] = json!(true);
+    let reply = served.post("/v1/verify", &strict);
+    let json: Json = serde_json::from_str(&reply.text).unwrap();
+    assert_eq!(json["finding"], "SATISFIABLE", "{json:#}");
+    assert!(json.get("assumptions").is_none());
+    // A request whose flag is not a Bool is refused, with where and what.
+    let mut wrong = question;
+    wrong["strict"] = json!("yes");
+    let reply = served.post("/v1/verify", &wrong);
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert!(reply.text.contains("expected a boolean"), "{}", reply.text);
+}
