@@ -385,3 +385,97 @@ fn an_answer_check_saved_as_a_test_brings_the_queries_of_its_stored_translations
     let out = recheck(&bundle, &solver_path(scratch.path()), "z3");
     assert!(out.status.success(), "{}", stdout(&out));
 }
+
+/// A model with a definition (its rules `D1.c1`…, and the definition in
+/// `model.json`) bundles and rechecks like any other, and its SMT-LIB
+/// export imports back to the same definition and rules.
+#[test]
+fn a_model_with_a_definition_rechecks_and_round_trips() {
+    let scratch = tempfile::tempdir().unwrap();
+    let project = scratch.path().join("hall");
+    std::fs::create_dir_all(&project).unwrap();
+    for entry in std::fs::read_dir(support::test_data("hall-booking")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, project.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let dir = project.to_str().unwrap();
+    let out = precept(&["define", dir, "--no-llm", "--apply", "D1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tests = serde_json::json!({"schema_version": 1, "tests": [
+        {"id": "T1", "name": "a resident adult who owes nothing can book",
+         "premise": "(and livesInParish isAdult (not owesForDamage))", "claim": "canBookHall", "expected": "VALID"},
+        {"id": "T2", "name": "owing for damage rules a booking out",
+         "premise": "(and livesInParish owesForDamage)", "claim": "canBookHall", "expected": "INVALID"},
+        {"id": "T3", "name": "a resident adult may owe",
+         "premise": "(and livesInParish isAdult)", "claim": "canBookHall", "expected": "SATISFIABLE"}
+    ]});
+    std::fs::write(project.join("tests.json"), tests.to_string()).unwrap();
+    let passed = precept(&["test", dir]);
+    assert!(
+        passed.status.success(),
+        "{}{}",
+        stdout(&passed),
+        stderr(&passed)
+    );
+
+    let bundle = scratch.path().join("hall-bundle");
+    let out = export_bundle(&project, &bundle);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = recheck(&bundle, &solver_path(scratch.path()), "z3 cvc5");
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+
+    let smt = scratch.path().join("hall.smt2");
+    let out = precept(&[
+        "export",
+        dir,
+        "--format",
+        "smtlib",
+        "--out",
+        smt.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let back = scratch.path().join("back");
+    let out = precept(&[
+        "import",
+        smt.to_str().unwrap(),
+        "--out",
+        back.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let read = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("model.json")).unwrap()).unwrap()
+    };
+    let (before, after) = (read(&project), read(&back));
+    assert_eq!(after["definitions"], before["definitions"]);
+    let ids = |model: &serde_json::Value| -> Vec<String> {
+        let mut ids: Vec<String> = model["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["id"].as_str().unwrap().starts_with('D'))
+            .map(|r| format!("{} {}", r["id"], r["expression"]))
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&after), ids(&before));
+    // A definition that is not one is refused with its position.
+    let text = std::fs::read_to_string(&smt)
+        .unwrap()
+        .replace(":precept-definition \"{", ":precept-definition \"[");
+    std::fs::write(&smt, text).unwrap();
+    let out = precept(&[
+        "import",
+        smt.to_str().unwrap(),
+        "--out",
+        scratch.path().join("bad").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("precept-definition"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,5 +1,7 @@
 //! SMT-LIB export: a script any SMT-LIB 2.6 solver accepts, with explicit
-//! `to_real` where Int meets Real and each rule named by its id.
+//! `to_real` where Int meets Real and each rule named by its id. Each
+//! definition rides in a `(set-info :precept-definition "…")` that solvers
+//! ignore and `import_smtlib` reads back.
 
 use crate::core::model::{CompiledModel, PolicyModel};
 use crate::core::smt::printer::quote_symbol;
@@ -58,6 +60,16 @@ pub fn to_smtlib(model: &PolicyModel, compiled: &CompiledModel) -> String {
             "(assert (! {} :named {}))",
             rule.formula,
             quote_symbol(&rule.id)
+        );
+    }
+    // Each definition travels whole, so an import gives it back; its
+    // rules are among the assertions above.
+    for definition in &model.definitions {
+        let json = serde_json::to_string(definition).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "(set-info :precept-definition \"{}\")",
+            json.replace('"', "\"\"")
         );
     }
     out.push_str("(check-sat)\n");

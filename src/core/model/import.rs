@@ -1,13 +1,14 @@
 //! Turns an SMT-LIB script in the fragment into a policy model: each
 //! declaration becomes a type or variable, each assertion a rule.
 
-use super::policy::{EnumValue, PolicyModel, ReviewStatus, Rule, TypeDef, Variable};
+use super::policy::{Definition, EnumValue, PolicyModel, ReviewStatus, Rule, TypeDef, Variable};
 use crate::core::smt::{Command, SmtError, Sort, Span, Vocabulary, parse_script};
 
 /// Builds a model from `source`. Errors carry line:column in `source`.
 pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
     let mut vocabulary = Vocabulary::new();
     let mut model = PolicyModel::default();
+    let mut definitions: Vec<(Definition, Span)> = Vec::new();
     let declaration_error = |span: Span, message: String| {
         SmtError::new(source, span, "a declaration that clashes", message)
     };
@@ -51,8 +52,44 @@ pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
                     note: String::new(),
                 });
             }
-            Command::Ignored(_) => {}
+            Command::Info {
+                keyword,
+                value,
+                span,
+            } if keyword == "precept-definition" => {
+                let definition: Definition = serde_json::from_str(&value).map_err(|e| {
+                    SmtError::new(
+                        source,
+                        span,
+                        "a :precept-definition that is not a definition",
+                        format!("a definition written by Precept's export ({e})"),
+                    )
+                })?;
+                definitions.push((definition, span));
+            }
+            Command::Info { .. } | Command::Ignored(_) => {}
         }
+    }
+    // A definition's rules were exported as plain assertions: they go, and
+    // the definition gives them back under its own ids.
+    for (definition, span) in definitions {
+        let is_bool = model
+            .variable(&definition.variable)
+            .is_some_and(|v| v.sort == "Bool");
+        let generated: Vec<String> = definition
+            .rules(is_bool)
+            .map(|rules| rules.into_iter().map(|r| r.expression).collect())
+            .unwrap_or_default();
+        model.rules.retain(|r| !generated.contains(&r.expression));
+        let id = definition.id.clone();
+        model.set_definition(definition).map_err(|e| {
+            SmtError::new(
+                source,
+                span,
+                format!("definition {id}"),
+                format!("a definition of a declared variable ({e})"),
+            )
+        })?;
     }
     Ok(model)
 }

@@ -27,6 +27,13 @@ pub enum Command {
     /// set-logic, set-info, set-option, check-sat, get-model, push, pop, exit:
     /// accepted and ignored.
     Ignored(String),
+    /// `(set-info :keyword "text")`: a string attribute of the script
+    /// (Precept's export carries each definition in one).
+    Info {
+        keyword: String,
+        value: String,
+        span: Span,
+    },
 }
 
 /// Commands that are read and ignored on import.
@@ -149,6 +156,19 @@ fn command_from(source: &str, sexpr: &SExpr) -> Result<Vec<Command>, SmtError> {
             }])
         }
         "declare-datatypes" => declare_datatypes(source, args, *span),
+        "set-info" => match args {
+            [SExpr::Atom(keyword), SExpr::Atom(value)] => match (&keyword.kind, &value.kind) {
+                (TokenKind::Keyword(keyword), TokenKind::StringLit(value)) => {
+                    Ok(vec![Command::Info {
+                        keyword: keyword.clone(),
+                        value: value.clone(),
+                        span: *span,
+                    }])
+                }
+                _ => Ok(vec![Command::Ignored("set-info".into())]),
+            },
+            _ => Ok(vec![Command::Ignored("set-info".into())]),
+        },
         ignored if IGNORED_COMMANDS.contains(&ignored) => {
             Ok(vec![Command::Ignored(ignored.into())])
         }
