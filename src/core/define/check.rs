@@ -4,7 +4,9 @@
 //! tests it flips, says whether it makes the rules contradict each other,
 //! and which impossible input situations (L210) and conflicting overlaps
 //! (L206) it removes or adds. A proposal that makes the model inconsistent
-//! is never applied without `--force`.
+//! is never applied without `--force`. The lint and the comparison look at
+//! the group of rules the definition touches (rules that share variables
+//! with it, transitively), the only part of the model it can change.
 
 use super::DefinitionProposal;
 use crate::core::lifecycle::behaviour::{Relation, compare};
@@ -12,6 +14,7 @@ use crate::core::lint::full::full_lint;
 use crate::core::lint::{Diagnostic, LintCode};
 use crate::core::model::finding::Scenario;
 use crate::core::model::{LogicTest, PolicyModel, compile};
+use crate::core::smt::parse_expr;
 use crate::core::solve::SolverPool;
 use crate::core::test_runner::TestOutcome;
 use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
@@ -111,19 +114,55 @@ pub fn check_definitions(
     pool: &SolverPool,
     timeout: Duration,
 ) -> Vec<CheckedDefinition> {
-    let before = lint_facts(model, pool);
     let baseline = suite_outcomes(model, tests, timeout).unwrap_or_default();
     proposals
         .iter()
-        .map(|p| check_one(model, tests, &baseline, &before, p, pool, timeout))
+        .map(|p| check_one(model, tests, &baseline, p, pool, timeout))
         .collect()
+}
+
+/// The variables of an expression's text (unparsable text names none).
+fn symbols_of(text: &str) -> Vec<String> {
+    parse_expr(text)
+        .map(|e| e.symbols().into_iter().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// `model` with only the rules that share variables, directly or through
+/// other rules, with `seed`: the group of rules a change of those
+/// variables' rules can touch. Lint groups rules the same way, so its
+/// findings on the group are its findings on the whole model there.
+fn group_of(model: &PolicyModel, seed: &BTreeSet<String>) -> PolicyModel {
+    let rule_symbols: Vec<Vec<String>> = model
+        .rules
+        .iter()
+        .map(|r| symbols_of(&r.expression))
+        .collect();
+    let mut reached = seed.clone();
+    let mut taken = vec![false; model.rules.len()];
+    loop {
+        let mut grew = false;
+        for (i, symbols) in rule_symbols.iter().enumerate() {
+            if !taken[i] && symbols.iter().any(|s| reached.contains(s)) {
+                taken[i] = true;
+                grew = true;
+                reached.extend(symbols.iter().cloned());
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut group = model.clone();
+    let mut keep = taken.into_iter();
+    group.rules.retain(|_| keep.next().unwrap_or(false));
+    group
 }
 
 fn check_one(
     model: &PolicyModel,
     tests: &[LogicTest],
     baseline: &[TestOutcome],
-    before: &LintFacts,
     proposal: &DefinitionProposal,
     pool: &SolverPool,
     timeout: Duration,
@@ -138,8 +177,8 @@ fn check_one(
         flips: Vec::new(),
         impossible_removed: Vec::new(),
         impossible_added: Vec::new(),
-        conflicts_before: before.conflicts,
-        conflicts_after: before.conflicts,
+        conflicts_before: 0,
+        conflicts_after: 0,
         rules: Vec::new(),
     };
     let mut edited = model.clone();
@@ -158,7 +197,21 @@ fn check_one(
         .filter(|r| proposal.definition.owns_rule(&r.id))
         .map(|r| (r.id.clone(), r.expression.clone()))
         .collect();
-    let after = lint_facts(&edited, pool);
+    // Only the group of rules the definition touches can change: the lint
+    // and the comparison look at that group, before and after.
+    let mut seed: BTreeSet<String> = BTreeSet::from([proposal.variable.clone()]);
+    for id in &proposal.replaces {
+        if let Some(rule) = model.rule(id) {
+            seed.extend(symbols_of(&rule.expression));
+        }
+    }
+    for (_, _, part) in proposal.definition.parts() {
+        seed.extend(symbols_of(&part.condition));
+    }
+    let (model_group, edited_group) = (group_of(model, &seed), group_of(&edited, &seed));
+    let before = lint_facts(&model_group, pool);
+    let after = lint_facts(&edited_group, pool);
+    checked.conflicts_before = before.conflicts;
     checked.inconsistent = after.inconsistent && !before.inconsistent;
     checked.impossible_removed = before
         .impossible
@@ -171,7 +224,7 @@ fn check_one(
         .cloned()
         .collect();
     checked.conflicts_after = after.conflicts;
-    let behaviour = compare(model, &edited, &[], timeout.as_millis() as u64);
+    let behaviour = compare(&model_group, &edited_group, &[], timeout.as_millis() as u64);
     checked.relation = behaviour.relation;
     checked.allowed_only_before = behaviour.a_allows_not_b;
     checked.allowed_only_after = behaviour.b_allows_not_a;
