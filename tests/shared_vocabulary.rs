@@ -35,7 +35,9 @@ fn vocabulary() -> Json {
         v("paysHalfDeposit", "Bool", "the member pays half the deposit"),
         v("returnedLate", "Bool", "the bike was returned after the day it was due"),
         v("depotClosedOnDueDay", "Bool", "the depot was closed on the day the bike was due"),
-        v("paysLateFee", "Bool", "the member pays the late fee")
+        v("paysLateFee", "Bool", "the member pays the late fee"),
+        // No rule uses it; answer translation still needs its name.
+        v("holdsGuestPass", "Bool", "the member holds a guest pass")
     ]})
 }
 
@@ -313,7 +315,7 @@ fn one_name_for_three_phrasings_and_a_structured_exception() {
         stderr(&run)
     );
     assert!(
-        stderr(&run).contains("shared vocabulary: 10 variables"),
+        stderr(&run).contains("shared vocabulary: 11 variables"),
         "{}",
         stderr(&run)
     );
@@ -328,6 +330,10 @@ fn one_name_for_three_phrasings_and_a_structured_exception() {
         .collect();
     assert!(names.contains(&SAFETY), "{names:?}");
     assert!(
+        names.contains(&"holdsGuestPass"),
+        "a shared variable no rule uses is kept: {names:?}"
+    );
+    assert!(
         !names.iter().any(|n| n.contains("Safety") && *n != SAFETY),
         "one variable for the three phrasings: {names:?}"
     );
@@ -339,7 +345,7 @@ fn one_name_for_three_phrasings_and_a_structured_exception() {
     assert_eq!(record["vocabulary_mode"], "shared");
     assert_eq!(
         record["vocabulary"]["variables"].as_array().unwrap().len(),
-        10
+        11
     );
     let first = &record["spans"][0];
     assert_eq!(
@@ -397,6 +403,10 @@ fn one_name_for_three_phrasings_and_a_structured_exception() {
             "--out",
             span_only.to_str().unwrap(),
             "--span-only",
+            // The draft as composition leaves it: the definition pass would
+            // join the flat exception with its general rule
+            // (tests/definitions.rs shows that).
+            "--no-definitions",
         ],
     );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));

@@ -11,9 +11,9 @@ use crate::core::compose::unify::{ComposeError, compose};
 use crate::core::formalize::span_job::{SpanOutcome, SpanSettings};
 use crate::core::formalize::span_runs::{FormalizeEvent, formalize_runtime, formalize_spans};
 use crate::core::formalize::span_task::{DEFAULT_SPAN_BUDGET, plan_spans};
-use crate::core::formalize::vocabulary::VocabularyMode;
+use crate::core::formalize::vocabulary::{SharedVocabulary, VocabularyMode};
 use crate::core::llm::{LlmClient, LlmError};
-use crate::core::model::{PolicyModel, compile};
+use crate::core::model::{EnumValue, PolicyModel, TypeDef, Variable, compile};
 
 /// How a document is formalized.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -113,7 +113,10 @@ pub fn formalize_document(
             first_problem: first_problem(&outcomes),
         });
     }
-    let composition = compose(document, &tasks, &outcomes, embedder, settings.threshold)?;
+    let mut composition = compose(document, &tasks, &outcomes, embedder, settings.threshold)?;
+    if let Some(shared) = &shared {
+        keep_vocabulary(&mut composition.model, shared);
+    }
     if let Some(issue) = compile(&composition.model).issues.first() {
         return Err(FormalizeError::ModelDoesNotCheck(issue.to_string()));
     }
@@ -129,6 +132,48 @@ pub fn formalize_document(
     record.vocabulary_mode = settings.vocabulary;
     record.vocabulary = shared.map(|s| (*s).clone());
     Ok(FormalizedDocument { model, record })
+}
+
+/// Adds the shared vocabulary's types and variables that no rule used: a
+/// question about "my employer has granted me leave" needs the name even
+/// when no sentence made a rule of it. One that would not check beside the
+/// composed model (a name or an enum value taken) stays out.
+fn keep_vocabulary(model: &mut PolicyModel, shared: &SharedVocabulary) {
+    for unit_type in &shared.types {
+        if model.types.iter().any(|t| t.name == unit_type.name) {
+            continue;
+        }
+        let mut tried = model.clone();
+        tried.types.push(TypeDef {
+            name: unit_type.name.clone(),
+            description: unit_type.description.clone(),
+            values: unit_type
+                .values
+                .iter()
+                .map(|v| EnumValue {
+                    value: v.value.clone(),
+                    description: v.description.clone(),
+                })
+                .collect(),
+        });
+        if compile(&tried).issues.is_empty() {
+            *model = tried;
+        }
+    }
+    for variable in &shared.variables {
+        if model.variable(&variable.name).is_some() {
+            continue;
+        }
+        let mut tried = model.clone();
+        tried.variables.push(Variable {
+            name: variable.name.clone(),
+            sort: variable.sort.clone(),
+            description: variable.description.clone(),
+        });
+        if compile(&tried).issues.is_empty() {
+            *model = tried;
+        }
+    }
 }
 
 fn first_problem(outcomes: &[SpanOutcome]) -> String {

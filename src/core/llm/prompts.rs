@@ -17,7 +17,7 @@ macro_rules! prompt_file {
 
 /// The fragment's grammar with examples, shared by every prompt that asks
 /// for logic.
-pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v2.md");
+pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../prompts/fragment_grammar.v3.md");
 
 /// Formalize one document span into a policy unit.
 pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v2");
