@@ -448,9 +448,42 @@ fn an_open_merge_is_proposed_and_applied_by_consolidate() {
         support::stderr(&listed)
     );
     let text = support::stdout(&listed);
+    // Similarity alone is not called the same meaning: a second opinion is.
     assert!(
-        text.contains("C1  same meaning: visitorAge becomes ageClass (ageClass: the visitor's age class; visitorAge: the age class of the visitor)"),
+        text.contains("C1  similar words only: visitorAge and ageClass (ageClass: the visitor's age class; visitorAge: the age class of the visitor)"),
         "{text}"
+    );
+    assert!(text.contains("warning: similar words only"), "{text}");
+    // The LLM's review proposes the same pair (the other way round): now
+    // it is the same meaning, once.
+    let reviewer = Server::start();
+    reviewer.respond_with(|_| {
+        openai_json(&serde_json::json!({"proposals": [
+            {"kind": "same_meaning", "keep": "visitorAge", "merge": "ageClass",
+             "reason": "both are the visitor's age class"}
+        ]}))
+    });
+    let config = tempfile::tempdir().unwrap();
+    let reviewed = support::precept_with_llm(&reviewer.url, config.path())
+        .args(["consolidate", out.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        reviewed.status.code(),
+        Some(0),
+        "{}",
+        support::stderr(&reviewed)
+    );
+    let json: Value = serde_json::from_str(&support::stdout(&reviewed)).unwrap();
+    let proposals = json["proposals"].as_array().unwrap();
+    assert_eq!(proposals.len(), 1, "{json:#}");
+    assert_eq!(proposals[0]["source"], "similarity_confirmed");
+    assert!(
+        proposals[0]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("same meaning: visitorAge becomes ageClass"),
+        "{json:#}"
     );
     let applied = support::precept(&[
         "consolidate",

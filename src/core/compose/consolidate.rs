@@ -87,8 +87,11 @@ impl Link {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProposalSource {
-    /// The composition's clustering (similar, but not the same words).
+    /// The composition's clustering (similar, but not the same words): a
+    /// second opinion is still wanted before it is called the same meaning.
     Similarity,
+    /// The clustering's proposal, which the LLM's review proposed too.
+    SimilarityConfirmed,
     /// The LLM's review of the vocabulary.
     Llm,
 }
@@ -180,11 +183,35 @@ pub fn read_reply(reply: &Value) -> (Vec<Proposal>, Vec<String>) {
     (proposals, refused)
 }
 
-/// Numbers the proposals `C1`, `C2`, … and drops repeats of a link.
+/// The two variables a same-meaning link joins, in either order.
+fn same_pair(a: &Link, b: &Link) -> bool {
+    match (a, b) {
+        (
+            Link::SameMeaning { keep, merge },
+            Link::SameMeaning {
+                keep: other_keep,
+                merge: other_merge,
+            },
+        ) => {
+            (keep == other_keep && merge == other_merge)
+                || (keep == other_merge && merge == other_keep)
+        }
+        _ => a == b,
+    }
+}
+
+/// Numbers the proposals `C1`, `C2`, … and drops repeats of a link. A
+/// similarity proposal that the LLM's review repeats (either way round) is
+/// confirmed by it: the second opinion it needs.
 pub fn number(proposals: Vec<Proposal>) -> Vec<Proposal> {
     let mut out: Vec<Proposal> = Vec::new();
     for p in proposals {
-        if out.iter().any(|q| q.link == p.link) {
+        if let Some(earlier) = out.iter_mut().find(|q| same_pair(&q.link, &p.link)) {
+            if earlier.source == ProposalSource::Similarity && p.source == ProposalSource::Llm {
+                earlier.source = ProposalSource::SimilarityConfirmed;
+                earlier.reason =
+                    format!("{}; the LLM's review agrees: {}", earlier.reason, p.reason);
+            }
             continue;
         }
         out.push(Proposal {

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::core::compose::consolidate::{Link, Proposal, apply, reply_schema};
+use crate::core::compose::consolidate::{Link, Proposal, ProposalSource, apply, reply_schema};
+use crate::core::compose::contrast::{Named, contrast};
 use crate::core::compose::record::FormalizationRecord;
 use crate::core::lint::{Diagnostic, LintCode};
 use crate::core::llm::prompts::{CONSOLIDATE, render};
@@ -51,6 +52,14 @@ impl CheckedProposal {
         let mut out = Vec::new();
         if self.inconsistent {
             out.push("makes the model inconsistent: every question would be IMPOSSIBLE (refused unless forced)".to_string());
+        }
+        if self.proposal.source == ProposalSource::Similarity
+            && matches!(self.proposal.link, Link::SameMeaning { .. })
+        {
+            out.push(
+                "similar words only: no review confirmed the two mean the same (ask the LLM's review, or read both descriptions)"
+                    .to_string(),
+            );
         }
         if !self.new_conflicts.is_empty() {
             out.push(format!(
@@ -165,9 +174,30 @@ fn check_one(
     proposal: &Proposal,
     timeout: Duration,
 ) -> CheckedProposal {
+    let summary = match (&proposal.link, proposal.source) {
+        (Link::SameMeaning { keep, merge }, ProposalSource::Similarity) => {
+            let contrast = match (model.variable(keep), model.variable(merge)) {
+                (Some(a), Some(b)) => contrast(
+                    Named {
+                        name: &a.name,
+                        description: &a.description,
+                    },
+                    Named {
+                        name: &b.name,
+                        description: &b.description,
+                    },
+                )
+                .map(|c| format!("; contrast found: {c}"))
+                .unwrap_or_default(),
+                _ => String::new(),
+            };
+            format!("similar words only: {merge} and {keep}{contrast}")
+        }
+        _ => proposal.link.describe(),
+    };
     let mut checked = CheckedProposal {
         proposal: proposal.clone(),
-        summary: proposal.link.describe(),
+        summary,
         refused: None,
         inconsistent: false,
         new_conflicts: Vec::new(),

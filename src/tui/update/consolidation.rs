@@ -107,7 +107,10 @@ pub fn reject(app: &mut App, index: usize) -> Vec<Effect> {
     }
     let rejected = app.formalization.proposals.remove(index);
     app.status.message = Some(format!("rejected {}", rejected.proposal.id));
-    if rejected.proposal.source != ProposalSource::Similarity {
+    if !matches!(
+        rejected.proposal.source,
+        ProposalSource::Similarity | ProposalSource::SimilarityConfirmed
+    ) {
         return Vec::new();
     }
     let crate::core::compose::consolidate::Link::SameMeaning { keep, merge } =
