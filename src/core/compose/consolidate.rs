@@ -340,7 +340,7 @@ pub fn value_name(variable: &str) -> String {
 /// is one). The model is left unchanged when the link does not fit it.
 pub fn apply(
     model: &mut PolicyModel,
-    record: Option<&mut FormalizationRecord>,
+    mut record: Option<&mut FormalizationRecord>,
     proposal: &Proposal,
 ) -> Result<(), CorrectionError> {
     check_text("the reason", &proposal.reason)?;
@@ -374,10 +374,42 @@ pub fn apply(
                 )));
             }
             let id = edited.fresh_rule_id();
+            // The new rule says what the rules about the two variables meant
+            // together: it carries their sentences.
+            let mentioning: Vec<String> = edited
+                .rules
+                .iter()
+                .filter(|r| {
+                    crate::core::smt::parse_expr(&r.expression)
+                        .map(|e| {
+                            let symbols = e.symbols();
+                            symbols.contains(&from.as_str()) || symbols.contains(&to.as_str())
+                        })
+                        .unwrap_or(false)
+                })
+                .map(|r| r.id.clone())
+                .collect();
+            let source_span = mentioning
+                .iter()
+                .find_map(|m| edited.rule(m).and_then(|r| r.source_span));
+            if let Some(record) = record.as_deref_mut() {
+                let sources: Vec<_> = record
+                    .rules
+                    .iter()
+                    .filter(|o| mentioning.contains(&o.rule))
+                    .flat_map(|o| o.sources.clone())
+                    .collect();
+                if !sources.is_empty() {
+                    record.rules.push(crate::core::compose::unify::RuleOrigin {
+                        rule: id.clone(),
+                        sources,
+                    });
+                }
+            }
             edited.rules.push(Rule {
                 id,
                 expression: format!("(=> {from} {to})"),
-                source_span: None,
+                source_span,
                 review: ReviewStatus::Unreviewed,
                 note: format!("definitional link from consolidation: {}", proposal.reason),
             });
@@ -463,6 +495,50 @@ mod tests {
             reason: "the document says so".into(),
             source: ProposalSource::Llm,
         }
+    }
+
+    #[test]
+    fn an_implied_link_carries_the_sentences_of_the_rules_it_joins() {
+        let mut model = import_smtlib(
+            "(declare-const certified Bool)(declare-const completed Bool)(declare-const mayRide Bool)
+             (assert (=> completed mayRide))(assert certified)",
+        )
+        .unwrap();
+        model.rules[0].source_span = Some(crate::core::model::SourceSpan { start: 10, end: 40 });
+        apply(
+            &mut model,
+            None,
+            &proposal(Link::Implies {
+                from: "certified".into(),
+                to: "completed".into(),
+            }),
+        )
+        .unwrap();
+        let added = model.rules.last().unwrap();
+        assert_eq!(added.expression, "(=> certified completed)");
+        assert_eq!(
+            added.source_span,
+            Some(crate::core::model::SourceSpan { start: 10, end: 40 })
+        );
+    }
+
+    #[test]
+    fn a_similarity_proposal_the_review_repeats_is_confirmed_once() {
+        let similar = Proposal {
+            source: ProposalSource::Similarity,
+            ..proposal(Link::SameMeaning {
+                keep: "a".into(),
+                merge: "b".into(),
+            })
+        };
+        let reviewed = proposal(Link::SameMeaning {
+            keep: "b".into(),
+            merge: "a".into(),
+        });
+        let numbered = number(vec![similar.clone(), reviewed]);
+        assert_eq!(numbered.len(), 1);
+        assert_eq!(numbered[0].source, ProposalSource::SimilarityConfirmed);
+        assert_eq!(number(vec![similar])[0].source, ProposalSource::Similarity);
     }
 
     #[test]
