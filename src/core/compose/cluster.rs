@@ -351,6 +351,67 @@ pub fn split_uncertain(
     (out, proposals)
 }
 
+/// One name is one variable: clusters that share their canonical name and
+/// sort (sections or spans that proposed one name and drifted in how they
+/// described it) become one, unless the contrast guard marks two of their
+/// members apart or one unit has a member in each (a unit's two variables
+/// never become one). `proposals` (pairs of cluster indices, from
+/// [`split_uncertain`]) are carried over to the joined indices.
+pub fn join_same_names(
+    candidates: &[VariableCandidate],
+    clusters: Vec<Cluster>,
+    proposals: Vec<(usize, usize)>,
+) -> (Vec<Cluster>, Vec<(usize, usize)>) {
+    let mut joined: Vec<Cluster> = Vec::with_capacity(clusters.len());
+    let mut index_of: Vec<usize> = Vec::with_capacity(clusters.len());
+    let apart = |a: &Cluster, b: &Cluster| {
+        a.members.iter().any(|&i| {
+            b.members.iter().any(|&j| {
+                candidates[i].unit == candidates[j].unit
+                    || super::contrast::contrast(
+                        Named {
+                            name: &candidates[i].name,
+                            description: &candidates[i].description,
+                        },
+                        Named {
+                            name: &candidates[j].name,
+                            description: &candidates[j].description,
+                        },
+                    )
+                    .is_some()
+            })
+        })
+    };
+    for cluster in clusters {
+        let home = joined.iter().position(|c| {
+            c.canonical_name == cluster.canonical_name
+                && c.sort == cluster.sort
+                && !apart(c, &cluster)
+        });
+        match home {
+            Some(at) => {
+                let mut members = joined[at].members.clone();
+                members.extend(cluster.members);
+                members.sort_unstable();
+                joined[at] = make_cluster(candidates, members);
+                index_of.push(at);
+            }
+            None => {
+                index_of.push(joined.len());
+                joined.push(cluster);
+            }
+        }
+    }
+    let mut carried: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in proposals {
+        let pair = (index_of[a], index_of[b]);
+        if pair.0 != pair.1 && !carried.contains(&pair) {
+            carried.push(pair);
+        }
+    }
+    (joined, carried)
+}
+
 /// Final, pairwise distinct names of the clusters, in cluster order: the
 /// first cluster (in the order [`cluster_variables`] returns, i.e. the
 /// largest) bearing a canonical name keeps it, later ones get `_2`, `_3`, …

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::core::compose::cluster::{
-    VariableCandidate, cluster_names, cluster_variables, split_uncertain,
+    VariableCandidate, cluster_names, cluster_variables, join_same_names, split_uncertain,
 };
 use crate::core::compose::embed::{Embedder, cosine, variable_text};
 use crate::core::formalize::span_job::SpanOutcome;
@@ -135,6 +135,32 @@ pub fn compose(
     embedder: &dyn Embedder,
     threshold: f32,
 ) -> Result<Composition, ComposeError> {
+    compose_with(document, tasks, outcomes, embedder, threshold, false)
+}
+
+/// Composes the vocabulary pass's section proposals: as [`compose`], and a
+/// name that several sections proposed with one type is one variable unless
+/// the contrast guard tells their descriptions apart
+/// (`cluster::join_same_names`): each section names the document's
+/// decisions without seeing the others, and drifts in how it describes them.
+pub fn compose_sections(
+    document: &str,
+    tasks: &[SpanTask],
+    outcomes: &[SpanOutcome],
+    embedder: &dyn Embedder,
+    threshold: f32,
+) -> Result<Composition, ComposeError> {
+    compose_with(document, tasks, outcomes, embedder, threshold, true)
+}
+
+fn compose_with(
+    document: &str,
+    tasks: &[SpanTask],
+    outcomes: &[SpanOutcome],
+    embedder: &dyn Embedder,
+    threshold: f32,
+    join_names: bool,
+) -> Result<Composition, ComposeError> {
     let units: Vec<(usize, &PolicyUnit)> = outcomes
         .iter()
         .enumerate()
@@ -183,6 +209,10 @@ pub fn compose(
     // Document order: by each cluster's first member.
     clusters.sort_by_key(|c| c.members.first().copied().unwrap_or(usize::MAX));
     let (clusters, uncertain) = split_uncertain(&candidates, clusters);
+    let (clusters, uncertain) = match join_names {
+        true => join_same_names(&candidates, clusters, uncertain),
+        false => (clusters, uncertain),
+    };
     let taken: BTreeSet<String> = types
         .iter()
         .flat_map(|t| {

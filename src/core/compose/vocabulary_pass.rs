@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
-use super::unify::compose;
+use super::unify::compose_sections;
 use crate::core::formalize::span_job::SpanOutcome;
 use crate::core::formalize::span_task::SpanTask;
 use crate::core::formalize::unit::{PolicyUnit, UnitType, UnitVariable, check_unit, type_schema};
@@ -232,13 +232,14 @@ fn merge(
         return SharedVocabulary::default();
     }
     let outcomes: Vec<SpanOutcome> = units.iter().map(|(_, o)| o.clone()).collect();
-    let composition = match compose(document, &section_tasks, &outcomes, embedder, threshold) {
-        Ok(c) => c,
-        Err(e) => {
-            problems.push(format!("merging the sections' vocabularies: {e}"));
-            return SharedVocabulary::default();
-        }
-    };
+    let composition =
+        match compose_sections(document, &section_tasks, &outcomes, embedder, threshold) {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(format!("merging the sections' vocabularies: {e}"));
+                return SharedVocabulary::default();
+            }
+        };
     let section_of: HashMap<String, usize> = section_tasks
         .iter()
         .zip(&units)
@@ -311,5 +312,56 @@ mod tests {
         assert_eq!(parts[0].spans, [0, 1]);
         let parts = plan_sections(&tasks, 5);
         assert_eq!(parts.len(), 3, "{parts:?}");
+    }
+
+    fn reply(variables: &[(&str, &str)]) -> Option<SectionReply> {
+        Some(SectionReply {
+            types: Vec::new(),
+            variables: variables
+                .iter()
+                .map(|(name, description)| SharedVariable {
+                    name: name.to_string(),
+                    sort: "Bool".into(),
+                    description: description.to_string(),
+                    spans: Vec::new(),
+                })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn one_name_from_several_sections_is_one_variable_unless_they_contrast() {
+        let doc = "# A\n\nOne.\n\n# B\n\nTwo.\n\n# C\n\nThree.\n";
+        let tasks = plan_spans(doc, 3000);
+        let parts = plan_sections(&tasks, 6000);
+        assert_eq!(parts.len(), 3);
+        let replies = vec![
+            reply(&[(
+                "canTakeTimeOff",
+                "the employee can take time off to deal with an emergency",
+            )]),
+            reply(&[(
+                "canTakeTimeOff",
+                "the employee is allowed unpaid leave for a dependant",
+            )]),
+            reply(&[
+                ("canTakeTimeOff", "an employee may take time off"),
+                ("paidBefore", "the fee was paid before the deadline"),
+            ]),
+        ];
+        let embedder = crate::core::compose::embed::LexicalEmbedder::new();
+        let mut problems = Vec::new();
+        let shared = merge(&parts, replies, &tasks, doc, &embedder, 0.65, &mut problems);
+        let names: Vec<&str> = shared.variables.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["canTakeTimeOff", "paidBefore"], "{shared:#?}");
+
+        // Two sections whose descriptions contrast keep two variables.
+        let replies = vec![
+            reply(&[("paid", "the fee was paid before the deadline")]),
+            reply(&[("paid", "the fee was paid after the deadline")]),
+            None,
+        ];
+        let shared = merge(&parts, replies, &tasks, doc, &embedder, 0.65, &mut problems);
+        assert_eq!(shared.variables.len(), 2, "{shared:#?}");
     }
 }
