@@ -277,13 +277,26 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
         }
     };
     consolidate(&mut app);
-    assert_eq!(app.formalization.proposals.len(), 1, "{:?}", app.status);
+    // The open merge, and the definition the rules' shapes give.
+    assert_eq!(app.formalization.proposals.len(), 2, "{:?}", app.status);
     let proposal = &app.formalization.proposals[0];
     assert!(proposal.acceptable(), "{proposal:?}");
     assert!(
-        proposal.summary.contains("visitorAge becomes ageClass"),
+        proposal
+            .summary
+            .contains("similar words only: visitorAge and ageClass"),
         "{}",
         proposal.summary
+    );
+    let definition = &app.formalization.proposals[1];
+    assert_eq!(
+        definition.proposal.source,
+        precept::core::compose::consolidate::ProposalSource::Definition
+    );
+    assert!(
+        definition.summary.starts_with("define "),
+        "{}",
+        definition.summary
     );
     assert_eq!(app.focus, Pane::Clusters);
     assert_eq!(
@@ -311,7 +324,7 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
             .iter()
             .all(|r| !r.expression.contains("visitorAge"))
     );
-    assert!(app.formalization.proposals.is_empty());
+    assert_eq!(app.formalization.proposals.len(), 1, "the definition stays");
     press(&mut app, 'u');
     assert_eq!(app.model, before, "undo brings visitorAge back");
     assert_eq!(
@@ -325,10 +338,10 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
     );
 
     consolidate(&mut app);
-    assert_eq!(app.formalization.proposals.len(), 1);
+    assert_eq!(app.formalization.proposals.len(), 2);
     let effects = press(&mut app, 'R');
     assert_eq!(names(&effects), ["SaveRecord"]);
-    assert!(app.formalization.proposals.is_empty());
+    assert_eq!(app.formalization.proposals.len(), 1);
     assert!(
         app.formalization
             .record
@@ -341,4 +354,13 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
         app.model.variable("visitorAge").is_some(),
         "a rejection changes no rule"
     );
+
+    // The definition is accepted as one undoable edit too.
+    let before = app.model.clone();
+    let effects = press(&mut app, 'y');
+    assert!(names(&effects).contains(&"SaveModel"), "{:?}", app.status);
+    assert_eq!(app.model.definitions.len(), 1, "{:?}", app.status);
+    assert!(app.formalization.proposals.is_empty());
+    press(&mut app, 'u');
+    assert_eq!(app.model, before, "undo takes the definition back");
 }

@@ -23,7 +23,9 @@ use serde_json::{Value, json};
 
 use crate::core::compose::cluster_edit;
 use crate::core::compose::record::FormalizationRecord;
-use crate::core::model::{EnumValue, PolicyModel, ReviewStatus, Rule, TypeDef, Variable};
+use crate::core::model::{
+    Definition, EnumValue, ModelEdit, PolicyModel, ReviewStatus, Rule, TypeDef, Variable,
+};
 use crate::core::smt::{Expr, ExprKind, Op, parse_expr};
 
 /// The value of a "one of" enum for a case outside the group.
@@ -56,6 +58,13 @@ pub enum Link {
         variable: String,
         description: String,
     },
+    /// One definition of a decision in place of the rules that decided it
+    /// apart: proposed by the definition pass (`define/`), never read from
+    /// the consolidation reply.
+    Define {
+        definition: Definition,
+        replaces: Vec<String>,
+    },
 }
 
 impl Link {
@@ -79,6 +88,22 @@ impl Link {
                 "one of: {} become {variable} of the new type {type_name}",
                 variables.join(", ")
             ),
+            Link::Define {
+                definition,
+                replaces,
+            } => format!(
+                "define {}: {} case(s), {} requirement(s), {} exception(s){} in place of {}",
+                definition.variable,
+                definition.cases.len(),
+                definition.requirements.len(),
+                definition.exceptions.len(),
+                if definition.exhaustive {
+                    ", the only cases"
+                } else {
+                    ""
+                },
+                replaces.join(", ")
+            ),
         }
     }
 }
@@ -94,6 +119,8 @@ pub enum ProposalSource {
     SimilarityConfirmed,
     /// The LLM's review of the vocabulary.
     Llm,
+    /// The definition pass (`define/`).
+    Definition,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -171,6 +198,9 @@ pub fn read_reply(reply: &Value) -> (Vec<Proposal>, Vec<String>) {
             .and_then(|r| r.as_str().map(str::to_string))
             .unwrap_or_default();
         match serde_json::from_value::<Link>(fields) {
+            Ok(Link::Define { .. }) => refused.push(format!(
+                "proposals[{i}]: a definition comes from the definition pass (precept define), not from this review"
+            )),
             Ok(link) => proposals.push(Proposal {
                 id: String::new(),
                 link,
@@ -413,6 +443,17 @@ pub fn apply(
                 review: ReviewStatus::Unreviewed,
                 note: format!("definitional link from consolidation: {}", proposal.reason),
             });
+        }
+        Link::Define {
+            definition,
+            replaces,
+        } => {
+            ModelEdit::Define {
+                definition: definition.clone(),
+                replaces: replaces.clone(),
+            }
+            .apply(&mut edited)
+            .map_err(|e| CorrectionError::BadGroup(e.to_string()))?;
         }
         Link::OneOf {
             variables,

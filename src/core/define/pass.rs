@@ -6,6 +6,8 @@
 use super::check::{CheckedDefinition, check_definitions};
 use super::request::{definition_request, read_reply};
 use super::{DefinitionProposal, shape_proposals};
+use crate::core::compose::consolidate::{Link, Proposal, ProposalSource};
+use crate::core::compose::consolidate_check::CheckedProposal;
 use crate::core::compose::record::DefinitionRecord;
 use crate::core::lifecycle::behaviour::Relation;
 use crate::core::llm::{LlmClient, complete_blocking};
@@ -142,4 +144,53 @@ pub fn apply_consistent(
         *model = edited;
     }
     (records, notes)
+}
+
+/// A checked definition as a consolidation proposal, so the workbench's
+/// Formalize screen lists and applies it like the others (one undoable
+/// edit).
+pub fn as_consolidation(checked: &CheckedDefinition) -> CheckedProposal {
+    let proposal = &checked.proposal;
+    let link = Link::Define {
+        definition: proposal.definition.clone(),
+        replaces: proposal.replaces.clone(),
+    };
+    let mut new_conflicts = Vec::new();
+    if checked.conflicts_after > checked.conflicts_before {
+        new_conflicts.push(format!(
+            "{} conflicting overlaps before, {} after",
+            checked.conflicts_before, checked.conflicts_after
+        ));
+    }
+    new_conflicts.extend(
+        checked
+            .impossible_added
+            .iter()
+            .map(|s| format!("impossible: {s}")),
+    );
+    let mut rules_changed: Vec<(String, String, String)> = Vec::new();
+    for (id, expression) in &checked.rules {
+        rules_changed.push((id.clone(), String::new(), expression.clone()));
+    }
+    CheckedProposal {
+        summary: format!(
+            "{} (meaning {})",
+            link.describe(),
+            meaning(checked.relation)
+        ),
+        proposal: Proposal {
+            id: proposal.id.clone(),
+            link,
+            reason: match proposal.origin {
+                super::Origin::Shapes => "read off the rules' shapes".into(),
+                super::Origin::Llm => "the LLM's reading of the rules and their sentences".into(),
+            },
+            source: ProposalSource::Definition,
+        },
+        refused: checked.refused.clone(),
+        inconsistent: checked.inconsistent,
+        new_conflicts,
+        flips: checked.flips.clone(),
+        rules_changed,
+    }
 }

@@ -179,13 +179,14 @@ pub fn start_consolidation(
     use crate::core::compose::consolidate_check::{check_proposals, consolidation_request};
     let (send, receive) = mpsc::channel();
     let client = client(project_dir);
+    let dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
         let mut proposals = record
             .as_ref()
             .map(|r| similarity_proposals(r, &model))
             .unwrap_or_default();
         let mut notes = Vec::new();
-        match client {
+        let llm = match client {
             Ok(client) => {
                 match crate::core::llm::complete_blocking(
                     &client,
@@ -198,14 +199,44 @@ pub fn start_consolidation(
                     }
                     Err(error) => notes.push(format!("the LLM could not be asked: {error}")),
                 }
+                Some(client)
             }
-            Err(error) => notes.push(format!(
-                "no LLM configured, so only the open merges: {}",
-                error.lines().next().unwrap_or_default()
-            )),
-        }
+            Err(error) => {
+                notes.push(format!(
+                    "no LLM configured, so only the open merges and the definitions the rules' shapes give: {}",
+                    error.lines().next().unwrap_or_default()
+                ));
+                None
+            }
+        };
+        let document = crate::core::model::Project::load_unchecked(&dir)
+            .ok()
+            .and_then(|p| p.document);
         let proposals = number(proposals);
-        let checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
+        let mut checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
+        // The definition pass: one definition per decision written apart,
+        // listed and applied like the links above.
+        let pool = crate::core::solve::SolverPool::spawn(2, timeout);
+        let definitions = crate::core::define::pass::definition_pass(
+            &model,
+            &tests,
+            document.as_deref(),
+            llm.as_ref(),
+            &pool,
+            timeout,
+        );
+        notes.extend(
+            definitions
+                .refused_replies
+                .iter()
+                .map(|r| format!("definition reply refused: {r}")),
+        );
+        checked.extend(
+            definitions
+                .proposals
+                .iter()
+                .map(crate::core::define::pass::as_consolidation),
+        );
         let _ = send.send(Msg::Consolidated {
             ticket,
             result: Ok(crate::tui::state::msg::Consolidation {
