@@ -422,7 +422,8 @@ impl AnswerVerifier {
                 continue;
             }
             let premise = &pair.checked.premise_formula;
-            let assumed = self.defaults.unmentioned(premise, self.reading());
+            let claim = &pair.checked.claim_formula;
+            let assumed = self.defaults.unmentioned(premise, claim, self.reading());
             let ticket = worker.submit(
                 self.defaults.assumed_premise(premise, &assumed),
                 pair.checked.claim_formula.clone(),
@@ -508,7 +509,7 @@ impl AnswerVerifier {
                 &written.checked.premise_formula,
                 &written.checked.claim_formula,
             );
-            let assumed = self.defaults.unmentioned(premise, self.reading());
+            let assumed = self.defaults.unmentioned(premise, claim, self.reading());
             let evidence = match assumed.is_empty() {
                 true => reply.finding,
                 false => {

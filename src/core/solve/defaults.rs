@@ -21,6 +21,39 @@ use crate::core::model::finding::{Assumption, Finding, FindingKind};
 use crate::core::model::{CompiledException, CompiledModel};
 use crate::core::smt::Expr;
 use crate::core::smt::build::{and_of, not_of};
+use std::collections::{HashMap, HashSet};
+
+/// Each variable's group: the variables that share a rule, transitively.
+fn variable_groups(compiled: &CompiledModel) -> HashMap<String, usize> {
+    let names: Vec<&str> = compiled.variables.iter().map(|(n, _)| n.as_str()).collect();
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let mut parent: Vec<usize> = (0..names.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for rule in &compiled.rules {
+        let mut first: Option<usize> = None;
+        for symbol in rule.formula.symbols() {
+            let Some(&i) = index.get(symbol) else {
+                continue;
+            };
+            match first {
+                None => first = Some(i),
+                Some(f) => {
+                    let (a, b) = (root(&mut parent, f), root(&mut parent, i));
+                    parent[a] = b;
+                }
+            }
+        }
+    }
+    (0..names.len())
+        .map(|i| (names[i].to_string(), root(&mut parent, i)))
+        .collect()
+}
 
 /// How a claim is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,29 +80,46 @@ impl Reading {
 #[derive(Debug, Clone, Default)]
 pub struct Defaults {
     exceptions: Vec<(CompiledException, String)>,
+    /// Each variable's group: variables that share a rule, transitively.
+    /// An exception outside a question's groups cannot change its finding.
+    group: HashMap<String, usize>,
 }
 
 impl Defaults {
     pub fn of(compiled: &CompiledModel) -> Defaults {
-        let exceptions = compiled
+        let exceptions: Vec<(CompiledException, String)> = compiled
             .exceptions
             .iter()
             .map(|e| (e.clone(), compiled.glossary.phrase(&not_of(&e.written))))
             .collect();
-        Defaults { exceptions }
+        if exceptions.is_empty() {
+            return Defaults::default();
+        }
+        Defaults {
+            exceptions,
+            group: variable_groups(compiled),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
         self.exceptions.is_empty()
     }
 
-    /// The exceptions `premise` does not mention, in file order: the ones
-    /// the default reading assumes absent.
-    pub fn unmentioned(&self, premise: &Expr, reading: Reading) -> Vec<usize> {
-        if reading == Reading::Strict {
+    /// The exceptions `premise` does not mention, in file order, among
+    /// those in the groups of rules the question reaches: the ones the
+    /// default reading assumes absent (one outside those groups shares no
+    /// variable with the question, through any rule, so it cannot change
+    /// the finding).
+    pub fn unmentioned(&self, premise: &Expr, claim: &Expr, reading: Reading) -> Vec<usize> {
+        if reading == Reading::Strict || self.exceptions.is_empty() {
             return Vec::new();
         }
         let named = premise.symbols();
+        let reached: HashSet<usize> = named
+            .iter()
+            .chain(claim.symbols().iter())
+            .filter_map(|s| self.group.get(*s).copied())
+            .collect();
         (0..self.exceptions.len())
             .filter(|&i| {
                 let exception = &self.exceptions[i].0;
@@ -77,6 +127,10 @@ impl Defaults {
                     .symbols
                     .iter()
                     .any(|s| named.contains(&s.as_str()))
+                    && self
+                        .group
+                        .get(&exception.variable)
+                        .is_some_and(|g| reached.contains(g))
             })
             .collect()
     }
@@ -123,7 +177,7 @@ impl Defaults {
         claim: &Expr,
         reading: Reading,
     ) -> Finding {
-        let assumed = self.unmentioned(premise, reading);
+        let assumed = self.unmentioned(premise, claim, reading);
         if assumed.is_empty() {
             return worker.verify(premise.clone(), claim.clone());
         }

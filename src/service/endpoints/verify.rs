@@ -51,7 +51,7 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
             .check_formula(&request.claim)
             .map_err(|e| ApiError::bad_expression("claim", &e))?;
         let defaults = Defaults::of(compiled);
-        let assumed = defaults.unmentioned(&premise, Reading::strict(request.strict));
+        let assumed = defaults.unmentioned(&premise, &claim, Reading::strict(request.strict));
         let asked = defaults.assumed_premise(&premise, &assumed);
         // An idle worker, if any, decides half of the question meanwhile.
         let (finding, split) = match Loan::try_take(model) {
