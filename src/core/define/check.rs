@@ -1,6 +1,7 @@
 //! Every definition proposal is checked before anyone sees it: it must
 //! apply and type-check; the solver compares the model with and without it
-//! (a scenario each way that one allows and the other does not), lists the
+//! (a scenario each way that one allows and the other does not, decided
+//! exactly but not minimized), lists the
 //! tests it flips, says whether it makes the rules contradict each other,
 //! and which impossible input situations (L210) and conflicting overlaps
 //! (L206) it removes or adds. A proposal that makes the model inconsistent
@@ -9,13 +10,15 @@
 //! with it, transitively), the only part of the model it can change.
 
 use super::DefinitionProposal;
-use crate::core::lifecycle::behaviour::{Relation, compare};
+use crate::core::lifecycle::behaviour::Relation;
 use crate::core::lint::full::full_lint;
 use crate::core::lint::{Diagnostic, LintCode};
 use crate::core::model::finding::Scenario;
-use crate::core::model::{LogicTest, PolicyModel, compile};
+use crate::core::model::{CompiledModel, CompiledRule, LogicTest, PolicyModel, compile};
+use crate::core::smt::Expr;
+use crate::core::smt::build::{and_of, not_of};
 use crate::core::smt::parse_expr;
-use crate::core::solve::SolverPool;
+use crate::core::solve::{FormulaQuery, Satisfiability, SolverPool, SolverWorker};
 use crate::core::test_runner::TestOutcome;
 use crate::core::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 use serde::Serialize;
@@ -159,6 +162,83 @@ fn group_of(model: &PolicyModel, seed: &BTreeSet<String>) -> PolicyModel {
     group
 }
 
+/// How the group with the definition relates to the group without it: two
+/// exact checks over every rule of the group (the rules both share, and
+/// each side's own), with a scenario each way that one allows and the other
+/// does not, showing the variables of the rules that differ. Unlike the
+/// semantic diff's, the scenarios are not minimized: on a group of a
+/// thousand rules that costs a check per variable.
+fn compare_groups(
+    before: &PolicyModel,
+    after: &PolicyModel,
+    timeout: Duration,
+) -> (Relation, Option<Scenario>, Option<Scenario>) {
+    let compiled = compile(after);
+    let before_compiled = compile(before);
+    let worker = SolverWorker::spawn(timeout);
+    if !compiled.issues.is_empty() || worker.load(compiled.clone()).is_err() {
+        return (Relation::Unknown, None, None);
+    }
+    let same = |a: &CompiledRule, b: &[CompiledRule]| {
+        b.iter().any(|r| r.id == a.id && r.formula == a.formula)
+    };
+    let common: Vec<Expr> = compiled
+        .rules
+        .iter()
+        .filter(|r| same(r, &before_compiled.rules))
+        .map(|r| r.formula.clone())
+        .collect();
+    let own = |side: &CompiledModel, other: &CompiledModel| -> Vec<Expr> {
+        side.rules
+            .iter()
+            .filter(|r| !same(r, &other.rules))
+            .map(|r| r.formula.clone())
+            .collect()
+    };
+    let (only_a, only_b) = (
+        own(&before_compiled, &compiled),
+        own(&compiled, &before_compiled),
+    );
+    let mut show: Vec<String> = Vec::new();
+    for formula in only_a.iter().chain(&only_b) {
+        for symbol in formula.symbols() {
+            if compiled.variables.iter().any(|(n, _)| n == symbol)
+                && !show.iter().any(|s| s == symbol)
+            {
+                show.push(symbol.to_string());
+            }
+        }
+    }
+    let query = |allowed: &[Expr], refused: &[Expr]| FormulaQuery {
+        formula: and_of(
+            common
+                .iter()
+                .cloned()
+                .chain(allowed.iter().cloned())
+                .chain(std::iter::once(not_of(&and_of(refused.iter().cloned())))),
+        ),
+        show: show.clone(),
+    };
+    let results = worker.check_formulas(vec![query(&only_a, &only_b), query(&only_b, &only_a)]);
+    let read = |r: Option<&Satisfiability>| match r {
+        Some(Satisfiability::Satisfiable(s)) => Some(Some(s.clone())),
+        Some(Satisfiability::Unsatisfiable) => Some(None),
+        _ => None,
+    };
+    match (read(results.first()), read(results.get(1))) {
+        (Some(a), Some(b)) => {
+            let relation = match (&a, &b) {
+                (None, None) => Relation::Equivalent,
+                (None, Some(_)) => Relation::AStronger,
+                (Some(_), None) => Relation::BStronger,
+                (Some(_), Some(_)) => Relation::DifferBothWays,
+            };
+            (relation, a, b)
+        }
+        _ => (Relation::Unknown, None, None),
+    }
+}
+
 fn check_one(
     model: &PolicyModel,
     tests: &[LogicTest],
@@ -224,10 +304,10 @@ fn check_one(
         .cloned()
         .collect();
     checked.conflicts_after = after.conflicts;
-    let behaviour = compare(&model_group, &edited_group, &[], timeout.as_millis() as u64);
-    checked.relation = behaviour.relation;
-    checked.allowed_only_before = behaviour.a_allows_not_b;
-    checked.allowed_only_after = behaviour.b_allows_not_a;
+    let (relation, only_before, only_after) = compare_groups(&model_group, &edited_group, timeout);
+    checked.relation = relation;
+    checked.allowed_only_before = only_before;
+    checked.allowed_only_after = only_after;
     match flips_of(&edited, tests, baseline, timeout) {
         Ok(flips) => checked.flips = flips,
         Err(error) => checked.refused = Some(error.to_string()),
