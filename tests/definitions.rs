@@ -187,17 +187,25 @@ fn the_shapes_pass_joins_a_decision_and_defaults_answer_the_plain_question() {
     assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
 }
 
-#[test]
-fn a_rule_edited_apart_from_its_definition_is_reported_with_its_field() {
+/// A scratch copy of the hall-booking project with the shapes' definition
+/// of `canBookHall` applied, and the definition's id.
+fn hall_with_its_definition() -> (tempfile::TempDir, String) {
     let scratch = copy("hall-booking");
-    let dir = scratch.path();
-    let out = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--json"]);
+    let dir = scratch.path().to_str().unwrap().to_string();
+    let out = precept(&["define", &dir, "--no-llm", "--json"]);
     let id = proposal_for(&json_of(&out), "canBookHall")["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let applied = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--apply", &id]);
+    let applied = precept(&["define", &dir, "--no-llm", "--apply", &id]);
     assert_eq!(applied.status.code(), Some(0), "{}", stderr(&applied));
+    (scratch, id)
+}
+
+#[test]
+fn a_rule_edited_apart_from_its_definition_is_reported_with_its_field() {
+    let (scratch, id) = hall_with_its_definition();
+    let dir = scratch.path();
     let path = dir.join("model.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let broken = text.replacen(
@@ -215,6 +223,7 @@ fn a_rule_edited_apart_from_its_definition_is_reported_with_its_field() {
         "{err}"
     );
     assert!(err.contains("edit the definition"), "{err}");
+    assert!(err.contains(&format!("{id}.c1")), "names the rule: {err}");
 }
 
 #[test]
@@ -548,15 +557,8 @@ fn formalize_runs_the_definition_pass_unless_told_not_to() {
 
 #[test]
 fn the_service_reads_by_default_and_strictly_when_asked() {
-    let scratch = copy("hall-booking");
+    let (scratch, id) = hall_with_its_definition();
     let dir = scratch.path();
-    let out = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--json"]);
-    let id = proposal_for(&json_of(&out), "canBookHall")["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let applied = precept(&["define", dir.to_str().unwrap(), "--no-llm", "--apply", &id]);
-    assert_eq!(applied.status.code(), Some(0), "{}", stderr(&applied));
     let served = support::service::Served::ready(dir, &[]);
     let question = json!({"premise": "(and livesInParish isAdult)", "claim": "canBookHall"});
     let reply = served.post("/v1/verify", &question);

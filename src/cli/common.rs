@@ -81,3 +81,46 @@ pub fn print_json(value: &impl serde::Serialize) -> Outcome {
     println!("{text}");
     Ok(())
 }
+
+/// What `--apply ID…` needs to know of a checked proposal.
+pub trait Chosen {
+    fn id(&self) -> &str;
+    /// Why it cannot be applied at all.
+    fn refused(&self) -> Option<&str>;
+    /// Whether applying it makes the rules contradict each other.
+    fn inconsistent(&self) -> bool;
+}
+
+/// The proposals `--apply` names, in the order named, each checked: it
+/// exists, was not refused, and (unless `force`) keeps the model
+/// consistent. The first that fails is the error, and nothing is applied.
+pub fn chosen<'a, T: Chosen>(
+    ids: &[String],
+    checked: &'a [T],
+    force: bool,
+) -> Result<Vec<&'a T>, Failure> {
+    let mut out = Vec::new();
+    for id in ids {
+        let Some(proposal) = checked.iter().find(|c| c.id() == id) else {
+            let known: Vec<&str> = checked.iter().map(Chosen::id).collect();
+            return Err(Failure::Input(format!(
+                "--apply {id}: there is no proposal {id} (the proposals are {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        if let Some(why) = proposal.refused() {
+            return Err(Failure::Input(format!("--apply {id}: refused: {why}")));
+        }
+        if proposal.inconsistent() && !force {
+            return Err(Failure::Input(format!(
+                "--apply {id}: it makes the model inconsistent (every question would be IMPOSSIBLE); add --force to apply it anyway"
+            )));
+        }
+        out.push(proposal);
+    }
+    Ok(out)
+}

@@ -9,7 +9,7 @@
 //! model inconsistent needs `--force`. The ids are stable while the model is
 //! unchanged (the LLM's reply is cached).
 
-use super::common::{Failure, Outcome, load_project, print_json};
+use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
 use crate::core::compose::consolidate::{
     Proposal, apply, number, read_reply, similarity_proposals,
@@ -87,30 +87,12 @@ pub fn run(args: &ConsolidateArgs) -> Outcome {
 
     let mut applied = Vec::new();
     if !args.apply.is_empty() {
-        for id in &args.apply {
-            let Some(proposal) = checked.iter().find(|c| &c.proposal.id == id) else {
-                return Err(Failure::Input(format!(
-                    "--apply {id}: there is no proposal {id} (the proposals are C1..C{})",
-                    checked.len()
-                )));
-            };
-            if let Some(why) = &proposal.refused {
-                return Err(Failure::Input(format!("--apply {id}: refused: {why}")));
-            }
-            if proposal.inconsistent && !args.force {
-                return Err(Failure::Input(format!(
-                    "--apply {id}: it makes the model inconsistent (every question would be IMPOSSIBLE); add --force to apply it anyway"
-                )));
-            }
-        }
+        let chosen = chosen(&args.apply, &checked, args.force)?;
         // All or nothing: every chosen proposal applies, or nothing is saved.
         let mut model = project.model.clone();
-        for id in &args.apply {
-            let proposal = &checked
-                .iter()
-                .find(|c| &c.proposal.id == id)
-                .expect("checked above")
-                .proposal;
+        for checked in chosen {
+            let proposal = &checked.proposal;
+            let id = &proposal.id;
             apply(&mut model, record.as_mut(), proposal).map_err(|e| {
                 Failure::Input(format!(
                     "--apply {id}: after the proposals before it, it no longer applies: {e}; nothing was saved"
@@ -189,4 +171,16 @@ fn text_report(checked: &[CheckedProposal], refused: &[String], applied: &[Strin
         let _ = writeln!(out, "applied {} and saved the model", applied.join(", "));
     }
     out
+}
+
+impl Chosen for CheckedProposal {
+    fn id(&self) -> &str {
+        &self.proposal.id
+    }
+    fn refused(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
+    fn inconsistent(&self) -> bool {
+        self.inconsistent
+    }
 }

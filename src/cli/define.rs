@@ -9,7 +9,7 @@
 //! `--apply D1 D3` applies those proposals in order and saves the model;
 //! one that makes the model inconsistent needs `--force`.
 
-use super::common::{Failure, Outcome, load_project, print_json};
+use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
 use crate::core::define::check::CheckedDefinition;
 use crate::core::define::pass::{definition_pass, meaning};
@@ -81,36 +81,12 @@ pub fn run(args: &DefineArgs) -> Outcome {
     let checked = &result.proposals;
     let mut applied = Vec::new();
     if !args.apply.is_empty() {
-        for id in &args.apply {
-            let Some(proposal) = checked.iter().find(|c| &c.proposal.id == id) else {
-                let ids: Vec<&str> = checked.iter().map(|c| c.proposal.id.as_str()).collect();
-                return Err(Failure::Input(format!(
-                    "--apply {id}: there is no proposal {id} (the proposals are {})",
-                    if ids.is_empty() {
-                        "none".to_string()
-                    } else {
-                        ids.join(", ")
-                    }
-                )));
-            };
-            if let Some(why) = &proposal.refused {
-                return Err(Failure::Input(format!("--apply {id}: refused: {why}")));
-            }
-            if proposal.inconsistent && !args.force {
-                return Err(Failure::Input(format!(
-                    "--apply {id}: it makes the model inconsistent (every question would be IMPOSSIBLE); add --force to apply it anyway"
-                )));
-            }
-        }
+        let chosen = chosen(&args.apply, checked, args.force)?;
         // All or nothing: every chosen proposal applies, or nothing is saved.
         let mut model = project.model.clone();
-        for id in &args.apply {
-            let proposal = &checked
-                .iter()
-                .find(|c| &c.proposal.id == id)
-                .expect("checked above")
-                .proposal;
-            proposal.edit().apply(&mut model).map_err(|e| {
+        for checked in chosen {
+            let id = &checked.proposal.id;
+            checked.proposal.edit().apply(&mut model).map_err(|e| {
                 Failure::Input(format!(
                     "--apply {id}: after the proposals before it, it no longer applies: {e}; nothing was saved"
                 ))
@@ -209,4 +185,16 @@ fn text_report(checked: &[CheckedDefinition], refused: &[String], applied: &[Str
         let _ = writeln!(out, "applied {} and saved the model", applied.join(", "));
     }
     out
+}
+
+impl Chosen for CheckedDefinition {
+    fn id(&self) -> &str {
+        &self.proposal.id
+    }
+    fn refused(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
+    fn inconsistent(&self) -> bool {
+        self.inconsistent
+    }
 }
