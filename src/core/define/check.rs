@@ -54,6 +54,11 @@ pub struct CheckedDefinition {
     pub conflicts_after: usize,
     /// The rules it compiles to: (id, SMT-LIB).
     pub rules: Vec<(String, String)>,
+    /// Why the lint was not compared before and after (a group of rules
+    /// too large to lint twice per proposal): L210 and L206 are then not
+    /// known here; `precept lint` after applying tells them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lint_skipped: Option<String>,
 }
 
 impl CheckedDefinition {
@@ -74,6 +79,9 @@ impl CheckedDefinition {
                 self.impossible_added.join("; ")
             ));
         }
+        if let Some(why) = &self.lint_skipped {
+            out.push(format!("not linted: {why}"));
+        }
         if self.conflicts_after > self.conflicts_before {
             out.push(format!(
                 "adds conflicting overlaps: {} before, {} after",
@@ -82,6 +90,28 @@ impl CheckedDefinition {
         }
         out
     }
+}
+
+/// The largest group of rules whose lint the checks compare before and
+/// after: above it only consistency is decided (one exact check), and the
+/// proposal says the lint comparison was left out.
+pub const LINT_GROUP_LIMIT: usize = 300;
+
+/// Whether the rules of `model` have a scenario at all (exactly, with
+/// every rule: no cone is left out).
+pub fn consistent(model: &PolicyModel, worker: &SolverWorker) -> bool {
+    let compiled = compile(model);
+    if !compiled.issues.is_empty() || worker.load(compiled.clone()).is_err() {
+        return false;
+    }
+    let query = FormulaQuery {
+        formula: and_of(compiled.rules.iter().map(|r| r.formula.clone())),
+        show: Vec::new(),
+    };
+    matches!(
+        worker.check_formulas(vec![query]).first(),
+        Some(Satisfiability::Satisfiable(_))
+    )
 }
 
 /// What the lint says that the checks compare.
@@ -260,6 +290,7 @@ fn check_one(
         conflicts_before: 0,
         conflicts_after: 0,
         rules: Vec::new(),
+        lint_skipped: None,
     };
     let mut edited = model.clone();
     if let Err(error) = proposal.edit().apply(&mut edited) {
@@ -289,21 +320,31 @@ fn check_one(
         seed.extend(symbols_of(&part.condition));
     }
     let (model_group, edited_group) = (group_of(model, &seed), group_of(&edited, &seed));
-    let before = lint_facts(&model_group, pool);
-    let after = lint_facts(&edited_group, pool);
-    checked.conflicts_before = before.conflicts;
-    checked.inconsistent = after.inconsistent && !before.inconsistent;
-    checked.impossible_removed = before
-        .impossible
-        .difference(&after.impossible)
-        .cloned()
-        .collect();
-    checked.impossible_added = after
-        .impossible
-        .difference(&before.impossible)
-        .cloned()
-        .collect();
-    checked.conflicts_after = after.conflicts;
+    if model_group.rules.len().max(edited_group.rules.len()) > LINT_GROUP_LIMIT {
+        let worker = SolverWorker::spawn(timeout);
+        checked.inconsistent =
+            !consistent(&edited_group, &worker) && consistent(&model_group, &worker);
+        checked.lint_skipped = Some(format!(
+            "the definition's group has {} rules (over {LINT_GROUP_LIMIT}): consistency was decided, the lint was not compared",
+            edited_group.rules.len()
+        ));
+    } else {
+        let before = lint_facts(&model_group, pool);
+        let after = lint_facts(&edited_group, pool);
+        checked.conflicts_before = before.conflicts;
+        checked.inconsistent = after.inconsistent && !before.inconsistent;
+        checked.impossible_removed = before
+            .impossible
+            .difference(&after.impossible)
+            .cloned()
+            .collect();
+        checked.impossible_added = after
+            .impossible
+            .difference(&before.impossible)
+            .cloned()
+            .collect();
+        checked.conflicts_after = after.conflicts;
+    }
     let (relation, only_before, only_after) = compare_groups(&model_group, &edited_group, timeout);
     checked.relation = relation;
     checked.allowed_only_before = only_before;

@@ -3,7 +3,7 @@
 //! is given (a reply that does not fit keeps the shapes' proposal, and the
 //! refusal is reported), then every proposal checked.
 
-use super::check::{CheckedDefinition, check_definitions};
+use super::check::{CheckedDefinition, check_definitions, consistent};
 use super::request::{definition_request, read_reply};
 use super::{DefinitionProposal, shape_proposals};
 use crate::core::compose::consolidate::{Link, Proposal, ProposalSource};
@@ -11,9 +11,8 @@ use crate::core::compose::consolidate_check::CheckedProposal;
 use crate::core::compose::record::DefinitionRecord;
 use crate::core::lifecycle::behaviour::Relation;
 use crate::core::llm::{LlmClient, complete_blocking};
-use crate::core::model::{LogicTest, PolicyModel, compile};
-use crate::core::smt::build::and_of;
-use crate::core::solve::{FormulaQuery, Satisfiability, SolverPool, SolverWorker};
+use crate::core::model::{LogicTest, PolicyModel};
+use crate::core::solve::{SolverPool, SolverWorker};
 use std::time::Duration;
 
 /// What the pass found: the checked proposals, and the LLM replies that
@@ -74,24 +73,6 @@ pub fn meaning(relation: Relation) -> &'static str {
         Relation::DifferBothWays => "changed both ways",
         Relation::Unknown => "not decided in time",
     }
-}
-
-/// Whether the rules of `model` have a scenario at all (exactly, with
-/// every rule: no cone is left out).
-fn consistent(model: &PolicyModel, worker: &SolverWorker) -> bool {
-    let compiled = compile(model);
-    if !compiled.issues.is_empty() || worker.load(compiled.clone()).is_err() {
-        return false;
-    }
-    let all = and_of(compiled.rules.iter().map(|r| r.formula.clone()));
-    let query = FormulaQuery {
-        formula: all,
-        show: Vec::new(),
-    };
-    matches!(
-        worker.check_formulas(vec![query]).first(),
-        Some(Satisfiability::Satisfiable(_))
-    )
 }
 
 /// Applies, in order, every proposal of `result` that was not refused and
