@@ -13,6 +13,7 @@ use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
 use crate::core::define::check::CheckedDefinition;
 use crate::core::define::pass::{definition_pass, meaning};
+use crate::core::model::definition_shapes::decisions;
 use crate::core::solve::SolverPool;
 use clap::Args;
 use serde::Serialize;
@@ -48,6 +49,10 @@ pub struct DefineArgs {
 
 #[derive(Serialize)]
 struct DefineJson<'a> {
+    /// The derived Bools the rules' shapes show as decisions (one rule
+    /// alone included); `proposals` are those decided by several rules
+    /// apart.
+    decisions: usize,
     proposals: &'a [CheckedDefinition],
     /// LLM replies that were refused; the shapes' proposal stands for them.
     refused_replies: &'a [String],
@@ -56,6 +61,7 @@ struct DefineJson<'a> {
 
 pub fn run(args: &DefineArgs) -> Outcome {
     let (mut project, _) = load_project(&args.dir)?;
+    let decision_count = decisions(&project.model).len();
     let timeout = Duration::from_millis(
         args.timeout_ms
             .unwrap_or(project.settings.solver_timeout_ms),
@@ -98,6 +104,7 @@ pub fn run(args: &DefineArgs) -> Outcome {
     }
     if args.json {
         print_json(&DefineJson {
+            decisions: decision_count,
             proposals: checked,
             refused_replies: &result.refused_replies,
             applied: &applied,

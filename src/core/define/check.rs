@@ -161,11 +161,26 @@ fn symbols_of(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The variables a proposal touches: its variable, those of the rules it
+/// replaces and those of its parts.
+pub(super) fn touched(model: &PolicyModel, proposal: &DefinitionProposal) -> BTreeSet<String> {
+    let mut seed: BTreeSet<String> = BTreeSet::from([proposal.variable.clone()]);
+    for id in &proposal.replaces {
+        if let Some(rule) = model.rule(id) {
+            seed.extend(symbols_of(&rule.expression));
+        }
+    }
+    for (_, _, part) in proposal.definition.parts() {
+        seed.extend(symbols_of(&part.condition));
+    }
+    seed
+}
+
 /// `model` with only the rules that share variables, directly or through
 /// other rules, with `seed`: the group of rules a change of those
 /// variables' rules can touch. Lint groups rules the same way, so its
 /// findings on the group are its findings on the whole model there.
-fn group_of(model: &PolicyModel, seed: &BTreeSet<String>) -> PolicyModel {
+pub(super) fn group_of(model: &PolicyModel, seed: &BTreeSet<String>) -> PolicyModel {
     let rule_symbols: Vec<Vec<String>> = model
         .rules
         .iter()
@@ -310,15 +325,7 @@ fn check_one(
         .collect();
     // Only the group of rules the definition touches can change: the lint
     // and the comparison look at that group, before and after.
-    let mut seed: BTreeSet<String> = BTreeSet::from([proposal.variable.clone()]);
-    for id in &proposal.replaces {
-        if let Some(rule) = model.rule(id) {
-            seed.extend(symbols_of(&rule.expression));
-        }
-    }
-    for (_, _, part) in proposal.definition.parts() {
-        seed.extend(symbols_of(&part.condition));
-    }
+    let seed = touched(model, proposal);
     let (model_group, edited_group) = (group_of(model, &seed), group_of(&edited, &seed));
     if model_group.rules.len().max(edited_group.rules.len()) > LINT_GROUP_LIMIT {
         let worker = SolverWorker::spawn(timeout);

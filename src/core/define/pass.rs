@@ -3,7 +3,7 @@
 //! is given (a reply that does not fit keeps the shapes' proposal, and the
 //! refusal is reported), then every proposal checked.
 
-use super::check::{CheckedDefinition, check_definitions, consistent};
+use super::check::{CheckedDefinition, check_definitions, consistent, group_of, touched};
 use super::request::{definition_request, read_reply};
 use super::{DefinitionProposal, shape_proposals};
 use crate::core::compose::consolidate::{Link, Proposal, ProposalSource};
@@ -77,7 +77,7 @@ pub fn meaning(relation: Relation) -> &'static str {
 
 /// Applies, in order, every proposal of `result` that was not refused and
 /// does not make the model inconsistent, keeping the model consistent
-/// after each (a definition that would break it with the ones before it
+/// after each (decided on the group of rules each touches) (a definition that would break it with the ones before it
 /// is left out, with a note). Returns the records of what was applied and
 /// the notes.
 pub fn apply_consistent(
@@ -88,6 +88,16 @@ pub fn apply_consistent(
     let worker = SolverWorker::spawn(timeout);
     let mut records = Vec::new();
     let mut notes = Vec::new();
+    // A consistent model stays consistent when each edit keeps the group of
+    // rules it touches consistent (the other groups share no variable with
+    // it): one check of the whole first, then one of each group.
+    if !consistent(model, &worker) {
+        notes.push(
+            "no definition applied: the rules contradict each other before any definition (precept lint shows where)"
+                .into(),
+        );
+        return (records, notes);
+    }
     for checked in result.proposals.iter().filter(|c| c.acceptable()) {
         let proposal = &checked.proposal;
         let mut edited = model.clone();
@@ -98,7 +108,7 @@ pub fn apply_consistent(
             ));
             continue;
         }
-        if !consistent(&edited, &worker) {
+        if !consistent(&group_of(&edited, &touched(model, proposal)), &worker) {
             notes.push(format!(
                 "definition {} of {} not applied: with the definitions before it the rules would contradict each other",
                 proposal.id, proposal.variable
