@@ -81,9 +81,14 @@ fn subject(diagnostics: &[Diagnostic], members: &[usize]) -> String {
             format!("{what}: {}", joined(&outputs, 4))
         }
         LintCode::ConflictingOverlap => {
+            // A pair "R3 ↔ R7"; a grouped finding (one decision's rules
+            // and the conditions they lack) by its rules.
             let pairs: Vec<String> = members
                 .iter()
-                .map(|&i| diagnostics[i].rules.join(" ↔ "))
+                .map(|&i| match diagnostics[i].rules.len() {
+                    2 => diagnostics[i].rules.join(" ↔ "),
+                    n => format!("{n} rules ({})", joined(&diagnostics[i].rules, 3)),
+                })
                 .collect();
             // The variables every member decides; when a chain of conflicts
             // shares none across all of them, the first member's.

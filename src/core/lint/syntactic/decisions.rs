@@ -1,8 +1,9 @@
 //! Decisions the rules leave open, and one decision under two names.
 //!
 //! - L150 open decision: a derived Bool that no rule makes true (the rules
-//!   say only what it requires or what excludes it), or a list of cases
-//!   that nothing closes (no rule makes it false). The rules' roles come
+//!   say only what it requires or what excludes it, and no other rule reads
+//!   it: one that others read is an input the question states), or a list
+//!   of cases that nothing closes (no rule makes it false). The rules' roles come
 //!   from their shapes (`model/definition_shapes.rs`), or from the
 //!   variable's definition where it has one.
 //! - L142 split name: `X` beside `X_2` (composition kept two proposals of
@@ -31,7 +32,14 @@ pub(super) fn open_decisions(model: &PolicyModel, found: &mut Vec<Found>) {
         if decision.replaces.len() < 2 {
             continue;
         }
-        if d.cases.is_empty() {
+        // A variable that other rules read is an input with constraints
+        // (a fact the question states), not a decision left open.
+        let read_elsewhere = model.rules.iter().any(|r| {
+            !decision.replaces.contains(&r.id)
+                && crate::core::smt::parse_expr(&r.expression)
+                    .is_ok_and(|e| e.symbols().contains(&x.as_str()))
+        });
+        if d.cases.is_empty() && !read_elsewhere {
             let message = format!(
                 "No case makes {x} true: the rules that decide it ({}) say only what it \
                  requires or what excludes it, never when it holds, so no question \
