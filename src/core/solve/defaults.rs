@@ -169,7 +169,11 @@ impl Defaults {
         }
     }
 
-    /// Checks `premise` ⇒ `claim` on `worker` in `reading`, blocking.
+    /// Checks `premise` ⇒ `claim` on `worker` in `reading`, blocking. The
+    /// strict question is asked first: a VALID, INVALID or IMPOSSIBLE
+    /// strict finding is the default one too (it needs no assumption, and
+    /// an assumption never makes a finding IMPOSSIBLE), so only a question
+    /// the premise leaves open is asked again with the assumptions.
     pub fn verify(
         &self,
         worker: &SolverWorker,
@@ -178,8 +182,9 @@ impl Defaults {
         reading: Reading,
     ) -> Finding {
         let assumed = self.unmentioned(premise, claim, reading);
-        if assumed.is_empty() {
-            return worker.verify(premise.clone(), claim.clone());
+        let strict = worker.verify(premise.clone(), claim.clone());
+        if assumed.is_empty() || strict.kind != FindingKind::Satisfiable {
+            return strict;
         }
         let first = worker.verify(self.assumed_premise(premise, &assumed), claim.clone());
         self.settle(worker, premise, claim, assumed, first)
