@@ -169,11 +169,7 @@ impl Defaults {
         }
     }
 
-    /// Checks `premise` ⇒ `claim` on `worker` in `reading`, blocking. The
-    /// strict question is asked first: a VALID, INVALID or IMPOSSIBLE
-    /// strict finding is the default one too (it needs no assumption, and
-    /// an assumption never makes a finding IMPOSSIBLE), so only a question
-    /// the premise leaves open is asked again with the assumptions.
+    /// Checks `premise` ⇒ `claim` on `worker` in `reading`, blocking.
     pub fn verify(
         &self,
         worker: &SolverWorker,
@@ -182,9 +178,8 @@ impl Defaults {
         reading: Reading,
     ) -> Finding {
         let assumed = self.unmentioned(premise, claim, reading);
-        let strict = worker.verify(premise.clone(), claim.clone());
-        if assumed.is_empty() || strict.kind != FindingKind::Satisfiable {
-            return strict;
+        if assumed.is_empty() {
+            return worker.verify(premise.clone(), claim.clone());
         }
         let first = worker.verify(self.assumed_premise(premise, &assumed), claim.clone());
         self.settle(worker, premise, claim, assumed, first)
