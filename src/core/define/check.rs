@@ -14,6 +14,7 @@ use crate::core::lifecycle::behaviour::Relation;
 use crate::core::lint::full::full_lint;
 use crate::core::lint::{Diagnostic, LintCode};
 use crate::core::model::finding::Scenario;
+use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledModel, CompiledRule, LogicTest, PolicyModel, compile};
 use crate::core::smt::Expr;
 use crate::core::smt::build::{and_of, not_of};
@@ -186,24 +187,16 @@ pub(super) fn group_of(model: &PolicyModel, seed: &BTreeSet<String>) -> PolicyMo
         .iter()
         .map(|r| symbols_of(&r.expression))
         .collect();
-    let mut reached = seed.clone();
-    let mut taken = vec![false; model.rules.len()];
-    loop {
-        let mut grew = false;
-        for (i, symbols) in rule_symbols.iter().enumerate() {
-            if !taken[i] && symbols.iter().any(|s| reached.contains(s)) {
-                taken[i] = true;
-                grew = true;
-                reached.extend(symbols.iter().cloned());
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
+    let graph = RuleGraph::from_rule_variables(rule_symbols.iter().map(Vec::as_slice));
+    let taken: BTreeSet<usize> = graph
+        .rules_touching(seed.iter().map(String::as_str))
+        .into_iter()
+        .collect();
     let mut group = model.clone();
-    let mut keep = taken.into_iter();
-    group.rules.retain(|_| keep.next().unwrap_or(false));
+    let mut position = 0..;
+    group
+        .rules
+        .retain(|_| taken.contains(&position.next().unwrap_or(usize::MAX)));
     group
 }
 

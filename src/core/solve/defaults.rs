@@ -18,42 +18,10 @@
 
 use super::worker::SolverWorker;
 use crate::core::model::finding::{Assumption, Finding, FindingKind};
+use crate::core::model::graph::RuleGraph;
 use crate::core::model::{CompiledException, CompiledModel};
 use crate::core::smt::Expr;
 use crate::core::smt::build::{and_of, not_of};
-use std::collections::{HashMap, HashSet};
-
-/// Each variable's group: the variables that share a rule, transitively.
-fn variable_groups(compiled: &CompiledModel) -> HashMap<String, usize> {
-    let names: Vec<&str> = compiled.variables.iter().map(|(n, _)| n.as_str()).collect();
-    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let mut parent: Vec<usize> = (0..names.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for rule in &compiled.rules {
-        let mut first: Option<usize> = None;
-        for symbol in rule.formula.symbols() {
-            let Some(&i) = index.get(symbol) else {
-                continue;
-            };
-            match first {
-                None => first = Some(i),
-                Some(f) => {
-                    let (a, b) = (root(&mut parent, f), root(&mut parent, i));
-                    parent[a] = b;
-                }
-            }
-        }
-    }
-    (0..names.len())
-        .map(|i| (names[i].to_string(), root(&mut parent, i)))
-        .collect()
-}
 
 /// How a claim is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -80,9 +48,9 @@ impl Reading {
 #[derive(Debug, Clone, Default)]
 pub struct Defaults {
     exceptions: Vec<(CompiledException, String)>,
-    /// Each variable's group: variables that share a rule, transitively.
-    /// An exception outside a question's groups cannot change its finding.
-    group: HashMap<String, usize>,
+    /// The rules' groups (rules linked through shared variables): an
+    /// exception outside a question's groups cannot change its finding.
+    graph: RuleGraph,
 }
 
 impl Defaults {
@@ -95,10 +63,11 @@ impl Defaults {
         if exceptions.is_empty() {
             return Defaults::default();
         }
-        Defaults {
-            exceptions,
-            group: variable_groups(compiled),
-        }
+        let graph = RuleGraph::build(
+            compiled.variables.iter().map(|(name, _)| name.as_str()),
+            compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+        );
+        Defaults { exceptions, graph }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -115,11 +84,9 @@ impl Defaults {
             return Vec::new();
         }
         let named = premise.symbols();
-        let reached: HashSet<usize> = named
-            .iter()
-            .chain(claim.symbols().iter())
-            .filter_map(|s| self.group.get(*s).copied())
-            .collect();
+        let reached = self
+            .graph
+            .components_of(named.iter().chain(claim.symbols().iter()).copied());
         (0..self.exceptions.len())
             .filter(|&i| {
                 let exception = &self.exceptions[i].0;
@@ -128,9 +95,10 @@ impl Defaults {
                     .iter()
                     .any(|s| named.contains(&s.as_str()))
                     && self
-                        .group
-                        .get(&exception.variable)
-                        .is_some_and(|g| reached.contains(g))
+                        .graph
+                        .components_of([exception.variable.as_str()])
+                        .iter()
+                        .any(|g| reached.contains(g))
             })
             .collect()
     }
