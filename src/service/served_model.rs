@@ -4,7 +4,7 @@
 use super::pool::WorkerPool;
 use crate::core::model::project::MODEL_FILE;
 use crate::core::model::{CompiledModel, Project};
-use crate::core::solve::SolverWorker;
+use crate::core::solve::{Defaults, SolverWorker};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -12,6 +12,9 @@ use std::time::{Duration, SystemTime};
 pub struct ServedModel {
     pub project: Project,
     pub compiled: CompiledModel,
+    /// The model's exceptions, for reading claims by default (built once
+    /// per load, not per request).
+    pub defaults: Defaults,
     /// The SHA-256 of the model file, in hex.
     pub hash: String,
     pub pool: WorkerPool,
@@ -46,6 +49,7 @@ impl ServedModel {
         }
         Ok(ServedModel {
             project,
+            defaults: Defaults::of(&compiled),
             compiled,
             hash: hex(&Sha256::digest(&bytes)),
             pool: WorkerPool::new(pool),

@@ -72,7 +72,8 @@ pub fn group_conflicts(model: &PolicyModel, diagnostics: Vec<Diagnostic>) -> Vec
     }
     let mut grouped: BTreeSet<usize> = BTreeSet::new();
     let mut added = Vec::new();
-    let definitions = shaped_definitions(model);
+    // Read off the rules' shapes only when some decision is grouped.
+    let mut definitions = None;
     for (variable, pairs) in buckets {
         if pairs.len() < GROUP_AT {
             continue;
@@ -119,6 +120,7 @@ pub fn group_conflicts(model: &PolicyModel, diagnostics: Vec<Diagnostic>) -> Vec
                 .variables([variable.as_str()]);
         diagnostic.scenario = first.scenario.clone();
         if let Some(shaped) = definitions
+            .get_or_insert_with(|| shaped_definitions(model))
             .iter()
             .find(|s| s.definition.variable == variable)
         {

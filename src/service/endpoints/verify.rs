@@ -6,7 +6,7 @@
 
 use super::record::{Answer, respond};
 use crate::core::export::verify_json::verify_json;
-use crate::core::solve::{Defaults, FindingKind, Reading, verify_with_lent};
+use crate::core::solve::{FindingKind, Reading, verify_with_lent};
 use crate::service::api_error::{ApiError, parse_body};
 use crate::service::lease::Loan;
 use crate::service::on_worker::on_worker;
@@ -50,7 +50,7 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
         let (_, claim) = compiled
             .check_formula(&request.claim)
             .map_err(|e| ApiError::bad_expression("claim", &e))?;
-        let defaults = Defaults::of(compiled);
+        let defaults = &model.defaults;
         let assumed = defaults.unmentioned(&premise, &claim, Reading::strict(request.strict));
         let asked = defaults.assumed_premise(&premise, &assumed);
         // An idle worker, if any, decides half of the question meanwhile.
