@@ -148,41 +148,23 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
     Ok(())
 }
 
-/// The definition pass on the composed model: every definition whose check
-/// shows no inconsistency is applied (unreviewed, like every formalized
-/// rule), and recorded with what it replaced.
+/// The definition pass on the composed model (`define::pass::define_formalized`).
 fn define_decisions(
     model: &mut crate::core::model::PolicyModel,
     record: &mut crate::core::compose::record::FormalizationRecord,
     document: &str,
     client: &crate::core::llm::LlmClient,
 ) {
-    use crate::core::define::pass::{apply_consistent, definition_pass};
     let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
-    let pool = crate::core::solve::SolverPool::spawn(
-        crate::core::solve::SolverPool::default_jobs(),
-        timeout,
-    );
-    let result = definition_pass(model, &[], Some(document), Some(client), &pool, timeout);
-    let (applied, notes) = apply_consistent(model, &result, timeout);
-    for refused in &result.refused_replies {
-        record.notes.push(format!(
-            "definition reply refused (the shapes' proposal stood): {refused}"
-        ));
-    }
-    record.notes.extend(notes);
-    if !applied.is_empty() {
+    let defined =
+        crate::core::define::pass::define_formalized(model, record, document, client, timeout);
+    if !defined.is_empty() {
         println!(
             "defined {} decision(s) in one definition each: {}",
-            applied.len(),
-            applied
-                .iter()
-                .map(|d| d.variable.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            defined.len(),
+            defined.join(", ")
         );
     }
-    record.definitions = applied;
 }
 
 fn document_name(path: &Path) -> String {

@@ -264,6 +264,7 @@ fn read_model(dir: &Path) -> PolicyModel {
 
 mod approval;
 mod consultant;
+mod definitions;
 mod document;
 mod editing;
 mod freshness;

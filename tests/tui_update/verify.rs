@@ -27,6 +27,7 @@ fn enter_on_the_verify_screen_asks_the_solver() {
         ticket,
         premise,
         claim,
+        defaults: None,
     } = &effects[0]
     else {
         panic!("{effects:#?}")
@@ -275,6 +276,7 @@ fn panel_finding(runtime: &mut Runtime, ticket: u64, premise: Expr, claim: Expr)
         ticket,
         premise,
         claim,
+        defaults: None,
     });
     loop {
         for message in messages.drain(..) {

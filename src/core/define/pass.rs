@@ -8,7 +8,7 @@ use super::request::{definition_request, read_reply};
 use super::{DefinitionProposal, shape_proposals};
 use crate::core::compose::consolidate::{Link, Proposal, ProposalSource};
 use crate::core::compose::consolidate_check::CheckedProposal;
-use crate::core::compose::record::DefinitionRecord;
+use crate::core::compose::record::{DefinitionRecord, FormalizationRecord};
 use crate::core::lifecycle::behaviour::Relation;
 use crate::core::llm::{LlmClient, complete_blocking};
 use crate::core::model::{LogicTest, PolicyModel};
@@ -62,6 +62,33 @@ pub fn definition_pass(
         proposals: check_definitions(model, tests, &proposals, pool, timeout),
         refused_replies,
     }
+}
+
+/// The definition pass as formalization runs it, for the command line and
+/// the workbench alike: every definition of the composed `model` whose
+/// check shows no inconsistency is applied (unreviewed, like every
+/// formalized rule) and recorded in `record` with what it replaced; a
+/// refused reply and a definition left out are notes of the record.
+/// Returns the variables given a definition.
+pub fn define_formalized(
+    model: &mut PolicyModel,
+    record: &mut FormalizationRecord,
+    document: &str,
+    client: &LlmClient,
+    timeout: Duration,
+) -> Vec<String> {
+    let pool = SolverPool::spawn(SolverPool::default_jobs(), timeout);
+    let result = definition_pass(model, &[], Some(document), Some(client), &pool, timeout);
+    let (applied, notes) = apply_consistent(model, &result, timeout);
+    for refused in &result.refused_replies {
+        record.notes.push(format!(
+            "definition reply refused (the shapes' proposal stood): {refused}"
+        ));
+    }
+    record.notes.extend(notes);
+    let defined = applied.iter().map(|d| d.variable.clone()).collect();
+    record.definitions = applied;
+    defined
 }
 
 /// How a proposal changes what the model allows, in words.

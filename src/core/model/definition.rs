@@ -35,6 +35,15 @@ impl PartKind {
         }
     }
 
+    /// The part's name in a sentence: "case", "requirement", "exception".
+    pub fn noun(self) -> &'static str {
+        match self {
+            PartKind::Case => "case",
+            PartKind::Requirement => "requirement",
+            PartKind::Exception => "exception",
+        }
+    }
+
     fn letter(self) -> &'static str {
         match self {
             PartKind::Case => "c",
@@ -78,6 +87,32 @@ impl Definition {
     pub fn owns_rule(&self, id: &str) -> bool {
         id.strip_prefix(&self.id)
             .is_some_and(|rest| rest.starts_with('.'))
+    }
+
+    /// The part rule `id` compiles from (None for the closing rule or a
+    /// rule of another definition).
+    pub fn part_of_rule(&self, id: &str) -> Option<(PartKind, usize)> {
+        self.parts()
+            .map(|(kind, index, _)| (kind, index))
+            .find(|&(kind, index)| self.rule_id(kind, index) == id)
+    }
+
+    /// The parts of `kind`.
+    pub fn parts_of(&self, kind: PartKind) -> &[DefinitionPart] {
+        match kind {
+            PartKind::Case => &self.cases,
+            PartKind::Requirement => &self.requirements,
+            PartKind::Exception => &self.exceptions,
+        }
+    }
+
+    /// The parts of `kind`, to edit.
+    pub fn parts_mut(&mut self, kind: PartKind) -> &mut Vec<DefinitionPart> {
+        match kind {
+            PartKind::Case => &mut self.cases,
+            PartKind::Requirement => &mut self.requirements,
+            PartKind::Exception => &mut self.exceptions,
+        }
     }
 
     /// Every part with its kind and index, cases first.
@@ -227,6 +262,11 @@ fn implies(condition: Expr, conclusion: Expr) -> Expr {
 impl PolicyModel {
     pub fn definition(&self, id: &str) -> Option<&Definition> {
         self.definitions.iter().find(|d| d.id == id)
+    }
+
+    /// The definition that compiles to rule `id`, if any.
+    pub fn definition_owning(&self, id: &str) -> Option<&Definition> {
+        self.definitions.iter().find(|d| d.owns_rule(id))
     }
 
     /// The definition of `variable`, if it has one.

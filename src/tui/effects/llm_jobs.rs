@@ -38,6 +38,7 @@ fn client(project_dir: &Path) -> Result<LlmClient, String> {
 /// already on the channel).
 pub fn start_formalize(
     project_dir: &Path,
+    timeout: Duration,
     generation: u64,
     document: String,
     document_name: String,
@@ -55,7 +56,7 @@ pub fn start_formalize(
     };
     let cancel = client.cancel_token();
     std::thread::spawn(move || {
-        let result = formalize(client, generation, &document, document_name, &send);
+        let result = formalize(client, timeout, generation, &document, document_name, &send);
         let _ = send.send(Msg::FormalizeDone {
             generation,
             result: result.map(Box::new),
@@ -66,6 +67,7 @@ pub fn start_formalize(
 
 fn formalize(
     client: LlmClient,
+    timeout: Duration,
     generation: u64,
     document: &str,
     document_name: String,
@@ -75,8 +77,9 @@ fn formalize(
     let progress = Arc::new(move |event| {
         let _ = events.send(Msg::Formalize { generation, event });
     });
-    let formalized = formalize_document(
-        Arc::new(client),
+    let client = Arc::new(client);
+    let mut formalized = formalize_document(
+        Arc::clone(&client),
         document,
         &document_name,
         &FormalizeSettings::default(),
@@ -84,6 +87,17 @@ fn formalize(
         progress,
     )
     .map_err(|e| e.to_string())?;
+    // As `precept formalize` does: each decision joined into one definition
+    // when every span formalized (a definition is checked first).
+    if formalized.record.failed_spans() == 0 {
+        crate::core::define::pass::define_formalized(
+            &mut formalized.model,
+            &mut formalized.record,
+            document,
+            &client,
+            timeout,
+        );
+    }
     Ok(Formalized {
         model: formalized.model,
         record: formalized.record,

@@ -210,6 +210,30 @@ impl Runtime {
                 ticket,
                 premise,
                 claim,
+                defaults: Some(crate::tui::state::msg::Assuming(defaults)),
+            } => {
+                let worker = self.solver.main_shared();
+                let (done, finding) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let finding = defaults.verify(
+                        &worker,
+                        &premise,
+                        &claim,
+                        crate::core::solve::Reading::Default,
+                    );
+                    let _ = done.send(Msg::VerifyFinished {
+                        ticket,
+                        finding: Box::new(finding),
+                    });
+                });
+                self.background.push(finding);
+                Vec::new()
+            }
+            Effect::Verify {
+                ticket,
+                premise,
+                claim,
+                defaults: None,
             } => {
                 let (p, c) = (premise.clone(), claim.clone());
                 if !self.split.ask(&self.solver, ticket, p, c) {
@@ -270,6 +294,7 @@ impl Runtime {
                 }
                 let (messages, cancel) = crate::tui::effects::llm_jobs::start_formalize(
                     &self.project_dir,
+                    self.timeout,
                     generation,
                     document,
                     document_name,
@@ -703,8 +728,9 @@ impl Runtime {
 
     /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
     pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
-        if self.split.is_waiting() {
-            // Sides answer on their own channel: looked at every millisecond.
+        if self.split.is_waiting() || !self.background.is_empty() {
+            // Sides and background jobs answer on channels of their own:
+            // looked at every millisecond.
             let deadline = std::time::Instant::now() + timeout;
             loop {
                 let messages = self.poll();

@@ -31,7 +31,9 @@ use std::time::Duration;
 const TICKET_SHIFT: u32 = 40;
 
 pub struct Solvers {
-    workers: Vec<SolverWorker>,
+    /// Shared so a question read by default can settle its assumptions on
+    /// the main worker from a thread of its own.
+    workers: Vec<Arc<SolverWorker>>,
     /// The loaded model's declared variables and rules, kept up to date with
     /// the edits, to share tests out by cone.
     variables: Vec<String>,
@@ -46,7 +48,10 @@ impl Solvers {
     /// `jobs` workers (at least one), each with `timeout` per request.
     pub fn spawn(jobs: usize, timeout: Duration) -> Solvers {
         Solvers {
-            workers: SolverWorker::spawn_pool(jobs, timeout, |k| ((k as u64) << TICKET_SHIFT) + 1),
+            workers: SolverWorker::spawn_pool(jobs, timeout, |k| ((k as u64) << TICKET_SHIFT) + 1)
+                .into_iter()
+                .map(Arc::new)
+                .collect(),
             variables: Vec::new(),
             rules: Vec::new(),
             graph: None,
@@ -59,10 +64,15 @@ impl Solvers {
         &self.workers[0]
     }
 
+    /// The main worker, to be used from another thread.
+    pub fn main_shared(&self) -> Arc<SolverWorker> {
+        Arc::clone(&self.workers[0])
+    }
+
     /// The worker that decides the other side of the panel's questions
     /// (`split_questions.rs`), when there are two.
     pub fn second(&self) -> Option<&SolverWorker> {
-        self.workers.get(1)
+        self.workers.get(1).map(|w| &**w)
     }
 
     pub fn len(&self) -> usize {

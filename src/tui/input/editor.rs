@@ -10,10 +10,25 @@ use ratatui_textarea::TextArea;
 /// What the editor edits. `None` indexes mean "a new one".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditTarget {
-    Rule { id: String, is_new: bool },
-    Variable { index: Option<usize> },
-    Type { index: Option<usize> },
-    Test { index: Option<usize> },
+    Rule {
+        id: String,
+        is_new: bool,
+    },
+    Variable {
+        index: Option<usize>,
+    },
+    Type {
+        index: Option<usize>,
+    },
+    Test {
+        index: Option<usize>,
+    },
+    /// One part of definition `definition` (`index` None: a new part).
+    DefinitionPart {
+        definition: String,
+        kind: crate::core::model::definition::PartKind,
+        index: Option<usize>,
+    },
 }
 
 impl EditTarget {
@@ -27,6 +42,14 @@ impl EditTarget {
             EditTarget::Type { .. } => "Edit type".into(),
             EditTarget::Test { index: None } => "New test".into(),
             EditTarget::Test { .. } => "Edit test".into(),
+            EditTarget::DefinitionPart {
+                definition,
+                kind,
+                index,
+            } => match index {
+                Some(i) => format!("Edit {} {} of {definition}", kind.noun(), i + 1),
+                None => format!("New {} of {definition}", kind.noun()),
+            },
         }
     }
 }
@@ -97,6 +120,17 @@ impl Editor {
     }
 }
 
+/// The editor text for a definition part: its condition (pretty-printed
+/// when it parses), or for a case of a number or an enum a `when:` and
+/// `value:` form.
+pub fn part_form(condition: &str, value: Option<&str>, is_bool: bool) -> String {
+    if is_bool {
+        rule_text(condition)
+    } else {
+        format!("when: {condition}\nvalue: {}", value.unwrap_or_default())
+    }
+}
+
 /// The editor text for a rule: pretty-printed when it parses.
 pub fn rule_text(expression: &str) -> String {
     match crate::core::smt::parse_expr(expression) {
@@ -153,6 +187,12 @@ pub enum Edited {
         premise: String,
         claim: String,
         expected: crate::core::solve::FindingKind,
+    },
+    /// A definition part's condition, and the value a case of a number or
+    /// an enum gives.
+    DefinitionPart {
+        condition: String,
+        value: Option<String>,
     },
 }
 
@@ -397,6 +437,41 @@ pub fn validate(
                 description: description.into(),
                 values,
             }))
+        }
+        EditTarget::DefinitionPart { definition, .. } => {
+            let variable = model
+                .definition(definition)
+                .map(|d| d.variable.as_str())
+                .ok_or_else(|| EditorError {
+                    line: 1,
+                    column: 1,
+                    message: format!("expected definition {definition}, which is gone"),
+                })?;
+            if model.variable(variable).is_some_and(|v| v.sort == "Bool") {
+                let condition = text.trim();
+                compiled.check_formula(condition).map_err(|e| EditorError {
+                    line: e.position.line,
+                    column: e.position.column,
+                    message: format!("expected {}, found {}", e.expected, e.found),
+                })?;
+                return Ok(Edited::DefinitionPart {
+                    condition: condition.into(),
+                    value: None,
+                });
+            }
+            let condition = formula_field(text, "when", compiled)?;
+            let (line, column, value) = field(text, "value")?;
+            compiled
+                .check_formula(&format!("(= {variable} {value})"))
+                .map_err(|e| EditorError {
+                    line,
+                    column,
+                    message: format!("expected a value of {variable}: {}", e.expected),
+                })?;
+            Ok(Edited::DefinitionPart {
+                condition: condition.into(),
+                value: Some(value.into()),
+            })
         }
         EditTarget::Test { .. } => {
             let (_, _, name) = field(text, "name")?;

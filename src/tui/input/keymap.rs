@@ -60,10 +60,11 @@ pub enum Action {
     Why,
     CopyMarkdown,
     ConsultantMode,
+    StrictReading,
     DiffBase,
 }
 
-const ACTION_NAMES: [(&str, Action); 54] = [
+const ACTION_NAMES: [(&str, Action); 55] = [
     ("screen_rules", Action::ScreenRules),
     ("screen_variables", Action::ScreenVariables),
     ("screen_tests", Action::ScreenTests),
@@ -117,6 +118,7 @@ const ACTION_NAMES: [(&str, Action); 54] = [
     ("why", Action::Why),
     ("copy_markdown", Action::CopyMarkdown),
     ("consultant_mode", Action::ConsultantMode),
+    ("strict_reading", Action::StrictReading),
     ("diff_base", Action::DiffBase),
 ];
 

@@ -237,10 +237,15 @@ pub enum Effect {
         probe_consistency: bool,
         shared_out: bool,
     },
+    /// The verify panel's question. With `defaults` (the default reading
+    /// of a question whose premise leaves exceptions unmentioned), it is
+    /// asked with them assumed absent and its assumptions settled
+    /// (`solve/defaults.rs`); otherwise as written.
     Verify {
         ticket: u64,
         premise: Expr,
         claim: Expr,
+        defaults: Option<Assuming>,
     },
     /// Run the solver-backed lint checks as run `generation` (replacing an older one).
     Lint {
@@ -382,4 +387,15 @@ pub enum Effect {
         was: crate::core::model::ReviewStatus,
         model: Box<PolicyModel>,
     },
+}
+
+/// A model's exceptions, read by default for the verify panel's question
+/// (`Effect::Verify`); equal when shared.
+#[derive(Debug, Clone)]
+pub struct Assuming(pub std::sync::Arc<crate::core::solve::Defaults>);
+
+impl PartialEq for Assuming {
+    fn eq(&self, other: &Assuming) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }

@@ -14,6 +14,10 @@ use crate::tui::state::app::App;
 pub enum Command {
     Action(Action),
     NewType,
+    /// A new part of the selected rule's definition.
+    DefinitionPart(crate::core::model::PartKind),
+    /// The selected rule's definition closes its cases, or stops.
+    DefinitionExhaustive,
     /// Export the model to its file in the project folder.
     Export(ExportFormat),
     /// Go to a rule, test or variable named in the query (`R12`, `rule R12`,
@@ -40,6 +44,23 @@ pub fn palette_commands(app: &App) -> Vec<(String, Command)> {
         })
         .collect();
     commands.push(("Add an enum type".into(), Command::NewType));
+    for kind in [
+        crate::core::model::PartKind::Case,
+        crate::core::model::PartKind::Requirement,
+        crate::core::model::PartKind::Exception,
+    ] {
+        commands.push((
+            format!(
+                "definition: add a {} to the selected rule's definition",
+                kind.noun()
+            ),
+            Command::DefinitionPart(kind),
+        ));
+    }
+    commands.push((
+        "definition: exhaustive (the cases are the only ways it holds) on or off".into(),
+        Command::DefinitionExhaustive,
+    ));
     for format in ExportFormat::ALL {
         commands.push((
             format!(

@@ -78,6 +78,8 @@ pub struct VerifyPane {
     /// The fingerprint of the model the question was last asked on (a
     /// change to the tests alone asks nothing again).
     pub asked_on: u64,
+    /// The strict reading (nothing assumed) instead of the default one.
+    pub strict: bool,
     pub consultant: crate::tui::state::consultant::Consultant,
 }
 
@@ -100,6 +102,7 @@ impl Default for VerifyPane {
             asked: None,
             asked_again_after: None,
             asked_on: 0,
+            strict: false,
             consultant: Default::default(),
         }
     }

@@ -143,6 +143,10 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             navigation::show_screen(app, Screen::Verify);
             return consultant::toggle(app);
         }
+        Action::StrictReading => {
+            navigation::show_screen(app, Screen::Verify);
+            return runs::toggle_reading(app);
+        }
         Action::CopyMarkdown => {
             app.status.message = Some("M copies a chain from the why view (W on a test)".into())
         }

@@ -16,6 +16,11 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             edits::open_new_type(app);
             Vec::new()
         }
+        Command::DefinitionPart(kind) => {
+            super::definitions::open_new_part(app, kind);
+            Vec::new()
+        }
+        Command::DefinitionExhaustive => super::definitions::toggle_exhaustive(app),
         Command::Export(format) => {
             app.status.message = Some(format!(
                 "exporting the model as {} to {}…",

@@ -24,6 +24,10 @@ fn open(app: &mut App, target: EditTarget, text: &str) {
 pub fn open_editor(app: &mut App) {
     match app.focus {
         Pane::Rules | Pane::Document => {
+            // A definition's rule is edited through its part.
+            if super::definitions::open_part_editor(app) {
+                return;
+            }
             let Some(rule) = app.selected_rule() else {
                 return;
             };
@@ -223,6 +227,14 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             let run = start_run(app, std::slice::from_ref(&id), false, true);
             vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
         }
+        (
+            EditTarget::DefinitionPart {
+                definition,
+                kind,
+                index,
+            },
+            Edited::DefinitionPart { condition, value },
+        ) => super::definitions::apply_part(app, &definition, kind, index, condition, value),
         _ => Vec::new(),
     }
 }
@@ -459,6 +471,9 @@ pub fn autosave_draft(app: &mut App) -> Vec<Effect> {
 pub fn delete_selected(app: &mut App) -> Vec<Effect> {
     match app.focus {
         Pane::Rules | Pane::Document => {
+            if let Some(effects) = super::definitions::delete_part(app) {
+                return effects;
+            }
             let Some(rule) = app.selected_rule().cloned() else {
                 return Vec::new();
             };

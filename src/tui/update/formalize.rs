@@ -146,8 +146,12 @@ pub fn done(
             }
             let mut model = model;
             model.title = app.model.title.clone();
+            let defined = match record.definitions.len() {
+                0 => String::new(),
+                n => format!(", {n} decision(s) joined in one definition each"),
+            };
             let label = format!(
-                "formalized {} of {spans} spans: {} rules, {} variables (all unreviewed)",
+                "formalized {} of {spans} spans: {} rules, {} variables{defined} (all unreviewed)",
                 spans - failed,
                 model.rules.len(),
                 model.variables.len()

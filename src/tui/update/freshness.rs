@@ -90,11 +90,7 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
             app.verify.ticket += 1;
             app.verify.running = true;
             app.verify.asked_again_after = Some(change.to_string());
-            vec![Effect::Verify {
-                ticket: app.verify.ticket,
-                premise,
-                claim,
-            }]
+            vec![super::runs::verify_question(app, premise, claim)]
         }
         Err(e) => {
             app.verify.running = false;

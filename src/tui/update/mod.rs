@@ -8,6 +8,7 @@ mod approval;
 mod commands;
 mod consolidation;
 mod consultant;
+mod definitions;
 mod document;
 mod edits;
 mod formalize;
@@ -190,6 +191,11 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
                 && app.keymap.action_for(&key) == Some(Action::ConsultantMode)
             {
                 return consultant::toggle(app);
+            }
+            if app.screen == Screen::Verify
+                && app.keymap.action_for(&key) == Some(Action::StrictReading)
+            {
+                return runs::toggle_reading(app);
             }
             if app.screen == Screen::Verify
                 && app.verify.mode == crate::tui::state::app::VerifyMode::Consultant

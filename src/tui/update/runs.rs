@@ -1,6 +1,8 @@
 //! Test runs and verify questions: what to run, and what the results mean
 //! (flips, stale results, the consistency probe).
 
+use crate::core::smt::Expr;
+use crate::core::solve::{Defaults, Reading};
 use crate::core::test_runner::{TestOutcome, check_test};
 use crate::tui::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
 use crate::tui::state::msg::{Effect, TestJob};
@@ -267,11 +269,42 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     app.verify.asked_on = crate::tui::state::freshness::model_fingerprint(&app.model);
     app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
-    vec![Effect::Verify {
+    vec![verify_question(app, premise, claim)]
+}
+
+/// The verify panel's question as an effect, in the panel's reading: by
+/// default, exceptions the premise does not mention are assumed absent
+/// (the finding lists those it needs); `ctrl-l` switches to the strict
+/// reading, where nothing is assumed.
+pub(super) fn verify_question(app: &App, premise: Expr, claim: Expr) -> Effect {
+    let reading = Reading::strict(app.verify.strict);
+    let defaults = (reading == Reading::Default && !app.compiled.exceptions.is_empty())
+        .then(|| Defaults::of(&app.compiled))
+        .filter(|d| !d.unmentioned(&premise, &claim, reading).is_empty())
+        .map(|d| crate::tui::state::msg::Assuming(std::sync::Arc::new(d)));
+    Effect::Verify {
         ticket: app.verify.ticket,
         premise,
         claim,
-    }]
+        defaults,
+    }
+}
+
+/// `ctrl-l` on the Verify screen: the default reading or the strict one;
+/// the question on screen is asked again in the new reading.
+pub fn toggle_reading(app: &mut App) -> Vec<Effect> {
+    app.verify.strict = !app.verify.strict;
+    app.status.message = Some(if app.verify.strict {
+        "strict reading: nothing is assumed (ctrl-l: the default reading)".into()
+    } else {
+        "default reading: an exception the premise does not mention is assumed absent (ctrl-l: strict)"
+            .into()
+    });
+    if app.verify.asked.is_some() {
+        run_verify(app)
+    } else {
+        Vec::new()
+    }
 }
 
 pub(super) fn non_empty(text: String, default: &str) -> String {

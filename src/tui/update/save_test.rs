@@ -73,8 +73,25 @@ pub fn name_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Effect> {
-    let premise = non_empty(app.verify.premise.lines().join(" "), "true");
+    let mut premise = non_empty(app.verify.premise.lines().join(" "), "true");
     let claim = app.verify.claim.lines().join(" ");
+    // A test is read strictly (its premise states every fact): a finding
+    // that rests on assumptions is saved with them in its premise.
+    let assumed: Vec<String> = match (&app.verify.finding, &app.verify.asked) {
+        (Some(finding), Some((asked_premise, asked_claim)))
+            if *asked_premise == premise && *asked_claim == claim =>
+        {
+            finding
+                .assumptions
+                .iter()
+                .map(|a| format!("(not {})", a.condition))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    if !assumed.is_empty() {
+        premise = format!("(and {premise} {})", assumed.join(" "));
+    }
     let before = app.snapshot();
     let id = app.tests.fresh_id();
     app.history.record(format!("add test {id}"), before);
@@ -87,7 +104,13 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
     ));
     app.results.insert(id.clone(), TestState::NotRun);
     let run = start_run(app, std::slice::from_ref(&id), false, true);
-    let saved = format!("saved test {id} “{name}”, expecting {expected} (3 shows it)");
+    let mut saved = format!("saved test {id} “{name}”, expecting {expected} (3 shows it)");
+    if !assumed.is_empty() {
+        saved.push_str(&format!(
+            ", with its {} assumption(s) written into its premise (a test assumes nothing)",
+            assumed.len()
+        ));
+    }
     app.status.message = Some(saved.clone());
     app.run_note = Some(saved);
     vec![Effect::SaveTests(Box::new(app.tests.clone())), run]

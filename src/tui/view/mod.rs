@@ -3,6 +3,7 @@
 mod answer;
 mod answer_tests;
 mod consultant;
+mod definition;
 pub mod document;
 mod finding;
 mod formalize;

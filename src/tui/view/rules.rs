@@ -110,6 +110,10 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             lines.push(Line::styled(format!("  {error}"), app.theme.error()));
         }
     }
+    if let Some(definition) = app.model.definition_owning(&rule.id) {
+        lines.extend(super::definition::lines(app, definition, &rule.id, width));
+        lines.push(Line::styled(format!("Rule {}", rule.id), app.theme.dim()));
+    }
     match app.compiled.rule(&rule.id) {
         Some(compiled) => {
             lines.push(Line::styled("SMT-LIB", app.theme.dim()));

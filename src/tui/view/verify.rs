@@ -46,12 +46,16 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
         }
         frame.render_widget(&field, area);
     }
-    let block = pane(
-        app,
-        "Finding".into(),
-        app.focus == Pane::VerifyResult,
-        result,
-    );
+    // The reading matters only where a definition has exceptions.
+    let title = match (app.compiled.exceptions.is_empty(), app.verify.strict) {
+        (true, _) => "Finding".to_string(),
+        (false, false) => {
+            "Finding · default reading: unmentioned exceptions assumed absent (ctrl-l strict)"
+                .into()
+        }
+        (false, true) => "Finding · strict reading: nothing assumed (ctrl-l default)".into(),
+    };
+    let block = pane(app, title, app.focus == Pane::VerifyResult, result);
     let inner = block.inner(result);
     frame.render_widget(block, result);
     let mut lines: Vec<Line> = Vec::new();
