@@ -126,9 +126,16 @@ fn span_of(request: &Recorded) -> Option<u32> {
 /// shares and the rule `(=> (>= visitorAge n) isEntryAllowed)`; the bad
 /// span always gets a unit whose rule uses an undeclared name.
 fn formalizing_server(latency: Duration) -> Server {
+    formalizing_server_failing(latency, Some(BAD_SPAN))
+}
+
+/// `formalizing_server`, with `bad` the span that always fails (None: none
+/// does). A definition request gets no usable reply, so the rules' shapes'
+/// proposal stands.
+fn formalizing_server_failing(latency: Duration, bad: Option<&'static str>) -> Server {
     let server = Server::start();
     server.set_latency(latency);
-    server.respond_with(|request| {
+    server.respond_with(move |request| {
         if support::llm_server::is_vocabulary_request(request) {
             return support::llm_server::empty_vocabulary();
         }
@@ -141,7 +148,7 @@ fn formalizing_server(latency: Duration) -> Server {
             {"name": "visitorAge", "type": "Int",
              "description": "the age of the visitor in years"}
         ]);
-        let expression = if format!("S{n}") == BAD_SPAN {
+        let expression = if Some(format!("S{n}").as_str()) == bad {
             "(=> undeclaredThing isEntryAllowed)".to_string()
         } else {
             format!("(=> (>= visitorAge {n}) isEntryAllowed)")
@@ -255,6 +262,59 @@ fn formalizing_from_the_workbench_shows_progress_and_is_one_undoable_edit() {
 
 /// The number of requests the server has seen, once there is at least one
 /// and no new one has come for 200 ms.
+#[test]
+fn formalizing_from_the_workbench_joins_each_decision_in_one_definition() {
+    // Every span formalizes, each with its own way into the park: the
+    // definition pass, as `precept formalize` runs it, joins them.
+    let dir = empty_park_project();
+    let server = formalizing_server_failing(Duration::ZERO, None);
+    let session = Session::open("formalize-define", dir.path(), &server.url);
+    session.wait_for(&["0 passed, 0 failed"]);
+    session.keys(&["6"]);
+    session.wait_for(&["Not formalized by Precept yet"]);
+    session.keys(&["F"]);
+    let done = session.wait_for(&[
+        "formalized 12 of 12 spans",
+        "1 decision(s) joined in one definition each",
+    ]);
+    assert!(done.contains("Clusters"), "{done}");
+    wait_on_disk("the defined model on disk", || {
+        model_json(dir.path())["definitions"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty())
+    });
+    let model = model_json(dir.path());
+    let definition = &model["definitions"][0];
+    assert_eq!(definition["variable"], "isEntryAllowed", "{model:#}");
+    assert_eq!(definition["cases"].as_array().unwrap().len(), 12);
+    // The record keeps what it replaced, for review.
+    let record = read_json(&dir.path().join("formalization.json"));
+    let defined = record["definitions"].as_array().expect("definitions");
+    assert_eq!(defined.len(), 1, "{record:#}");
+    assert_eq!(defined[0]["replaced"].as_array().unwrap().len(), 12);
+    // The LLM was asked for the definition, and its unusable reply is a
+    // note, not a failure.
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.user_prompt().contains("isEntryAllowed") && span_of(r).is_none()),
+        "the definition request was sent"
+    );
+    assert!(
+        record["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("definition reply refused")),
+        "{record:#}"
+    );
+    // The Rules screen shows the definition as one block.
+    session.keys(&["1"]);
+    let screen = session.wait_for(&["Definition D1 of isEntryAllowed"]);
+    assert!(screen.contains("Cases"), "{screen}");
+}
+
 fn settled_request_count(server: &Server) -> usize {
     let deadline = Instant::now() + WAIT;
     let (mut count, mut since) = (0, Instant::now());

@@ -100,7 +100,7 @@ pub fn lines(
         ]));
     }
     lines.push(Line::styled(
-        "e edits the marked part · d deletes it · : define… adds a part or switches exhaustive",
+        "e edits the marked part · d deletes it · : definition… adds a part or switches exhaustive",
         app.theme.dim(),
     ));
     lines

@@ -46,7 +46,17 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         (app.rule_cursor.selected + 1).min(app.model.rules.len()),
         app.model.rules.len()
     );
-    let width = area.width.saturating_sub(10) as usize;
+    // Ids as wide as the longest (a definition's `D1.c1`), and a space.
+    let id_width = app
+        .model
+        .rules
+        .iter()
+        .map(|r| r.id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4)
+        + 1;
+    let width = area.width.saturating_sub(5 + id_width as u16) as usize;
     render_rows(
         app,
         frame,
@@ -63,7 +73,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
             Line::from(vec![
                 Span::styled(format!("{symbol} "), style),
                 Span::styled(
-                    format!("{:<5}", rule.id),
+                    format!("{:<id_width$}", rule.id),
                     if app.marked_rules.contains(&rule.id) {
                         app.theme.emphasis()
                     } else {
