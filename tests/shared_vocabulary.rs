@@ -319,6 +319,23 @@ fn one_name_for_three_phrasings_and_a_structured_exception() {
         "{}",
         stderr(&run)
     );
+    // The first section is asked alone; every later one sees what it
+    // proposed, so the document's decisions keep their first names.
+    let asked: Vec<String> = server
+        .requests()
+        .iter()
+        .filter(|r| is_vocabulary_request(r))
+        .map(|r| r.user_prompt())
+        .collect();
+    assert!(asked.len() >= 2, "{} vocabulary requests", asked.len());
+    assert!(!asked[0].contains("already proposed"), "{}", asked[0]);
+    for later in &asked[1..] {
+        assert!(
+            later.contains("Vocabulary already proposed by earlier sections:")
+                && later.contains("- mayBorrowWithoutSupervisor (Bool): the member may borrow"),
+            "{later}"
+        );
+    }
 
     let model: Json =
         serde_json::from_str(&std::fs::read_to_string(shared.join("model.json")).unwrap()).unwrap();

@@ -83,12 +83,14 @@ fn reply_schema() -> Value {
     })
 }
 
-/// The request for one part of a section.
+/// The request for one part of a section; `proposed` lists the vocabulary
+/// earlier sections proposed (`proposed_so_far`), or is empty.
 pub fn section_request(
     client: &LlmClient,
     title: Option<&str>,
     part: &SectionPart,
     tasks: &[SpanTask],
+    proposed: &str,
 ) -> LlmRequest {
     let mut spans = String::new();
     for &i in &part.spans {
@@ -104,6 +106,7 @@ pub fn section_request(
         ("title", title.unwrap_or("(untitled)")),
         ("section", part.title.as_str()),
         ("spans", spans.as_str()),
+        ("proposed", proposed),
     ];
     LlmRequest {
         system: render(VOCABULARY_SECTION.system(), &values),
@@ -123,9 +126,31 @@ struct SectionReply {
     variables: Vec<SharedVariable>,
 }
 
-/// Asks for every part at once (the client's concurrency limit applies) and
-/// merges the proposals. A part that cannot be read contributes nothing; a
-/// missing configuration or a cancel stops the pass.
+/// The vocabulary earlier sections proposed, as the prompt lists it (empty
+/// when they proposed nothing).
+pub fn proposed_so_far(types: &[UnitType], variables: &[SharedVariable]) -> String {
+    if types.is_empty() && variables.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("Vocabulary already proposed by earlier sections:\n");
+    for t in types {
+        let values: Vec<&str> = t.values.iter().map(|v| v.value.as_str()).collect();
+        text.push_str(&format!("- type {} = {}\n", t.name, values.join(" | ")));
+    }
+    for v in variables {
+        text.push_str(&format!("- {} ({}): {}\n", v.name, v.sort, v.description));
+    }
+    text.push('\n');
+    text
+}
+
+/// Asks for the first part of the document alone, then for every other part
+/// at once (the client's concurrency limit applies), each seeing what the
+/// first proposed, so that the decision the document is about keeps the
+/// name it got first; then merges the proposals (one name proposed by
+/// several sections with one type is one variable, `merge`). A part that
+/// cannot be read contributes nothing; a missing configuration or a cancel
+/// stops the pass.
 pub async fn propose_vocabulary(
     client: Arc<LlmClient>,
     tasks: &[SpanTask],
@@ -135,29 +160,25 @@ pub async fn propose_vocabulary(
 ) -> Result<SharedVocabulary, LlmError> {
     let title = tasks.first().and_then(|t| t.context.title.clone());
     let parts = plan_sections(tasks, SECTION_BUDGET);
-    let mut jobs = JoinSet::new();
-    for (index, part) in parts.iter().enumerate() {
-        let request = section_request(&client, title.as_deref(), part, tasks);
-        let client = client.clone();
-        jobs.spawn(async move { (index, client.complete(&request).await) });
-    }
     let mut replies: Vec<Option<SectionReply>> = (0..parts.len()).map(|_| None).collect();
     let mut problems = Vec::new();
-    while let Some(joined) = jobs.join_next().await {
-        let (index, reply) =
-            joined.map_err(|e| LlmError::Internal(format!("a vocabulary job stopped: {e}")))?;
-        match reply {
-            Ok(reply) => match serde_json::from_value::<SectionReply>(reply.json) {
-                Ok(section) => replies[index] = Some(section),
-                Err(e) => problems.push(format!("section '{}': {e}", parts[index].title)),
-            },
-            Err(error @ (LlmError::NotConfigured { .. } | LlmError::Cancelled)) => {
-                jobs.abort_all();
-                return Err(error);
-            }
-            Err(error) => problems.push(format!("section '{}': {error}", parts[index].title)),
-        }
-    }
+    let asking = Asking {
+        client: &client,
+        title: title.as_deref(),
+        parts: &parts,
+        tasks,
+    };
+    let first: Vec<usize> = (0..parts.len().min(1)).collect();
+    asking.ask(&first, "", &mut replies, &mut problems).await?;
+    let proposed = replies
+        .first()
+        .and_then(Option::as_ref)
+        .map(|r| proposed_so_far(&r.types, &r.variables))
+        .unwrap_or_default();
+    let rest: Vec<usize> = (first.len()..parts.len()).collect();
+    asking
+        .ask(&rest, &proposed, &mut replies, &mut problems)
+        .await?;
     let mut shared = merge(
         &parts,
         replies,
@@ -169,6 +190,50 @@ pub async fn propose_vocabulary(
     );
     shared.problems = problems;
     Ok(shared)
+}
+
+/// What every section request of one document shares.
+struct Asking<'a> {
+    client: &'a Arc<LlmClient>,
+    title: Option<&'a str>,
+    parts: &'a [SectionPart],
+    tasks: &'a [SpanTask],
+}
+
+impl Asking<'_> {
+    /// Asks for the parts `which` at once, each with `proposed` in its
+    /// prompt, filling their `replies`; a part that fails is a problem.
+    async fn ask(
+        &self,
+        which: &[usize],
+        proposed: &str,
+        replies: &mut [Option<SectionReply>],
+        problems: &mut Vec<String>,
+    ) -> Result<(), LlmError> {
+        let (client, parts) = (self.client, self.parts);
+        let mut jobs = JoinSet::new();
+        for &index in which {
+            let request = section_request(client, self.title, &parts[index], self.tasks, proposed);
+            let client = client.clone();
+            jobs.spawn(async move { (index, client.complete(&request).await) });
+        }
+        while let Some(joined) = jobs.join_next().await {
+            let (index, reply) =
+                joined.map_err(|e| LlmError::Internal(format!("a vocabulary job stopped: {e}")))?;
+            match reply {
+                Ok(reply) => match serde_json::from_value::<SectionReply>(reply.json) {
+                    Ok(section) => replies[index] = Some(section),
+                    Err(e) => problems.push(format!("section '{}': {e}", parts[index].title)),
+                },
+                Err(error @ (LlmError::NotConfigured { .. } | LlmError::Cancelled)) => {
+                    jobs.abort_all();
+                    return Err(error);
+                }
+                Err(error) => problems.push(format!("section '{}': {error}", parts[index].title)),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Merges the sections' proposals with composition's rules: a unit per

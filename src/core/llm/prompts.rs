@@ -48,7 +48,7 @@ pub const DEFINE: PromptFile = prompt_file!("define.v1");
 
 /// The vocabulary pass: one section of the document, read before the spans
 /// are formalized, proposes the shared types and variables.
-pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v1");
+pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v2");
 
 /// Probing a chatbot: a proved question's facts and claim worded the way a
 /// customer would ask them (checked by a round trip before it is asked).
