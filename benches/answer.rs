@@ -11,13 +11,13 @@ mod llm_server;
 mod synthetic;
 
 use llm_server::{Recorded, Server, openai_json};
-use precept::core::answer::{
+use precept::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, VerifyCancel, VerifyOptions, samples_of,
 };
-use precept::core::llm::config::{Profile, Protocol};
-use precept::core::llm::{ClientOptions, LlmClient, Mode};
-use precept::core::model::{CompiledModel, PolicyModel, compile};
-use precept::core::solve::SolverWorker;
+use precept::llm::config::{Profile, Protocol};
+use precept::llm::{ClientOptions, LlmClient, Mode};
+use precept::model::{CompiledModel, PolicyModel, compile};
+use precept::solve::SolverWorker;
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;

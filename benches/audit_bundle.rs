@@ -9,9 +9,9 @@
 #[path = "support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::formats::bundle::export_bundle;
-use precept::core::model::{Project, Settings};
-use precept::core::solve::SolverWorker;
+use precept::formats::bundle::export_bundle;
+use precept::model::{Project, Settings};
+use precept::solve::SolverWorker;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -12,10 +12,10 @@
 #[path = "support/scale_model.rs"]
 mod scale_model;
 
-use precept::core::define::pass::{PassResult, apply_consistent};
-use precept::core::define::{check::check_definitions, shape_proposals};
-use precept::core::model::compile;
-use precept::core::solve::{Defaults, Reading, SolverPool, SolverWorker};
+use precept::define::pass::{PassResult, apply_consistent};
+use precept::define::{check::check_definitions, shape_proposals};
+use precept::model::compile;
+use precept::solve::{Defaults, Reading, SolverPool, SolverWorker};
 use scale_model::{Groups, Rng, SEED, generate, ms, parse, quantile, random_claim};
 use std::time::{Duration, Instant};
 

@@ -6,11 +6,11 @@
 //!
 //! Run: cargo bench --bench dmn
 
-use precept::core::formats::dmn::{import_dmn, read_capped};
-use precept::core::lint::syntactic;
-use precept::core::model::compile;
-use precept::core::solve::SolverWorker;
-use precept::core::solve::lint_checks::LintEvent;
+use precept::formats::dmn::{import_dmn, read_capped};
+use precept::lint::syntactic;
+use precept::model::compile;
+use precept::solve::SolverWorker;
+use precept::solve::lint_checks::LintEvent;
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 

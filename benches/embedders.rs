@@ -11,8 +11,8 @@ mod variable_pairs;
 
 use std::time::{Duration, Instant};
 
-use precept::core::compose::cluster::DEFAULT_THRESHOLD;
-use precept::core::compose::embed::{Embedder, LexicalEmbedder, cosine, variable_text};
+use precept::compose::cluster::DEFAULT_THRESHOLD;
+use precept::compose::embed::{Embedder, LexicalEmbedder, cosine, variable_text};
 use variable_pairs::{LabelledPair, Scored, labelled_pairs, quality};
 
 /// Embeds every variable of the set in one batch and scores each pair.
@@ -127,7 +127,7 @@ fn minilm(_pairs: &[LabelledPair]) {
 
 #[cfg(feature = "minilm")]
 fn minilm(pairs: &[LabelledPair]) {
-    use precept::core::compose::embed_minilm::{ENV_MINILM_DIR, MINILM_THRESHOLD, MiniLmEmbedder};
+    use precept::compose::embed_minilm::{ENV_MINILM_DIR, MINILM_THRESHOLD, MiniLmEmbedder};
     use std::path::PathBuf;
 
     let dir = std::env::var_os(ENV_MINILM_DIR)

@@ -11,12 +11,12 @@
 #[allow(unused_imports)]
 mod scale_model;
 
-use precept::core::explain::inputs::inputs;
-use precept::core::explain::job::{ExplainRequest, run};
-use precept::core::explain::relevance::Budget;
-use precept::core::model::graph::RuleGraph;
-use precept::core::model::{CompiledModel, compile};
-use precept::core::solve::{FindingKind, SolverWorker};
+use precept::explain::inputs::inputs;
+use precept::explain::job::{ExplainRequest, run};
+use precept::explain::relevance::Budget;
+use precept::model::graph::RuleGraph;
+use precept::model::{CompiledModel, compile};
+use precept::solve::{FindingKind, SolverWorker};
 use scale_model::{Rng, SEED, generate};
 use std::time::{Duration, Instant};
 
@@ -65,7 +65,7 @@ fn timed(
     compiled: &CompiledModel,
     premise: &str,
     claim: Option<&str>,
-) -> (Vec<Duration>, precept::core::explain::Explanation) {
+) -> (Vec<Duration>, precept::explain::Explanation) {
     let check = |text: &str| compiled.check_formula(text).expect("formula").1;
     let mut times = Vec::new();
     let mut cpus = Vec::new();

@@ -19,15 +19,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use llm_server::{Server, openai_json};
-use precept::core::compose::embed::LexicalEmbedder;
-use precept::core::compose::unify::compose;
-use precept::core::compose::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
-use precept::core::formalize::span_job::{SpanOutcome, SpanSettings};
-use precept::core::formalize::span_runs::{formalize_runtime, formalize_spans_blocking};
-use precept::core::formalize::span_task::SpanTask;
-use precept::core::formalize::span_task::plan_spans;
-use precept::core::formalize::unit::unit_from_json;
-use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
+use precept::compose::embed::LexicalEmbedder;
+use precept::compose::unify::compose;
+use precept::compose::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
+use precept::formalize::span_job::{SpanOutcome, SpanSettings};
+use precept::formalize::span_runs::{formalize_runtime, formalize_spans_blocking};
+use precept::formalize::span_task::SpanTask;
+use precept::formalize::span_task::plan_spans;
+use precept::formalize::unit::unit_from_json;
+use precept::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
 use serde_json::{Value, json};
 
 const SPANS: usize = 60;

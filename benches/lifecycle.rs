@@ -30,19 +30,19 @@ mod synthetic;
 #[allow(unused_imports)]
 mod scale_model;
 
-use precept::core::lifecycle::behaviour::compare;
-use precept::core::lifecycle::report::figures::{
+use precept::lifecycle::behaviour::compare;
+use precept::lifecycle::report::figures::{
     Figures, MutationChoice, QualitySource, history, quality,
 };
-use precept::core::lifecycle::report::figures_cache::FiguresCache;
-use precept::core::lifecycle::report::render;
-use precept::core::lifecycle::text_diff::text_diff;
-use precept::core::lifecycle::versions::freeze;
-use precept::core::model::compile;
-use precept::core::model::{Project, Settings, SourceSpan};
-use precept::core::solve::SolverPool;
-use precept::core::test_runner::run_tests_pooled;
-use precept::core::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
+use precept::lifecycle::report::figures_cache::FiguresCache;
+use precept::lifecycle::report::render;
+use precept::lifecycle::text_diff::text_diff;
+use precept::lifecycle::versions::freeze;
+use precept::model::compile;
+use precept::model::{Project, Settings, SourceSpan};
+use precept::solve::SolverPool;
+use precept::test_runner::run_tests_pooled;
+use precept::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use scale_model::{Rng, SEED, generate};
 use std::time::Duration;
 use std::time::Instant;

@@ -13,16 +13,16 @@ mod llm_server;
 mod probe_bot;
 
 use llm_server::Server;
-use precept::core::answer::{AnswerVerifier, VerifyOptions, samples_of};
-use precept::core::llm::config::{Profile, Protocol};
-use precept::core::llm::{ClientOptions, LlmClient, Mode};
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{CompiledModel, PolicyModel, compile};
-use precept::core::probe::ProbeKind;
-use precept::core::probe::chatbot::Chatbot;
-use precept::core::probe::question::SourceSettings;
-use precept::core::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, plan, probe};
-use precept::core::solve::SolverWorker;
+use precept::answer::{AnswerVerifier, VerifyOptions, samples_of};
+use precept::llm::config::{Profile, Protocol};
+use precept::llm::{ClientOptions, LlmClient, Mode};
+use precept::model::import::import_smtlib;
+use precept::model::{CompiledModel, PolicyModel, compile};
+use precept::probe::ProbeKind;
+use precept::probe::chatbot::Chatbot;
+use precept::probe::question::SourceSettings;
+use precept::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, plan, probe};
+use precept::solve::SolverWorker;
 use probe_bot::{Behaviour, Script};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -157,7 +157,7 @@ fn main() {
     let correct = report
         .results
         .iter()
-        .filter(|r| r.verdict == precept::core::probe::Verdict::Correct)
+        .filter(|r| r.verdict == precept::probe::Verdict::Correct)
         .count();
     println!("probe: {questions_asked} questions, {follow_ups} follow-ups, {correct} correct");
     println!(
@@ -189,7 +189,7 @@ fn main() {
     for result in report
         .results
         .iter()
-        .filter(|r| r.verdict != precept::core::probe::Verdict::Correct)
+        .filter(|r| r.verdict != precept::probe::Verdict::Correct)
         .take(5)
     {
         println!(

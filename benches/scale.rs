@@ -26,8 +26,8 @@ mod scale_model;
 #[path = "support/usage.rs"]
 mod usage;
 
-use precept::core::model::{PolicyModel, compile};
-use precept::core::solve::{FindingKind, SolverWorker};
+use precept::model::{PolicyModel, compile};
+use precept::solve::{FindingKind, SolverWorker};
 use scale_model::{Groups, Rng, SEED, generate, ms, parse, quantile, random_claim};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -425,7 +425,7 @@ fn verify_on_two_workers() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(CLAIMS);
-    let pool = precept::core::solve::SolverPool::spawn(2, Duration::from_secs(5));
+    let pool = precept::solve::SolverPool::spawn(2, Duration::from_secs(5));
     pool.load(&compiled).expect("load the model into the pool");
     let (reply, replies) = std::sync::mpsc::channel();
     for i in 0..claim_count {
@@ -446,11 +446,11 @@ fn verify_on_two_workers() {
 /// batch. The peak memory with 2 workers is measured in a fresh process
 /// (`verify_on_two_workers`), so the runs before it do not count.
 fn pooled_verify_figures(
-    compiled: &precept::core::model::CompiledModel,
+    compiled: &precept::model::CompiledModel,
     claims: &[(String, String, FindingKind)],
 ) {
     for jobs in [1, 2] {
-        let pool = precept::core::solve::SolverPool::spawn(jobs, Duration::from_secs(5));
+        let pool = precept::solve::SolverPool::spawn(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("load the model into the pool");
         let (reply, replies) = std::sync::mpsc::channel();
         let started = Instant::now();
@@ -481,10 +481,10 @@ fn pooled_verify_figures(
 /// its finding, and whether every finding is of the kind the lone worker
 /// found.
 fn split_verify_figures(
-    compiled: &precept::core::model::CompiledModel,
+    compiled: &precept::model::CompiledModel,
     claims: &[(String, String, FindingKind)],
 ) {
-    let pool = precept::core::solve::SolverPool::spawn(2, Duration::from_secs(5));
+    let pool = precept::solve::SolverPool::spawn(2, Duration::from_secs(5));
     pool.load(compiled).expect("load the model into the pool");
     // As on the lone worker: the policy's consistency is known first.
     pool.verify(parse(compiled, "true"), parse(compiled, "true"));

@@ -17,8 +17,8 @@
 #[path = "support/scale_model.rs"]
 mod scale_model;
 
-use precept::core::export::to_smtlib;
-use precept::core::model::{Project, Settings, TestSuite, compile};
+use precept::export::to_smtlib;
+use precept::model::{Project, Settings, TestSuite, compile};
 use scale_model::{Rng, SEED, generate, ms, quantile, random_claim};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -25,11 +25,11 @@ mod synthetic;
 #[path = "support/usage.rs"]
 mod usage;
 
-use precept::core::lint::syntactic;
-use precept::core::model::compile;
-use precept::core::solve::lint_checks::LintEvent;
-use precept::core::solve::{SolverPool, SolverWorker};
-use precept::core::testgen::{coverage, mutation};
+use precept::lint::syntactic;
+use precept::model::compile;
+use precept::solve::lint_checks::LintEvent;
+use precept::solve::{SolverPool, SolverWorker};
+use precept::testgen::{coverage, mutation};
 use std::time::{Duration, Instant};
 
 /// The isolated measurement of the vetting's peak memory with 2 workers.
@@ -108,7 +108,7 @@ fn main() {
     let worker = SolverWorker::spawn(Duration::from_secs(5));
     worker.load(compiled.clone()).expect("load");
     let start = Instant::now();
-    let generated = precept::core::testgen::generate::generate(&worker, &compiled, 200, 0);
+    let generated = precept::testgen::generate::generate(&worker, &compiled, 200, 0);
     let elapsed = start.elapsed();
     println!(
         "generation: {} tests with proved findings in {:.1} s ({:.1} tests a second)",
@@ -137,8 +137,8 @@ fn main() {
 /// The vetting jobs on one pool of 2 workers, one after another: the
 /// solver lint, the full test run and the full mutation analysis.
 fn vetting_on_two_workers(
-    compiled: &precept::core::model::CompiledModel,
-    tests: &[precept::core::model::LogicTest],
+    compiled: &precept::model::CompiledModel,
+    tests: &[precept::model::LogicTest],
 ) {
     let pool = SolverPool::spawn(2, Duration::from_secs(5));
     pool.load(compiled).expect("the model loads");
@@ -149,10 +149,10 @@ fn vetting_on_two_workers(
             break;
         }
     }
-    precept::core::test_runner::run_tests_pooled(&pool, compiled, tests);
+    precept::test_runner::run_tests_pooled(&pool, compiled, tests);
     let all = mutation::mutants(compiled);
     let generated = all.len();
-    precept::core::testgen::mutation_pool::mutation_score_pooled(
+    precept::testgen::mutation_pool::mutation_score_pooled(
         &pool,
         compiled,
         tests,
@@ -173,9 +173,9 @@ fn pool_sizes() -> Vec<usize> {
 /// The solver-backed lint on a pool of `jobs` workers: its diagnostics
 /// and the time it took.
 fn solver_lint(
-    compiled: &precept::core::model::CompiledModel,
+    compiled: &precept::model::CompiledModel,
     jobs: usize,
-) -> (Vec<precept::core::model::diagnostic::Diagnostic>, Duration) {
+) -> (Vec<precept::model::diagnostic::Diagnostic>, Duration) {
     let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
     let (events, received) = std::sync::mpsc::channel();
     let (start, cpu) = (Instant::now(), usage::cpu_time());
@@ -202,10 +202,7 @@ fn solver_lint(
 
 /// The full test run (every test of the suite) on pools of 1 and 2
 /// workers, the model already loaded: the median of three runs each.
-fn test_run_figures(
-    compiled: &precept::core::model::CompiledModel,
-    tests: &[precept::core::model::LogicTest],
-) {
+fn test_run_figures(compiled: &precept::model::CompiledModel, tests: &[precept::model::LogicTest]) {
     let mut outcomes = Vec::new();
     for jobs in [1, 2] {
         let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
@@ -214,7 +211,7 @@ fn test_run_figures(
         let mut last = Vec::new();
         for _ in 0..3 {
             let start = Instant::now();
-            last = precept::core::test_runner::run_tests_pooled(&pool, compiled, tests);
+            last = precept::test_runner::run_tests_pooled(&pool, compiled, tests);
             times.push(start.elapsed());
         }
         times.sort();
@@ -250,8 +247,8 @@ fn test_run_figures(
 /// set, the plain sample is left out.
 fn mutation_figures(
     worker: &SolverWorker,
-    compiled: &precept::core::model::CompiledModel,
-    tests: &[precept::core::model::LogicTest],
+    compiled: &precept::model::CompiledModel,
+    tests: &[precept::model::LogicTest],
 ) {
     let all = mutation::mutants(compiled);
     let generated = all.len();
@@ -274,7 +271,7 @@ fn mutation_figures(
         let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("the model loads");
         let (start, cpu) = (Instant::now(), usage::cpu_time());
-        let report = precept::core::testgen::mutation_pool::mutation_score_pooled(
+        let report = precept::testgen::mutation_pool::mutation_score_pooled(
             &pool,
             compiled,
             tests,

@@ -15,8 +15,8 @@
 //! render figures)
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::model::drafts::Drafts;
-use precept::core::model::{Project, Settings};
+use precept::model::drafts::Drafts;
+use precept::model::{Project, Settings};
 use precept::tui::effects::runtime::Runtime;
 use precept::tui::input::editor::{EditTarget, Editor};
 use precept::tui::input::keymap::Keymap;

@@ -63,7 +63,7 @@ fn a_policy_definition_imports_with_its_ids_notes_and_test_cases() {
     let out = import(&fixture(), &project);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("3 rules, 4 variables and 2 test cases"));
-    let loaded = precept::core::model::Project::load(&project).unwrap();
+    let loaded = precept::model::Project::load(&project).unwrap();
     let model = &loaded.model;
     let ids: Vec<&str> = model.rules.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["A1B2C3D4E5F6", "F6E5D4C3B2A1", "Q9W8E7R6T5Y4"]);
@@ -127,7 +127,7 @@ fn variable_types_are_read_in_any_case() {
     let project = scratch.path().join("p");
     let out = import(&file, &project);
     assert!(out.status.success(), "{}", stderr(&out));
-    let loaded = precept::core::model::Project::load(&project).unwrap();
+    let loaded = precept::model::Project::load(&project).unwrap();
     let sorts: Vec<&str> = loaded
         .model
         .variables

@@ -1,9 +1,10 @@
-//! The shape of the code (ARCHITECTURE.md): `src/core` knows nothing of the
-//! terminal, the layers of `src/core` and the folders of `src/tui` each use
-//! only the ones above them, update and view never use each other, and no
-//! two files use each other.
+//! The shape of the code (ARCHITECTURE.md) that Cargo's dependency graph
+//! does not check: which crates each crate may depend on (no terminal or
+//! HTTP-server crate below the front ends), the order of the modules inside
+//! each crate, the workbench's update and view never using each other, and
+//! no two files using each other.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[path = "support/rust_uses.rs"]
 mod rust_uses;
@@ -12,121 +13,175 @@ use rust_uses::{
     FileGraph, SourceFile, absolute_path, crate_sources, module_paths, source, written_paths,
 };
 
-const TERMINAL_CRATES: [&str; 5] = [
-    "ratatui",
-    "crossterm",
-    "ratatui_textarea",
-    "tui_textarea",
-    "syntect",
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn crate_src(name: &str) -> PathBuf {
+    root().join("crates").join(name).join("src")
+}
+
+/// The crates under `crates/`, bottom up, each with the crates it may
+/// depend on (besides these, only crates.io crates).
+const CRATES: [(&str, &[&str]); 6] = [
+    ("precept-logic", &[]),
+    ("precept-solver", &["precept-logic"]),
+    ("precept-llm", &["precept-solver"]),
+    ("precept-engine", &["precept-llm"]),
+    ("precept-tui", &["precept-engine"]),
+    ("precept-service", &["precept-engine"]),
 ];
 
-/// Every use of a terminal crate in a file of `src/core` ("src/core/x.rs:3").
-fn terminal_uses(sources: &[SourceFile]) -> Vec<String> {
-    let mut offenders = Vec::new();
-    for file in sources
-        .iter()
-        .filter(|f| f.module.first().is_some_and(|m| m == "core"))
-    {
-        for path in written_paths(&file.code) {
-            if TERMINAL_CRATES.contains(&path.segments[0].as_str()) {
-                offenders.push(format!("src/{}:{}", file.path, path.line));
-            }
+/// Crates.io crates only a front end may use: the terminal and the HTTP
+/// server.
+const FRONT_END_CRATES: [&str; 7] = [
+    "ratatui",
+    "crossterm",
+    "ratatui-textarea",
+    "syntect",
+    "axum",
+    "tracing-subscriber",
+    "clap",
+];
+
+/// The dependency names of a Cargo.toml's `[dependencies]` table.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut names = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
         }
-        for (number, line) in file.code.lines().enumerate() {
-            if TERMINAL_CRATES
-                .iter()
-                .any(|krate| line.contains(&format!("extern crate {krate}")))
-            {
-                offenders.push(format!("src/{}:{}", file.path, number + 1));
+        if inside && let Some((name, _)) = line.split_once(['=', '.']) {
+            let name = name.trim();
+            if !name.is_empty() && !name.starts_with('#') {
+                names.push(name.to_string());
             }
         }
     }
-    offenders
+    names
 }
 
+/// Each crate depends only on the crates below it that it may use, and no
+/// crate under the front ends uses the terminal or the HTTP server.
 #[test]
-fn core_never_uses_terminal_crates() {
-    let sources = crate_sources(&src());
-    let core = sources
-        .iter()
-        .filter(|f| f.module.first().is_some_and(|m| m == "core"));
-    assert!(core.count() > 10, "src/core looks empty");
-    let offenders = terminal_uses(&sources);
-    assert!(
-        offenders.is_empty(),
-        "src/core must not use terminal crates:\n{}",
-        offenders.join("\n")
+fn each_crate_depends_only_on_the_crates_it_may_use() {
+    let internal: Vec<&str> = CRATES.iter().map(|(name, _)| *name).collect();
+    let mut offenders = Vec::new();
+    for (name, allowed) in CRATES {
+        let manifest =
+            std::fs::read_to_string(root().join("crates").join(name).join("Cargo.toml")).unwrap();
+        for dependency in dependencies(&manifest) {
+            if internal.contains(&dependency.as_str()) && !allowed.contains(&dependency.as_str()) {
+                offenders.push(format!("{name} depends on {dependency}"));
+            }
+            let front_end = ["precept-tui", "precept-service"].contains(&name);
+            let terminal = ["ratatui", "crossterm", "ratatui-textarea", "syntect"];
+            if FRONT_END_CRATES.contains(&dependency.as_str())
+                && !(name == "precept-tui" && terminal.contains(&dependency.as_str()))
+                && !(name == "precept-service" && dependency == "axum")
+                && !(front_end && dependency == "tracing-subscriber")
+            {
+                offenders.push(format!("{name} uses the front ends' {dependency}"));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+    assert_eq!(
+        dependencies(
+            "[package]\nname = \"x\"\n[dependencies]\nz3 = \"1\"\nserde.workspace = true\n[dev-dependencies]\ntempfile = \"3\"\n"
+        ),
+        ["z3", "serde"]
     );
 }
 
-/// The layers of `src/core`, in order: each may use only the layers above
-/// it (ARCHITECTURE.md: the data path from the SMT-LIB fragment to export).
-/// A layer is one or more folders or files of `src/core`.
-const CORE_LAYERS: [(&str, &[&str]); 17] = [
-    ("smt", &["smt"]),
-    ("model", &["model"]),
-    ("solve", &["solve"]),
-    ("lint", &["lint"]),
-    ("testgen", &["testgen", "test_runner"]),
-    ("explain", &["explain"]),
-    ("llm", &["llm"]),
-    ("document", &["document"]),
-    ("formalize", &["formalize"]),
-    ("compose", &["compose"]),
-    ("answer", &["answer"]),
-    ("repair", &["repair"]),
-    ("probe", &["probe"]),
-    ("export", &["export"]),
-    ("formats", &["formats"]),
-    ("lifecycle", &["lifecycle"]),
-    ("define", &["define"]),
+/// The modules of each crate, in order: each may use only the ones before
+/// it (ARCHITECTURE.md: the data path from the SMT-LIB fragment to the
+/// definition pass; the workbench's folders from style to view).
+/// A layer: its name and the top-level modules of the crate in it.
+type Layer = (&'static str, &'static [&'static str]);
+
+const LAYERS: [(&str, &[Layer]); 5] = [
+    (
+        "precept-logic",
+        &[
+            ("smt", &["smt"]),
+            ("model", &["model"]),
+            ("document", &["document"]),
+        ],
+    ),
+    (
+        "precept-solver",
+        &[
+            ("solve", &["solve"]),
+            ("lint", &["lint"]),
+            ("testgen", &["testgen", "test_runner"]),
+            ("explain", &["explain"]),
+        ],
+    ),
+    (
+        "precept-llm",
+        &[
+            ("llm", &["llm"]),
+            ("formalize", &["formalize"]),
+            ("compose", &["compose"]),
+            ("answer", &["answer"]),
+            ("repair", &["repair"]),
+            ("probe", &["probe"]),
+        ],
+    ),
+    (
+        "precept-engine",
+        &[
+            ("export", &["export"]),
+            ("formats", &["formats"]),
+            ("lifecycle", &["lifecycle"]),
+            ("define", &["define"]),
+        ],
+    ),
+    (
+        "precept-tui",
+        &[
+            ("style", &["style"]),
+            ("input", &["input"]),
+            ("state", &["state"]),
+            ("measure", &["measure"]),
+            ("effects", &["effects"]),
+            ("update", &["update"]),
+            ("view", &["view"]),
+        ],
+    ),
 ];
 
-/// The folders of `src/tui`, in the same sense (`tui/mod.rs`, the loop,
-/// sits on top of all of them).
-const TUI_LAYERS: [(&str, &[&str]); 7] = [
-    ("style", &["style"]),
-    ("input", &["input"]),
-    ("state", &["state"]),
-    ("measure", &["measure"]),
-    ("effects", &["effects"]),
-    ("update", &["update"]),
-    ("view", &["view"]),
-];
-
-fn src() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// The layer (index into `layers`) of a module path below `root`.
-fn layer_of(layers: &[(&str, &[&str])], root: &str, module: &[String]) -> Option<usize> {
-    if module.first().map(String::as_str) != Some(root) {
-        return None;
-    }
-    let part = module.get(1)?;
+/// The layer (index into `layers`) of a module path of a crate.
+fn layer_of(layers: &[(&str, &[&str])], module: &[String]) -> Option<usize> {
+    let part = module.first()?;
     layers
         .iter()
         .position(|(_, parts)| parts.contains(&part.as_str()))
 }
 
-/// Every use, in a file of a layer below `root`, of a path into a layer
-/// further down the list ("src/core/model/history.rs:1: model uses solve").
-fn upward_uses(sources: &[SourceFile], layers: &[(&str, &[&str])], root: &str) -> Vec<String> {
+/// Every use, in a file of a crate's layer, of a path into a layer further
+/// down the list ("crates/precept-logic/src/model/x.rs:1: model uses
+/// document").
+fn upward_uses(krate: &str, sources: &[SourceFile], layers: &[(&str, &[&str])]) -> Vec<String> {
     let modules = module_paths(sources);
     let mut found = Vec::new();
     for file in sources {
-        let Some(from) = layer_of(layers, root, &file.module) else {
+        let Some(from) = layer_of(layers, &file.module) else {
             continue;
         };
         for path in written_paths(&file.code) {
             let Some(target) = absolute_path(&file.module, &path, &modules) else {
                 continue;
             };
-            if let Some(to) = layer_of(layers, root, &target)
+            if let Some(to) = layer_of(layers, &target)
                 && to > from
             {
                 found.push(format!(
-                    "src/{}:{}: {} uses {}",
+                    "crates/{krate}/src/{}:{}: {} uses {}",
                     file.path, path.line, layers[from].0, layers[to].0
                 ));
             }
@@ -135,42 +190,32 @@ fn upward_uses(sources: &[SourceFile], layers: &[(&str, &[&str])], root: &str) -
     found
 }
 
-/// Every folder or file directly under `src/{root}` belongs to a layer.
-fn unlayered(layers: &[(&str, &[&str])], root: &str) -> Vec<String> {
+/// Every folder or file directly under a crate's `src/` belongs to a layer.
+fn unlayered(krate: &str, layers: &[(&str, &[&str])]) -> Vec<String> {
     let mut missing = Vec::new();
-    for entry in std::fs::read_dir(src().join(root)).unwrap() {
+    for entry in std::fs::read_dir(crate_src(krate)).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         let name = name.strip_suffix(".rs").unwrap_or(&name).to_string();
-        let module = [root.to_string(), name.clone()];
-        if name != "mod" && layer_of(layers, root, &module).is_none() {
-            missing.push(format!("src/{root}/{name}"));
+        if name != "lib" && layer_of(layers, std::slice::from_ref(&name)).is_none() {
+            missing.push(format!("crates/{krate}/src/{name}"));
         }
     }
     missing
 }
 
 #[test]
-fn core_layers_only_use_the_layers_above_them() {
-    let sources = crate_sources(&src());
-    let upward = upward_uses(&sources, &CORE_LAYERS, "core");
-    assert!(
-        upward.is_empty(),
-        "imports that point up the layer list:\n{}",
-        upward.join("\n")
-    );
-    assert_eq!(unlayered(&CORE_LAYERS, "core"), Vec::<String>::new());
-}
-
-#[test]
-fn workbench_folders_only_use_the_folders_above_them() {
-    let sources = crate_sources(&src());
-    let upward = upward_uses(&sources, &TUI_LAYERS, "tui");
-    assert!(
-        upward.is_empty(),
-        "imports that point up the workbench's folders:\n{}",
-        upward.join("\n")
-    );
-    assert_eq!(unlayered(&TUI_LAYERS, "tui"), Vec::<String>::new());
+fn each_crates_modules_only_use_the_ones_before_them() {
+    for (krate, layers) in LAYERS {
+        let sources = crate_sources(&crate_src(krate));
+        assert!(sources.len() > 5, "crates/{krate}/src looks empty");
+        let upward = upward_uses(krate, &sources, layers);
+        assert!(
+            upward.is_empty(),
+            "imports that point up the module list:\n{}",
+            upward.join("\n")
+        );
+        assert_eq!(unlayered(krate, layers), Vec::<String>::new());
+    }
 }
 
 /// In the workbench, `update` (what keys and messages do) never uses `view`
@@ -178,23 +223,23 @@ fn workbench_folders_only_use_the_folders_above_them() {
 /// the measuring below them.
 #[test]
 fn update_and_view_do_not_import_each_other() {
-    let sources = crate_sources(&src());
+    let sources = crate_sources(&crate_src("precept-tui"));
     let modules = module_paths(&sources);
     let mut offenders = Vec::new();
     for (folder, forbidden) in [("update", "view"), ("view", "update")] {
         let files: Vec<&SourceFile> = sources
             .iter()
-            .filter(|f| {
-                f.module
-                    .starts_with(&["tui".to_string(), folder.to_string()])
-            })
+            .filter(|f| f.module.starts_with(&[folder.to_string()]))
             .collect();
-        assert!(!files.is_empty(), "src/tui/{folder} is empty");
+        assert!(!files.is_empty(), "the workbench's {folder} is empty");
         for file in files {
             for path in written_paths(&file.code) {
                 let target = absolute_path(&file.module, &path, &modules);
-                if target.is_some_and(|t| t.starts_with(&["tui".into(), forbidden.into()])) {
-                    offenders.push(format!("src/{}:{}", file.path, path.line));
+                if target.is_some_and(|t| t.starts_with(&[forbidden.into()])) {
+                    offenders.push(format!(
+                        "crates/precept-tui/src/{}:{}",
+                        file.path, path.line
+                    ));
                 }
             }
         }
@@ -206,134 +251,59 @@ fn update_and_view_do_not_import_each_other() {
     );
 }
 
-/// What each top-level part of the crate may use: the core nothing but
-/// itself, the service only the core (never the terminal front ends).
-const FRONT_ENDS: [(&str, &[&str]); 2] = [("core", &["core"]), ("service", &["core", "service"])];
-
-/// Every use, in a file of a top-level part of `FRONT_ENDS`, of a path into
-/// a part it may not use ("src/service/x.rs:3: service uses tui").
-fn front_end_uses(sources: &[SourceFile]) -> Vec<String> {
-    let modules = module_paths(sources);
-    let mut found = Vec::new();
-    for file in sources {
-        let Some((part, allowed)) = FRONT_ENDS
-            .iter()
-            .find(|(part, _)| file.module.first().is_some_and(|m| m == part))
-        else {
-            continue;
-        };
-        for path in written_paths(&file.code) {
-            let Some(target) = absolute_path(&file.module, &path, &modules) else {
-                continue;
-            };
-            if let Some(top) = target.first()
-                && ["core", "service", "cli", "tui"].contains(&top.as_str())
-                && !allowed.contains(&top.as_str())
-            {
-                found.push(format!(
-                    "src/{}:{}: {part} uses {top}",
-                    file.path, path.line
-                ));
-            }
-        }
-    }
-    found
-}
-
-#[test]
-fn the_service_uses_only_the_core_and_the_core_uses_no_front_end() {
-    let sources = crate_sources(&src());
-    assert!(
-        sources
-            .iter()
-            .filter(|f| f.module.first().is_some_and(|m| m == "service"))
-            .count()
-            > 5,
-        "src/service looks empty"
-    );
-    let offenders = front_end_uses(&sources);
-    assert!(
-        offenders.is_empty(),
-        "imports across the crate's parts:\n{}",
-        offenders.join("\n")
-    );
-    let planted = [
-        source("service/router.rs", "use crate::tui::run;\n"),
-        source("service/state.rs", "use crate::cli::common::Failure;\n"),
-        source("core/model/x.rs", "use crate::service::ServeOptions;\n"),
-        source("tui/mod.rs", "pub fn run() {}\n"),
-        source("cli/common.rs", "pub struct Failure;\n"),
-        source("service/mod.rs", "pub struct ServeOptions;\n"),
-        source("core/mod.rs", "pub mod model;\n"),
-    ];
-    assert_eq!(
-        front_end_uses(&planted),
-        vec![
-            "src/service/router.rs:1: service uses tui",
-            "src/service/state.rs:1: service uses cli",
-            "src/core/model/x.rs:1: core uses service",
-        ]
-    );
-}
-
-/// No two files of the crate use each other, directly or through others.
+/// No two files of a crate use each other, directly or through others.
 #[test]
 fn no_import_cycle_between_files() {
-    let sources = crate_sources(&src());
-    assert!(sources.len() > 100, "src looks empty");
-    let cycles = FileGraph::build(&sources).cycles();
-    assert!(
-        cycles.is_empty(),
-        "files that use each other:\n{}",
-        cycles
-            .iter()
-            .map(|c| c.join("\n  "))
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    let mut crates: Vec<PathBuf> = CRATES.iter().map(|(name, _)| crate_src(name)).collect();
+    crates.push(root().join("src"));
+    for src in crates {
+        let sources = crate_sources(&src);
+        let cycles = FileGraph::build(&sources).cycles();
+        assert!(
+            cycles.is_empty(),
+            "files of {} that use each other:\n{}",
+            src.display(),
+            cycles
+                .iter()
+                .map(|c| c.join("\n  "))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        );
+    }
 }
 
-/// The checks themselves catch planted violations: a terminal crate in the
-/// core (not in a comment), an upward import (also
+/// The checks themselves catch planted violations: an upward import (also
 /// through `super::super::`, a group or a multi-line use tree, but not in a
 /// comment or a string), update using view, and a cycle through a
 /// re-export.
 #[test]
 fn the_checks_catch_planted_violations() {
+    let logic = LAYERS[0].1;
     let planted = [
+        source("smt/parser.rs", "use crate::model::PolicyModel;\n"),
         source(
-            "core/model/history.rs",
-            "use crate::core::solve::SolverWorker;\n",
+            "model/history.rs",
+            "fn f() { super::super::document::split(); } // crate::document\nconst S: &str = \"crate::document\";\n",
         ),
+        source("document/split.rs", "use crate::model::PolicyModel;\n"),
         source(
-            "core/smt/parser.rs",
-            "fn f() { super::super::formalize::run(); } // crate::core::llm\nconst S: &str = \"crate::core::llm\";\n",
-        ),
-        source(
-            "core/formalize/run.rs",
-            "use crate::core::model::PolicyModel;\n",
-        ),
-        source(
-            "core/lint/mod.rs",
-            "use crate::core::{\n    smt::Expr,\n    answer::{AnswerReport, eval},\n};\n",
+            "model/mod.rs",
+            "use crate::{\n    smt::Expr,\n    document::{Span, split},\n};\n",
         ),
     ];
     assert_eq!(
-        upward_uses(&planted, &CORE_LAYERS, "core"),
+        upward_uses("precept-logic", &planted, logic),
         [
-            "src/core/model/history.rs:1: model uses solve",
-            "src/core/smt/parser.rs:1: smt uses formalize",
-            "src/core/lint/mod.rs:1: lint uses answer",
-            "src/core/lint/mod.rs:1: lint uses answer",
+            "crates/precept-logic/src/smt/parser.rs:1: smt uses model",
+            "crates/precept-logic/src/model/history.rs:1: model uses document",
+            "crates/precept-logic/src/model/mod.rs:1: model uses document",
+            "crates/precept-logic/src/model/mod.rs:1: model uses document",
         ]
     );
-    let tui = [source(
-        "tui/update/keys.rs",
-        "use crate::tui::view::render;\n",
-    )];
+    let tui = [source("update/keys.rs", "use crate::view::render;\n")];
     assert_eq!(
-        upward_uses(&tui, &TUI_LAYERS, "tui"),
-        ["src/tui/update/keys.rs:1: update uses view"]
+        upward_uses("precept-tui", &tui, LAYERS[4].1),
+        ["crates/precept-tui/src/update/keys.rs:1: update uses view"]
     );
 
     // A cycle through a re-export: a.rs uses the item b.rs defines (named
@@ -403,14 +373,14 @@ fn text_files(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// The repository stands alone: nothing in `src/`, `tests/` or `benches/`
+/// The repository stands alone: nothing in `src/`, `crates/`, `tests/` or `benches/`
 /// reads the reference folder that sits beside a developer's checkout (a
 /// fresh clone has none). Test data lives in `tests/data/` with its licence.
 #[test]
 fn nothing_reads_the_folder_beside_the_checkout() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
+    for dir in ["src", "crates", "tests", "benches"] {
         text_files(root, &root.join(dir), &mut files);
     }
     assert!(files.len() > 100, "src, tests and benches look empty");

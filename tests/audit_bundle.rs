@@ -111,14 +111,14 @@ fn the_manifest_records_versions_findings_reviews_and_hashes() {
     let source = &manifest["source_document"];
     assert_eq!(
         source["sha256"],
-        precept::core::formats::bundle::manifest::sha256_hex(&document)
+        precept::formats::bundle::manifest::sha256_hex(&document)
     );
     assert_eq!(
         std::fs::read(bundle.join(source["file"].as_str().unwrap())).unwrap(),
         document
     );
     // Each rule with its review status, as the project has it.
-    let project = precept::core::model::Project::load(&sample("airline-refunds")).unwrap();
+    let project = precept::model::Project::load(&sample("airline-refunds")).unwrap();
     let rules = manifest["rules"].as_array().unwrap();
     assert_eq!(rules.len(), project.model.rules.len());
     for (entry, rule) in rules.iter().zip(&project.model.rules) {
@@ -166,7 +166,7 @@ fn the_manifest_records_versions_findings_reviews_and_hashes() {
         .unwrap();
     assert_eq!(
         model_entry["sha256"],
-        precept::core::formats::bundle::manifest::sha256_hex(&model)
+        precept::formats::bundle::manifest::sha256_hex(&model)
     );
     assert_eq!(model_entry["expected"], "sat");
     let model_text = String::from_utf8(model).unwrap();
@@ -326,8 +326,8 @@ fn an_inconsistent_model_puts_every_rule_in_every_query() {
 
 #[test]
 fn an_answer_check_saved_as_a_test_brings_the_queries_of_its_stored_translations() {
-    use precept::core::model::NlTest;
-    use precept::core::solve::FindingKind;
+    use precept::model::AnswerTest;
+    use precept::solve::FindingKind;
     let scratch = tempfile::tempdir().unwrap();
     let project = support::copy_sample("park-admission");
     let mut suite: serde_json::Value =
@@ -335,8 +335,8 @@ fn an_answer_check_saved_as_a_test_brings_the_queries_of_its_stored_translations
             .unwrap();
     let question = "Can a senior with $35.40 in the low season visit?";
     let answer = "No, $35.40 is not enough.";
-    let checked = NlTest::new("NL1", question, answer, FindingKind::Satisfiable);
-    let never_run = NlTest::new("NL2", "", "Children always enter free.", FindingKind::Valid);
+    let checked = AnswerTest::new("NL1", question, answer, FindingKind::Satisfiable);
+    let never_run = AnswerTest::new("NL2", "", "Children always enter free.", FindingKind::Valid);
     suite["nl_tests"] = serde_json::to_value([checked, never_run]).unwrap();
     std::fs::write(
         project.path().join("tests.json"),

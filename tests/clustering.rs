@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use precept::core::compose::cluster::{
+use precept::compose::cluster::{
     Cluster, DEFAULT_THRESHOLD, VariableCandidate, cluster_names, cluster_variables, unify,
 };
-use precept::core::compose::embed::{Embedder, LexicalEmbedder, cosine, variable_text};
+use precept::compose::embed::{Embedder, LexicalEmbedder, cosine, variable_text};
 
 #[path = "support/variable_pairs.rs"]
 mod variable_pairs;

@@ -6,9 +6,9 @@
 
 mod support;
 
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{LogicTest, Project, Settings, TestSuite};
-use precept::core::solve::FindingKind;
+use precept::model::import::import_smtlib;
+use precept::model::{LogicTest, Project, Settings, TestSuite};
+use precept::solve::FindingKind;
 use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::process::Output;

@@ -4,7 +4,7 @@
 
 mod support;
 
-use precept::core::smt::parse_script;
+use precept::smt::parse_script;
 use support::{precept, stdout, test_data};
 
 fn expected_status(text: &str) -> &'static str {
@@ -80,9 +80,9 @@ fn every_corpus_file_round_trips_through_the_printer() {
         let text = std::fs::read_to_string(&path).unwrap();
         let commands = parse_script(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for command in commands {
-            if let precept::core::smt::Command::Assert(expr) = command {
+            if let precept::smt::Command::Assert(expr) = command {
                 let printed = expr.to_string();
-                let reparsed = precept::core::smt::parse_expr(&printed).unwrap();
+                let reparsed = precept::smt::parse_expr(&printed).unwrap();
                 assert_eq!(reparsed, expr, "{}: {printed}", path.display());
             }
         }

@@ -4,13 +4,11 @@
 
 mod support;
 
-use precept::core::model::{CompiledModel, LogicTest, Project};
-use precept::core::smt::parse_expr;
-use precept::core::test_runner::run_tests;
-use precept::core::testgen::coverage::rule_coverage;
-use precept::core::testgen::mutation::{
-    MutantStatus, MutationKind, mutants, mutation_score, spread,
-};
+use precept::model::{CompiledModel, LogicTest, Project};
+use precept::smt::parse_expr;
+use precept::test_runner::run_tests;
+use precept::testgen::coverage::rule_coverage;
+use precept::testgen::mutation::{MutantStatus, MutationKind, mutants, mutation_score, spread};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::Duration;

@@ -10,12 +10,12 @@ mod support;
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::model::graph::RuleGraph;
-use precept::core::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
-use precept::core::smt::{Expr, Op, parse_expr};
-use precept::core::solve::{Finding, FindingKind, SolverPool, SolverWorker};
-use precept::core::test_runner::{TestCheckError, check_test, run_tests};
-use precept::core::testgen::coverage::{
+use precept::model::graph::RuleGraph;
+use precept::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
+use precept::smt::{Expr, Op, parse_expr};
+use precept::solve::{Finding, FindingKind, SolverPool, SolverWorker};
+use precept::test_runner::{TestCheckError, check_test, run_tests};
+use precept::testgen::coverage::{
     CoverageReport, CoverageTotals, RuleCoverage, SkippedTest, antecedent, conclusion, in_cone,
     question_variables, rule_coverage, rule_coverage_pooled, rule_coverage_with_outcomes,
     rule_graph, satisfiable,
@@ -348,8 +348,7 @@ fn cbt_lab_model_with_generated_tests_matches_the_reference() {
     let project =
         Project::load(&support::test_data("lab/cbt-llm-model")).expect("the CBT lab model loads");
     let model = project.compile_strict().expect("the CBT model compiles");
-    let generated =
-        precept::core::testgen::generate::generate(&worker(&model, TIMEOUT), &model, 30, 0);
+    let generated = precept::testgen::generate::generate(&worker(&model, TIMEOUT), &model, 30, 0);
     let tests: Vec<LogicTest> = generated
         .iter()
         .enumerate()

@@ -4,9 +4,9 @@
 
 mod support;
 
-use precept::core::formats::dmn::import_dmn;
-use precept::core::model::{CompiledModel, HitPolicy, compile};
-use precept::core::solve::{FindingKind, SolverWorker};
+use precept::formats::dmn::import_dmn;
+use precept::model::{CompiledModel, HitPolicy, compile};
+use precept::solve::{FindingKind, SolverWorker};
 use std::time::Duration;
 use support::dmn::one_table;
 use support::{formula, worker};

@@ -12,9 +12,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use precept::core::compose::embed::{Embedder, cosine, variable_text};
-use precept::core::llm::embeddings::{EmbedError, OpenAiEmbedder, project_cache_dir};
-use precept::core::llm::{ClientOptions, LlmError, Mode, Profile, Protocol, RetryPolicy};
+use precept::compose::embed::{Embedder, cosine, variable_text};
+use precept::llm::embeddings::{EmbedError, OpenAiEmbedder, project_cache_dir};
+use precept::llm::{ClientOptions, LlmError, Mode, Profile, Protocol, RetryPolicy};
 use serde_json::{Value, json};
 use support::llm_server::{Action, EMBEDDINGS_PATH, Recorded, Server, ok};
 
@@ -371,8 +371,8 @@ mod minilm {
     use std::path::PathBuf;
     use std::sync::OnceLock;
 
-    use precept::core::compose::embed::{Embedder, cosine, variable_text};
-    use precept::core::compose::embed_minilm::{ENV_MINILM_DIR, MINILM_THRESHOLD, MiniLmEmbedder};
+    use precept::compose::embed::{Embedder, cosine, variable_text};
+    use precept::compose::embed_minilm::{ENV_MINILM_DIR, MINILM_THRESHOLD, MiniLmEmbedder};
 
     use super::variable_pairs::{Scored, labelled_pairs, quality};
 
@@ -505,7 +505,7 @@ mod minilm {
 #[cfg(feature = "minilm")]
 #[test]
 fn minilm_missing_directory_says_how_to_install() {
-    use precept::core::compose::embed_minilm::MiniLmEmbedder;
+    use precept::compose::embed_minilm::MiniLmEmbedder;
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nothing-here");
     let error = MiniLmEmbedder::load(&missing).unwrap_err().to_string();

@@ -1,9 +1,9 @@
 //! The English templates on the bundled samples, and the property that a
 //! negation never stacks ("it is not the case that it is not the case that").
 
-use precept::core::model::{CompiledModel, PolicyModel, compile};
-use precept::core::smt::english::Glossary;
-use precept::core::smt::parse_expr;
+use precept::model::{CompiledModel, PolicyModel, compile};
+use precept::smt::english::Glossary;
+use precept::smt::parse_expr;
 use proptest::prelude::*;
 
 fn sample(json: &str) -> CompiledModel {

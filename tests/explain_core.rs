@@ -6,16 +6,16 @@
 
 mod support;
 
-use precept::core::explain::describe::describe;
-use precept::core::explain::inputs::inputs;
-use precept::core::explain::job::{ExplainRequest, chain_for_value, run};
-use precept::core::explain::markdown::chain_markdown;
-use precept::core::explain::relevance::Budget;
-use precept::core::explain::values::equals;
-use precept::core::explain::{Explanation, Propagation};
-use precept::core::model::finding::{FindingKind, Value};
-use precept::core::model::{CompiledModel, PolicyModel, Project, compile};
-use precept::core::solve::SolverWorker;
+use precept::explain::describe::describe;
+use precept::explain::inputs::inputs;
+use precept::explain::job::{ExplainRequest, chain_for_value, run};
+use precept::explain::markdown::chain_markdown;
+use precept::explain::relevance::Budget;
+use precept::explain::values::equals;
+use precept::explain::{Explanation, Propagation};
+use precept::model::finding::{FindingKind, Value};
+use precept::model::{CompiledModel, PolicyModel, Project, compile};
+use precept::solve::SolverWorker;
 use proptest::prelude::*;
 use std::time::Duration;
 use support::{formula, model, sample, worker};
@@ -226,7 +226,7 @@ fn random_model(rules: &[(u8, u8, u8, i8)]) -> CompiledModel {
         };
         text.push_str(&format!("(assert {rule})"));
     }
-    let policy: PolicyModel = precept::core::model::import::import_smtlib(&text).unwrap();
+    let policy: PolicyModel = precept::model::import::import_smtlib(&text).unwrap();
     compile(&policy)
 }
 
@@ -278,7 +278,7 @@ fn an_interrupted_explanation_does_not_change_the_next_one() {
     };
     for round in 0..40u64 {
         let (reply, answer) = std::sync::mpsc::channel();
-        let ticket = precept::core::explain::job::submit(&worker, request("isLowSeason"), reply);
+        let ticket = precept::explain::job::submit(&worker, request("isLowSeason"), reply);
         std::thread::sleep(Duration::from_micros(200 * (round % 20)));
         worker.cancel(ticket);
         let _ = answer.recv();
@@ -308,7 +308,7 @@ fn an_interrupted_explanation_leaves_the_next_verify_right() {
             inputs: inputs(&compiled),
             budget: Budget::default(),
         };
-        let ticket = precept::core::explain::job::submit(&worker, request, reply);
+        let ticket = precept::explain::job::submit(&worker, request, reply);
         std::thread::sleep(Duration::from_micros(200 * (round % 20)));
         worker.cancel(ticket);
         let _ = answer.recv();

@@ -8,14 +8,14 @@
 
 mod support;
 
-use precept::core::explain::inputs::inputs;
-use precept::core::explain::job::{ExplainRequest, run};
-use precept::core::explain::relevance::Budget;
-use precept::core::export::smtlib::to_smtlib;
-use precept::core::model::finding::FindingKind;
-use precept::core::model::{CompiledModel, Project};
-use precept::core::smt::Sort;
-use precept::core::solve::SolverWorker;
+use precept::explain::inputs::inputs;
+use precept::explain::job::{ExplainRequest, run};
+use precept::explain::relevance::Budget;
+use precept::export::smtlib::to_smtlib;
+use precept::model::finding::FindingKind;
+use precept::model::{CompiledModel, Project};
+use precept::smt::Sort;
+use precept::solve::SolverWorker;
 use std::collections::HashSet;
 use std::time::Duration;
 use support::{formula, model, sample, worker};

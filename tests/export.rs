@@ -4,9 +4,9 @@
 
 mod support;
 
-use precept::core::export::to_smtlib;
-use precept::core::model::Project;
-use precept::core::solve::FindingKind;
+use precept::export::to_smtlib;
+use precept::model::Project;
+use precept::solve::FindingKind;
 use std::path::Path;
 use std::process::Command;
 use support::{precept, repo, sample, z3_binary};

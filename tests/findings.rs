@@ -1,13 +1,13 @@
-//! The findings, with their evidence, exactly as DESIGN.md defines them,
+//! The findings, with their evidence, exactly as docs/answers.md defines them,
 //! computed by the real Z3 through the solver worker.
 
 mod support;
 
-use precept::core::model::{PolicyModel, compile};
-use precept::core::solve::{
+use precept::model::{PolicyModel, compile};
+use precept::solve::{
     FindingKind, FormulaQuery, LogicWarning, Satisfiability, SolverWorker, Value,
 };
-use precept::core::test_runner::check_test;
+use precept::test_runner::check_test;
 use std::time::{Duration, Instant};
 use support::evidence::scenarios_are_evidence;
 use support::random_groups::{random_model, random_questions, random_rules, random_tests};
@@ -40,7 +40,7 @@ const REFUNDS: &str = "
 (assert (= amount (* 3.5 units)))
 ";
 
-fn verify(premise: &str, claim: &str) -> precept::core::solve::Finding {
+fn verify(premise: &str, claim: &str) -> precept::solve::Finding {
     let model = model(REFUNDS);
     let worker = worker(&model, Duration::from_secs(5));
     worker.verify(formula(&model, premise), formula(&model, claim))
@@ -282,7 +282,7 @@ proptest::proptest! {
         };
         let tests = random_tests(&questions);
         let warm = worker(&edited(&current), Duration::from_secs(10));
-        let ask = |worker: &SolverWorker, model: &precept::core::model::CompiledModel| {
+        let ask = |worker: &SolverWorker, model: &precept::model::CompiledModel| {
             tests
                 .iter()
                 .map(|test| {
@@ -352,7 +352,7 @@ fn reloading_a_model_with_the_same_or_changed_enums_works() {
 
 // Formulas on their own (the answer verifier's redundancy check).
 
-fn park() -> precept::core::model::CompiledModel {
+fn park() -> precept::model::CompiledModel {
     let model: PolicyModel =
         serde_json::from_str(include_str!("../samples/park-admission/model.json")).expect("park");
     compile(&model)

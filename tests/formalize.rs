@@ -149,7 +149,7 @@ fn the_park_document_formalizes_into_the_expected_model() {
     );
 
     // The project opens and checks; the document is kept beside the model.
-    let project = precept::core::model::Project::load(&out).unwrap();
+    let project = precept::model::Project::load(&out).unwrap();
     project.compile_strict().unwrap();
     assert!(out.join("park.md").is_file());
     assert_eq!(project.settings.document.as_deref(), Some("park.md"));
@@ -292,7 +292,7 @@ fn an_embeddings_endpoint_can_cluster_the_variables() {
     let record = json_file(&out.join("formalization.json"));
     assert_eq!(record["embedder"], "openai-embeddings:test-embed");
     assert_eq!(record["threshold"], 0.7);
-    let project = precept::core::model::Project::load(&out).unwrap();
+    let project = precept::model::Project::load(&out).unwrap();
     project.compile_strict().unwrap();
     // Identically described variables of different spans unify.
     assert!(project.model.variable("isLowSeason").is_some());

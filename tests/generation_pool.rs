@@ -5,9 +5,9 @@
 
 mod support;
 
-use precept::core::model::{CompiledModel, Project};
-use precept::core::solve::{SolverPool, SolverWorker};
-use precept::core::testgen::generate::{generate, generate_pooled};
+use precept::model::{CompiledModel, Project};
+use precept::solve::{SolverPool, SolverWorker};
+use precept::testgen::generate::{generate, generate_pooled};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -6,7 +6,7 @@
 
 mod support;
 
-use precept::core::solve::{FindingKind, SolverWorker};
+use precept::solve::{FindingKind, SolverWorker};
 use std::fmt::Write;
 use std::time::Duration;
 use support::evidence::scenarios_are_evidence;
@@ -56,9 +56,9 @@ fn question((i, j, form): (usize, usize, u8)) -> (String, String) {
 
 fn ask(
     worker: &SolverWorker,
-    model: &precept::core::model::CompiledModel,
+    model: &precept::model::CompiledModel,
     q: &(String, String),
-) -> precept::core::solve::Finding {
+) -> precept::solve::Finding {
     worker.verify(formula(model, &q.0), formula(model, &q.1))
 }
 
@@ -130,7 +130,7 @@ fn after_an_edit_a_far_question_is_not_decided_by_the_old_scenario() {
         .claims_false_scenario
         .as_ref()
         .and_then(|s| s.get("b160"))
-        .is_some_and(|v| *v == precept::core::solve::Value::Bool(true));
+        .is_some_and(|v| *v == precept::solve::Value::Bool(true));
     let fact = match was_true {
         true => "(and (=> b159 b160) (not b160))",
         false => "(and (=> b159 b160) b160)",

@@ -243,8 +243,8 @@ const XY: &str = "(declare-const x Int)(declare-const y Int)(declare-const refun
 /// edited: the new text against the old over the vocabulary alone.
 #[test]
 fn a_rules_new_text_is_compared_with_its_old_by_the_solver() {
-    use precept::core::lifecycle::behaviour::same_meaning;
-    use precept::core::model::PolicyModel;
+    use precept::lifecycle::behaviour::same_meaning;
+    use precept::model::PolicyModel;
     let dir = tempfile::tempdir().unwrap();
     smtlib_project(dir.path(), XY, "(> x 5)");
     let text = fs::read_to_string(dir.path().join("model.json")).unwrap();

@@ -3,12 +3,12 @@
 
 mod support;
 
-use precept::core::lint::{Diagnostic, LintCode, Severity};
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{PolicyModel, compile};
-use precept::core::solve::FindingKind;
-use precept::core::solve::SolverWorker;
-use precept::core::solve::lint_checks::LintEvent;
+use precept::lint::{Diagnostic, LintCode, Severity};
+use precept::model::import::import_smtlib;
+use precept::model::{PolicyModel, compile};
+use precept::solve::FindingKind;
+use precept::solve::SolverWorker;
+use precept::solve::lint_checks::LintEvent;
 use std::time::Duration;
 use support::model;
 
@@ -17,7 +17,7 @@ fn lint(smtlib: &str, timeout: Duration) -> (Vec<Diagnostic>, Vec<(usize, usize)
 }
 
 fn lint_compiled(
-    compiled: precept::core::model::CompiledModel,
+    compiled: precept::model::CompiledModel,
     timeout: Duration,
 ) -> (Vec<Diagnostic>, Vec<(usize, usize)>) {
     let worker = SolverWorker::spawn(timeout);

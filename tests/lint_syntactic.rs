@@ -2,10 +2,10 @@
 //! on the shipped samples. Run with `--nocapture` to see the samples'
 //! diagnostics.
 
-use precept::core::lint::syntactic::check;
-use precept::core::lint::{Diagnostic, LintCode, ModelEdit, Severity};
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{PolicyModel, Project, ReviewStatus, Rule, Variable, compile};
+use precept::lint::syntactic::check;
+use precept::lint::{Diagnostic, LintCode, ModelEdit, Severity};
+use precept::model::import::import_smtlib;
+use precept::model::{PolicyModel, Project, ReviewStatus, Rule, Variable, compile};
 use std::path::Path;
 
 /// A model from SMT-LIB, with a distinct description on every variable,
@@ -193,7 +193,7 @@ fn rules_that_do_not_compile() {
          (declare-const units Int)
          (assert (=> isLow (> fee (to_real units))))",
     );
-    model.types.push(precept::core::model::TypeDef {
+    model.types.push(precept::model::TypeDef {
         name: "Empty".into(),
         description: "nothing".into(),
         values: Vec::new(),

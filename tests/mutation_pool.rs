@@ -9,13 +9,13 @@ mod support;
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::model::{CompiledModel, LogicTest, Project, compile};
-use precept::core::solve::{SolverPool, SolverWorker};
-use precept::core::testgen::equivalence_cache::{
+use precept::model::{CompiledModel, LogicTest, Project, compile};
+use precept::solve::{SolverPool, SolverWorker};
+use precept::testgen::equivalence_cache::{
     EQUIVALENT_MUTANTS_FILE, EquivalenceCache, mutant_key, rule_context,
 };
-use precept::core::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
-use precept::core::testgen::mutation_pool::{
+use precept::testgen::mutation::{MutationReport, mutants, mutation_score, spread};
+use precept::testgen::mutation_pool::{
     MutationProgress, mutation_score_cached, mutation_score_pooled,
 };
 use proptest::prelude::*;
@@ -145,7 +145,7 @@ fn random_model(rules: &[(u8, u8, u8, i8, u8)]) -> CompiledModel {
 /// Tests asking about a random model, expecting what the model answers (so
 /// they pass) or, one in four, VALID (so some fail and do not count).
 fn random_tests(model: &CompiledModel, tests: &[(u8, u8, i8, u8)]) -> Vec<LogicTest> {
-    use precept::core::solve::FindingKind;
+    use precept::solve::FindingKind;
     let solver = worker(model, TIMEOUT);
     tests
         .iter()
@@ -243,7 +243,7 @@ fn a_worker_count_of_zero_is_refused() {
 /// the report is still the single-worker one.
 #[test]
 fn an_inconsistent_policy_falls_back_to_the_plain_path_with_the_same_report() {
-    use precept::core::solve::FindingKind;
+    use precept::solve::FindingKind;
     let policy = serde_json::from_value(json!({
         "schema_version": 1,
         "variables": [
@@ -316,7 +316,7 @@ fn an_edited_rule_invalidates_the_entries_of_its_group_only() {
         ))
     };
     let key = |model: &CompiledModel| {
-        let graph = precept::core::testgen::coverage::rule_graph(model);
+        let graph = precept::testgen::coverage::rule_graph(model);
         mutant_key(&rule_context(model, &graph, "R1"), "(=> a (>= x 5))")
     };
     let before = key(&model_of("(=> a (> x 3))", "(=> b (< y 0))"));

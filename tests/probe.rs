@@ -7,9 +7,9 @@
 mod probe_bot;
 mod support;
 
-use precept::core::model::Project;
-use precept::core::probe::question::{ProbeQuestion, Relation};
-use precept::core::probe::{Expected, ProbeKind};
+use precept::model::Project;
+use precept::probe::question::{ProbeQuestion, Relation};
+use precept::probe::{Expected, ProbeKind};
 use probe_bot::{
     Behaviour, INJECTION, Script, planned, right_answer, scripted_servers, write_llm_toml,
 };
@@ -663,9 +663,9 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
 
 #[test]
 fn the_core_run_reports_progress_and_stops_when_cancelled() {
-    use precept::core::answer::{AnswerVerifier, VerifyOptions, samples_of};
-    use precept::core::probe::chatbot::Chatbot;
-    use precept::core::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
+    use precept::answer::{AnswerVerifier, VerifyOptions, samples_of};
+    use precept::probe::chatbot::Chatbot;
+    use precept::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -3,7 +3,7 @@
 
 mod support;
 
-use precept::core::model::{Project, ProjectError};
+use precept::model::{Project, ProjectError};
 use std::fs;
 use support::copy_sample;
 
@@ -201,7 +201,7 @@ fn every_sample_loads_and_its_rules_round_trip_through_the_printer() {
         for rule in &compiled.rules {
             let printed = rule.written.to_string();
             assert_eq!(
-                precept::core::smt::parse_expr(&printed).unwrap(),
+                precept::smt::parse_expr(&printed).unwrap(),
                 rule.written,
                 "{}",
                 rule.id

@@ -7,10 +7,10 @@ mod support;
 
 use std::time::Duration;
 
-use precept::core::llm::LlmClient;
-use precept::core::model::{Project, ReviewStatus};
-use precept::core::repair::propose_repair;
-use precept::core::test_runner::flips::{preview_flips, suite_outcomes};
+use precept::llm::LlmClient;
+use precept::model::{Project, ReviewStatus};
+use precept::repair::propose_repair;
+use precept::test_runner::flips::{preview_flips, suite_outcomes};
 use serde_json::{Value, json};
 use support::llm_server::{OPENAI_PATH, Server, openai_json, scripted_client};
 

@@ -6,12 +6,12 @@
 
 mod support;
 
-use precept::core::lint::{Severity, syntactic};
-use precept::core::model::{CompiledModel, LogicTest, Project, TestStatus, compile};
-use precept::core::solve::SolverWorker;
-use precept::core::solve::lint_checks::LintEvent;
-use precept::core::test_runner::run_tests;
-use precept::core::testgen::generate::{generate, reject, to_proposed};
+use precept::lint::{Severity, syntactic};
+use precept::model::{CompiledModel, LogicTest, Project, TestStatus, compile};
+use precept::solve::SolverWorker;
+use precept::solve::lint_checks::LintEvent;
+use precept::test_runner::run_tests;
+use precept::testgen::generate::{generate, reject, to_proposed};
 use std::time::Duration;
 use support::sample;
 
@@ -85,7 +85,7 @@ fn repair_loop(name: &str, rule: &str, defect: &str) {
             let (_, premise) = vetted.check_formula(&g.premise).unwrap();
             let (_, claim) = vetted.check_formula(&g.claim).unwrap();
             let judged = expert.verify(premise, claim);
-            let cites = |f: &precept::core::solve::Finding| f.rules().iter().any(|r| r == rule);
+            let cites = |f: &precept::solve::Finding| f.rules().iter().any(|r| r == rule);
             judged.kind != g.finding.kind && (cites(&g.finding) || cites(&judged))
         })
         .unwrap_or_else(|| panic!("{name}: no generated test exposes the defect in {rule}"));

@@ -3,7 +3,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use precept::core::smt::{Expr, ExprKind, Op, parse_expr};
+use precept::smt::{Expr, ExprKind, Op, parse_expr};
 use proptest::prelude::*;
 
 /// Reserved words and operator names cannot name variables (the vocabulary
@@ -60,13 +60,13 @@ proptest! {
 
     #[test]
     fn pretty_printing_reads_back_the_same(expr in expr(), width in 10usize..80) {
-        let pretty = precept::core::smt::printer::pretty(&expr, width);
+        let pretty = precept::smt::printer::pretty(&expr, width);
         prop_assert_eq!(parse_expr(&pretty).unwrap(), expr);
     }
 
     #[test]
     fn the_parser_never_panics_on_arbitrary_text(text in "[()a-z0-9 .|;:#\"\\n=<>+*/-]{0,40}") {
         let _ = parse_expr(&text);
-        let _ = precept::core::smt::parse_script(&text);
+        let _ = precept::smt::parse_script(&text);
     }
 }

@@ -4,7 +4,7 @@
 
 mod support;
 
-use precept::core::solve::{FindingKind, Value};
+use precept::solve::{FindingKind, Value};
 use std::time::Duration;
 use support::{formula, model, worker};
 

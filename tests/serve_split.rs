@@ -6,7 +6,7 @@
 
 mod support;
 
-use precept::core::model::Project;
+use precept::model::Project;
 use serde_json::{Value, json};
 use support::copy_sample;
 use support::service::Served;

@@ -4,7 +4,7 @@
 
 mod support;
 
-use precept::core::lifecycle::keys::{public_hex, sign_hex, signing_key, verify_hex};
+use precept::lifecycle::keys::{public_hex, sign_hex, signing_key, verify_hex};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -26,7 +26,7 @@ const SIGNATURE: &str = "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06
 
 #[test]
 fn keys_and_signatures_match_rfc_8032_test_1() {
-    let secret: [u8; 32] = precept::core::lifecycle::keys::from_hex(SECRET)
+    let secret: [u8; 32] = precept::lifecycle::keys::from_hex(SECRET)
         .unwrap()
         .try_into()
         .unwrap();

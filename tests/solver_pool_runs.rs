@@ -9,14 +9,14 @@ mod support;
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::model::diagnostic::{Diagnostic, LintCode};
-use precept::core::model::finding::KnownSides;
-use precept::core::model::{CompiledModel, LogicTest, Project, compile};
-use precept::core::solve::lint_checks::{LintEvent, LintMemo};
-use precept::core::solve::{FindingKind, SolverPool, SolverWorker};
-use precept::core::test_runner::carry_over::{RuleChange, known_sides, still_proved};
-use precept::core::test_runner::shares::model_graph;
-use precept::core::test_runner::{
+use precept::model::diagnostic::{Diagnostic, LintCode};
+use precept::model::finding::KnownSides;
+use precept::model::{CompiledModel, LogicTest, Project, compile};
+use precept::solve::lint_checks::{LintEvent, LintMemo};
+use precept::solve::{FindingKind, SolverPool, SolverWorker};
+use precept::test_runner::carry_over::{RuleChange, known_sides, still_proved};
+use precept::test_runner::shares::model_graph;
+use precept::test_runner::{
     TestOutcome, check_test, run_tests, run_tests_knowing, run_tests_pooled,
 };
 use proptest::prelude::*;
@@ -369,7 +369,7 @@ fn rerun_after_edit(
         .map(|r| r.formula.clone());
     worker.replace_rule(id, formula);
     let inconsistent = |model: &CompiledModel| {
-        let truth = precept::core::smt::parse_expr("true").unwrap();
+        let truth = precept::smt::parse_expr("true").unwrap();
         let w = support::worker(model, TIMEOUT);
         w.verify(truth.clone(), truth).kind == FindingKind::Impossible
     };

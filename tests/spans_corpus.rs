@@ -7,7 +7,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use precept::core::document::{
+use precept::document::{
     DocSpan, SpanKind, heading_path, heading_paths, split_for_budget, split_spans,
 };
 

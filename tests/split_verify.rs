@@ -9,12 +9,10 @@ mod support;
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;
 
-use precept::core::model::{CompiledModel, LogicTest, Project, compile};
-use precept::core::smt::Expr;
-use precept::core::solve::{
-    Deadline, Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides,
-};
-use precept::core::test_runner::check_test;
+use precept::model::{CompiledModel, LogicTest, Project, compile};
+use precept::smt::Expr;
+use precept::solve::{Deadline, Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides};
+use precept::test_runner::check_test;
 use proptest::prelude::*;
 use std::time::Duration;
 use support::evidence::scenarios_are_evidence;
@@ -258,12 +256,12 @@ fn a_pool_of_one_verifies_the_whole_question_on_its_worker() {
 /// A worker lent for one question: wanted back from the start, and counted
 /// when given back.
 struct Borrowed<'a> {
-    worker: &'a precept::core::solve::SolverWorker,
+    worker: &'a precept::solve::SolverWorker,
     given_back: &'a std::sync::atomic::AtomicBool,
 }
 
-impl precept::core::solve::LentWorker for Borrowed<'_> {
-    fn worker(&self) -> &precept::core::solve::SolverWorker {
+impl precept::solve::LentWorker for Borrowed<'_> {
+    fn worker(&self) -> &precept::solve::SolverWorker {
         self.worker
     }
 
@@ -291,7 +289,7 @@ const CUBED: (&str, &str) = ("(and cubed (> z 10))", "(> x 1)");
 
 #[test]
 fn a_lent_worker_wanted_back_gives_its_side_to_the_first_worker_and_the_finding_stays() {
-    use precept::core::solve::verify_with_lent;
+    use precept::solve::verify_with_lent;
     use std::sync::atomic::{AtomicBool, Ordering};
     let policy = model(CUBES);
     let first = worker(&policy, TIMEOUT);
@@ -367,7 +365,7 @@ fn a_question_finished_after_its_sides_gets_what_they_left_of_the_timeout() {
     let (reply, replies) = std::sync::mpsc::channel();
     let easy = || (formula(&cubes, "(< age 10)"), formula(&cubes, "(= fee 0)"));
     let hard = (formula(&cubes, CUBED.0), formula(&cubes, CUBED.1));
-    let known = precept::core::model::finding::KnownSides::default();
+    let known = precept::model::finding::KnownSides::default();
     // The hard question holds the worker for its whole second first.
     let blocking = one.submit_knowing(hard, known.clone(), Deadline::Fresh, reply.clone());
     let waited = one.submit_knowing(
@@ -407,7 +405,7 @@ fn a_question_finished_after_its_sides_gets_what_they_left_of_the_timeout() {
 
 #[test]
 fn a_question_abandoned_on_two_workers_stops_both_sides() {
-    use precept::core::solve::verify_with_lent;
+    use precept::solve::verify_with_lent;
     let cubes = model(CUBES);
     let (first, second) = (worker(&cubes, TIMEOUT), worker(&cubes, TIMEOUT));
     let asked = std::time::Instant::now();

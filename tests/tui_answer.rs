@@ -9,10 +9,10 @@ mod support;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::model::drafts::Drafts;
-use precept::core::model::project::read_json;
-use precept::core::model::{Project, TestSuite};
-use precept::core::solve::FindingKind;
+use precept::model::drafts::Drafts;
+use precept::model::project::read_json;
+use precept::model::{Project, TestSuite};
+use precept::solve::FindingKind;
 use precept::tui::effects::runtime::Runtime;
 use precept::tui::input::keymap::Keymap;
 use precept::tui::state::app::{App, Overlay, Pane, VerifyMode};
@@ -200,11 +200,14 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     key(&mut app, KeyCode::Char('3'), KeyModifiers::NONE);
     key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
-    assert_eq!(app.focus, Pane::NlTests);
+    assert_eq!(app.focus, Pane::AnswerTests);
     let mut effects = key(&mut app, KeyCode::Char('r'), KeyModifiers::NONE);
-    assert!(matches!(effects.first(), Some(Effect::RunNlTests { .. })));
+    assert!(matches!(
+        effects.first(),
+        Some(Effect::RunAnswerTests { .. })
+    ));
     let deadline = Instant::now() + Duration::from_secs(60);
-    while app.nl.running || !effects.is_empty() {
+    while app.answer_tests.running || !effects.is_empty() {
         assert!(Instant::now() < deadline, "the answer tests did not finish");
         let mut messages = Vec::new();
         for effect in effects.drain(..) {
@@ -216,7 +219,11 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let outcome = app.nl.outcomes.get(&saved.id).expect("an outcome");
+    let outcome = app
+        .answer_tests
+        .outcomes
+        .get(&saved.id)
+        .expect("an outcome");
     assert!(outcome.passed, "{outcome:?}");
     assert_eq!(
         server.requests().len(),

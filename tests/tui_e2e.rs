@@ -5,7 +5,7 @@
 
 mod support;
 
-use precept::core::model::PolicyModel;
+use precept::model::PolicyModel;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -322,7 +322,7 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     let on_disk = model_on_disk(dir.path());
     assert_eq!(
         on_disk.rule("R16").unwrap().review,
-        precept::core::model::ReviewStatus::Unreviewed
+        precept::model::ReviewStatus::Unreviewed
     );
 
     session.keys(&["J"]);
@@ -360,7 +360,7 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     session.wait_for(&["R1 rewritten with the same meaning", "R1 · approved"]);
     assert_eq!(
         model_on_disk(dir.path()).rule("R1").unwrap().review,
-        precept::core::model::ReviewStatus::Approved
+        precept::model::ReviewStatus::Approved
     );
     session.keys(&["q"]);
     session.wait_for(&["EXITED 0"]);

@@ -8,7 +8,7 @@
 mod probe_bot;
 mod support;
 
-use precept::core::probe::ProbeKind;
+use precept::probe::ProbeKind;
 use probe_bot::{Behaviour, Script, planned, scripted_servers, write_llm_toml};
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,8 +9,8 @@
 #[path = "../support/scale_model.rs"]
 mod scale_model;
 
-use precept::core::model::{CompiledModel, compile};
-use precept::core::solve::{FindingKind, SolverWorker};
+use precept::model::{CompiledModel, compile};
+use precept::solve::{FindingKind, SolverWorker};
 use scale_model::{Groups, Rng, SEED, generate, ms, parse, quantile, random_claim};
 use std::time::Duration;
 

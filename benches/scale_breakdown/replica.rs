@@ -2,8 +2,8 @@
 //! encoding, same guard literals, same sequence of checks) with a timer on
 //! each phase, to show where a verify spends its time.
 
-use precept::core::model::CompiledModel;
-use precept::core::smt::{Expr, ExprKind, Op, Sort};
+use precept::model::CompiledModel;
+use precept::smt::{Expr, ExprKind, Op, Sort};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real};

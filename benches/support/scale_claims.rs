@@ -2,8 +2,8 @@
 //! benches share.
 
 use super::{Rng, Section};
-use precept::core::model::CompiledModel;
-use precept::core::smt::Expr;
+use precept::model::CompiledModel;
+use precept::smt::Expr;
 use std::collections::BTreeMap;
 use std::time::Duration;
 

@@ -16,7 +16,7 @@
 //! inputs within their bounds therefore extends to a model of all rules.
 #![allow(dead_code)]
 
-use precept::core::model::{
+use precept::model::{
     EnumValue, PolicyModel, ReviewStatus, Rule, SCHEMA_VERSION, SourceSpan, TypeDef, Variable,
 };
 

@@ -3,8 +3,8 @@
 //! amounts guarded by a few conditions. Shared by the benchmarks.
 #![allow(dead_code)]
 
-use precept::core::model::{LogicTest, PolicyModel, ReviewStatus, Rule, TestSuite, Variable};
-use precept::core::solve::FindingKind;
+use precept::model::{LogicTest, PolicyModel, ReviewStatus, Rule, TestSuite, Variable};
+use precept::solve::FindingKind;
 
 pub const SECTIONS: usize = 20;
 pub const RULES_PER_SECTION: usize = 75;

@@ -9,13 +9,13 @@ use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::render;
 use super::verify::parse_finding;
-use crate::core::answer::{
+use clap::Args;
+use precept_engine::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, PairReport, TranslationCache, VerifyCancel,
     VerifyEvent, VerifyOptions, samples_of,
 };
-use crate::core::model::CompiledModel;
-use crate::core::solve::FindingKind;
-use clap::Args;
+use precept_engine::model::CompiledModel;
+use precept_engine::solve::FindingKind;
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -190,8 +190,8 @@ pub fn report_text(report: &AnswerReport, model: &CompiledModel) -> String {
     }
     for span in &report.untranslated {
         let part = match span.part {
-            crate::core::answer::locate::TextPart::Question => "question",
-            crate::core::answer::locate::TextPart::Answer => "answer",
+            precept_engine::answer::locate::TextPart::Question => "question",
+            precept_engine::answer::locate::TextPart::Answer => "answer",
         };
         let _ = writeln!(
             out,

@@ -7,11 +7,11 @@ use super::batch_lines::{BatchItem, append_line, finished_ids, id_key, read_item
 use super::check_answer::{RedundancyArgs, parse_threshold};
 use super::common::{Failure, Outcome, load_project, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
-use crate::core::answer::{
+use clap::Args;
+use precept_engine::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, TranslationCache, VerifyCancel,
     VerifyOptions, samples_of,
 };
-use clap::Args;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::core::model::{CompiledModel, Project};
-use crate::core::solve::SolverWorker;
+use precept_engine::model::{CompiledModel, Project};
+use precept_engine::solve::SolverWorker;
 
 /// How a command failed.
 #[derive(Debug)]
@@ -59,8 +59,8 @@ pub fn start_pool(
     compiled: &CompiledModel,
     timeout_ms: Option<u64>,
     jobs: Option<usize>,
-) -> Result<crate::core::solve::SolverPool, Failure> {
-    use crate::core::solve::SolverPool;
+) -> Result<precept_engine::solve::SolverPool, Failure> {
+    use precept_engine::solve::SolverPool;
     let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
     let jobs = jobs
         .or(project.settings.solver_jobs)

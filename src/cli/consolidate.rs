@@ -11,15 +11,15 @@
 
 use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
-use crate::core::compose::consolidate::{
+use clap::Args;
+use precept_engine::compose::consolidate::{
     Proposal, apply, number, read_reply, similarity_proposals,
 };
-use crate::core::compose::consolidate_check::{
+use precept_engine::compose::consolidate_check::{
     CheckedProposal, check_proposals, consolidation_request,
 };
-use crate::core::compose::record::FormalizationRecord;
-use crate::core::llm::complete_blocking;
-use clap::Args;
+use precept_engine::compose::record::FormalizationRecord;
+use precept_engine::llm::complete_blocking;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;

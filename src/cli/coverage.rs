@@ -6,14 +6,14 @@
 //! code is 0 whatever the numbers (2 on bad input).
 
 use super::common::{Outcome, load_project, print_json, start_pool};
-use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
-use crate::core::lifecycle::report::quality::MutationSummary;
-use crate::core::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_pooled};
-use crate::core::testgen::equivalence_cache::EquivalenceCache;
-use crate::core::testgen::mutation::{MutationReport, mutants, spread};
-use crate::core::testgen::mutation_pool::{MutationProgress, mutation_score_cached};
-use crate::core::testgen::report_text::percent_text;
 use clap::Args;
+use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use precept_engine::lifecycle::report::quality::MutationSummary;
+use precept_engine::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_pooled};
+use precept_engine::testgen::equivalence_cache::EquivalenceCache;
+use precept_engine::testgen::mutation::{MutationReport, mutants, spread};
+use precept_engine::testgen::mutation_pool::{MutationProgress, mutation_score_cached};
+use precept_engine::testgen::report_text::percent_text;
 use serde_json::json;
 use std::fmt::Write;
 use std::io::IsTerminal;

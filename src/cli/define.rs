@@ -11,11 +11,11 @@
 
 use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
-use crate::core::define::check::CheckedDefinition;
-use crate::core::define::pass::{definition_pass, meaning};
-use crate::core::model::definition_shapes::decisions;
-use crate::core::solve::SolverPool;
 use clap::Args;
+use precept_engine::define::check::CheckedDefinition;
+use precept_engine::define::pass::{definition_pass, meaning};
+use precept_engine::model::definition_shapes::decisions;
+use precept_engine::solve::SolverPool;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;

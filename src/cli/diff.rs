@@ -4,11 +4,11 @@
 //! `precept test` stored; no LLM is asked).
 
 use super::common::{Outcome, print_json};
-use crate::core::lifecycle::behaviour::Relation;
-use crate::core::lifecycle::diff::{ModelDiff, Side, diff_with_progress};
-use crate::core::lifecycle::reference::ModelRef;
-use crate::core::model::finding::Scenario;
 use clap::Args;
+use precept_engine::lifecycle::behaviour::Relation;
+use precept_engine::lifecycle::diff::{ModelDiff, Side, diff_with_progress};
+use precept_engine::lifecycle::reference::ModelRef;
+use precept_engine::model::finding::Scenario;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 

@@ -2,10 +2,10 @@
 //! with the threshold that suits it.
 
 use super::common::Failure;
-use crate::core::compose::cluster::DEFAULT_THRESHOLD;
-use crate::core::compose::embed::{Embedder, LexicalEmbedder};
-use crate::core::llm::embeddings::{OpenAiEmbedder, project_cache_dir};
-use crate::core::llm::{ClientOptions, LlmClient};
+use precept_engine::compose::cluster::DEFAULT_THRESHOLD;
+use precept_engine::compose::embed::{Embedder, LexicalEmbedder};
+use precept_engine::llm::embeddings::{OpenAiEmbedder, project_cache_dir};
+use precept_engine::llm::{ClientOptions, LlmClient};
 use std::path::Path;
 
 /// The cosine threshold used with an embeddings endpoint when none is
@@ -55,7 +55,7 @@ pub fn embedder(
 
 #[cfg(feature = "minilm")]
 fn minilm(threshold: Option<f32>) -> Result<(Box<dyn Embedder>, f32), Failure> {
-    use crate::core::compose::embed_minilm::{MINILM_THRESHOLD, MiniLmEmbedder};
+    use precept_engine::compose::embed_minilm::{MINILM_THRESHOLD, MiniLmEmbedder};
     let embedder = MiniLmEmbedder::from_env().map_err(|e| Failure::Input(e.to_string()))?;
     Ok((Box::new(embedder), threshold.unwrap_or(MINILM_THRESHOLD)))
 }

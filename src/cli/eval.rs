@@ -14,13 +14,13 @@
 use super::check_answer::{RedundancyArgs, parse_threshold};
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
-use crate::core::answer::eval::{
+use clap::Args;
+use precept_engine::answer::eval::{
     EvalResult, LabelledAnswer, Metrics, failures, metrics, read_labelled,
 };
-use crate::core::answer::{
+use precept_engine::answer::{
     AnswerInput, AnswerVerifier, Budget, TranslationCache, VerifyCancel, VerifyOptions, samples_of,
 };
-use clap::Args;
 use serde::Serialize;
 use std::fmt::Write;
 use std::io::IsTerminal;
@@ -150,7 +150,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
 /// Verifies every line, `parallel` at a time; results in input order.
 fn evaluate(
     verifier: &AnswerVerifier,
-    worker: &crate::core::solve::SolverWorker,
+    worker: &precept_engine::solve::SolverWorker,
     lines: &[LabelledAnswer],
     parallel: usize,
     show_progress: bool,

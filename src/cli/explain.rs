@@ -3,18 +3,18 @@
 //! inputs would settle an undecided claim.
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
-use crate::core::explain::describe::{describe, describe_chain, step_source};
-use crate::core::explain::inputs::inputs;
-use crate::core::explain::job::{self, ExplainRequest, run};
-pub use crate::core::explain::json::{chain_json, explanation_json};
-use crate::core::explain::relevance::Budget;
-use crate::core::explain::{Chain, Explanation, ValueSplit};
-use crate::core::model::finding::{Finding, Value};
-use crate::core::model::verdict::verdict;
-use crate::core::model::{CompiledModel, Project};
-use crate::core::smt::Expr;
-use crate::core::solve::{Defaults, Reading, SolverWorker};
 use clap::Args;
+use precept_engine::explain::describe::{describe, describe_chain, step_source};
+use precept_engine::explain::inputs::inputs;
+use precept_engine::explain::job::{self, ExplainRequest, run};
+pub use precept_engine::explain::json::{chain_json, explanation_json};
+use precept_engine::explain::relevance::Budget;
+use precept_engine::explain::{Chain, Explanation, ValueSplit};
+use precept_engine::model::finding::{Finding, Value};
+use precept_engine::model::verdict::verdict;
+use precept_engine::model::{CompiledModel, Project};
+use precept_engine::smt::Expr;
+use precept_engine::solve::{Defaults, Reading, SolverWorker};
 use serde_json::Value as Json;
 use std::fmt::Write;
 use std::path::PathBuf;

@@ -1,9 +1,9 @@
 //! `precept export DIR --format smtlib|json|arc|bundle --out FILE`
 
 use super::common::{Outcome, load_project};
-use crate::core::export::{ExportFormat, export_text};
-use crate::core::model::project::write_atomic;
 use clap::{Args, ValueEnum};
+use precept_engine::export::{ExportFormat, export_text};
+use precept_engine::model::project::write_atomic;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

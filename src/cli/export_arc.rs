@@ -4,9 +4,9 @@
 //! stderr; the export still succeeds.
 
 use super::common::Outcome;
-use crate::core::formats::arc_policy::{ArcLimits, ArcSource, write_arc_policy};
-use crate::core::model::Project;
-use crate::core::model::project::write_atomic;
+use precept_engine::formats::arc_policy::{ArcLimits, ArcSource, write_arc_policy};
+use precept_engine::model::Project;
+use precept_engine::model::project::write_atomic;
 use std::path::Path;
 
 /// Writes `project` to `out`; `with_tests` adds its natural-language tests.

@@ -1,8 +1,8 @@
 //! `precept export DIR --format bundle --out BUNDLE/`: the audit bundle.
 
 use super::common::{Outcome, start_solver};
-use crate::core::formats::bundle::export_bundle;
-use crate::core::model::{CompiledModel, Project};
+use precept_engine::formats::bundle::export_bundle;
+use precept_engine::model::{CompiledModel, Project};
 use std::path::Path;
 
 /// Writes the audit bundle of `project` to the folder `out`.

@@ -4,16 +4,16 @@
 use super::common::{Failure, Outcome};
 use super::embedder_choice::{EmbedderKind, embedder};
 use super::llm_setup::{LlmArgs, llm_client};
-use crate::core::compose::document_run::{
+use clap::Args;
+use precept_engine::compose::document_run::{
     FormalizeSettings, FormalizedDocument, formalize_document,
 };
-use crate::core::formalize::span_job::SpanSettings;
-use crate::core::formalize::span_runs::FormalizeEvent;
-use crate::core::formalize::span_task::DEFAULT_SPAN_BUDGET;
-use crate::core::formalize::vocabulary::VocabularyMode;
-use crate::core::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
-use crate::core::model::{Project, Settings, TestSuite};
-use clap::Args;
+use precept_engine::formalize::span_job::SpanSettings;
+use precept_engine::formalize::span_runs::FormalizeEvent;
+use precept_engine::formalize::span_task::DEFAULT_SPAN_BUDGET;
+use precept_engine::formalize::vocabulary::VocabularyMode;
+use precept_engine::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
+use precept_engine::model::{Project, Settings, TestSuite};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -140,7 +140,7 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             "{failed} span(s) failed; their problems are in {}",
             project
                 .dir
-                .join(crate::core::compose::record::RECORD_FILE)
+                .join(precept_engine::compose::record::RECORD_FILE)
                 .display()
         );
         return Err(Failure::Check);
@@ -150,14 +150,14 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
 
 /// The definition pass on the composed model (`define::pass::define_formalized`).
 fn define_decisions(
-    model: &mut crate::core::model::PolicyModel,
-    record: &mut crate::core::compose::record::FormalizationRecord,
+    model: &mut precept_engine::model::PolicyModel,
+    record: &mut precept_engine::compose::record::FormalizationRecord,
     document: &str,
-    client: &crate::core::llm::LlmClient,
+    client: &precept_engine::llm::LlmClient,
 ) {
     let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
     let defined =
-        crate::core::define::pass::define_formalized(model, record, document, client, timeout);
+        precept_engine::define::pass::define_formalized(model, record, document, client, timeout);
     if !defined.is_empty() {
         println!(
             "defined {} decision(s) in one definition each: {}",

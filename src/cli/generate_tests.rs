@@ -6,9 +6,9 @@
 //! `--save` appends them to `tests.json` as proposed tests for `precept review`.
 
 use super::common::{Failure, Outcome, load_project, print_json, start_pool};
-use crate::core::model::{CompiledModel, LogicTest, TestSuite};
-use crate::core::testgen::generate::{GeneratedTest, generate_pooled, to_proposed};
 use clap::Args;
+use precept_engine::model::{CompiledModel, LogicTest, TestSuite};
+use precept_engine::testgen::generate::{GeneratedTest, generate_pooled, to_proposed};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -52,7 +52,7 @@ struct Printed<'a> {
     premise_english: &'a str,
     claim: &'a str,
     claim_english: &'a str,
-    finding: &'a crate::core::solve::Finding,
+    finding: &'a precept_engine::solve::Finding,
     rules: &'a [String],
     targets: &'a [String],
     rationale: &'a str,
@@ -129,7 +129,7 @@ pub fn run(args: &GenTestsArgs) -> Outcome {
                 "{saved} saved to {} as proposed tests; {} already in the suite. Review them with: precept review {} --list",
                 project
                     .dir
-                    .join(crate::core::model::project::TESTS_FILE)
+                    .join(precept_engine::model::project::TESTS_FILE)
                     .display(),
                 generated.len() - saved,
                 project.dir.display()
@@ -141,7 +141,7 @@ pub fn run(args: &GenTestsArgs) -> Outcome {
 
 /// Counts per finding, e.g. "3 VALID, 1 INVALID".
 fn summary(tests: &[GeneratedTest]) -> String {
-    use crate::core::solve::FindingKind;
+    use precept_engine::solve::FindingKind;
     let parts: Vec<String> = FindingKind::ALL
         .iter()
         .filter_map(|kind| {
@@ -177,7 +177,7 @@ fn test_text(n: usize, test: &GeneratedTest, id: Option<&str>, model: &CompiledM
         let _ = writeln!(out, "   rules:   none (the premise alone decides it)");
     } else {
         let role = match test.finding.kind {
-            crate::core::solve::FindingKind::Valid => "supporting",
+            precept_engine::solve::FindingKind::Valid => "supporting",
             _ => "contradicting",
         };
         let _ = writeln!(out, "   {role} rules:");

@@ -3,10 +3,10 @@
 //! a `.dmn` file to `import_dmn`).
 
 use super::common::{Failure, Outcome};
-use crate::core::model::import::import_smtlib;
-use crate::core::model::project::read_text;
-use crate::core::model::{Project, Settings, TestSuite};
 use clap::Args;
+use precept_engine::model::import::import_smtlib;
+use precept_engine::model::project::read_text;
+use precept_engine::model::{Project, Settings, TestSuite};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -23,7 +23,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         return super::import_dmn::run(&args.file, &args.out);
     }
     let source = read_text(&args.file)?;
-    if crate::core::formats::arc_policy::looks_like_arc_policy(&source) {
+    if precept_engine::formats::arc_policy::looks_like_arc_policy(&source) {
         return super::import_arc::run(&args.file, &args.out, &source);
     }
     let mut model = import_smtlib(&source)

@@ -2,8 +2,8 @@
 //! Reasoning policy definition (recognised by `import` from its content).
 
 use super::common::{Failure, Outcome};
-use crate::core::formats::arc_policy::read_arc_policy;
-use crate::core::model::{Project, Settings};
+use precept_engine::formats::arc_policy::read_arc_policy;
+use precept_engine::model::{Project, Settings};
 use std::path::Path;
 
 /// Imports `source`, the text of `file`, as a new project in `out`.

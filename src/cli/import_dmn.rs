@@ -2,8 +2,8 @@
 //! cases found beside it (`MODEL-test-*.xml`) as logic tests.
 
 use super::common::{Failure, Outcome};
-use crate::core::formats::dmn::{import_dmn, import_test_cases, read_capped};
-use crate::core::model::{Project, Settings, TestSuite, compile};
+use precept_engine::formats::dmn::{import_dmn, import_test_cases, read_capped};
+use precept_engine::model::{Project, Settings, TestSuite, compile};
 use std::path::{Path, PathBuf};
 
 /// Whether `path` is a DMN file: a `.dmn` name, or XML whose first

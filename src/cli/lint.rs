@@ -2,15 +2,15 @@
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
-use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
-use crate::core::lifecycle::report::quality::LintRow;
-use crate::core::lint::full::full_lint;
-use crate::core::lint::triage::{test_components, tests_reached, triage};
-use crate::core::lint::{Diagnostic, LintCounts, Severity};
-use crate::core::model::graph::RuleGraph;
-use crate::core::model::{CompiledModel, LogicTest, Project, compile};
-use crate::core::solve::SolverPool;
 use clap::Args;
+use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use precept_engine::lifecycle::report::quality::LintRow;
+use precept_engine::lint::full::full_lint;
+use precept_engine::lint::triage::{test_components, tests_reached, triage};
+use precept_engine::lint::{Diagnostic, LintCounts, Severity};
+use precept_engine::model::graph::RuleGraph;
+use precept_engine::model::{CompiledModel, LogicTest, Project, compile};
+use precept_engine::solve::SolverPool;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -2,8 +2,8 @@
 //! and the client they build from them.
 
 use super::common::Failure;
-use crate::core::llm::config::ProfileSource;
-use crate::core::llm::{LlmClient, Mode, configured_client};
+use precept_engine::llm::config::ProfileSource;
+use precept_engine::llm::{LlmClient, Mode, configured_client};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default, clap::Args)]

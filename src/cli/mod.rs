@@ -152,13 +152,16 @@ pub struct OpenArgs {
 
 /// Opens the workbench, after checking that `dir` holds a project.
 pub fn open(dir: &Path) -> ExitCode {
-    if !dir.join(crate::core::model::project::MODEL_FILE).is_file() {
+    if !dir
+        .join(precept_engine::model::project::MODEL_FILE)
+        .is_file()
+    {
         eprintln!(
             "precept: {}: not a policy project (no {}). Open one with: precept open samples/park-admission",
             dir.display(),
-            crate::core::model::project::MODEL_FILE
+            precept_engine::model::project::MODEL_FILE
         );
         return ExitCode::from(2);
     }
-    crate::tui::run(dir)
+    precept_tui::run(dir)
 }

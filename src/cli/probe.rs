@@ -11,13 +11,13 @@
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::probe_report::{junit_xml, markdown, text};
-use crate::core::answer::{AnswerVerifier, TranslationCache, VerifyOptions, samples_of};
-use crate::core::llm::{Mode, configured_client};
-use crate::core::model::project::write_atomic;
-use crate::core::probe::ProbeKind;
-use crate::core::probe::chatbot::{Chatbot, probe_concurrency};
-use crate::core::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
 use clap::Args;
+use precept_engine::answer::{AnswerVerifier, TranslationCache, VerifyOptions, samples_of};
+use precept_engine::llm::{Mode, configured_client};
+use precept_engine::model::project::write_atomic;
+use precept_engine::probe::ProbeKind;
+use precept_engine::probe::chatbot::{Chatbot, probe_concurrency};
+use precept_engine::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -2,9 +2,9 @@
 //! for `--report` (the failures with their proved chains and sources) and
 //! JUnit XML for `--junit` (one test case per answer judged).
 
-use crate::core::probe::Verdict;
-use crate::core::probe::rates::{Breakdown, Rate};
-use crate::core::probe::report::ProbeReport;
+use precept_engine::probe::Verdict;
+use precept_engine::probe::rates::{Breakdown, Rate};
+use precept_engine::probe::report::ProbeReport;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -1,10 +1,10 @@
 //! Plain-text rendering of findings and scenarios for the terminal.
 
-use crate::core::model::CompiledModel;
-use crate::core::model::graph::RuleGraph;
-use crate::core::model::scenario_table::{ScenarioRow, ScenarioTable};
-use crate::core::model::verdict::verdict;
-use crate::core::solve::{Finding, FindingKind, Scenario};
+use precept_engine::model::CompiledModel;
+use precept_engine::model::graph::RuleGraph;
+use precept_engine::model::scenario_table::{ScenarioRow, ScenarioTable};
+use precept_engine::model::verdict::verdict;
+use precept_engine::solve::{Finding, FindingKind, Scenario};
 use std::fmt::Write;
 
 /// A finding with its evidence, indented by `indent` spaces.

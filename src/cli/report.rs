@@ -7,14 +7,14 @@
 //! goes to stderr, with a final line naming the file.
 
 use super::common::{Failure, Outcome, load_project, start_pool};
-use crate::core::lifecycle::clock::now_utc;
-use crate::core::lifecycle::report::figures::{
+use clap::Args;
+use precept_engine::lifecycle::clock::now_utc;
+use precept_engine::lifecycle::report::figures::{
     Figures, MutationChoice, QualitySource, history, quality,
 };
-use crate::core::lifecycle::report::figures_cache::FiguresCache;
-use crate::core::lifecycle::report::render;
-use crate::core::model::project::write_atomic;
-use clap::Args;
+use precept_engine::lifecycle::report::figures_cache::FiguresCache;
+use precept_engine::lifecycle::report::render;
+use precept_engine::model::project::write_atomic;
 use std::path::PathBuf;
 use std::time::Instant;
 

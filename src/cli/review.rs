@@ -10,10 +10,10 @@
 
 use super::common::{Failure, Outcome};
 use super::verify::parse_finding;
-use crate::core::model::{LogicTest, Project, TestStatus};
-use crate::core::solve::FindingKind;
-use crate::core::testgen::generate::{accept, accept_impossible_warning, reject};
 use clap::{ArgGroup, Args};
+use precept_engine::model::{LogicTest, Project, TestStatus};
+use precept_engine::solve::FindingKind;
+use precept_engine::testgen::generate::{accept, accept_impossible_warning, reject};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -107,7 +107,7 @@ fn conflict(project: &Project, test: &LogicTest) -> Vec<String> {
     let Ok(worker) = super::common::start_solver(project, &compiled, None) else {
         return Vec::new();
     };
-    let Ok((premise, claim)) = crate::core::test_runner::check_test(&compiled, test) else {
+    let Ok((premise, claim)) = precept_engine::test_runner::check_test(&compiled, test) else {
         return Vec::new();
     };
     let finding = worker.verify(premise, claim);
@@ -121,7 +121,7 @@ fn conflict(project: &Project, test: &LogicTest) -> Vec<String> {
 fn find<'a>(project: &'a mut Project, id: &str) -> Result<&'a mut LogicTest, Failure> {
     let path = project
         .dir
-        .join(crate::core::model::project::TESTS_FILE)
+        .join(precept_engine::model::project::TESTS_FILE)
         .display()
         .to_string();
     project

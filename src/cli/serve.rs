@@ -2,8 +2,8 @@
 //! [--guard PROFILE [--block] [--revise N]]`: the guardrail service.
 
 use super::common::{Failure, Outcome};
-use crate::service::{ServeOptions, run};
 use clap::Args;
+use precept_service::{ServeOptions, run};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -40,13 +40,13 @@ pub struct ServeArgs {
 pub fn run_command(args: &ServeArgs) -> Outcome {
     if !args
         .dir
-        .join(crate::core::model::project::MODEL_FILE)
+        .join(precept_engine::model::project::MODEL_FILE)
         .is_file()
     {
         return Err(Failure::Input(format!(
             "{}: not a policy project (no {})",
             args.dir.display(),
-            crate::core::model::project::MODEL_FILE
+            precept_engine::model::project::MODEL_FILE
         )));
     }
     let token = match &args.token_env {

@@ -2,8 +2,8 @@
 //! [--block] [--revise N]`).
 
 use super::common::Failure;
-use crate::service::GuardOptions;
-use crate::service::options::DEFAULT_BLOCK_MESSAGE;
+use precept_service::GuardOptions;
+use precept_service::options::DEFAULT_BLOCK_MESSAGE;
 
 #[derive(Debug, clap::Args)]
 pub struct GuardArgs {

@@ -1,8 +1,8 @@
 //! `precept show DIR [--smtlib | --english]`
 
 use super::common::{Outcome, load_project};
-use crate::core::export::to_smtlib;
 use clap::Args;
+use precept_engine::export::to_smtlib;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

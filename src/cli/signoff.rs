@@ -2,12 +2,14 @@
 //! [--role …] [--note …]` and `precept verify-signatures DIR`.
 
 use super::common::{Failure, Outcome, print_json};
-use crate::core::lifecycle::clock::now_utc;
-use crate::core::lifecycle::keys::{generate, key_path, load, public_hex};
-use crate::core::lifecycle::reference::ModelRef;
-use crate::core::lifecycle::signoff::{Approval, CheckStatus, rules_needing_review, sign, verify};
-use crate::core::llm::config::user_config_dir;
 use clap::Args;
+use precept_engine::lifecycle::clock::now_utc;
+use precept_engine::lifecycle::keys::{generate, key_path, load, public_hex};
+use precept_engine::lifecycle::reference::ModelRef;
+use precept_engine::lifecycle::signoff::{
+    Approval, CheckStatus, rules_needing_review, sign, verify,
+};
+use precept_engine::llm::config::user_config_dir;
 use std::path::PathBuf;
 
 fn config_dir() -> Result<PathBuf, Failure> {

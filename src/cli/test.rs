@@ -7,19 +7,19 @@
 use super::common::{Failure, Outcome, load_project, print_json, start_pool};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::render;
-use crate::core::answer::{
-    AnswerVerifier, Fault, NlTestOutcome, TranslationCache, VerifyCancel, VerifyOptions,
-    run_nl_tests, samples_of,
-};
-use crate::core::lifecycle::reference::ModelRef;
-use crate::core::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
-use crate::core::lifecycle::report::quality::TestRow;
-use crate::core::model::project::{CACHE_DIR, write_atomic};
-use crate::core::model::verdict::verdict;
-use crate::core::model::{CompiledModel, NlTest, Project};
-use crate::core::solve::SolverWorker;
-use crate::core::test_runner::{TestOutcome, run_tests_pooled};
 use clap::Args;
+use precept_engine::answer::{
+    AnswerTestOutcome, AnswerVerifier, Fault, TranslationCache, VerifyCancel, VerifyOptions,
+    run_answer_tests, samples_of,
+};
+use precept_engine::lifecycle::reference::ModelRef;
+use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
+use precept_engine::lifecycle::report::quality::TestRow;
+use precept_engine::model::project::{CACHE_DIR, write_atomic};
+use precept_engine::model::verdict::verdict;
+use precept_engine::model::{AnswerTest, CompiledModel, Project};
+use precept_engine::solve::SolverWorker;
+use precept_engine::test_runner::{TestOutcome, run_tests_pooled};
 use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -65,9 +65,9 @@ fn run_nl(
     project: &Project,
     compiled: &CompiledModel,
     worker: &SolverWorker,
-    tests: &[NlTest],
+    tests: &[AnswerTest],
     cache: PathBuf,
-) -> Vec<NlTestOutcome> {
+) -> Vec<AnswerTestOutcome> {
     if tests.is_empty() {
         return Vec::new();
     }
@@ -81,7 +81,7 @@ fn run_nl(
             return tests
                 .iter()
                 .map(|test| {
-                    NlTestOutcome::not_run(
+                    AnswerTestOutcome::not_run(
                         test,
                         format!(
                             "not run: {reason} (or skip natural-language tests with --skip-nl)"
@@ -101,7 +101,7 @@ fn run_nl(
         },
     )
     .with_cache(TranslationCache::in_project_cache(&cache));
-    run_nl_tests(
+    run_answer_tests(
         &verifier,
         worker,
         tests,
@@ -124,7 +124,7 @@ pub fn run(args: &TestArgs) -> Outcome {
         .filter(|t| selected(&args.filter, &t.id, &t.name))
         .cloned()
         .collect();
-    let nl_tests: Vec<NlTest> = if args.skip_nl {
+    let nl_tests: Vec<AnswerTest> = if args.skip_nl {
         Vec::new()
     } else {
         project
@@ -250,7 +250,7 @@ fn outcome_text(outcome: &TestOutcome, model: &CompiledModel) -> String {
     out
 }
 
-fn nl_outcome_text(outcome: &NlTestOutcome, model: &CompiledModel) -> String {
+fn nl_outcome_text(outcome: &AnswerTestOutcome, model: &CompiledModel) -> String {
     let label = test_label(&outcome.id, &outcome.name);
     let mut out = String::new();
     match (&outcome.actual, &outcome.error) {
@@ -299,7 +299,7 @@ fn fault_text(fault: &Fault) -> String {
     }
 }
 
-fn junit_xml(suite: &str, outcomes: &[TestOutcome], nl_outcomes: &[NlTestOutcome]) -> String {
+fn junit_xml(suite: &str, outcomes: &[TestOutcome], nl_outcomes: &[AnswerTestOutcome]) -> String {
     let failures = outcomes.iter().filter(|o| !o.passed).count()
         + nl_outcomes.iter().filter(|o| !o.passed).count();
     let total: f64 = outcomes.iter().map(|o| o.elapsed.as_secs_f64()).sum();

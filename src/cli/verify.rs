@@ -2,9 +2,9 @@
 
 use super::common::{Failure, Outcome, load_project, print_json, start_solver};
 use super::{explain, render};
-use crate::core::export::verify_json::verify_json;
-use crate::core::solve::{Defaults, FindingKind, Reading};
 use clap::Args;
+use precept_engine::export::verify_json::verify_json;
+use precept_engine::solve::{Defaults, FindingKind, Reading};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

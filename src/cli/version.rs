@@ -2,10 +2,10 @@
 //! and `precept versions DIR`: list the versions.
 
 use super::common::{Outcome, print_json};
-use crate::core::lifecycle::clock::now_utc;
-use crate::core::lifecycle::signoff::{SignOff, read_signoffs};
-use crate::core::lifecycle::versions::{draft_state, freeze, read_manifest, version_numbers};
 use clap::Args;
+use precept_engine::lifecycle::clock::now_utc;
+use precept_engine::lifecycle::signoff::{SignOff, read_signoffs};
+use precept_engine::lifecycle::versions::{draft_state, freeze, read_manifest, version_numbers};
 use serde::Serialize;
 use std::path::PathBuf;
 

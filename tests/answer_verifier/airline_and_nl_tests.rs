@@ -72,7 +72,7 @@ fn nl_tests_cache_translations_so_rule_edits_rerun_only_the_solver() {
     let run = |server: &Server| {
         let bench = bench(dir.path());
         let verifier = bench.verifier(server, 3, VerifyOptions::default());
-        run_nl_tests(
+        run_answer_tests(
             &verifier,
             &bench.worker,
             &bench.project.tests.nl_tests,
@@ -177,7 +177,7 @@ fn a_failing_nl_test_blames_the_translation_when_the_translations_disagree() {
     });
     let bench = bench(dir.path());
     let verifier = bench.verifier(&server, 3, VerifyOptions::default());
-    let outcomes = run_nl_tests(
+    let outcomes = run_answer_tests(
         &verifier,
         &bench.worker,
         &[nl_test("NL1", PARK_ANSWER, FindingKind::Satisfiable)],
@@ -213,7 +213,7 @@ fn an_nl_test_with_its_own_confidence_threshold_is_judged_at_that_threshold() {
     let verifier = bench.verifier(&server, 3, VerifyOptions::default());
     let mut test = nl_test("NL1", PARK_ANSWER, FindingKind::Satisfiable);
     test.confidence_threshold = Some(0.3);
-    let outcomes = run_nl_tests(
+    let outcomes = run_answer_tests(
         &verifier,
         &bench.worker,
         &[test],

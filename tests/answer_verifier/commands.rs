@@ -25,7 +25,7 @@ fn cancelling_stops_a_verification_waiting_for_the_llm() {
     );
     assert!(matches!(
         outcome,
-        Err(precept::core::answer::VerifyError::Cancelled)
+        Err(precept::answer::VerifyError::Cancelled)
     ));
     assert!(
         started.elapsed() < Duration::from_secs(2),

@@ -74,7 +74,7 @@ fn park_example_three_agreeing_translations_give_confidence_one_and_satisfiable(
         "{temperatures:?}"
     );
     for (n, _, prompt) in &by_sample {
-        let approach = precept::core::answer::translate::approach(*n);
+        let approach = precept::answer::translate::approach(*n);
         assert!(prompt.contains(approach), "sample {n}: {prompt}");
     }
     assert_ne!(by_sample[0].2, by_sample[1].2);

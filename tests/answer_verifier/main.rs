@@ -8,15 +8,15 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-use precept::core::answer::confidence::DissentReason;
-use precept::core::answer::locate::TextPart;
-use precept::core::answer::{
+use precept::answer::confidence::DissentReason;
+use precept::answer::locate::TextPart;
+use precept::answer::{
     AnswerInput, AnswerReport, AnswerVerifier, Budget, Fault, TranslationCache, VerifyCancel,
-    VerifyEvent, VerifyOptions, run_nl_tests, samples_of,
+    VerifyEvent, VerifyOptions, run_answer_tests, samples_of,
 };
-use precept::core::llm::LlmClient;
-use precept::core::model::{CompiledModel, NlTest, Project};
-use precept::core::solve::{FindingKind, SolverWorker, Value};
+use precept::llm::LlmClient;
+use precept::model::{AnswerTest, CompiledModel, Project};
+use precept::solve::{FindingKind, SolverWorker, Value};
 use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::sync::Arc;
@@ -141,8 +141,8 @@ fn scenario_value(report: &AnswerReport, pair: usize, claims_true: bool, name: &
         .unwrap_or_else(|| panic!("no {name} in the scenario: {evidence:?}"))
 }
 
-fn nl_test(id: &str, answer: &str, expected: FindingKind) -> NlTest {
-    NlTest {
+fn nl_test(id: &str, answer: &str, expected: FindingKind) -> AnswerTest {
+    AnswerTest {
         id: id.into(),
         name: format!("{id} park question"),
         question: PARK_QUESTION.into(),
@@ -156,5 +156,5 @@ fn nl_test(id: &str, answer: &str, expected: FindingKind) -> NlTest {
 mod airline_and_nl_tests;
 mod commands;
 mod confidence;
-mod diff_nl_tests;
+mod diff_answer_tests;
 mod translation;

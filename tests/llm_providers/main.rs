@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use precept::core::llm::config::{self, OLLAMA_URL};
-use precept::core::llm::{
+use precept::llm::config::{self, OLLAMA_URL};
+use precept::llm::{
     ClientOptions, LlmClient, LlmError, LlmRequest, Mode, Profile, ProfileSource, Protocol,
     RetryPolicy, complete_blocking, mask_secret, resolve_profile,
 };

@@ -1,9 +1,9 @@
 //! Whether a finding's scenarios are evidence for it.
 
-use precept::core::model::CompiledModel;
-use precept::core::model::evaluate::{Known, holds};
-use precept::core::smt::Expr;
-use precept::core::solve::Finding;
+use precept::model::CompiledModel;
+use precept::model::evaluate::{Known, holds};
+use precept::smt::Expr;
+use precept::solve::Finding;
 
 /// Whether each scenario of `finding` satisfies the premise, the claim (or
 /// its negation, for the claim-false scenario) and no rule of `model` is

@@ -298,8 +298,8 @@ fn perform(mut stream: TcpStream, action: Action, active: &AtomicUsize) {
 pub fn scripted_client(
     server: &Server,
     cache: Option<&std::path::Path>,
-) -> precept::core::llm::LlmClient {
-    use precept::core::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
+) -> precept::llm::LlmClient {
+    use precept::llm::{ClientOptions, LlmClient, Mode, Profile, Protocol, RetryPolicy};
     let mut profile = Profile::new("scripted", Protocol::OpenAi, &server.url, "scripted-model");
     profile.api_key_env = None;
     profile.timeout = Duration::from_secs(10);

@@ -1,10 +1,10 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{CompiledModel, compile};
-use precept::core::smt::Expr;
-use precept::core::solve::SolverWorker;
+use precept::model::import::import_smtlib;
+use precept::model::{CompiledModel, compile};
+use precept::smt::Expr;
+use precept::solve::SolverWorker;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -133,7 +133,7 @@ pub fn overlap_project(dir: &std::path::Path) {
 /// A project from SMT-LIB, each variable described after its name, with one
 /// test T1 "denied boarding is refunded": `premise` proves `refund` VALID.
 pub fn smtlib_project(dir: &std::path::Path, smtlib: &str, premise: &str) {
-    use precept::core::model::{LogicTest, Project, Settings, TestSuite};
+    use precept::model::{LogicTest, Project, Settings, TestSuite};
     let mut model = import_smtlib(smtlib).unwrap();
     for v in &mut model.variables {
         v.description = format!("whether the passenger's case is {}", v.name);
@@ -144,7 +144,7 @@ pub fn smtlib_project(dir: &std::path::Path, smtlib: &str, premise: &str) {
         "denied boarding is refunded",
         premise,
         "refund",
-        precept::core::solve::FindingKind::Valid,
+        precept::solve::FindingKind::Valid,
     ));
     Project::create(dir, model, tests, Settings::default()).unwrap();
 }

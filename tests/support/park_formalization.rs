@@ -3,13 +3,13 @@
 //! for tests that need a formalization record without a server.
 #![allow(dead_code)]
 
-use precept::core::compose::embed::LexicalEmbedder;
-use precept::core::compose::record::{FormalizationRecord, RunInfo};
-use precept::core::compose::unify::compose;
-use precept::core::formalize::span_job::SpanOutcome;
-use precept::core::formalize::span_task::plan_spans;
-use precept::core::formalize::unit::unit_from_json;
-use precept::core::model::PolicyModel;
+use precept::compose::embed::LexicalEmbedder;
+use precept::compose::record::{FormalizationRecord, RunInfo};
+use precept::compose::unify::compose;
+use precept::formalize::span_job::SpanOutcome;
+use precept::formalize::span_task::plan_spans;
+use precept::formalize::unit::unit_from_json;
+use precept::model::PolicyModel;
 use serde_json::Value;
 
 /// The composed model and its record; spans without a scripted reply fail.

@@ -9,16 +9,16 @@
 #![allow(dead_code)]
 
 use super::llm_server::{Action, Recorded, Server, openai_json, openai_reply};
-use precept::core::model::Project;
-use precept::core::model::{CompiledModel, PolicyModel};
-use precept::core::probe::Expected;
-use precept::core::probe::ProbeKind;
-use precept::core::probe::follow_up::consequence;
-use precept::core::probe::question::ProbeQuestion;
-use precept::core::probe::question::SourceSettings;
-use precept::core::probe::run::plan;
-use precept::core::probe::wording::{WordingContext, follow_up_question};
-use precept::core::solve::SolverWorker;
+use precept::model::Project;
+use precept::model::{CompiledModel, PolicyModel};
+use precept::probe::Expected;
+use precept::probe::ProbeKind;
+use precept::probe::follow_up::consequence;
+use precept::probe::question::ProbeQuestion;
+use precept::probe::question::SourceSettings;
+use precept::probe::run::plan;
+use precept::probe::wording::{WordingContext, follow_up_question};
+use precept::solve::SolverWorker;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

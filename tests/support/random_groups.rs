@@ -1,8 +1,8 @@
 //! Random models of two or three independent groups of rules, and random
 //! questions on them, for comparing two ways of running the same checks.
 
-use precept::core::model::{CompiledModel, LogicTest, compile};
-use precept::core::solve::FindingKind;
+use precept::model::{CompiledModel, LogicTest, compile};
+use precept::solve::FindingKind;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

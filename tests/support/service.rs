@@ -2,8 +2,8 @@
 //! 127.0.0.1, and talking to it with a real HTTP client.
 #![allow(dead_code)]
 
-use precept::core::model::import::import_smtlib;
-use precept::core::model::{Project, Settings, TestSuite};
+use precept::model::import::import_smtlib;
+use precept::model::{Project, Settings, TestSuite};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};

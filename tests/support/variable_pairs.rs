@@ -42,13 +42,13 @@ impl LabelledPair {
     /// Whether the two names or descriptions differ in a contrast that
     /// clustering never merges across (before/after, different numbers, …).
     pub fn contrast(&self) -> bool {
-        fn side(v: &Var) -> precept::core::compose::contrast::Named<'_> {
-            precept::core::compose::contrast::Named {
+        fn side(v: &Var) -> precept::compose::contrast::Named<'_> {
+            precept::compose::contrast::Named {
                 name: &v.name,
                 description: &v.description,
             }
         }
-        precept::core::compose::contrast::contrast(side(&self.a), side(&self.b)).is_some()
+        precept::compose::contrast::contrast(side(&self.a), side(&self.b)).is_some()
     }
 }
 

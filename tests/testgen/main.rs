@@ -6,10 +6,10 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-use precept::core::model::{CompiledModel, LogicTest, Project, TestStatus, TestSuite};
-use precept::core::smt::parse_expr;
-use precept::core::solve::{FindingKind, SolverWorker};
-use precept::core::testgen::generate::{
+use precept::model::{CompiledModel, LogicTest, Project, TestStatus, TestSuite};
+use precept::smt::parse_expr;
+use precept::solve::{FindingKind, SolverWorker};
+use precept::testgen::generate::{
     CandidateKind, GeneratedTest, accept, candidates, generate, reject, to_proposed,
 };
 use std::collections::{BTreeSet, HashSet};

@@ -291,7 +291,7 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
     let definition = &app.formalization.proposals[1];
     assert_eq!(
         definition.proposal.source,
-        precept::core::compose::consolidate::ProposalSource::Definition
+        precept::compose::consolidate::ProposalSource::Definition
     );
     assert!(
         definition.summary.starts_with("define "),

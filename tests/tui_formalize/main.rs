@@ -8,18 +8,19 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::formalize::span_runs::{FormalizeEvent, SpanCounts};
-use precept::core::formalize::span_task::plan_spans;
-use precept::core::model::ModelEdit;
-use precept::core::model::drafts::Drafts;
-use precept::core::model::{Project, ReviewStatus};
-use precept::core::repair::{ProposedEdit, RepairProposal};
-use precept::core::solve::FindingKind;
-use precept::core::test_runner::flips::TestFlip;
+use precept::formalize::span_runs::{FormalizeEvent, SpanCounts};
+use precept::formalize::span_task::plan_spans;
+use precept::model::ModelEdit;
+use precept::model::drafts::Drafts;
+use precept::model::{Project, ReviewStatus};
+use precept::repair::{ProposedEdit, RepairProposal};
+use precept::solve::FindingKind;
+use precept::test_runner::flips::TestFlip;
 use precept::tui::input::keymap::Keymap;
 use precept::tui::state::app::{App, Overlay, Pane, Screen};
-use precept::tui::state::assist::{ClusterRow, RepairStage, SpanProgress, cluster_rows};
+use precept::tui::state::formalization::{ClusterRow, SpanProgress, cluster_rows};
 use precept::tui::state::msg::{Effect, Formalized, Msg};
+use precept::tui::state::repair::RepairStage;
 use precept::tui::style::theme::Theme;
 use precept::tui::update::update;
 

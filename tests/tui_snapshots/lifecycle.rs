@@ -1,7 +1,7 @@
 //! The draft against its base version: the status line and the diff overlay.
 
 use super::*;
-use precept::core::lifecycle::versions::freeze;
+use precept::lifecycle::versions::freeze;
 use precept::tui::measure::layout::help_area;
 
 /// Version 1 frozen, then R16's tax raised in the draft.

@@ -6,9 +6,9 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::compose::record::FormalizationRecord;
-use precept::core::model::Project;
-use precept::core::model::drafts::Drafts;
+use precept::compose::record::FormalizationRecord;
+use precept::model::Project;
+use precept::model::drafts::Drafts;
 use precept::tui::effects::runtime::Runtime;
 use precept::tui::input::keymap::Keymap;
 use precept::tui::measure::layout::areas;

@@ -42,10 +42,7 @@ fn tests_screen_with_a_satisfiable_test() {
         bench.press('3');
         let test = bench.app.selected_test().unwrap();
         assert_eq!(test.id, "T1");
-        assert_eq!(
-            test.expected,
-            precept::core::solve::FindingKind::Satisfiable
-        );
+        assert_eq!(test.expected, precept::solve::FindingKind::Satisfiable);
         insta::assert_snapshot!(name("tests", size), bench.screen_text());
     }
 }
@@ -121,8 +118,8 @@ fn accepting_an_impossible_test_asks_for_confirmation() {
             .tests
             .iter()
             .position(|t| {
-                t.status == precept::core::model::TestStatus::Proposed
-                    && t.proved == Some(precept::core::solve::FindingKind::Impossible)
+                t.status == precept::model::TestStatus::Proposed
+                    && t.proved == Some(precept::solve::FindingKind::Impossible)
             })
             .unwrap();
         bench.press('3');

@@ -3,10 +3,10 @@
 //! edit. The LLM's replies are the test's own messages: nothing is sent.
 
 use super::*;
-use precept::core::answer::AnswerReport;
-use precept::core::probe::report::{ProbeReport, ProbeResult};
-use precept::core::probe::{ProbeKind, Verdict};
-use precept::core::solve::FindingKind;
+use precept::answer::AnswerReport;
+use precept::probe::report::{ProbeReport, ProbeResult};
+use precept::probe::{ProbeKind, Verdict};
+use precept::solve::FindingKind;
 
 /// Sends a key without carrying out its effects (an LLM call stays unsent).
 fn key_unsent(bench: &mut Bench, code: KeyCode) -> Vec<Effect> {

@@ -4,10 +4,10 @@
 //! status line) and a change of meaning leaves the rule to review again.
 
 use super::*;
-use precept::core::lint::{Diagnostic, LintCode, Severity};
-use precept::core::model::ModelEdit;
-use precept::core::repair::{ProposedEdit, RepairProposal};
-use precept::core::solve::lint_checks::LintEvent;
+use precept::lint::{Diagnostic, LintCode, Severity};
+use precept::model::ModelEdit;
+use precept::repair::{ProposedEdit, RepairProposal};
+use precept::solve::lint_checks::LintEvent;
 
 /// R16 in other words that mean the same (the sum's operands swapped).
 const R16_SWAPPED: &str = "(= totalExpense (* 1.1 (+ creditCost cashPayment)))";

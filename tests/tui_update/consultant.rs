@@ -5,7 +5,7 @@
 //! forced value's chain, IMPOSSIBLE facts, and the facts saved as a test.
 
 use super::*;
-use precept::core::model::finding::Value;
+use precept::model::finding::Value;
 use precept::tui::state::app::VerifyMode;
 use precept::tui::state::consultant::{ConsultantFocus, Fact, ValueEntry};
 
@@ -518,7 +518,7 @@ fn a_forced_values_chain_is_written_as_markdown_under_its_variable() {
     let Some(Overlay::Why(why)) = &app.overlay else {
         panic!("the chain is not shown");
     };
-    let expected = precept::core::explain::markdown::chain_markdown(why.chain().unwrap());
+    let expected = precept::explain::markdown::chain_markdown(why.chain().unwrap());
     let effects = press(&mut app, 'M');
     settle(&mut app, &mut runtime, effects);
     let written = fs::read_to_string(dir.path().join("explain/forced-discountRate.md")).unwrap();

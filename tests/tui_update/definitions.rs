@@ -4,8 +4,8 @@
 //! and is edited part by part, each edit undoable.
 
 use super::*;
-use precept::core::model::PartKind;
-use precept::core::model::policy::Definition;
+use precept::model::PartKind;
+use precept::model::policy::Definition;
 use support::test_data;
 
 /// A scratch copy of the hall-booking project (`tests/data/hall-booking`)
@@ -21,7 +21,7 @@ fn hall_with_definition() -> (tempfile::TempDir, App) {
     let mut model: PolicyModel =
         serde_json::from_str(&fs::read_to_string(scratch.path().join("model.json")).unwrap())
             .unwrap();
-    let proposal = precept::core::define::shape_proposals(&model)
+    let proposal = precept::define::shape_proposals(&model)
         .into_iter()
         .find(|p| p.variable == "canBookHall")
         .expect("the shapes propose canBookHall's definition");

@@ -3,7 +3,7 @@
 //! and finding document text with `/`.
 
 use super::*;
-use precept::core::model::project::SETTINGS_FILE;
+use precept::model::project::SETTINGS_FILE;
 use precept::tui::state::document_view::{shown_spans, uncovered_count};
 
 /// Policy text no rule of the park model formalizes, after the policy: a

@@ -1,7 +1,7 @@
 //! The rule editor, drafts, new rules and deleting declarations.
 
 use super::*;
-use precept::core::model::finding::KnownSide;
+use precept::model::finding::KnownSide;
 use precept::tui::state::msg::TestJob;
 
 // ----------------------------------------------------------------- editor

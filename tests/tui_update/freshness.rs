@@ -4,7 +4,7 @@
 //! the edit that caused them.
 
 use super::*;
-use precept::core::lint::LintCode;
+use precept::lint::LintCode;
 use precept::tui::update::RELINT_AT_ONCE_RULES;
 
 const DUPLICATE_OF_R1: &str = "(= baseFee 50.0)";
@@ -53,7 +53,7 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     let mut model = read_model(dir.path());
     // Enough rules that linting after every edit is no longer cheap.
     for i in 0..RELINT_AT_ONCE_RULES {
-        model.rules.push(precept::core::model::Rule {
+        model.rules.push(precept::model::Rule {
             id: format!("X{i}"),
             expression: format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
             source_span: None,

@@ -3,7 +3,7 @@
 //! inputs after switching modes.
 
 use super::*;
-use precept::tui::state::assist::RepairStage;
+use precept::tui::state::repair::RepairStage;
 
 #[test]
 fn verify_examples_come_from_the_open_projects_vocabulary() {

@@ -8,9 +8,9 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::core::model::drafts::Drafts;
-use precept::core::model::{PolicyModel, Project, ReviewStatus};
-use precept::core::solve::FindingKind;
+use precept::model::drafts::Drafts;
+use precept::model::{PolicyModel, Project, ReviewStatus};
+use precept::solve::FindingKind;
 use precept::tui::effects::runtime::Runtime;
 use precept::tui::input::editor::EditTarget;
 use precept::tui::input::keymap::Keymap;
@@ -156,7 +156,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::Formalize { .. } => "Formalize",
             Effect::CancelFormalize => "CancelFormalize",
             Effect::CheckAnswer { .. } => "CheckAnswer",
-            Effect::RunNlTests { .. } => "RunNlTests",
+            Effect::RunAnswerTests { .. } => "RunAnswerTests",
             Effect::SaveRecord(_) => "SaveRecord",
             Effect::SaveNotPolicy(_) => "SaveNotPolicy",
             Effect::RemoveRecord => "RemoveRecord",

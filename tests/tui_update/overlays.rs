@@ -122,18 +122,15 @@ fn the_palette_exports_smtlib_and_json_into_the_project_folder() {
         (
             "export smt-lib",
             "model.smt2",
-            precept::core::export::to_smtlib(&app.model, &app.compiled),
+            precept::export::to_smtlib(&app.model, &app.compiled),
         ),
         (
             "export json",
             "model.export.json",
             format!(
                 "{}\n",
-                serde_json::to_string_pretty(&precept::core::export::to_json(
-                    &app.model,
-                    &app.compiled
-                ))
-                .unwrap()
+                serde_json::to_string_pretty(&precept::export::to_json(&app.model, &app.compiled))
+                    .unwrap()
             ),
         ),
     ] {

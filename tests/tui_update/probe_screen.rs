@@ -5,9 +5,9 @@
 //! stops the run, and a reply from an older run is ignored.
 
 use super::*;
-use precept::core::probe::report::{ProbeReport, ProbeResult};
-use precept::core::probe::run::ProbeEvent;
-use precept::core::probe::{ProbeKind, Verdict};
+use precept::probe::report::{ProbeReport, ProbeResult};
+use precept::probe::run::ProbeEvent;
+use precept::probe::{ProbeKind, Verdict};
 
 /// A judged probe question, as a finished run reports it.
 pub(super) fn result(id: &str, verdict: Verdict) -> ProbeResult {

@@ -5,9 +5,9 @@
 
 use super::probe_screen;
 use super::*;
-use precept::core::answer::AnswerReport;
-use precept::core::probe::Verdict;
-use precept::core::probe::report::ProbeReport;
+use precept::answer::AnswerReport;
+use precept::probe::Verdict;
+use precept::probe::report::ProbeReport;
 
 fn answer_report() -> AnswerReport {
     AnswerReport {

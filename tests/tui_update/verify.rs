@@ -1,8 +1,8 @@
 //! The verify screen.
 
 use super::*;
-use precept::core::smt::Expr;
-use precept::core::solve::Finding;
+use precept::smt::Expr;
+use precept::solve::Finding;
 
 // ----------------------------------------------------------------- verify
 
@@ -72,7 +72,7 @@ fn the_verify_finding_is_shown_only_for_the_latest_question() {
         panic!()
     };
     // A reply for an older question is ignored.
-    let stale = precept::core::solve::Finding::too_complex("true", "true", "an old question");
+    let stale = precept::solve::Finding::too_complex("true", "true", "an old question");
     update(
         &mut app,
         Msg::VerifyFinished {
@@ -162,7 +162,7 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
             "saved test T19 “senior with credits gets in”, expecting VALID (3 shows it) · reran 1 affected: 19 passed, 0 failed"
         )
     );
-    let on_disk: precept::core::model::TestSuite =
+    let on_disk: precept::model::TestSuite =
         serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
     assert_eq!(on_disk.tests.len(), 19);
     assert_eq!(on_disk.tests[18].id, "T19");

@@ -2,7 +2,7 @@
 //! "changed", and the diff overlay (D) over the real runtime and Z3.
 
 use super::*;
-use precept::core::lifecycle::versions::freeze;
+use precept::lifecycle::versions::freeze;
 use precept::tui::state::version_diff::{DiffView, DraftVersion};
 
 #[test]
@@ -96,7 +96,7 @@ fn d_before_any_version_says_how_to_freeze_one() {
 fn the_overlay_names_an_undecided_natural_language_test_in_a_wrapped_note() {
     let dir = copy_sample("park-admission");
     let mut project = Project::load(dir.path()).unwrap();
-    project.tests.nl_tests = vec![precept::core::model::NlTest::new(
+    project.tests.nl_tests = vec![precept::model::AnswerTest::new(
         "N1",
         "Can a senior with $35.40 visit in the low season?",
         "No, $35.40 is not enough.",

@@ -26,7 +26,7 @@ fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
         .lint
         .diagnostics
         .iter()
-        .position(|d| d.code == precept::core::lint::LintCode::RedundantRule)
+        .position(|d| d.code == precept::lint::LintCode::RedundantRule)
         .expect("the sample has a redundant rule");
     let target = app.lint.diagnostics[redundant].rules[0].clone();
     for _ in 0..redundant {
@@ -45,7 +45,12 @@ fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
         kinds(&effects)
     );
     settle(&mut app, &mut runtime, effects);
-    assert!(!app.lint.diagnostics.iter().any(|d| d.code == precept::core::lint::LintCode::RedundantRule && d.rules[0] == target));
+    assert!(
+        !app.lint
+            .diagnostics
+            .iter()
+            .any(|d| d.code == precept::lint::LintCode::RedundantRule && d.rules[0] == target)
+    );
     // An ordinary edit: undo brings the rule back.
     let effects = press(&mut app, 'u');
     assert!(app.model.rule(&target).is_some());
@@ -149,7 +154,7 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
         .tests
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.status == precept::core::model::TestStatus::Proposed)
+        .filter(|(_, t)| t.status == precept::model::TestStatus::Proposed)
         .map(|(i, _)| i)
         .collect();
     assert!(!proposed.is_empty() && app.tests.tests.len() == before + proposed.len());
@@ -167,7 +172,7 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
     }
     settle(&mut app, &mut runtime, effects);
     let accepted = &app.tests.tests[proposed[0]];
-    assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
+    assert_eq!(accepted.status, precept::model::TestStatus::Accepted);
     assert_eq!(Some(accepted.expected), accepted.proved);
     // Reject the second with another finding: it becomes a failing test.
     press(&mut app, 'j');
@@ -182,7 +187,7 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
     let effects = press(&mut app, other);
     settle(&mut app, &mut runtime, effects);
     let rejected = &app.tests.tests[proposed[1]];
-    assert_eq!(rejected.status, precept::core::model::TestStatus::Rejected);
+    assert_eq!(rejected.status, precept::model::TestStatus::Rejected);
     assert_eq!(app.test_state(&rejected.id).passed(), Some(false));
     // Saved with their states.
     let saved: serde_json::Value =
@@ -215,7 +220,7 @@ fn accepting_an_impossible_test_asks_first() {
         .tests
         .iter()
         .position(|t| {
-            t.status == precept::core::model::TestStatus::Proposed
+            t.status == precept::model::TestStatus::Proposed
                 && t.proved == Some(FindingKind::Impossible)
         })
         .expect("park has a proposed IMPOSSIBLE test");
@@ -263,7 +268,7 @@ fn accepting_an_impossible_test_asks_first() {
     assert!(effects.is_empty() && app.overlay.is_none());
     assert_eq!(
         app.tests.tests[index].status,
-        precept::core::model::TestStatus::Proposed
+        precept::model::TestStatus::Proposed
     );
     // y, then y again, accepts it as an ordinary (undoable) edit.
     press(&mut app, 'y');
@@ -275,7 +280,7 @@ fn accepting_an_impossible_test_asks_first() {
     );
     settle(&mut app, &mut runtime, effects);
     let accepted = &app.tests.tests[index];
-    assert_eq!(accepted.status, precept::core::model::TestStatus::Accepted);
+    assert_eq!(accepted.status, precept::model::TestStatus::Accepted);
     assert_eq!(accepted.expected, FindingKind::Impossible);
 }
 
@@ -378,7 +383,7 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
         .lint
         .diagnostics
         .iter()
-        .filter(|d| d.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .filter(|d| d.code == precept::lint::LintCode::ConflictingOverlap)
         .count();
     assert_eq!(conflicts, 2, "{:#?}", app.lint.diagnostics);
     let row = app
@@ -386,7 +391,7 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
         .triage
         .groups
         .iter()
-        .position(|g| g.code == precept::core::lint::LintCode::ConflictingOverlap)
+        .position(|g| g.code == precept::lint::LintCode::ConflictingOverlap)
         .expect("one row for both conflicts");
     assert_eq!(
         app.lint.triage.groups[row].subject,

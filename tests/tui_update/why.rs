@@ -4,7 +4,7 @@
 //! test says where its findings part ways.
 
 use super::*;
-use precept::core::explain::markdown::chain_markdown;
+use precept::explain::markdown::chain_markdown;
 use precept::tui::state::why::{Parting, WhyContent, WhyState};
 
 fn select_test(app: &mut App, id: &str) {
@@ -190,8 +190,8 @@ fn a_failing_test_says_where_its_findings_part_ways() {
 /// the first step resting on its rule alone is.
 #[test]
 fn the_findings_part_at_the_first_step_without_other_support() {
-    use precept::core::explain::job::{ExplainRequest, run};
-    use precept::core::explain::relevance::Budget;
+    use precept::explain::job::{ExplainRequest, run};
+    use precept::explain::relevance::Budget;
     use precept::tui::effects::explain_jobs::parting_step;
     let compiled = support::model(
         "(declare-const a Bool)(declare-const b Bool)(declare-const c Bool)(declare-const d Bool)

@@ -1,0 +1,16 @@
+//! Embeds a run-time search path to the pinned libz3 that `scripts/setup.sh`
+//! installs (`.deps/z3/z3/lib` at the workspace root), so the binary, the
+//! tests and the benches of every crate find it without `LD_LIBRARY_PATH`.
+//! Each crate whose targets link Z3 names this file as its build script.
+fn main() {
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let manifest_dir = std::path::Path::new(&manifest_dir);
+    // The workspace root is the nearest folder up with the lock file.
+    let root = manifest_dir
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or(manifest_dir);
+    let lib_dir = root.join(".deps/z3/z3/lib");
+    println!("cargo:rerun-if-changed=build/rpath.rs");
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
+}

@@ -1,0 +1,14 @@
+//! The engine the three front ends (the command line, the workbench and the
+//! service) stand on: every layer below re-exported under one roof, plus
+//! the formats other tools speak, export, versions and reports, and the
+//! definition pass.
+
+pub use precept_llm::{
+    answer, compose, document, explain, formalize, lint, llm, model, probe, repair, smt, solve,
+    test_runner, testgen,
+};
+
+pub mod define;
+pub mod export;
+pub mod formats;
+pub mod lifecycle;

@@ -1,0 +1,90 @@
+//! `POST /v1/verify {"premise", "claim", "strict"?}`: the JSON of `precept
+//! verify --json`, read by default (exceptions the premise does not mention
+//! are assumed absent and listed) unless `"strict": true`.
+//! A worker idle when the question comes is lent to it for one side of the
+//! question, and taken back as soon as another request waits for one.
+
+use super::record::{Answer, respond};
+use crate::api_error::{ApiError, parse_body};
+use crate::lease::Loan;
+use crate::on_worker::on_worker;
+use crate::state::ServiceState;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::response::Response;
+use precept_engine::export::verify_json::verify_json;
+use precept_engine::solve::{FindingKind, Reading, verify_with_lent};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VerifyBody {
+    #[serde(default = "always")]
+    premise: String,
+    claim: String,
+    /// Assume nothing (ARC's reading).
+    #[serde(default)]
+    strict: bool,
+}
+
+fn always() -> String {
+    "true".into()
+}
+
+pub async fn verify(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
+    let started = Instant::now();
+    let outcome = answer(&state, &body).await;
+    respond(&state, "/v1/verify", started, outcome)
+}
+
+async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
+    let request: VerifyBody = parse_body(body)?;
+    let (outcome, model_hash) = on_worker(state, move |model, worker, cancel| {
+        let compiled = &model.compiled;
+        let (_, premise) = compiled
+            .check_formula(&request.premise)
+            .map_err(|e| ApiError::bad_expression("premise", &e))?;
+        let (_, claim) = compiled
+            .check_formula(&request.claim)
+            .map_err(|e| ApiError::bad_expression("claim", &e))?;
+        let defaults = &model.defaults;
+        let assumed = defaults.unmentioned(&premise, &claim, Reading::strict(request.strict));
+        let asked = defaults.assumed_premise(&premise, &assumed);
+        // An idle worker, if any, decides half of the question meanwhile.
+        let (finding, split) = match Loan::try_take(model) {
+            Some(loan) => {
+                let recalled = loan.recall_flag();
+                let abandoned = || cancel.is_cancelled();
+                let finding = verify_with_lent(worker, loan, &abandoned, asked, claim.clone());
+                (finding, Some(recalled.load(Ordering::Acquire)))
+            }
+            None => (worker.verify(asked, claim.clone()), None),
+        };
+        let finding = match assumed.is_empty() {
+            true => finding,
+            false => defaults.settle(worker, &premise, &claim, assumed, finding),
+        };
+        Ok::<_, ApiError>((
+            verify_json(&finding, &compiled.glossary, None),
+            finding.kind,
+            finding.reason.clone(),
+            split,
+        ))
+    })
+    .await?;
+    let (json, kind, reason, split) = outcome?;
+    if let Some(recalled) = split {
+        state.metrics.split_question(recalled);
+    }
+    if kind == FindingKind::TooComplex && reason.as_deref() != Some("cancelled") {
+        state.metrics.solver_timeout();
+    }
+    Ok(Answer {
+        json,
+        finding: kind.name().to_string(),
+        model_hash,
+    })
+}

@@ -1,0 +1,36 @@
+//! The whole lint as `precept lint` and the report show it: the syntactic
+//! checks, then (given a pool) the solver-backed checks shared out over its
+//! workers, ranked by severity and code. One definition, so the CLI and the
+//! report never count the findings differently.
+
+use super::conflict_groups::group_conflicts;
+use super::{Diagnostic, syntactic};
+use crate::model::{CompiledModel, PolicyModel};
+use crate::solve::SolverPool;
+use crate::solve::lint_checks::LintEvent;
+
+/// Lints `model` (compiled as `compiled`); without a pool, only the
+/// syntactic checks. `progress` hears the solver checks' progress (done,
+/// total, stage).
+pub fn full_lint(
+    model: &PolicyModel,
+    compiled: &CompiledModel,
+    pool: Option<&SolverPool>,
+    progress: &dyn Fn(usize, usize, &str),
+) -> Vec<Diagnostic> {
+    let mut diagnostics = syntactic::check(model, compiled);
+    if let Some(pool) = pool {
+        let (events, received) = std::sync::mpsc::channel();
+        pool.lint(compiled.clone(), events);
+        for event in received.iter() {
+            match event {
+                LintEvent::Found(d) => diagnostics.push(*d),
+                LintEvent::Progress { done, total, stage } => progress(done, total, stage),
+                LintEvent::Finished { .. } => break,
+            }
+        }
+    }
+    let mut diagnostics = group_conflicts(model, diagnostics);
+    diagnostics.sort_by_key(|d| (d.severity, d.code));
+    diagnostics
+}

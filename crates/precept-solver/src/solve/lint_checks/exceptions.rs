@@ -1,0 +1,502 @@
+//! Two checks for general rules that lost their exceptions, the mistake that
+//! made a real model prove wrong answers:
+//!
+//! * **L209 shadowed exception.** Rules A and B reach the same conclusion and
+//!   B's condition is A's plus more conjuncts, often a negated one ("turnover over the
+//!   threshold and no exception confirmed"). B follows from A, so B's extra
+//!   condition, the exception, never takes effect.
+//! * **L210 impossible situation.** The rules forbid a combination of input
+//!   facts (facts no rule defines), such as "disabled by a vaccine given
+//!   abroad". Real situations cannot be impossible; almost always a general
+//!   rule is missing the condition that another rule requires. Bounds on a
+//!   single input (`age ≥ 0`) are domain constraints, never reported.
+
+use std::collections::{BTreeSet, HashSet};
+
+use z3::SatResult;
+use z3::ast::Bool;
+
+use super::linter::{Linter, split_implication};
+use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
+use crate::smt::{Expr, ExprKind, Op, Sort};
+use crate::solve::{Scenario, Value};
+
+/// The most impossible situations reported per group of rules.
+const MAX_SITUATIONS: usize = 10;
+
+/// Pairs of facts are tried only in groups with at most this many facts
+/// (the pairs grow with the square); larger groups get the extremes only.
+const MAX_FACTS_FOR_PAIRS: usize = 60;
+
+/// The conjuncts of a condition.
+fn conjuncts(expr: &Expr) -> Vec<Expr> {
+    match &expr.kind {
+        ExprKind::App(Op::And, args) => args.iter().flat_map(conjuncts).collect(),
+        _ => vec![expr.clone()],
+    }
+}
+
+fn and_of(mut parts: Vec<Expr>) -> Expr {
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Expr::app(Op::And, parts)
+    }
+}
+
+fn is_negation(expr: &Expr) -> bool {
+    matches!(
+        &expr.kind,
+        ExprKind::App(Op::Not, _) | ExprKind::App(Op::Distinct, _)
+    )
+}
+
+/// An input fact: a Bool input true or false, or an enum input at a value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Fact {
+    variable: String,
+    value: FactValue,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum FactValue {
+    Bool(bool),
+    Enum(String),
+}
+
+impl Fact {
+    fn expr(&self) -> Expr {
+        let variable = Expr::symbol(&self.variable);
+        match &self.value {
+            FactValue::Bool(true) => variable,
+            FactValue::Bool(false) => Expr::app(Op::Not, vec![variable]),
+            FactValue::Enum(value) => Expr::app(Op::Eq, vec![variable, Expr::symbol(value)]),
+        }
+    }
+
+    fn value(&self) -> Value {
+        match &self.value {
+            FactValue::Bool(b) => Value::Bool(*b),
+            FactValue::Enum(v) => Value::Enum(v.clone()),
+        }
+    }
+
+    fn show(&self) -> String {
+        match &self.value {
+            FactValue::Bool(b) => format!("{} = {b}", self.variable),
+            FactValue::Enum(v) => format!("{} = {v}", self.variable),
+        }
+    }
+}
+
+/// The variables a conclusion states outright (see `Linter::inputs`).
+fn defines(conclusion: &Expr, defined: &mut HashSet<String>) {
+    match &conclusion.kind {
+        ExprKind::Symbol(name) => {
+            defined.insert(name.clone());
+        }
+        ExprKind::App(Op::And, args) => args.iter().for_each(|a| defines(a, defined)),
+        ExprKind::App(Op::Not, args) => {
+            if let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind) {
+                defined.insert(name.clone());
+            }
+        }
+        ExprKind::App(Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt, args) => {
+            if let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind) {
+                defined.insert(name.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Linter<'_> {
+    /// L209. Returns the pairs (general rule, rule with the exception), so
+    /// that the redundancy check does not also propose deleting the rule
+    /// that carries the exception.
+    pub(super) fn shadowed_exceptions(&mut self, group: &[usize]) -> HashSet<(usize, usize)> {
+        let mut found = HashSet::new();
+        // Text work on the rules as written, solver work on their formulas.
+        // Each condition's conjuncts are printed once: a decision table
+        // brings thousands of rules with the same conclusion.
+        type Implication = (usize, Expr, Expr, String, Expr, Vec<String>);
+        let implications: Vec<Implication> = group
+            .iter()
+            .filter_map(|&i| {
+                let (condition, conclusion) = split_implication(&self.model.rules[i].written)?;
+                let (typed, _) = split_implication(&self.model.rules[i].formula)?;
+                let text = conclusion.to_string();
+                let parts = conjuncts(&condition).iter().map(Expr::to_string).collect();
+                Some((i, condition, conclusion, text, typed, parts))
+            })
+            .collect();
+        for (a, cond_a, conclusion, text_a, typed_a, general) in &implications {
+            for (b, cond_b, _, text_b, typed_b, specific) in &implications {
+                if a == b || text_a != text_b || specific.len() <= general.len() || self.stopped() {
+                    continue;
+                }
+                // B's condition is A's plus more: every conjunct of A's
+                // condition is one of B's, and B has others.
+                if !general.iter().all(|c| specific.contains(c)) {
+                    continue;
+                }
+                let extra: Vec<Expr> = conjuncts(cond_b)
+                    .into_iter()
+                    .filter(|c| !general.contains(&c.to_string()))
+                    .collect();
+                if extra.is_empty() {
+                    continue;
+                }
+                // The extra conditions must matter (else the rules are
+                // equivalent, which L121 reports).
+                let (Some(ea), Some(eb)) = (self.encode(typed_a), self.encode(typed_b)) else {
+                    continue;
+                };
+                let wider = self.guard(&Bool::and(&[ea, eb.not()]));
+                if self.check(&[wider]) != SatResult::Sat {
+                    continue;
+                }
+                found.insert((*a, *b));
+                self.report_shadowed(*a, *b, cond_a, conclusion, &extra);
+            }
+        }
+        found
+    }
+
+    fn report_shadowed(
+        &mut self,
+        a: usize,
+        b: usize,
+        cond_a: &Expr,
+        conclusion: &Expr,
+        extra: &[Expr],
+    ) {
+        let (id_a, id_b) = (self.id(a), self.id(b));
+        let extra_text: Vec<String> = extra.iter().map(Expr::to_string).collect();
+        let negated = extra.iter().any(is_negation);
+        let message = format!(
+            "{id_a} may be missing the exception that {id_b} states: {id_b} reaches the same conclusion only when also {}, but {id_a} reaches it without that, so the exception never takes effect ({id_b} follows from {id_a}). Add the condition to {id_a}, or delete {id_a} if {id_b} says it all.",
+            extra_text.join(" and ")
+        );
+        let mut condition = conjuncts(cond_a);
+        condition.extend(extra.iter().cloned());
+        let repaired = Expr::app(Op::Implies, vec![and_of(condition), conclusion.clone()]);
+        let variables: BTreeSet<String> = extra
+            .iter()
+            .flat_map(|e| e.symbols())
+            .filter(|s| self.session.vocabulary.is_variable(s))
+            .map(str::to_string)
+            .collect();
+        let severity = if negated {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
+        let mut diagnostic = Diagnostic::new(LintCode::ShadowedException, severity, message)
+            .rules([id_a.clone(), id_b.clone()])
+            .variables(variables)
+            .fix(
+                format!(
+                    "add {id_b}'s condition {} to {id_a}",
+                    extra_text.join(" and ")
+                ),
+                ModelEdit::ReplaceRule {
+                    id: id_a.clone(),
+                    expression: repaired.to_string(),
+                },
+            );
+        diagnostic.alternatives.push(Fix {
+            description: format!("delete {id_a} ({id_b} states the rule with its exception)"),
+            edit: ModelEdit::DeleteRule { id: id_a },
+        });
+        self.found(diagnostic);
+    }
+
+    /// The two structural fixes for a conflicting overlap of rules `first`
+    /// and `second` (defaults and exceptions, as Catala writes them): one is
+    /// the exception, so the other applies only unless its condition holds.
+    pub(super) fn exception_fixes(&self, first: usize, second: usize) -> Vec<Fix> {
+        let mut fixes = Vec::new();
+        for (general, exception) in [(first, second), (second, first)] {
+            let (Some((cond_g, concl_g)), Some((cond_e, _))) = (
+                split_implication(&self.model.rules[general].written),
+                split_implication(&self.model.rules[exception].written),
+            ) else {
+                continue;
+            };
+            let mut condition = conjuncts(&cond_g);
+            condition.push(Expr::app(Op::Not, vec![cond_e.clone()]));
+            let repaired = Expr::app(Op::Implies, vec![and_of(condition), concl_g]);
+            let (id_g, id_e) = (self.id(general), self.id(exception));
+            fixes.push(Fix {
+                description: format!(
+                    "{id_e} is the exception: {id_g} applies unless {cond_e} (it gets (not {cond_e}))"
+                ),
+                edit: ModelEdit::ReplaceRule {
+                    id: id_g,
+                    expression: repaired.to_string(),
+                },
+            });
+        }
+        fixes
+    }
+
+    /// L210: combinations of input facts that the rules forbid.
+    pub(super) fn impossible_situations(&mut self, group: &[usize]) {
+        let inputs = self.inputs(group);
+        let domain: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&r| {
+                let vars = self.rule_variables(r);
+                vars.len() == 1 && vars.iter().all(|v| inputs.iter().any(|(n, _)| n == v))
+            })
+            .collect();
+        let facts: Vec<Fact> = inputs
+            .iter()
+            .flat_map(|(name, sort)| self.facts_of(name, sort))
+            .collect();
+        if facts.len() < 2 {
+            return;
+        }
+        let mut guards: Vec<Bool> = Vec::with_capacity(facts.len());
+        for fact in &facts {
+            let Some(encoded) = self.encode(&fact.expr()) else {
+                return;
+            };
+            guards.push(self.guard(&encoded));
+        }
+        let rules = self.session.literals(group);
+        let mut budget = self.situation_budget;
+        let mut forbidden: Vec<Vec<usize>> = Vec::new();
+        // Candidates: each fact with every other Bool input false, then
+        // with every other Bool input true, then every pair of facts.
+        let mut candidates: Vec<Vec<usize>> = Vec::new();
+        for polarity in [false, true] {
+            for (i, fact) in facts.iter().enumerate() {
+                let mut set = vec![i];
+                set.extend(facts.iter().enumerate().filter_map(|(j, f)| {
+                    (f.variable != fact.variable && f.value == FactValue::Bool(polarity))
+                        .then_some(j)
+                }));
+                candidates.push(set);
+            }
+        }
+        if facts.len() <= MAX_FACTS_FOR_PAIRS {
+            for i in 0..facts.len() {
+                for j in i + 1..facts.len() {
+                    if facts[i].variable != facts[j].variable {
+                        candidates.push(vec![i, j]);
+                    }
+                }
+            }
+        }
+        for candidate in candidates {
+            if budget == 0 || self.stopped() || forbidden.len() >= MAX_SITUATIONS {
+                break;
+            }
+            if forbidden
+                .iter()
+                .any(|f| f.iter().all(|x| candidate.contains(x)))
+            {
+                continue;
+            }
+            let Some(minimal) = self.forbidden_core(&rules, &guards, &candidate, &mut budget)
+            else {
+                continue;
+            };
+            if !forbidden.contains(&minimal) {
+                forbidden.push(minimal);
+            }
+        }
+        self.situation_budget = budget;
+        if budget == 0 {
+            self.situation_budget_ran_out = true;
+        }
+        let mut reports: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        // A single impossible fact is a forced variable (L204), not a
+        // situation.
+        for combination in forbidden.into_iter().filter(|c| c.len() >= 2) {
+            let fixed: Vec<Bool> = combination.iter().map(|&i| guards[i].clone()).collect();
+            let mut assumptions = rules.clone();
+            assumptions.extend(fixed.iter().cloned());
+            if self.check(&assumptions) != SatResult::Unsat {
+                continue;
+            }
+            let core = self.session.core_rules();
+            let Ok((forbidding, _)) = self.session.minimize(core, &fixed, self.interruption) else {
+                return;
+            };
+            if forbidding.is_empty() || forbidding.iter().all(|r| domain.contains(r)) {
+                continue;
+            }
+            reports.push((combination, forbidding));
+        }
+        // The most ordinary first: fewest facts, then fewest rules.
+        reports.sort_by_key(|(facts, rules)| (facts.len(), rules.len()));
+        for (combination, forbidding) in reports {
+            let situation: Vec<&Fact> = combination.iter().map(|&i| &facts[i]).collect();
+            self.report_impossible(&situation, &forbidding);
+        }
+    }
+
+    /// With every rule on, whether the facts `candidate` are jointly
+    /// impossible; if so, a minimal subset that still is.
+    fn forbidden_core(
+        &mut self,
+        rules: &[Bool],
+        guards: &[Bool],
+        candidate: &[usize],
+        budget: &mut usize,
+    ) -> Option<Vec<usize>> {
+        let impossible = |linter: &mut Self, set: &[usize], budget: &mut usize| -> Option<bool> {
+            *budget = budget.checked_sub(1)?;
+            let mut assumptions = rules.to_vec();
+            assumptions.extend(set.iter().map(|&i| guards[i].clone()));
+            match linter.check(&assumptions) {
+                SatResult::Unsat => Some(true),
+                SatResult::Sat => Some(false),
+                SatResult::Unknown => None,
+            }
+        };
+        if !impossible(self, candidate, budget)? {
+            return None;
+        }
+        let mut set = candidate.to_vec();
+        let mut k = 0;
+        while k < set.len() {
+            let smaller: Vec<usize> = set
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, &x)| x)
+                .collect();
+            if !smaller.is_empty() && impossible(self, &smaller, budget)? {
+                set = smaller;
+            } else {
+                k += 1;
+            }
+        }
+        set.sort_unstable();
+        Some(set)
+    }
+
+    fn report_impossible(&mut self, situation: &[&Fact], forbidding: &[usize]) {
+        let ids = self.session.rule_names(forbidding);
+        let facts: Vec<String> = situation.iter().map(|f| f.show()).collect();
+        let message = format!(
+            "The rules make a plain situation impossible: {} cannot happen together (forbidden by {}). Real situations cannot be impossible, so any question about it is IMPOSSIBLE or wrongly decided; a general rule is probably missing a condition that another rule requires.",
+            facts.join(", "),
+            ids.join(", ")
+        );
+        let scenario = Scenario {
+            values: situation
+                .iter()
+                .map(|f| (f.variable.clone(), f.value()))
+                .collect(),
+        };
+        let mut diagnostic =
+            Diagnostic::new(LintCode::ImpossibleSituation, Severity::Warning, message)
+                .rules(ids)
+                .variables(situation.iter().map(|f| f.variable.clone()))
+                .scenario(scenario);
+        if let Some(fix) = self.missing_condition_fix(forbidding) {
+            diagnostic.fix = Some(fix);
+        }
+        self.found(diagnostic);
+    }
+
+    /// For the shape "G: a ⇒ g" and "N: g ⇒ c" (a general rule and a rule
+    /// that states what its conclusion requires), the fix that moves N's
+    /// requirement into G's condition: "a ∧ c ⇒ g".
+    fn missing_condition_fix(&self, forbidding: &[usize]) -> Option<Fix> {
+        let [first, second] = forbidding else {
+            return None;
+        };
+        for (g, n) in [(*first, *second), (*second, *first)] {
+            let (cond_g, concl_g) = split_implication(&self.model.rules[g].written)?;
+            let Some((cond_n, concl_n)) = split_implication(&self.model.rules[n].written) else {
+                continue;
+            };
+            let concluded: BTreeSet<&str> = concl_g.symbols().into_iter().collect();
+            let needs = cond_n.symbols();
+            if needs.is_empty() || !needs.iter().all(|s| concluded.contains(s)) {
+                continue;
+            }
+            let mut condition = conjuncts(&cond_g);
+            condition.push(concl_n.clone());
+            let repaired = Expr::app(Op::Implies, vec![and_of(condition), concl_g.clone()]);
+            let (id_g, id_n) = (self.id(g), self.id(n));
+            return Some(Fix {
+                description: format!("{id_g} gets {id_n}'s condition {concl_n}"),
+                edit: ModelEdit::ReplaceRule {
+                    id: id_g,
+                    expression: repaired.to_string(),
+                },
+            });
+        }
+        None
+    }
+
+    /// The group's input variables: no rule defines them. A rule defines
+    /// what its conclusion states outright (`x`, `(not x)`, `(= x …)`,
+    /// `(<= x …)`, and each part of an `and`), and a top-level `(= x …)`
+    /// defines `x`; a disjunction of requirements defines nothing.
+    fn inputs(&self, group: &[usize]) -> Vec<(String, Sort)> {
+        let mut defined: HashSet<String> = HashSet::new();
+        let mut used: BTreeSet<String> = BTreeSet::new();
+        for &r in group {
+            let formula = &self.model.rules[r].formula;
+            used.extend(self.rule_variables(r));
+            match split_implication(formula) {
+                Some((_, conclusion)) => defines(&conclusion, &mut defined),
+                None => {
+                    if let ExprKind::App(Op::Eq, args) = &formula.kind
+                        && let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind)
+                    {
+                        defined.insert(name.clone());
+                    }
+                }
+            }
+        }
+        self.model
+            .variables
+            .iter()
+            .filter(|(name, _)| used.contains(name) && !defined.contains(name))
+            .cloned()
+            .collect()
+    }
+
+    fn rule_variables(&self, rule: usize) -> BTreeSet<String> {
+        self.model.rules[rule]
+            .formula
+            .symbols()
+            .into_iter()
+            .filter(|s| self.session.vocabulary.is_variable(s))
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn facts_of(&self, name: &str, sort: &Sort) -> Vec<Fact> {
+        let fact = |value| Fact {
+            variable: name.to_string(),
+            value,
+        };
+        match sort {
+            Sort::Bool => vec![fact(FactValue::Bool(true)), fact(FactValue::Bool(false))],
+            Sort::Enum(type_name) => self
+                .model
+                .enums
+                .iter()
+                .find(|(n, _)| n == type_name)
+                .map(|(_, values)| {
+                    values
+                        .iter()
+                        .map(|v| fact(FactValue::Enum(v.clone())))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Sort::Int | Sort::Real => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The solver-backed lint run: the linter's state, the groups of rules
+//! checked together, and the helpers every check uses.
+
+use crate::model::CompiledModel;
+use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::smt::{Expr, ExprKind, Op};
+use crate::solve::check_gate::watchdog_only;
+use crate::solve::session::{Interruption, SolverSession};
+use std::collections::HashSet;
+use z3::SatResult;
+use z3::ast::Bool;
+
+/// What the lint run reports as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LintEvent {
+    Progress {
+        done: usize,
+        total: usize,
+        stage: &'static str,
+    },
+    Found(Box<Diagnostic>),
+    Finished {
+        checks: usize,
+        undecided: usize,
+    },
+}
+
+/// The most solver checks spent searching for impossible situations in one
+/// lint run (the search is a heuristic: extremes and pairs of input facts),
+/// so that a large model's lint stays fast. Each group of rules gets a share
+/// in proportion to its size (`share.rs`), so what a group finds does not
+/// depend on the order the groups are checked in.
+pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
+
+/// The most disjoint conflicts reported for an inconsistent policy.
+pub(super) const MAX_CONFLICTS: usize = 10;
+
+/// Splits `(=> a b c)` into (antecedent `(and a b)`, consequent `c`).
+pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
+    let ExprKind::App(Op::Implies, args) = &formula.kind else {
+        return None;
+    };
+    let (consequent, conditions) = args.split_last()?;
+    let antecedent = if conditions.len() == 1 {
+        conditions[0].clone()
+    } else {
+        Expr::app(Op::And, conditions.to_vec())
+    };
+    Some((antecedent, consequent.clone()))
+}
+
+pub(super) struct Linter<'a> {
+    pub(super) session: &'a mut SolverSession,
+    pub(super) model: &'a CompiledModel,
+    pub(super) interruption: &'a dyn Interruption,
+    pub(super) report: &'a mut dyn FnMut(LintEvent),
+    pub(super) checks: usize,
+    pub(super) undecided: usize,
+    /// (general rule, rule with the exception) pairs found by L209: the
+    /// redundancy check leaves the second alone.
+    pub(super) shadowed: HashSet<(usize, usize)>,
+    /// Solver checks left for the impossible-situation search (L210) in
+    /// the group being checked.
+    pub(super) situation_budget: usize,
+    /// The group's search stopped at its budget (the run says so once).
+    pub(super) situation_budget_ran_out: bool,
+}
+
+impl<'a> Linter<'a> {
+    pub(super) fn new(
+        session: &'a mut SolverSession,
+        model: &'a CompiledModel,
+        interruption: &'a dyn Interruption,
+        report: &'a mut dyn FnMut(LintEvent),
+    ) -> Linter<'a> {
+        Linter {
+            session,
+            model,
+            interruption,
+            report,
+            checks: 0,
+            undecided: 0,
+            shadowed: HashSet::new(),
+            situation_budget: SITUATION_CHECK_BUDGET,
+            situation_budget_ran_out: false,
+        }
+    }
+}
+
+impl Linter<'_> {
+    pub(super) fn found(&mut self, diagnostic: Diagnostic) {
+        (self.report)(LintEvent::Found(Box::new(diagnostic)));
+    }
+
+    pub(super) fn progress(&mut self, done: usize, total: usize, stage: &'static str) {
+        (self.report)(LintEvent::Progress { done, total, stage });
+    }
+
+    pub(super) fn stopped(&self) -> bool {
+        self.interruption.reason().is_some()
+    }
+
+    /// A check within the per-check deadline.
+    pub(super) fn check(&mut self, assumptions: &[Bool]) -> SatResult {
+        self.checks += 1;
+        let timeout = self.session.timeout();
+        self.session
+            .check_within(assumptions, timeout, self.interruption)
+    }
+
+    pub(super) fn undecided(&mut self, what: String, rules: Vec<String>) {
+        self.undecided += 1;
+        self.found(
+            Diagnostic::new(
+                LintCode::NotDecided,
+                Severity::Info,
+                format!(
+                    "Not decided within the deadline: {what}. Treat it as unchecked, not as passed."
+                ),
+            )
+            .rules(rules),
+        );
+    }
+
+    pub(super) fn id(&self, rule: usize) -> String {
+        self.model.rules[rule].id.clone()
+    }
+
+    pub(super) fn guard(&self, formula: &Bool) -> Bool {
+        let literal = Bool::fresh_const("lint");
+        self.session.solver.assert(literal.implies(formula));
+        literal
+    }
+
+    pub(super) fn encode(&self, expr: &Expr) -> Option<Bool> {
+        self.session.vocabulary.formula(expr).ok()
+    }
+
+    /// The checks of the whole model before the groups: the disjoint
+    /// groups note (L208) and consistency (L201). False when the rules
+    /// contradict each other (or that is not decided): then no group is
+    /// checked.
+    pub(super) fn prologue(&mut self, groups: &[Vec<usize>]) -> bool {
+        self.report_groups(groups);
+        self.session.solver.push();
+        let all: Vec<usize> = (0..self.model.rules.len()).collect();
+        let consistent = self.inconsistency(&all);
+        self.session.solver.pop(1);
+        consistent
+    }
+
+    /// Every check of one group, in a solver holding only its rules: no
+    /// check can involve another group, and small solvers are fast.
+    /// `situation_budget` bounds its impossible-situation search.
+    pub(super) fn lint_group(&mut self, group: &[usize], situation_budget: usize) {
+        self.situation_budget = situation_budget;
+        self.situation_budget_ran_out = false;
+        let scratch = self.session.scratch_solver(group);
+        // Every check of the group has the watchdog's check budget.
+        watchdog_only(&scratch);
+        let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+        self.shadowed = self.shadowed_exceptions(group);
+        self.per_rule_checks(group);
+        self.forced_and_unreachable(group);
+        self.overlaps(group);
+        self.gaps(group);
+        self.impossible_situations(group);
+        self.session.solver = whole_model;
+    }
+
+    /// L208: islands of rules that share no variables.
+    fn report_groups(&mut self, members: &[Vec<usize>]) {
+        let groups: Vec<Vec<String>> = members
+            .iter()
+            .map(|g| g.iter().map(|&r| self.id(r)).collect())
+            .collect();
+        if groups.len() > 1 {
+            let sizes: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} ({} rules)",
+                        g.first().cloned().unwrap_or_default(),
+                        g.len()
+                    )
+                })
+                .collect();
+            let message = format!(
+                "The rules form {} groups that share no variables: {}. A question about one group can never involve another; check that this separation is intended and that no variable was duplicated under two names.",
+                groups.len(),
+                sizes.join(", ")
+            );
+            let firsts: Vec<String> = groups.iter().filter_map(|g| g.first().cloned()).collect();
+            self.found(
+                Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts),
+            );
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Overlapping rules that conflict, and gaps: situations no rule decides.
+
+use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::smt::Expr;
+use std::collections::{BTreeSet, HashSet};
+use z3::SatResult;
+use z3::ast::Bool;
+
+use super::condition_box::ConditionBox;
+use super::linter::{Linter, split_implication};
+use crate::model::HitPolicy;
+
+impl Linter<'_> {
+    /// L206: two rules whose conditions can hold together (under the other
+    /// rules) while their consequences contradict each other. Rows of one
+    /// decision table follow its hit policy: in a First, Priority or
+    /// Collect table overlaps are how the table works, in a Unique table
+    /// any overlap is a conflict.
+    pub(super) fn overlaps(&mut self, group: &[usize]) {
+        let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
+        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>, ConditionBox)> = group
+            .iter()
+            .map(|&i| (i, &self.model.rules[i]))
+            .filter_map(|(i, r)| {
+                let (antecedent, consequent) = split_implication(&r.formula)?;
+                let outputs: BTreeSet<String> = consequent
+                    .symbols()
+                    .into_iter()
+                    .filter(|s| self.session.vocabulary.is_variable(s))
+                    .map(str::to_string)
+                    .collect();
+                let condition_box = ConditionBox::of(&antecedent, &is_variable);
+                Some((i, antecedent, consequent, outputs, condition_box))
+            })
+            .collect();
+        let total = implications.len();
+        for (n, (first, a1, c1, out1, box1)) in implications.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
+            self.progress(n, total, "conflicting overlaps");
+            for (second, a2, c2, out2, box2) in &implications[n + 1..] {
+                if out1.is_disjoint(out2) || box1.disjoint(box2) {
+                    continue;
+                }
+                let table = self
+                    .model
+                    .tables
+                    .shared_table(&self.model.rules[*first].id, &self.model.rules[*second].id);
+                if table.is_some_and(HitPolicy::allows_overlaps) {
+                    continue;
+                }
+                let (Some(a1e), Some(a2e), Some(c1e), Some(c2e)) = (
+                    self.encode(a1),
+                    self.encode(a2),
+                    self.encode(c1),
+                    self.encode(c2),
+                ) else {
+                    continue;
+                };
+                let both_apply = self.guard(&Bool::and(&[a1e, a2e]));
+                let both_follow = self.guard(&Bool::and(&[c1e, c2e]));
+                let mut variables: Vec<&str> =
+                    out1.iter().chain(out2.iter()).map(String::as_str).collect();
+                variables.dedup();
+                let others: Vec<usize> = self
+                    .session
+                    .rules_touching(&variables)
+                    .into_iter()
+                    .filter(|r| r != first && r != second)
+                    .collect();
+                let mut assumptions = self.session.literals(&others);
+                assumptions.push(both_apply.clone());
+                if self.check(&assumptions) != SatResult::Sat {
+                    continue;
+                }
+                let scope: HashSet<String> = a1
+                    .symbols()
+                    .into_iter()
+                    .chain(a2.symbols())
+                    .filter(|s| self.session.vocabulary.is_variable(s))
+                    .map(str::to_string)
+                    .collect();
+                let Ok(scenario) = self.session.model_scenario(Some(&scope)) else {
+                    continue;
+                };
+                if table == Some(HitPolicy::Unique) {
+                    self.unique_rows_overlap(*first, *second, &variables, scenario);
+                    continue;
+                }
+                match self.check(&[both_apply, both_follow]) {
+                    SatResult::Unsat => {
+                        let (id1, id2) = (self.id(*first), self.id(*second));
+                        let message = format!(
+                            "{id1} and {id2} can both apply (the scenario shows when), but their consequences contradict each other, so in that case the policy allows nothing. Decide which rule wins and add the exception to the other."
+                        );
+                        let mut diagnostic = Diagnostic::new(
+                            LintCode::ConflictingOverlap,
+                            Severity::Warning,
+                            message,
+                        )
+                        .rules([id1, id2])
+                        .variables(variables.iter().map(|v| v.to_string()))
+                        .scenario(scenario);
+                        let mut fixes = self.exception_fixes(*first, *second).into_iter();
+                        diagnostic.fix = fixes.next();
+                        diagnostic.alternatives = fixes.collect();
+                        self.found(diagnostic);
+                    }
+                    SatResult::Unknown => self.undecided(
+                        format!(
+                            "whether {} and {} conflict",
+                            self.id(*first),
+                            self.id(*second)
+                        ),
+                        vec![self.id(*first), self.id(*second)],
+                    ),
+                    SatResult::Sat => {}
+                }
+            }
+        }
+    }
+
+    /// L206 for two rows of a Unique decision table that can both match:
+    /// the table promises that never happens, whatever their outputs.
+    fn unique_rows_overlap(
+        &mut self,
+        first: usize,
+        second: usize,
+        variables: &[&str],
+        scenario: crate::model::finding::Scenario,
+    ) {
+        let (id1, id2) = (self.id(first), self.id(second));
+        let message = format!(
+            "{id1} and {id2} are rows of a decision table with the UNIQUE hit policy, and both match in the scenario shown; a UNIQUE table promises that at most one row matches. Narrow one row, or change the hit policy if the overlap is meant."
+        );
+        let mut diagnostic =
+            Diagnostic::new(LintCode::ConflictingOverlap, Severity::Warning, message)
+                .rules([id1, id2])
+                .variables(variables.iter().map(|v| v.to_string()))
+                .scenario(scenario);
+        let mut fixes = self.exception_fixes(first, second).into_iter();
+        diagnostic.fix = fixes.next();
+        diagnostic.alternatives = fixes.collect();
+        self.found(diagnostic);
+    }
+
+    /// L207: an output variable (it appears only in consequents) that no
+    /// rule determines for some inputs: a witness where every rule that sets
+    /// it is switched off by its condition.
+    pub(super) fn gaps(&mut self, group: &[usize]) {
+        let mut in_conditions: HashSet<String> = HashSet::new();
+        let mut setters: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+        for &i in group {
+            let rule = &self.model.rules[i];
+            match split_implication(&rule.formula) {
+                Some((antecedent, consequent)) => {
+                    in_conditions.extend(antecedent.symbols().into_iter().map(str::to_string));
+                    for symbol in consequent.symbols() {
+                        if self.session.vocabulary.is_variable(symbol) {
+                            setters.entry(symbol.to_string()).or_default().push(i);
+                        }
+                    }
+                }
+                None => {
+                    in_conditions.extend(rule.formula.symbols().into_iter().map(str::to_string))
+                }
+            }
+        }
+        // A Collect table that matches no row gives an empty list (or
+        // null), which DMN means: that is no gap.
+        let collected = |rules: &Vec<usize>| {
+            rules.iter().all(|&r| {
+                self.model.tables.policy_of(&self.model.rules[r].id) == Some(HitPolicy::Collect)
+            })
+        };
+        let outputs: Vec<(String, Vec<usize>)> = setters
+            .into_iter()
+            .filter(|(v, rules)| !in_conditions.contains(v) && !collected(rules))
+            .collect();
+        let total = outputs.len();
+        for (n, (output, rules)) in outputs.into_iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
+            self.progress(n, total, "gaps");
+            let conditions: Vec<Bool> = rules
+                .iter()
+                .filter_map(|&r| split_implication(&self.model.rules[r].formula))
+                .filter_map(|(a, _)| self.encode(&a))
+                .map(|a| a.not())
+                .collect();
+            let none_applies = self.guard(&Bool::and(&conditions));
+            let others: Vec<usize> = self.session.rules_touching(&[output.as_str()]);
+            let mut assumptions = self.session.literals(&others);
+            assumptions.push(none_applies);
+            match self.check(&assumptions) {
+                SatResult::Sat => {
+                    let scope: HashSet<String> = others
+                        .iter()
+                        .flat_map(|&r| self.session.rules[r].variables.clone())
+                        .collect();
+                    let scenario = self.session.model_scenario(Some(&scope)).ok();
+                    let ids = self.session.rule_names(&rules);
+                    let message = format!(
+                        "{output} is decided only by {}, and in the scenario shown none of them applies, so the policy says nothing about {output} there. Add the missing case (often the 'otherwise' of the text).",
+                        ids.join(", ")
+                    );
+                    let mut diagnostic = Diagnostic::new(LintCode::Gap, Severity::Warning, message)
+                        .rules(ids)
+                        .variables([output.clone()]);
+                    if let Some(scenario) = scenario {
+                        diagnostic = diagnostic.scenario(scenario);
+                    }
+                    self.found(diagnostic);
+                }
+                SatResult::Unknown => {
+                    self.undecided(format!("whether {output} is always determined"), Vec::new())
+                }
+                SatResult::Unsat => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Checks of single rules and of a group as a whole: inconsistency (every
+//! disjoint conflict), vacuous and redundant rules, forced variables,
+//! unreachable enum values.
+
+use crate::model::diagnostic::{Diagnostic, LintCode, ModelEdit, Severity};
+use crate::smt::{Expr, Sort};
+use std::collections::HashSet;
+use z3::SatResult;
+
+use super::linter::{Linter, MAX_CONFLICTS, split_implication};
+
+impl Linter<'_> {
+    /// L201: the rules contradict each other. Reports every disjoint minimal
+    /// conflict (removing each found conflict and checking again).
+    pub(super) fn inconsistency(&mut self, rules: &[usize]) -> bool {
+        let mut remaining: Vec<usize> = rules.to_vec();
+        let mut conflicts = 0;
+        loop {
+            self.progress(conflicts, MAX_CONFLICTS, "consistency");
+            match self.check(&self.session.literals(&remaining)) {
+                SatResult::Sat => return conflicts == 0,
+                SatResult::Unknown => {
+                    self.undecided("whether the rules are consistent".into(), Vec::new());
+                    return false;
+                }
+                SatResult::Unsat => {
+                    let core = self.session.core_rules();
+                    let Ok((minimal, _)) = self.session.minimize(core, &[], self.interruption)
+                    else {
+                        return false;
+                    };
+                    let ids = self.session.rule_names(&minimal);
+                    let message = format!(
+                        "These rules contradict each other: no scenario satisfies {} together, so every question about the policy is IMPOSSIBLE. Revise one of them (often a broad rule is missing an exception).",
+                        ids.join(", ")
+                    );
+                    self.found(
+                        Diagnostic::new(LintCode::Inconsistent, Severity::Error, message)
+                            .rules(ids),
+                    );
+                    conflicts += 1;
+                    remaining.retain(|r| !minimal.contains(r));
+                    if minimal.is_empty() || conflicts >= MAX_CONFLICTS {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// L202 vacuous rules and L203 redundant rules.
+    pub(super) fn per_rule_checks(&mut self, group: &[usize]) {
+        let total = group.len();
+        for (done, &rule) in group.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
+            self.progress(done, total, "vacuous and redundant rules");
+            let others: Vec<usize> = self
+                .session
+                .group_of(rule)
+                .into_iter()
+                .filter(|&r| r != rule)
+                .collect();
+            let formula = self.model.rules[rule].formula.clone();
+            if let Some((antecedent, _)) = split_implication(&formula)
+                && let Some(encoded) = self.encode(&antecedent)
+            {
+                let holds = self.guard(&encoded);
+                let mut assumptions = self.session.literals(&others);
+                assumptions.push(holds.clone());
+                match self.check(&assumptions) {
+                    SatResult::Unsat => {
+                        let core = self.session.core_rules();
+                        let blockers = self
+                            .session
+                            .minimize(core, std::slice::from_ref(&holds), self.interruption)
+                            .map(|(m, _)| self.session.rule_names(&m))
+                            .unwrap_or_default();
+                        let id = self.id(rule);
+                        let because = if blockers.is_empty() {
+                            "it contradicts itself".to_string()
+                        } else {
+                            format!("the rules {} rule it out", blockers.join(", "))
+                        };
+                        let message = format!(
+                            "{id} can never apply: its condition never holds ({because}). The rule has no effect; its condition is probably wrong."
+                        );
+                        let mut involved = vec![id];
+                        involved.extend(blockers);
+                        self.found(
+                            Diagnostic::new(LintCode::VacuousRule, Severity::Warning, message)
+                                .rules(involved),
+                        );
+                    }
+                    SatResult::Unknown => self.undecided(
+                        format!("whether the condition of {} can hold", self.id(rule)),
+                        vec![self.id(rule)],
+                    ),
+                    SatResult::Sat => {}
+                }
+            }
+            let Some(encoded) = self.encode(&formula) else {
+                continue;
+            };
+            let broken = self.guard(&encoded.not());
+            let mut assumptions = self.session.literals(&others);
+            assumptions.push(broken.clone());
+            match self.check(&assumptions) {
+                SatResult::Unsat => {
+                    let core = self.session.core_rules();
+                    let implying = self
+                        .session
+                        .minimize(core, std::slice::from_ref(&broken), self.interruption)
+                        .map(|(m, _)| self.session.rule_names(&m))
+                        .unwrap_or_default();
+                    let shadowed = self.shadowed.iter().any(|&(general, specific)| {
+                        specific == rule && implying == [self.id(general)]
+                    });
+                    if shadowed {
+                        // L209 says it better: the rule carries an exception
+                        // that a more general rule overrides.
+                        continue;
+                    }
+                    let id = self.id(rule);
+                    let message = if implying.is_empty() {
+                        format!(
+                            "{id} is always true on its own (a tautology): it says nothing about the policy."
+                        )
+                    } else {
+                        format!(
+                            "{id} is redundant: it follows from {}. Keep it only if it documents the text; otherwise delete it.",
+                            implying.join(", ")
+                        )
+                    };
+                    let mut involved = vec![id.clone()];
+                    involved.extend(implying);
+                    self.found(
+                        Diagnostic::new(LintCode::RedundantRule, Severity::Warning, message)
+                            .rules(involved)
+                            .fix(
+                                format!("delete the redundant rule {id}"),
+                                ModelEdit::DeleteRule { id },
+                            ),
+                    );
+                }
+                SatResult::Unknown => self.undecided(
+                    format!("whether {} follows from the other rules", self.id(rule)),
+                    vec![self.id(rule)],
+                ),
+                SatResult::Sat => {}
+            }
+        }
+    }
+
+    /// L204 forced variables and L205 unreachable enum values.
+    pub(super) fn forced_and_unreachable(&mut self, group: &[usize]) {
+        let in_group: HashSet<&String> = group
+            .iter()
+            .flat_map(|&r| self.session.rules[r].variables.iter())
+            .collect();
+        let variables: Vec<(String, Sort)> = self
+            .model
+            .variables
+            .iter()
+            .filter(|(name, _)| in_group.contains(name))
+            .cloned()
+            .collect();
+        let total = variables.len();
+        for (done, (name, sort)) in variables.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
+            self.progress(done, total, "forced variables and enum values");
+            let users = self.session.rules_touching(&[name.as_str()]);
+            if users.is_empty() {
+                continue;
+            }
+            let Ok(variable) = self.session.vocabulary.term(&Expr::symbol(name)) else {
+                continue;
+            };
+            let literals = self.session.literals(&users);
+            match self.check(&literals) {
+                SatResult::Sat => {}
+                SatResult::Unknown => {
+                    self.undecided(format!("the values {name} can take"), Vec::new());
+                    continue;
+                }
+                SatResult::Unsat => continue,
+            }
+            let Some(value) = self
+                .session
+                .solver
+                .get_model()
+                .and_then(|m| m.eval(&variable, true))
+            else {
+                continue;
+            };
+            let differs = self.guard(&variable.eq(value.clone()).not());
+            let mut assumptions = literals.clone();
+            assumptions.push(differs.clone());
+            match self.check(&assumptions) {
+                SatResult::Unsat => {
+                    let core = self.session.core_rules();
+                    let fixing = self
+                        .session
+                        .minimize(core, std::slice::from_ref(&differs), self.interruption)
+                        .map(|(m, _)| self.session.rule_names(&m))
+                        .unwrap_or_default();
+                    let shown = self.session.vocabulary.scenario_value(&value, sort);
+                    let message = format!(
+                        "{name} is fixed to {shown} by {}: it can never take another value. Fine for a constant of the policy; a mistake if it should vary with the case.",
+                        if fixing.is_empty() {
+                            "the rules".to_string()
+                        } else {
+                            fixing.join(", ")
+                        }
+                    );
+                    self.found(
+                        Diagnostic::new(LintCode::ForcedVariable, Severity::Info, message)
+                            .rules(fixing)
+                            .variables([name.clone()]),
+                    );
+                    continue;
+                }
+                SatResult::Unknown => {
+                    self.undecided(format!("whether {name} is fixed"), Vec::new())
+                }
+                SatResult::Sat => {}
+            }
+            if let Sort::Enum(type_name) = sort {
+                let values: Vec<String> = self
+                    .model
+                    .vocabulary
+                    .enum_values(type_name)
+                    .map(<[String]>::to_vec)
+                    .unwrap_or_default();
+                for enum_value in values {
+                    let Ok(constant) = self.session.vocabulary.term(&Expr::symbol(&enum_value))
+                    else {
+                        continue;
+                    };
+                    let takes = self.guard(&variable.eq(constant));
+                    let mut assumptions = literals.clone();
+                    assumptions.push(takes);
+                    match self.check(&assumptions) {
+                        SatResult::Unsat => {
+                            let blockers = self.session.rule_names(&self.session.core_rules());
+                            let message = format!(
+                                "{name} can never be {enum_value}: the rules {} rule it out. Either the value is obsolete or a rule is too strict.",
+                                blockers.join(", ")
+                            );
+                            self.found(
+                                Diagnostic::new(
+                                    LintCode::UnreachableEnumValue,
+                                    Severity::Warning,
+                                    message,
+                                )
+                                .rules(blockers)
+                                .variables([name.clone()]),
+                            );
+                        }
+                        SatResult::Unknown => self
+                            .undecided(format!("whether {name} can be {enum_value}"), Vec::new()),
+                        SatResult::Sat => {}
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! One lint run shared out over the workers of a pool. Each worker loads
+//! the model into a fresh session of its own and takes groups of rules (the
+//! islands that share no variables) from a common queue, largest first; the
+//! first worker also checks the whole model's consistency before it takes
+//! groups. Each piece of work keeps what it found, and the pieces are sent
+//! on in a fixed order (the whole-model checks, then the groups by their
+//! first rule) as soon as all before them are in, so the diagnostics, the
+//! check counts and their order do not depend on how many workers ran.
+//!
+//! A group's impossible-situation search has a budget in proportion to its
+//! size, so it finds the same situations whichever worker checks it, and
+//! whenever; with a memo (`memo.rs`), a group whose content an earlier run
+//! checked is not checked again.
+
+use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
+use super::memo::{LintMemo, Part, group_key};
+use crate::model::CompiledModel;
+use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
+use crate::model::graph::RuleGraph;
+use crate::solve::check_gate::in_fresh_context;
+use crate::solve::session::{Interruption, SolverSession};
+use std::collections::{BTreeMap, HashSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+#[derive(Default)]
+struct Merge {
+    /// How many groups the model has (known once a worker has loaded it).
+    groups: Option<usize>,
+    /// Pieces waiting for those before them: 0 is the whole model, 1 + g
+    /// is group g.
+    waiting: BTreeMap<usize, Part>,
+    /// The next piece to send on.
+    next: usize,
+    /// The rules are inconsistent: the groups' findings are dropped.
+    skip_groups: bool,
+    checks: usize,
+    undecided: usize,
+    situation_budget_ran_out: bool,
+    workers_done: usize,
+    /// The memo keys of the groups this run checked or found kept.
+    keys: HashSet<String>,
+}
+
+/// A lint run over `workers` workers, reporting to one channel.
+pub struct LintShare {
+    model: CompiledModel,
+    /// The islands of rules that share no variables, each in rule order,
+    /// ordered by their first rule.
+    groups: Vec<Vec<usize>>,
+    workers: usize,
+    /// The next position in the queue of groups (largest first).
+    next_group: AtomicUsize,
+    /// Set when the rules contradict each other: no more groups are taken.
+    stop: AtomicBool,
+    merge: Mutex<Merge>,
+    events: Mutex<Sender<LintEvent>>,
+    memo: Option<Arc<LintMemo>>,
+}
+
+impl LintShare {
+    pub fn new(model: CompiledModel, workers: usize, events: Sender<LintEvent>) -> LintShare {
+        LintShare {
+            groups: groups_of(&model),
+            model,
+            workers: workers.max(1),
+            next_group: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            merge: Mutex::new(Merge::default()),
+            events: Mutex::new(events),
+            memo: None,
+        }
+    }
+
+    /// Keeps each group's findings in `memo` and takes those of groups
+    /// whose content it already holds from there.
+    pub fn with_memo(mut self, memo: Arc<LintMemo>) -> LintShare {
+        self.memo = Some(memo);
+        self
+    }
+
+    pub fn model(&self) -> &CompiledModel {
+        &self.model
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Merge> {
+        let mut merge = self.merge.lock().unwrap_or_else(|p| p.into_inner());
+        merge.groups.get_or_insert(self.groups.len());
+        merge
+    }
+
+    fn send(&self, event: LintEvent) {
+        let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = events.send(event);
+    }
+
+    /// The model could not be loaded on worker `role`: the first worker
+    /// says so in place of the whole-model checks.
+    pub fn load_failed(&self, role: usize, error: &str) {
+        self.stop.store(true, Ordering::Relaxed);
+        if role == 0 {
+            let part = Part {
+                found: vec![Diagnostic::new(
+                    LintCode::NotDecided,
+                    Severity::Error,
+                    format!("the model could not be loaded into the solver: {error}"),
+                )],
+                ..Part::default()
+            };
+            self.deliver(0, part);
+        }
+    }
+
+    /// Worker `role` has finished its share (or never started it); the
+    /// last one to finish ends the run with `Finished`.
+    pub fn worker_done(&self) {
+        let mut merge = self.lock();
+        merge.workers_done += 1;
+        if merge.workers_done < self.workers {
+            return;
+        }
+        if let Some(memo) = &self.memo {
+            memo.retain(&merge.keys);
+        }
+        if merge.situation_budget_ran_out && !merge.skip_groups {
+            merge.undecided += 1;
+            self.send(LintEvent::Found(Box::new(Diagnostic::new(
+                LintCode::NotDecided,
+                Severity::Info,
+                format!(
+                    "Not decided within the deadline: the search for impossible situations stopped after {SITUATION_CHECK_BUDGET} checks (shared among the groups of rules by size); some may not be reported. Treat it as unchecked, not as passed."
+                ),
+            ))));
+        }
+        self.send(LintEvent::Finished {
+            checks: merge.checks,
+            undecided: merge.undecided,
+        });
+    }
+
+    /// Keeps piece `index` and sends on every piece whose turn has come.
+    fn deliver(&self, index: usize, part: Part) {
+        let mut merge = self.lock();
+        merge.waiting.insert(index, part);
+        loop {
+            let next = merge.next;
+            let Some(part) = merge.waiting.remove(&next) else {
+                break;
+            };
+            merge.next += 1;
+            if next == 0 && !part.consistent {
+                merge.skip_groups = true;
+            }
+            if next > 0 && merge.skip_groups {
+                continue;
+            }
+            merge.checks += part.checks;
+            merge.undecided += part.undecided;
+            merge.situation_budget_ran_out |= part.situation_budget_ran_out;
+            for diagnostic in part.found {
+                self.send(LintEvent::Found(Box::new(diagnostic)));
+            }
+            if let Some(groups) = merge.groups
+                && groups > 1
+                && next > 0
+            {
+                self.send(LintEvent::Progress {
+                    done: next,
+                    total: groups,
+                    stage: "groups of rules",
+                });
+            }
+        }
+    }
+}
+
+/// The islands of rules that share no variables (a rule without variables
+/// is one of its own), each in rule order, ordered by their first rule.
+fn groups_of(model: &CompiledModel) -> Vec<Vec<usize>> {
+    let declared: std::collections::HashSet<&str> =
+        model.variables.iter().map(|(n, _)| n.as_str()).collect();
+    let variables: Vec<Vec<String>> = model
+        .rules
+        .iter()
+        .map(|r| {
+            let mut names: Vec<String> = r
+                .formula
+                .symbols()
+                .into_iter()
+                .filter(|s| declared.contains(s))
+                .map(str::to_string)
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+        .collect();
+    let graph = RuleGraph::from_rule_variables(variables.iter().map(Vec::as_slice));
+    let mut seen = vec![false; model.rules.len()];
+    let mut groups = Vec::new();
+    for rule in 0..model.rules.len() {
+        if seen[rule] {
+            continue;
+        }
+        let group = if variables[rule].is_empty() {
+            vec![rule]
+        } else {
+            graph.rules_touching(variables[rule].iter().map(String::as_str))
+        };
+        for &member in &group {
+            seen[member] = true;
+        }
+        groups.push(group);
+    }
+    groups
+}
+
+/// A group's share of the impossible-situation budget: in proportion to
+/// its rules, but never less than `SITUATION_CHECKS_PER_RULE` a rule (up
+/// to the whole budget), so that sharing the budget out never leaves the
+/// search of a small model unfinished (on the 47-rule CBT page, shares in
+/// proportion alone stopped a search that the whole budget completes).
+/// On the 1,500-rule synthetic model the floor adds no check (11,861).
+fn situation_budget(group: usize, rules: usize) -> usize {
+    let share = (SITUATION_CHECK_BUDGET * group).div_ceil(rules.max(1));
+    let floor = (SITUATION_CHECKS_PER_RULE * group).min(SITUATION_CHECK_BUDGET);
+    share.max(floor).max(1)
+}
+
+/// The checks of the impossible-situation search a group of rules may
+/// always spend per rule, whatever its share.
+const SITUATION_CHECKS_PER_RULE: usize = 200;
+
+/// Worker `role`'s part of `share`'s lint run, on the worker's thread:
+/// the whole-model checks first when it is the first worker, then groups
+/// from the common queue until none is left.
+pub(crate) fn lint_share(
+    share: &LintShare,
+    role: usize,
+    timeout_ms: u64,
+    interruption: &dyn Interruption,
+) {
+    let model = share.model();
+    let groups = &share.groups;
+    if role == 0 {
+        let part = lint_part(share, false, |report| {
+            let mut session = load(model, timeout_ms)?;
+            let mut linter = Linter::new(&mut session, model, interruption, report);
+            let consistent = linter.prologue(groups);
+            Ok(Tally::of(&linter, consistent))
+        });
+        if !part.consistent {
+            share.stop.store(true, Ordering::Relaxed);
+        }
+        share.deliver(0, part);
+    }
+    let mut queue: Vec<usize> = (0..groups.len()).collect();
+    queue.sort_by_key(|&g| std::cmp::Reverse(groups[g].len()));
+    let single_group = groups.len() == 1;
+    loop {
+        if share.stop.load(Ordering::Relaxed) || interruption.reason().is_some() {
+            break;
+        }
+        let taken = share.next_group.fetch_add(1, Ordering::Relaxed);
+        let Some(&g) = queue.get(taken) else {
+            break;
+        };
+        let group = &groups[g];
+        let budget = situation_budget(group.len(), model.rules.len());
+        let key = share
+            .memo
+            .as_ref()
+            .map(|_| group_key(model, group, budget, timeout_ms));
+        if let Some(key) = &key {
+            share.lock().keys.insert(key.clone());
+            if let Some(part) = share.memo.as_ref().and_then(|memo| memo.get(key)) {
+                share.deliver(1 + g, part);
+                continue;
+            }
+        }
+        let sub_model = CompiledModel {
+            rules: group.iter().map(|&r| model.rules[r].clone()).collect(),
+            ..model.clone()
+        };
+        // A context of its own: what the group finds does not depend on
+        // which worker checks it, or after what.
+        let part = in_fresh_context(|| {
+            lint_part(share, single_group, |report| {
+                let mut session = load(&sub_model, timeout_ms)?;
+                let all: Vec<usize> = (0..sub_model.rules.len()).collect();
+                let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
+                linter.lint_group(&all, budget);
+                Ok(Tally::of(&linter, true))
+            })
+        });
+        if let (Some(memo), Some(key)) = (&share.memo, key)
+            && part.complete
+            && part.undecided == 0
+            && interruption.reason().is_none()
+        {
+            memo.keep(key, &part);
+        }
+        share.deliver(1 + g, part);
+    }
+}
+
+fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
+    SolverSession::load(model, timeout_ms)
+        .map_err(|e| format!("the model could not be loaded into the solver: {e}"))
+}
+
+/// What a piece of work counted.
+struct Tally {
+    consistent: bool,
+    checks: usize,
+    undecided: usize,
+    situation_budget_ran_out: bool,
+}
+
+impl Tally {
+    fn of(linter: &Linter<'_>, consistent: bool) -> Tally {
+        Tally {
+            consistent,
+            checks: linter.checks,
+            undecided: linter.undecided,
+            situation_budget_ran_out: linter.situation_budget_ran_out,
+        }
+    }
+}
+
+/// Runs `work` with a report that keeps what it finds; a failure (an
+/// error, or a panic inside the solver) becomes a diagnostic saying so.
+/// Progress is passed on only when `progress` (one group: nothing else
+/// reports meanwhile).
+fn lint_part(
+    share: &LintShare,
+    progress: bool,
+    work: impl FnOnce(&mut dyn FnMut(LintEvent)) -> Result<Tally, String>,
+) -> Part {
+    let mut found = Vec::new();
+    let ran = {
+        let mut sink = |event: LintEvent| match event {
+            LintEvent::Found(diagnostic) => found.push(*diagnostic),
+            LintEvent::Progress { .. } if progress => share.send(event),
+            _ => {}
+        };
+        catch_unwind(AssertUnwindSafe(|| work(&mut sink)))
+    };
+    let failure = match ran {
+        Ok(Ok(tally)) => {
+            return Part {
+                found,
+                checks: tally.checks,
+                undecided: tally.undecided,
+                situation_budget_ran_out: tally.situation_budget_ran_out,
+                consistent: tally.consistent,
+                complete: true,
+            };
+        }
+        Ok(Err(message)) => message,
+        Err(_) => "the solver failed internally while linting".to_string(),
+    };
+    found.push(Diagnostic::new(
+        LintCode::NotDecided,
+        Severity::Error,
+        failure,
+    ));
+    Part {
+        found,
+        ..Part::default()
+    }
+}

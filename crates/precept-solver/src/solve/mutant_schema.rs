@@ -1,0 +1,318 @@
+//! Mutant schemata: every mutant of one rule judged in one warm solver.
+//!
+//! The solver holds the rule's group and the cones of the tests that can
+//! notice it, each rule under its usual guard, and every mutant of the rule
+//! under a selector literal of its own. Switching from one mutant to the
+//! next is a change of assumptions, not a reload; the tests' premises and
+//! claims are asserted once, under guards, and shared by all the mutants.
+//!
+//! Only the finding's kind matters here, so a test is decided by the two
+//! checks the findings algorithm starts with: rules ∧ P ∧ ¬C and
+//! rules ∧ P ∧ C (both unsatisfiable: IMPOSSIBLE; only the second:
+//! VALID; only the first: INVALID; both: SATISFIABLE). When the first
+//! already differs from what the test expects, the mutant is killed
+//! without the second. A mutant whose checks the solver cannot settle gets
+//! no verdict (`None`): the caller judges it the slow way, with a full
+//! question per test, so running out of time here never turns into killed
+//! or survived.
+//!
+//! The mutants of a rule share what the original rule's own checks proved
+//! (`Witness`): a check the test's expected kind says is unsatisfiable is
+//! asked once with the original rule, and when its unsat core leaves the
+//! rule out it stays unsatisfiable whatever the rule says, so no mutant
+//! asks it again. Every other check is asked. (Reusing the models of
+//! satisfiable checks was measured slower: Z3 builds a whole model.)
+
+use super::session::{Interruption, SolverSession};
+use crate::model::finding::FindingKind;
+use crate::smt::Expr;
+use z3::SatResult;
+use z3::ast::Bool;
+
+/// A test that passes on the original model, as the schema reruns it.
+#[derive(Debug, Clone)]
+pub struct SchemaTest {
+    pub premise: Expr,
+    pub claim: Expr,
+    pub expected: FindingKind,
+}
+
+/// What the schema made of one mutant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MutantVerdict {
+    /// The mutant makes the rules contradict each other (the caller picks
+    /// the killing test from the whole suite then).
+    pub inconsistent: bool,
+    /// The position (in the given tests) of the first test it fails.
+    pub killed_by: Option<usize>,
+    /// How many of the given tests were run.
+    pub tests_run: usize,
+    /// A survivor proved to entail, and be entailed by, the original rule.
+    pub equivalent: bool,
+}
+
+/// What the original rule's own check proved, for its mutants to reuse.
+enum Witness {
+    /// Unsatisfiable with a core that leaves the rule out: so with any
+    /// mutant in its place.
+    UnsatWithoutRule,
+    /// Nothing to reuse (satisfiable, the rule is in the core, or not
+    /// decided).
+    Nothing,
+}
+
+/// Per test, the original rule's checks with the claim and with its
+/// negation, made when a first mutant needs them.
+type Witnesses = Vec<[Option<Witness>; 2]>;
+
+/// A solver with the schema loaded and the literals to steer it.
+struct Schema {
+    solver: z3::Solver,
+    /// The group of the mutated rule, without the rule itself.
+    group: Vec<Bool>,
+    original: Bool,
+    original_formula: Bool,
+    selectors: Vec<Bool>,
+    mutant_formulas: Vec<Bool>,
+    /// Per test: the rules of its cone (without the mutated rule), and the
+    /// guards of P, C and ¬C.
+    tests: Vec<(Vec<Bool>, [Bool; 3])>,
+}
+
+impl SolverSession {
+    /// Judges every mutant of rule `rule_id` (its elaborated formulas)
+    /// against `tests` (the passing tests whose cone holds the rule, in
+    /// order), stopping each mutant at its first failing test. `None` for a
+    /// mutant means "not settled here"; every verdict is `None` when the
+    /// original policy is not known to be consistent (the cone argument
+    /// needs it).
+    pub fn judge_mutants(
+        &mut self,
+        rule_id: &str,
+        mutants: &[Expr],
+        tests: &[SchemaTest],
+        interruption: &dyn Interruption,
+    ) -> Vec<Option<MutantVerdict>> {
+        let nothing = vec![None; mutants.len()];
+        let Some(rule) = self.rules.iter().position(|r| r.id == rule_id) else {
+            return nothing;
+        };
+        if !matches!(self.consistency(interruption), Ok(Some(true))) {
+            return nothing;
+        }
+        let Some(schema) = self.schema(rule, mutants, tests) else {
+            return nothing;
+        };
+        let budget = self.timeout();
+        let check = |assumptions: &[Bool]| {
+            interruption.limit_checks(Some(budget));
+            interruption.start_check();
+            let result = super::check_gate::gated_check(&schema.solver, assumptions);
+            interruption.limit_checks(None);
+            result
+        };
+        let mut witnesses: Witnesses = (0..tests.len()).map(|_| [None, None]).collect();
+        (0..mutants.len())
+            .map(|j| judge_one(&schema, &mut witnesses, j, tests, &check))
+            .collect()
+    }
+
+    fn schema(&mut self, rule: usize, mutants: &[Expr], tests: &[SchemaTest]) -> Option<Schema> {
+        let without = |rules: Vec<usize>| -> Vec<usize> {
+            rules.into_iter().filter(|&r| r != rule).collect::<Vec<_>>()
+        };
+        let group = without(self.group_of(rule));
+        let mut cones = Vec::with_capacity(tests.len());
+        for test in tests {
+            let mut question: Vec<&str> = test
+                .premise
+                .symbols()
+                .into_iter()
+                .chain(test.claim.symbols())
+                .filter(|s| self.vocabulary.is_variable(s))
+                .collect();
+            question.sort_unstable();
+            question.dedup();
+            cones.push(without(self.rules_touching(&question)));
+        }
+        let mut held: Vec<usize> = group
+            .iter()
+            .chain(cones.iter().flatten())
+            .copied()
+            .collect();
+        held.push(rule);
+        held.sort_unstable();
+        held.dedup();
+        let solver = self.scratch_solver(&held);
+        // Every check of the schema has the watchdog's check budget.
+        super::check_gate::watchdog_only(&solver);
+        let mut selectors = Vec::with_capacity(mutants.len());
+        let mut mutant_formulas = Vec::with_capacity(mutants.len());
+        for mutant in mutants {
+            let formula = self.vocabulary.formula(mutant).ok()?;
+            let selector = Bool::fresh_const("mutant");
+            solver.assert(selector.implies(&formula));
+            selectors.push(selector);
+            mutant_formulas.push(formula);
+        }
+        let guard = |formula: &Bool| {
+            let literal = Bool::fresh_const("question");
+            solver.assert(literal.implies(formula));
+            literal
+        };
+        let mut guarded_tests = Vec::with_capacity(tests.len());
+        for (test, cone) in tests.iter().zip(cones) {
+            let p = self.vocabulary.formula(&test.premise).ok()?;
+            let c = self.vocabulary.formula(&test.claim).ok()?;
+            let guards = [guard(&p), guard(&c), guard(&c.not())];
+            guarded_tests.push((self.literals(&cone), guards));
+        }
+        Some(Schema {
+            group: self.literals(&group),
+            original: self.rules[rule].literal.clone(),
+            original_formula: self.rules[rule].formula.clone(),
+            solver,
+            selectors,
+            mutant_formulas,
+            tests: guarded_tests,
+        })
+    }
+}
+
+/// The kind the findings algorithm gives, from its two first checks.
+fn kind_of(claim_true: SatResult, claim_false: SatResult) -> Option<FindingKind> {
+    use SatResult::{Sat, Unsat};
+    Some(match (claim_true, claim_false) {
+        (Unsat, Unsat) => FindingKind::Impossible,
+        (Sat, Unsat) => FindingKind::Valid,
+        (Unsat, Sat) => FindingKind::Invalid,
+        (Sat, Sat) => FindingKind::Satisfiable,
+        _ => return None,
+    })
+}
+
+/// The original rule's check under `assumptions` (which assume it), when
+/// the test's expected kind says it is unsatisfiable (`unsat`): whether
+/// its core leaves the rule out.
+fn witness(
+    schema: &Schema,
+    unsat: bool,
+    assumptions: &[Bool],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> Witness {
+    if !unsat || check(assumptions) != SatResult::Unsat {
+        return Witness::Nothing;
+    }
+    let core = schema.solver.get_unsat_core();
+    if core.iter().any(|literal| literal == &schema.original) {
+        Witness::Nothing
+    } else {
+        Witness::UnsatWithoutRule
+    }
+}
+
+/// Mutant `j`'s check under `assumptions`, settled by `witness` when it
+/// can be, else asked.
+fn settled(
+    witness: &Witness,
+    assumptions: &[Bool],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> SatResult {
+    match witness {
+        Witness::UnsatWithoutRule => SatResult::Unsat,
+        Witness::Nothing => check(assumptions),
+    }
+}
+
+/// Whether a finding of kind `kind` comes with a satisfiable first check
+/// (rules ∧ P ∧ C).
+fn claim_can_hold(kind: FindingKind) -> bool {
+    matches!(kind, FindingKind::Valid | FindingKind::Satisfiable)
+}
+
+fn judge_one(
+    schema: &Schema,
+    witnesses: &mut Witnesses,
+    j: usize,
+    tests: &[SchemaTest],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> Option<MutantVerdict> {
+    let selector = &schema.selectors[j];
+    let with = |rules: &[Bool], extra: &[&Bool]| -> Vec<Bool> {
+        let mut all = rules.to_vec();
+        all.extend(extra.iter().map(|b| (*b).clone()));
+        all
+    };
+    let mut verdict = MutantVerdict {
+        inconsistent: false,
+        killed_by: None,
+        tests_run: 0,
+        equivalent: false,
+    };
+    // The rest of the policy is consistent and shares no variable with the
+    // rule's group, so the mutated policy is consistent exactly when the
+    // group with the mutant is.
+    match check(&with(&schema.group, &[selector])) {
+        SatResult::Sat => {}
+        SatResult::Unsat => {
+            verdict.inconsistent = true;
+            return Some(verdict);
+        }
+        SatResult::Unknown => return None,
+    }
+    for (i, (test, (cone, [premise, claim, not_claim]))) in
+        tests.iter().zip(&schema.tests).enumerate()
+    {
+        verdict.tests_run += 1;
+        let [claim_witness, not_claim_witness] = &mut witnesses[i];
+        let claim_witness = claim_witness.get_or_insert_with(|| {
+            let unsat = !claim_can_hold(test.expected);
+            let assumptions = with(cone, &[&schema.original, premise, claim]);
+            witness(schema, unsat, &assumptions, check)
+        });
+        let claim_true = settled(
+            claim_witness,
+            &with(cone, &[selector, premise, claim]),
+            check,
+        );
+        let differs = match claim_true {
+            SatResult::Sat => !claim_can_hold(test.expected),
+            SatResult::Unsat => claim_can_hold(test.expected),
+            SatResult::Unknown => return None,
+        };
+        if differs {
+            // Whatever the second check says, the kind is not the expected one.
+            verdict.killed_by = Some(i);
+            return Some(verdict);
+        }
+        let not_claim_witness = not_claim_witness.get_or_insert_with(|| {
+            let unsat = matches!(test.expected, FindingKind::Valid | FindingKind::Impossible);
+            let assumptions = with(cone, &[&schema.original, premise, not_claim]);
+            witness(schema, unsat, &assumptions, check)
+        });
+        let claim_false = settled(
+            not_claim_witness,
+            &with(cone, &[selector, premise, not_claim]),
+            check,
+        );
+        let kind = kind_of(claim_true, claim_false)?;
+        if kind != test.expected {
+            verdict.killed_by = Some(i);
+            return Some(verdict);
+        }
+    }
+    // A survivor is equivalent when the mutated group entails the original
+    // rule and the original group entails the mutant.
+    let entails = |with_rule: &Bool, formula: &Bool| -> Option<bool> {
+        let negated = Bool::fresh_const("entailed");
+        schema.solver.assert(negated.implies(formula.not()));
+        match check(&with(&schema.group, &[with_rule, &negated])) {
+            SatResult::Unsat => Some(true),
+            SatResult::Sat => Some(false),
+            SatResult::Unknown => None,
+        }
+    };
+    verdict.equivalent = entails(selector, &schema.original_formula)?
+        && entails(&schema.original, &schema.mutant_formulas[j])?;
+    Some(verdict)
+}

@@ -1,0 +1,386 @@
+//! The workbench's LLM jobs, each on a thread of its own that reports back
+//! as messages on a channel: formalizing the document (progress events,
+//! then the composed model), proposing a repair, previewing its flips, and
+//! checking a question and answer (translations as they arrive, then the
+//! report).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+use crate::state::msg::{Formalized, Msg, Redundancy};
+use precept_engine::answer::answer_tests::judge;
+use precept_engine::answer::{
+    AnswerInput, AnswerTestOutcome, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions,
+    samples_of,
+};
+use precept_engine::compose::document_run::{FormalizeSettings, formalize_document};
+use precept_engine::compose::embed::LexicalEmbedder;
+use precept_engine::llm::{CancelToken, LlmClient, Mode, configured_client};
+use precept_engine::model::ModelEdit;
+use precept_engine::model::{AnswerTest, CompiledModel, LogicTest, PolicyModel};
+use precept_engine::repair::propose_repair;
+use precept_engine::solve::SolverWorker;
+use precept_engine::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
+
+fn client(project_dir: &Path) -> Result<LlmClient, String> {
+    let cache = project_dir
+        .join(precept_engine::model::project::CACHE_DIR)
+        .join("llm");
+    configured_client(None, Mode::Live, cache)
+        .map(|(client, _)| client)
+        .map_err(|e| e.to_string())
+}
+
+/// Starts formalizing `document`; returns the message channel and the
+/// token that cancels it (None when no LLM is configured: the error is
+/// already on the channel).
+pub fn start_formalize(
+    project_dir: &Path,
+    timeout: Duration,
+    generation: u64,
+    document: String,
+    document_name: String,
+) -> (Receiver<Msg>, Option<CancelToken>) {
+    let (send, receive) = mpsc::channel();
+    let client = match client(project_dir) {
+        Ok(client) => client,
+        Err(error) => {
+            let _ = send.send(Msg::FormalizeDone {
+                generation,
+                result: Err(error),
+            });
+            return (receive, None);
+        }
+    };
+    let cancel = client.cancel_token();
+    std::thread::spawn(move || {
+        let result = formalize(client, timeout, generation, &document, document_name, &send);
+        let _ = send.send(Msg::FormalizeDone {
+            generation,
+            result: result.map(Box::new),
+        });
+    });
+    (receive, Some(cancel))
+}
+
+fn formalize(
+    client: LlmClient,
+    timeout: Duration,
+    generation: u64,
+    document: &str,
+    document_name: String,
+    send: &Sender<Msg>,
+) -> Result<Formalized, String> {
+    let events = send.clone();
+    let progress = Arc::new(move |event| {
+        let _ = events.send(Msg::Formalize { generation, event });
+    });
+    let client = Arc::new(client);
+    let mut formalized = formalize_document(
+        Arc::clone(&client),
+        document,
+        &document_name,
+        &FormalizeSettings::default(),
+        &LexicalEmbedder::new(),
+        progress,
+    )
+    .map_err(|e| e.to_string())?;
+    // As `precept formalize` does: each decision joined into one definition
+    // when every span formalized (a definition is checked first).
+    if formalized.record.failed_spans() == 0 {
+        precept_engine::define::pass::define_formalized(
+            &mut formalized.model,
+            &mut formalized.record,
+            document,
+            &client,
+            timeout,
+        );
+    }
+    Ok(Formalized {
+        model: formalized.model,
+        record: formalized.record,
+    })
+}
+
+/// Asks for a repair; one message answers.
+pub fn start_repair(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    rules: Vec<String>,
+    feedback: String,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let result = client(&project_dir).and_then(|client| {
+            let runtime =
+                precept_engine::llm::runtime::blocking_runtime().map_err(|e| e.to_string())?;
+            runtime
+                .block_on(propose_repair(&client, &model, &rules, &feedback))
+                .map_err(|e| e.to_string())
+        });
+        let _ = send.send(Msg::RepairProposed { ticket, result });
+    });
+    receive
+}
+
+/// Works out each edit's flips (edits in order, each on top of the earlier
+/// ones); one message per edit.
+pub fn start_preview(
+    ticket: u64,
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edits: Vec<ModelEdit>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    let mut edited = Vec::with_capacity(edits.len());
+    let mut current = model.clone();
+    for edit in &edits {
+        let _ = edit.apply(&mut current);
+        edited.push(current.clone());
+    }
+    preview_stream(model, tests, edited, timeout, move |index, flips| {
+        Msg::RepairPreviewed {
+            ticket,
+            index,
+            flips,
+        }
+    })
+}
+
+/// The tests each of `edited` would flip against `model`, one message per
+/// model, made by `message(index, flips)`.
+fn preview_stream(
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edited: Vec<PolicyModel>,
+    timeout: Duration,
+    message: impl Fn(usize, Result<Vec<TestFlip>, String>) -> Msg + Send + 'static,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let baseline = suite_outcomes(&model, &tests, timeout);
+        for (index, candidate) in edited.iter().enumerate() {
+            let flips = match &baseline {
+                Ok(baseline) => {
+                    flips_of(candidate, &tests, baseline, timeout).map_err(|e| e.to_string())
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            if send.send(message(index, flips)).is_err() {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+/// Consolidation proposals for `model`: the merges its record left open,
+/// and (when an LLM is configured) the LLM's review of the vocabulary; each
+/// checked by the solver. One message at the end.
+pub fn start_consolidation(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    record: Option<precept_engine::compose::record::FormalizationRecord>,
+    tests: Vec<LogicTest>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    use precept_engine::compose::consolidate::{number, read_reply, similarity_proposals};
+    use precept_engine::compose::consolidate_check::{check_proposals, consolidation_request};
+    let (send, receive) = mpsc::channel();
+    let client = client(project_dir);
+    let dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let mut proposals = record
+            .as_ref()
+            .map(|r| similarity_proposals(r, &model))
+            .unwrap_or_default();
+        let mut notes = Vec::new();
+        let llm = match client {
+            Ok(client) => {
+                match precept_engine::llm::complete_blocking(
+                    &client,
+                    &consolidation_request(&client, &model),
+                ) {
+                    Ok(reply) => {
+                        let (asked, refused) = read_reply(&reply.json);
+                        proposals.extend(asked);
+                        notes.extend(refused.into_iter().map(|r| format!("not a proposal: {r}")));
+                    }
+                    Err(error) => notes.push(format!("the LLM could not be asked: {error}")),
+                }
+                Some(client)
+            }
+            Err(error) => {
+                notes.push(format!(
+                    "no LLM configured, so only the open merges and the definitions the rules' shapes give: {}",
+                    error.lines().next().unwrap_or_default()
+                ));
+                None
+            }
+        };
+        let document = precept_engine::model::Project::load_unchecked(&dir)
+            .ok()
+            .and_then(|p| p.document);
+        let proposals = number(proposals);
+        let mut checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
+        // The definition pass: one definition per decision written apart,
+        // listed and applied like the links above.
+        let pool = precept_engine::solve::SolverPool::spawn(2, timeout);
+        let definitions = precept_engine::define::pass::definition_pass(
+            &model,
+            &tests,
+            document.as_deref(),
+            llm.as_ref(),
+            &pool,
+            timeout,
+        );
+        notes.extend(
+            definitions
+                .refused_replies
+                .iter()
+                .map(|r| format!("definition reply refused: {r}")),
+        );
+        checked.extend(
+            definitions
+                .proposals
+                .iter()
+                .map(precept_engine::define::pass::as_consolidation),
+        );
+        let _ = send.send(Msg::Consolidated {
+            ticket,
+            result: Ok(crate::state::msg::Consolidation {
+                proposals: checked,
+                notes,
+            }),
+        });
+    });
+    receive
+}
+
+/// The tests each of `edited` (one model per fix to choose from) would
+/// flip against `model`: one message per fix.
+pub fn start_fix_preview(
+    ticket: u64,
+    model: PolicyModel,
+    tests: Vec<LogicTest>,
+    edited: Vec<PolicyModel>,
+    timeout: Duration,
+) -> Receiver<Msg> {
+    preview_stream(model, tests, edited, timeout, move |index, flips| {
+        Msg::FixPreviewed {
+            ticket,
+            index,
+            flips,
+        }
+    })
+}
+
+/// An answer verifier with k samples of the configured profile and the
+/// project's translation cache, and a solver with `compiled` loaded.
+fn verifier(
+    project_dir: &Path,
+    model: &PolicyModel,
+    compiled: &CompiledModel,
+    redundancy: Redundancy,
+    timeout: Duration,
+) -> Result<(AnswerVerifier, SolverWorker), String> {
+    let client = client(project_dir)?;
+    let cache_dir = project_dir.join(precept_engine::model::project::CACHE_DIR);
+    let verifier = AnswerVerifier::new(
+        model,
+        compiled,
+        samples_of(Arc::new(client), redundancy.translations),
+        VerifyOptions {
+            threshold: redundancy.threshold,
+            ..VerifyOptions::default()
+        },
+    )
+    .with_cache(TranslationCache::in_project_cache(&cache_dir));
+    let worker = SolverWorker::spawn(timeout);
+    worker.load(compiled.clone()).map_err(|e| e.to_string())?;
+    Ok((verifier, worker))
+}
+
+/// Checks a question and answer with k samples of the configured
+/// profile: progress messages as translations arrive, then the report.
+pub fn start_check_answer(
+    project_dir: &Path,
+    ticket: u64,
+    input: AnswerInput,
+    model: PolicyModel,
+    compiled: CompiledModel,
+    redundancy: Redundancy,
+    timeout: Duration,
+) -> (Receiver<Msg>, VerifyCancel) {
+    let (send, receive) = mpsc::channel();
+    let cancel = VerifyCancel::new();
+    let stop = cancel.clone();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let result = verifier(&project_dir, &model, &compiled, redundancy, timeout).and_then(
+            |(verifier, worker)| {
+                let events = send.clone();
+                let mut on_event = move |event| {
+                    let _ = events.send(Msg::AnswerProgress { ticket, event });
+                };
+                verifier
+                    .verify(&worker, &input, &mut on_event, &stop)
+                    .map(Box::new)
+                    .map_err(|e| e.to_string())
+            },
+        );
+        let _ = send.send(Msg::AnswerChecked { ticket, result });
+    });
+    (receive, cancel)
+}
+
+/// Runs natural-language tests one after the other with k samples of
+/// the configured profile; a message per test, then one at the end.
+pub fn start_answer_tests(
+    project_dir: &Path,
+    ticket: u64,
+    model: PolicyModel,
+    compiled: CompiledModel,
+    tests: Vec<AnswerTest>,
+    redundancy: Redundancy,
+    timeout: Duration,
+) -> (Receiver<Msg>, VerifyCancel) {
+    let (send, receive) = mpsc::channel();
+    let cancel = VerifyCancel::new();
+    let stop = cancel.clone();
+    let project_dir = project_dir.to_path_buf();
+    std::thread::spawn(move || {
+        let setup = verifier(&project_dir, &model, &compiled, redundancy, timeout);
+        for test in &tests {
+            if stop.is_cancelled() {
+                break;
+            }
+            let outcome = match &setup {
+                Ok((verifier, worker)) => {
+                    let input = AnswerInput::new(&test.question, &test.answer);
+                    match verifier.verify(worker, &input, &mut |_| {}, &stop) {
+                        Ok(report) => judge(test, report, verifier.options().threshold),
+                        Err(error) => AnswerTestOutcome::not_run(test, error.to_string()),
+                    }
+                }
+                Err(error) => AnswerTestOutcome::not_run(test, error.clone()),
+            };
+            if send
+                .send(Msg::AnswerTestDone {
+                    ticket,
+                    outcome: Box::new(outcome),
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+        let _ = send.send(Msg::AnswerTestsFinished { ticket });
+    });
+    (receive, cancel)
+}

@@ -1,0 +1,768 @@
+//! Carries out effects: atomic saves, the solver worker, and turning solver
+//! replies back into messages. One pending run at a time: a newer run
+//! cancels whatever the older one still has queued.
+
+use crate::effects::solvers::Solvers;
+use crate::effects::split_questions::{Joined, SplitQuestions};
+use crate::state::msg::{Effect, Msg};
+use precept_engine::model::LogicTest;
+use precept_engine::model::finding::KnownSides;
+use precept_engine::model::project::{MODEL_FILE, TESTS_FILE, write_json};
+use precept_engine::smt::{Expr, ExprKind};
+use precept_engine::solve::{Deadline, FindingKind, SolverReply, Ticket};
+use precept_engine::test_runner::TestOutcome;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+/// A lint run in progress: its events arrive on their own channel.
+struct LintRun {
+    generation: u64,
+    /// One per worker.
+    tickets: Vec<Ticket>,
+    events: Receiver<precept_engine::solve::lint_checks::LintEvent>,
+}
+
+enum Pending {
+    Test {
+        generation: u64,
+        test: Box<LogicTest>,
+    },
+    Probe {
+        generation: u64,
+    },
+    Verify {
+        ui_ticket: u64,
+    },
+}
+
+pub struct Runtime {
+    project_dir: PathBuf,
+    config_dir: Option<PathBuf>,
+    solver: Solvers,
+    reply: Sender<SolverReply>,
+    replies: Receiver<SolverReply>,
+    pending: HashMap<Ticket, Pending>,
+    lint: Option<LintRun>,
+    /// Background jobs (coverage, test generation), each answering once.
+    background: Vec<Receiver<Msg>>,
+    /// Jobs that answer several times (LLM work), read until they hang up.
+    streams: Vec<Receiver<Msg>>,
+    /// Stops the running formalization.
+    formalize_cancel: Option<precept_engine::llm::CancelToken>,
+    /// Stops the running answer check (a newer one replaces it).
+    answer_cancel: Option<precept_engine::answer::VerifyCancel>,
+    /// Stops the running natural-language tests (a newer run replaces them).
+    nl_cancel: Option<precept_engine::answer::VerifyCancel>,
+    /// Stops the running chatbot probe.
+    probe_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    timeout: Duration,
+    /// Why-requests and consultant requests on the shared solver.
+    explain: crate::effects::explain_jobs::ExplainJobs,
+    /// The verify panel's questions, one side on each of two workers.
+    split: SplitQuestions,
+}
+
+impl Runtime {
+    /// A runtime with one solver worker per core.
+    pub fn new(project_dir: PathBuf, config_dir: Option<PathBuf>, timeout: Duration) -> Runtime {
+        let jobs = precept_engine::solve::SolverPool::default_jobs();
+        Runtime::with_solver_jobs(project_dir, config_dir, timeout, jobs)
+    }
+
+    /// A runtime with `jobs` solver workers sharing lint and test runs.
+    pub fn with_solver_jobs(
+        project_dir: PathBuf,
+        config_dir: Option<PathBuf>,
+        timeout: Duration,
+        jobs: usize,
+    ) -> Runtime {
+        let (reply, replies) = mpsc::channel();
+        Runtime {
+            project_dir,
+            config_dir,
+            solver: Solvers::spawn(jobs, timeout),
+            reply,
+            replies,
+            pending: HashMap::new(),
+            lint: None,
+            background: Vec::new(),
+            streams: Vec::new(),
+            formalize_cancel: None,
+            answer_cancel: None,
+            nl_cancel: None,
+            probe_cancel: None,
+            timeout,
+            explain: Default::default(),
+            split: SplitQuestions::default(),
+        }
+    }
+
+    /// After a save of the draft's files: the error, or where the draft
+    /// now stands against its versions (for the status line).
+    fn saved(&self, result: Result<(), String>) -> Vec<Msg> {
+        match result {
+            Ok(()) => vec![Msg::DraftVersion(
+                crate::state::version_diff::DraftVersion::read(&self.project_dir),
+            )],
+            Err(error) => vec![Msg::IoFailed { error }],
+        }
+    }
+
+    /// Carries out one effect; messages that result at once are returned.
+    pub fn execute(&mut self, effect: Effect) -> Vec<Msg> {
+        let io = |result: Result<(), String>| match result {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![Msg::IoFailed { error }],
+        };
+        match effect {
+            Effect::SaveModel(model) => self.saved(
+                write_json(&self.project_dir.join(MODEL_FILE), &*model)
+                    .map_err(|e| format!("not saved: {e}")),
+            ),
+            Effect::SaveTests(tests) => self.saved(
+                write_json(&self.project_dir.join(TESTS_FILE), &*tests)
+                    .map_err(|e| format!("not saved: {e}")),
+            ),
+            Effect::VersionDiff { ticket, base } => {
+                self.streams
+                    .push(crate::effects::diff_job::diff_against_version(
+                        self.project_dir.clone(),
+                        ticket,
+                        base,
+                    ));
+                Vec::new()
+            }
+            Effect::SaveDrafts(drafts) => io(drafts
+                .save(&self.project_dir)
+                .map_err(|e| format!("draft not saved: {e}"))),
+            Effect::SaveThemeChoice(name) => match &self.config_dir {
+                Some(dir) => io(crate::effects::config::save_theme_choice(dir, &name)),
+                None => Vec::new(),
+            },
+            Effect::LoadSolver(model) => {
+                self.cancel_runs();
+                self.solver.load_in_background(*model);
+                Vec::new()
+            }
+            Effect::ReplaceRule { id, formula } => {
+                self.solver.replace_rule(&id, formula);
+                Vec::new()
+            }
+            Effect::RunTests {
+                generation,
+                jobs,
+                probe_consistency,
+                shared_out,
+            } => {
+                self.cancel_runs();
+                let mut messages = Vec::new();
+                let mut runnable = Vec::new();
+                for job in jobs {
+                    match job.formulas.clone() {
+                        Ok((premise, claim)) => runnable.push((premise, claim, job)),
+                        Err(error) => messages.push(Msg::TestFinished {
+                            generation,
+                            outcome: Box::new(TestOutcome {
+                                id: job.test.id,
+                                name: job.test.name,
+                                expected: job.test.expected,
+                                finding: None,
+                                error: Some(error.to_string()),
+                                passed: false,
+                                elapsed: Duration::ZERO,
+                            }),
+                        }),
+                    }
+                }
+                let (reply, pending) = (&self.reply, &mut self.pending);
+                self.solver.share_tests(
+                    runnable,
+                    shared_out,
+                    |worker, premise, claim, mut job, taken| {
+                        let known = std::mem::take(&mut job.known);
+                        let ticket =
+                            worker.submit_shared(premise, claim, known, taken, reply.clone());
+                        pending.insert(
+                            ticket,
+                            Pending::Test {
+                                generation,
+                                test: Box::new(job.test),
+                            },
+                        );
+                    },
+                );
+                // After the main worker's tests: its first test has asked
+                // whether the edited rules hold together, so the probe then
+                // costs next to nothing and holds no test back.
+                if probe_consistency {
+                    let truth = Expr::new(ExprKind::Bool(true));
+                    let ticket =
+                        self.solver
+                            .main()
+                            .submit(truth.clone(), truth, self.reply.clone());
+                    self.pending.insert(ticket, Pending::Probe { generation });
+                }
+                messages
+            }
+            Effect::Verify {
+                ticket,
+                premise,
+                claim,
+                defaults: Some(crate::state::msg::Assuming(defaults)),
+            } => {
+                let worker = self.solver.main_shared();
+                let (done, finding) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let finding = defaults.verify(
+                        &worker,
+                        &premise,
+                        &claim,
+                        precept_engine::solve::Reading::Default,
+                    );
+                    let _ = done.send(Msg::VerifyFinished {
+                        ticket,
+                        finding: Box::new(finding),
+                    });
+                });
+                self.background.push(finding);
+                Vec::new()
+            }
+            Effect::Verify {
+                ticket,
+                premise,
+                claim,
+                defaults: None,
+            } => {
+                let (p, c) = (premise.clone(), claim.clone());
+                if !self.split.ask(&self.solver, ticket, p, c) {
+                    let question = (premise, claim);
+                    self.verify_whole(ticket, question, KnownSides::default(), Deadline::Fresh);
+                }
+                Vec::new()
+            }
+            Effect::Lint { generation, model } => {
+                if let Some(old) = self.lint.take() {
+                    for ticket in old.tickets {
+                        self.solver.cancel(ticket);
+                    }
+                }
+                let (events, received) = mpsc::channel();
+                let tickets = self.solver.lint(*model, events);
+                self.lint = Some(LintRun {
+                    generation,
+                    tickets,
+                    events: received,
+                });
+                Vec::new()
+            }
+            Effect::Coverage {
+                generation,
+                model,
+                tests,
+            } => {
+                self.streams
+                    .push(crate::effects::coverage_job::measure_coverage(
+                        generation,
+                        model,
+                        tests,
+                        self.timeout,
+                        self.project_dir.clone(),
+                    ));
+                Vec::new()
+            }
+            Effect::Generate {
+                generation,
+                model,
+                max,
+            } => {
+                use precept_engine::testgen::generate::generate_pooled;
+                self.in_background(model, move |pool, model| Msg::TestsGenerated {
+                    generation,
+                    generated: generate_pooled(pool, model, max, 0),
+                });
+                Vec::new()
+            }
+            Effect::Formalize {
+                generation,
+                document,
+                document_name,
+            } => {
+                if let Some(old) = self.formalize_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_formalize(
+                    &self.project_dir,
+                    self.timeout,
+                    generation,
+                    document,
+                    document_name,
+                );
+                self.formalize_cancel = cancel;
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CheckAnswer {
+                ticket,
+                question,
+                answer,
+                model,
+                compiled,
+                redundancy,
+            } => {
+                if let Some(old) = self.answer_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_check_answer(
+                    &self.project_dir,
+                    ticket,
+                    precept_engine::answer::AnswerInput::new(question, answer),
+                    *model,
+                    *compiled,
+                    redundancy,
+                    self.timeout,
+                );
+                self.answer_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::StartProbe {
+                ticket,
+                target,
+                questions,
+                model,
+                compiled,
+                document,
+            } => {
+                self.stop_probe();
+                let job = crate::effects::probe_job::ProbeJob {
+                    ticket,
+                    target,
+                    questions,
+                    model: *model,
+                    compiled: *compiled,
+                    document,
+                    timeout: self.timeout,
+                };
+                let (messages, cancel) =
+                    crate::effects::probe_job::start_probe(&self.project_dir, job);
+                self.probe_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelProbe => {
+                self.stop_probe();
+                Vec::new()
+            }
+            Effect::ListProbeTargets => {
+                vec![crate::effects::probe_job::targets(
+                    self.config_dir.as_deref(),
+                )]
+            }
+            Effect::RunAnswerTests {
+                ticket,
+                model,
+                compiled,
+                tests,
+                redundancy,
+            } => {
+                if let Some(old) = self.nl_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_answer_tests(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    *compiled,
+                    tests,
+                    redundancy,
+                    self.timeout,
+                );
+                self.nl_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelFormalize => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+            Effect::RemoveRecord => {
+                let path = self
+                    .project_dir
+                    .join(precept_engine::compose::record::RECORD_FILE);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => vec![Msg::IoFailed {
+                        error: format!("{}: not removed: {e}", path.display()),
+                    }],
+                    _ => Vec::new(),
+                }
+            }
+            Effect::SaveNotPolicy(spans) => io(precept_engine::model::project::save_not_policy(
+                &self.project_dir,
+                &spans,
+            )
+            .map_err(|e| format!("not-policy marks not saved: {e}"))),
+            Effect::SaveRecord(record) => io(record
+                .save(&self.project_dir)
+                .map_err(|e| format!("formalization record not saved: {e}"))),
+            Effect::ProposeRepair {
+                ticket,
+                model,
+                rules,
+                feedback,
+            } => {
+                self.streams.push(crate::effects::llm_jobs::start_repair(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    rules,
+                    feedback,
+                ));
+                Vec::new()
+            }
+            Effect::PreviewRepair {
+                ticket,
+                model,
+                tests,
+                edits,
+            } => {
+                self.streams.push(crate::effects::llm_jobs::start_preview(
+                    ticket,
+                    *model,
+                    tests,
+                    edits,
+                    self.timeout,
+                ));
+                Vec::new()
+            }
+            Effect::Consolidate {
+                ticket,
+                model,
+                record,
+                tests,
+            } => {
+                self.streams
+                    .push(crate::effects::llm_jobs::start_consolidation(
+                        &self.project_dir,
+                        ticket,
+                        *model,
+                        record.map(|r| *r),
+                        tests,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::PreviewFixes {
+                ticket,
+                model,
+                tests,
+                edited,
+            } => {
+                self.streams
+                    .push(crate::effects::llm_jobs::start_fix_preview(
+                        ticket,
+                        *model,
+                        tests,
+                        edited,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::CheckRewrite {
+                id,
+                old,
+                new,
+                was,
+                model,
+            } => {
+                let timeout = self.timeout;
+                let check = super::rewrite_check::start(id, old, new, was, *model, timeout);
+                self.streams.push(check);
+                Vec::new()
+            }
+            Effect::ExplainTest { .. }
+            | Effect::Consult { .. }
+            | Effect::ChainForValue { .. }
+            | Effect::CancelExplain
+            | Effect::WriteProjectFile { .. } => self.execute_explain(effect),
+            Effect::Quit => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                for cancel in [self.answer_cancel.take(), self.nl_cancel.take()]
+                    .into_iter()
+                    .flatten()
+                {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+            Effect::Export {
+                format,
+                model,
+                compiled,
+            } => {
+                let path = self.project_dir.join(format.file_name());
+                let text = precept_engine::export::export_text(&model, &compiled, format);
+                match precept_engine::model::project::write_atomic(&path, text.as_bytes()) {
+                    Ok(()) => vec![Msg::Exported {
+                        format,
+                        path: path.display().to_string(),
+                    }],
+                    Err(e) => vec![Msg::IoFailed {
+                        error: format!("{} export not written: {e}", format.name()),
+                    }],
+                }
+            }
+        }
+    }
+
+    /// Carries out the explanation effects and the file writes they ask for.
+    fn execute_explain(&mut self, effect: Effect) -> Vec<Msg> {
+        use crate::effects::explain_jobs::{self as jobs, Kind};
+        match effect {
+            Effect::ExplainTest {
+                ticket,
+                premise,
+                claim,
+                inputs,
+                locate_parting,
+            } => self.explain.start(
+                self.solver.main(),
+                Kind::Why,
+                jobs::explain_test(ticket, premise, claim, inputs, locate_parting),
+            ),
+            Effect::Consult {
+                ticket,
+                premise,
+                claim,
+                inputs,
+            } => self.explain.start(
+                self.solver.main(),
+                Kind::Consultant,
+                jobs::consult(ticket, premise, claim, inputs),
+            ),
+            Effect::ChainForValue {
+                ticket,
+                premise,
+                propagation,
+                variable,
+            } => self.explain.start(
+                self.solver.main(),
+                Kind::Why,
+                jobs::value_chain(ticket, premise, *propagation, variable),
+            ),
+            Effect::CancelExplain => self.explain.cancel(self.solver.main(), Kind::Why),
+            Effect::WriteProjectFile { path, contents } => {
+                let full = self.project_dir.join(&path);
+                let written = full
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| std::fs::write(&full, contents));
+                return vec![match written {
+                    Ok(()) => Msg::FileWritten { path },
+                    Err(e) => Msg::IoFailed {
+                        error: format!("{}: not written: {e}", full.display()),
+                    },
+                }];
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Cancels the tests and probes still queued or running.
+    fn cancel_runs(&mut self) {
+        let stale: Vec<Ticket> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| !matches!(p, Pending::Verify { .. }))
+            .map(|(t, _)| *t)
+            .collect();
+        for ticket in stale {
+            self.solver.cancel(ticket);
+        }
+    }
+
+    /// Runs `job` on a thread with a solver pool of its own, as many workers
+    /// as the workbench's (so questions and test runs stay responsive
+    /// meanwhile); its message arrives through `poll`.
+    fn in_background(
+        &mut self,
+        model: Box<precept_engine::model::CompiledModel>,
+        job: impl FnOnce(
+            &precept_engine::solve::SolverPool,
+            &precept_engine::model::CompiledModel,
+        ) -> Msg
+        + Send
+        + 'static,
+    ) {
+        let (done, result) = mpsc::channel();
+        let (jobs, timeout) = (self.solver.len().max(1), self.timeout);
+        std::thread::spawn(move || {
+            let pool = precept_engine::solve::SolverPool::spawn(jobs, timeout);
+            if pool.load(&model).is_ok() {
+                let _ = done.send(job(&pool, &model));
+            }
+        });
+        self.background.push(result);
+    }
+
+    fn stop_probe(&mut self) {
+        if let Some(cancel) = self.probe_cancel.take() {
+            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// The panel's question `ticket` asked whole on the main worker, or
+    /// finished there knowing what its sides proved.
+    fn verify_whole(
+        &mut self,
+        ticket: u64,
+        question: (Expr, Expr),
+        known: KnownSides,
+        deadline: Deadline,
+    ) {
+        let solver_ticket =
+            self.solver
+                .main()
+                .submit_knowing(question, known, deadline, self.reply.clone());
+        self.pending
+            .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
+    }
+
+    /// Solver replies that have arrived, as messages.
+    pub fn poll(&mut self) -> Vec<Msg> {
+        let mut messages = self.explain.poll();
+        self.background.retain(|job| match job.try_recv() {
+            Ok(message) => {
+                messages.push(message);
+                false
+            }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                messages.push(Msg::IoFailed {
+                    error: "a background job stopped: the model did not load into the solver"
+                        .into(),
+                });
+                false
+            }
+            Err(mpsc::TryRecvError::Empty) => true,
+        });
+        self.streams.retain(|stream| {
+            loop {
+                match stream.try_recv() {
+                    Ok(message) => messages.push(message),
+                    Err(mpsc::TryRecvError::Empty) => break true,
+                    Err(mpsc::TryRecvError::Disconnected) => break false,
+                }
+            }
+        });
+        if let Some(run) = &self.lint {
+            let mut finished = false;
+            while let Ok(event) = run.events.try_recv() {
+                finished |= matches!(
+                    event,
+                    precept_engine::solve::lint_checks::LintEvent::Finished { .. }
+                );
+                messages.push(Msg::Lint {
+                    generation: run.generation,
+                    event,
+                });
+            }
+            if finished {
+                self.lint = None;
+            }
+        }
+        for joined in self.split.poll() {
+            match joined {
+                Joined::Finding { ticket, finding } => {
+                    messages.push(Msg::VerifyFinished { ticket, finding });
+                }
+                Joined::Whole {
+                    ticket,
+                    premise,
+                    claim,
+                    known,
+                    deadline,
+                } => self.verify_whole(ticket, (premise, claim), *known, deadline),
+            }
+        }
+        while let Ok(reply) = self.replies.try_recv() {
+            let Some(pending) = self.pending.remove(&reply.ticket) else {
+                continue;
+            };
+            if reply.answered_elsewhere {
+                // Its copy on another worker brings the finding.
+                continue;
+            }
+            messages.push(match pending {
+                Pending::Test { generation, test } => {
+                    let passed = reply.finding.kind == test.expected;
+                    Msg::TestFinished {
+                        generation,
+                        outcome: Box::new(TestOutcome {
+                            id: test.id,
+                            name: test.name,
+                            expected: test.expected,
+                            finding: Some(reply.finding),
+                            error: None,
+                            passed,
+                            elapsed: reply.elapsed,
+                        }),
+                    }
+                }
+                Pending::Probe { generation } => Msg::ConsistencyChecked {
+                    generation,
+                    consistent: reply.finding.kind != FindingKind::Impossible,
+                },
+                Pending::Verify { ui_ticket } => Msg::VerifyFinished {
+                    ticket: ui_ticket,
+                    finding: Box::new(reply.finding),
+                },
+            });
+        }
+        messages
+    }
+
+    /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
+    pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
+        if self.split.is_waiting() || !self.background.is_empty() {
+            // Sides and background jobs answer on channels of their own:
+            // looked at every millisecond.
+            let deadline = std::time::Instant::now() + timeout;
+            loop {
+                let messages = self.poll();
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if !messages.is_empty() || left.is_zero() {
+                    return messages;
+                }
+                std::thread::sleep(left.min(Duration::from_millis(1)));
+            }
+        }
+        match self.replies.recv_timeout(timeout) {
+            Ok(reply) => {
+                // Put it back through the same path as `poll`.
+                let (tx, rx) = mpsc::channel();
+                let _ = tx.send(reply);
+                let original = std::mem::replace(&mut self.replies, rx);
+                let mut messages = self.poll();
+                self.replies = original;
+                messages.extend(self.poll());
+                messages
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+            || self.split.is_waiting()
+            || self.lint.is_some()
+            || !self.background.is_empty()
+            || !self.streams.is_empty()
+            || self.explain.is_busy()
+    }
+}

@@ -1,0 +1,641 @@
+//! The workbench's state. Everything the screen shows is derived from here;
+//! `update` changes it, `render` only reads it.
+
+use crate::input::editor::Editor;
+use crate::input::keymap::Keymap;
+use crate::state::examples::bears_on_examples;
+use crate::style::highlight::Highlighter;
+use crate::style::theme::Theme;
+use precept_engine::compose::record::FormalizationRecord;
+use precept_engine::document::{DocSpan, split_spans};
+use precept_engine::model::drafts::Drafts;
+use precept_engine::model::graph::RuleGraph;
+use precept_engine::model::history::History;
+use precept_engine::model::{
+    CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile, recompile_rule,
+};
+use precept_engine::solve::FindingKind;
+use precept_engine::test_runner::TestOutcome;
+use ratatui_textarea::TextArea;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Rules,
+    Variables,
+    Tests,
+    Verify,
+    Vetting,
+    Formalize,
+    /// Testing a chatbot with questions whose answers are proved.
+    Probe,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 7] = [
+        Screen::Rules,
+        Screen::Variables,
+        Screen::Tests,
+        Screen::Verify,
+        Screen::Vetting,
+        Screen::Formalize,
+        Screen::Probe,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Rules => "Rules",
+            Screen::Variables => "Variables",
+            Screen::Tests => "Tests",
+            Screen::Verify => "Verify",
+            Screen::Vetting => "Vetting",
+            Screen::Formalize => "Formalize",
+            Screen::Probe => "Probe",
+        }
+    }
+}
+
+/// The pane that has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Document,
+    Rules,
+    Variables,
+    Tests,
+    /// The evidence rules of the selected test.
+    Evidence,
+    /// The premise and claim inputs of the verify screen.
+    VerifyInput,
+    /// The verify screen's result (so plain keys work again).
+    VerifyResult,
+    /// The lint diagnostics of the vetting screen.
+    Diagnostics,
+    /// The rules of the selected diagnostic (enter goes to the one chosen).
+    DiagnosticRules,
+    /// The formalize screen's spans.
+    FormalizeSpans,
+    /// The formalize screen's clusters of unit variables.
+    Clusters,
+    /// The tests screen's natural-language tests.
+    AnswerTests,
+    /// The probe screen: the chatbot, the run and its rates.
+    ProbeRun,
+    /// The probe screen's failure being looked at.
+    ProbeFailure,
+}
+
+pub use crate::state::list_cursor::ListCursor;
+pub use crate::state::screens::{
+    AnswerPane, CoverageState, GenerationState, LintState, VerifyMode, VerifyPane,
+};
+
+/// The names a test's premise and claim mention (None when one does not
+/// parse), with the texts they were read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionSymbols {
+    pub premise: String,
+    pub claim: String,
+    pub symbols: Option<Vec<String>>,
+}
+
+/// The state of one test in the current results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestState {
+    NotRun,
+    Running,
+    Done(Box<TestOutcome>),
+}
+
+impl TestState {
+    pub fn passed(&self) -> Option<bool> {
+        match self {
+            TestState::Done(outcome) => Some(outcome.passed),
+            _ => None,
+        }
+    }
+}
+
+/// A test whose result changed in the last run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flip {
+    pub test_id: String,
+    pub now_passes: bool,
+}
+
+/// The last change of a test's finding: which edit's rerun changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingChange {
+    /// The edit, undo or redo whose rerun changed it (e.g. "edit rule R4").
+    pub edit: String,
+    pub from: FindingKind,
+    pub to: FindingKind,
+}
+
+/// An overlay over the screen.
+pub enum Overlay {
+    Editor(Box<Editor>),
+    Palette(Picker),
+    Search(Picker),
+    /// Filtering the variables list.
+    Filter(TextArea<'static>),
+    Help {
+        offset: usize,
+    },
+    /// Choosing the expected finding for a verify question saved as a test.
+    ExpectPrompt,
+    /// Choosing the finding the expert expected instead of a generated test's proved one.
+    RejectPrompt {
+        test_index: usize,
+    },
+    /// Accepting a test proved IMPOSSIBLE: what it means, y to confirm.
+    ConfirmAcceptImpossible {
+        test_index: usize,
+        warning: String,
+    },
+    /// Repair from feedback: the expert's words, then the proposed edits.
+    Repair(Box<crate::state::repair::RepairState>),
+    /// A one-line name prompt (rename or merge a cluster's variable).
+    Name(crate::state::name_prompt::NamePrompt),
+    /// Choosing one of a diagnostic's fixes, each with the tests it flips.
+    FixChoice(Box<FixChoice>),
+    /// Why a test has its finding, or why a value is forced: the chain.
+    Why(Box<crate::state::why::WhyState>),
+    /// The semantic diff of the draft against the version it started from.
+    VersionDiff(Box<crate::state::version_diff::VersionDiffState>),
+}
+
+/// The fixes of one diagnostic to choose from (`x` on the vetting screen).
+pub struct FixChoice {
+    pub ticket: u64,
+    /// What the diagnostic says, for the overlay's title.
+    pub title: String,
+    pub fixes: Vec<precept_engine::lint::Fix>,
+    /// Per fix: the tests it would flip, once the solver has worked it out.
+    pub flips: Vec<Option<Result<Vec<precept_engine::test_runner::flips::TestFlip>, String>>>,
+    pub selected: usize,
+}
+
+/// A text box with a filtered list below (palette and search).
+pub struct Picker {
+    pub query: TextArea<'static>,
+    pub cursor: ListCursor,
+}
+
+impl Picker {
+    pub fn new(placeholder: &str) -> Picker {
+        let mut query = TextArea::default();
+        query.set_placeholder_text(placeholder);
+        Picker {
+            query,
+            cursor: ListCursor::default(),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.query.lines().join(" ")
+    }
+}
+
+/// What the status line shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Status {
+    /// The job in progress, e.g. "running 12 tests".
+    pub job: Option<String>,
+    pub message: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// What undo restores: the model, the tests and `formalization.json` as
+/// they were before an edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    /// `formalization.json` as it was (None: the project had none).
+    pub formalization: Option<FormalizationRecord>,
+    /// The document spans marked as not policy.
+    pub not_policy: std::collections::BTreeSet<String>,
+}
+
+pub struct App {
+    pub project_dir: PathBuf,
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    pub document: Option<String>,
+    /// The document's file name in the project (from `precept.json`).
+    pub document_name: Option<String>,
+    /// Answer checks: redundant translations (k) and the confidence a pair
+    /// needs (from `precept.json`).
+    pub answer_translations: usize,
+    pub answer_threshold: f64,
+    pub spans: Vec<DocSpan>,
+    /// Rule ids per document span (kept in step with the model).
+    pub span_rules: BTreeMap<usize, Vec<String>>,
+    /// Each compiled rule's English sentence (search reads it on every frame).
+    pub rule_english: HashMap<String, String>,
+    pub compiled: CompiledModel,
+    pub graph: RuleGraph,
+    /// The names each test's premise and claim mention, by test id, so an
+    /// edit finds the tests of its cone without parsing every test again.
+    pub question_symbols: HashMap<String, QuestionSymbols>,
+    pub drafts: Drafts,
+    pub history: History<Snapshot>,
+
+    pub results: HashMap<String, TestState>,
+    pub flips: Vec<Flip>,
+    /// The run whose results are current; older results are dropped.
+    pub generation: u64,
+    pub pending: usize,
+    /// Tests being rerun in the current run (for the flip summary).
+    pub run_size: usize,
+    pub run_was_partial: bool,
+    /// Tests of an edit's cone that kept their findings without the solver
+    /// (`carry_over.rs`), beside the `run_size` the partial run asks again.
+    pub run_kept: usize,
+    /// Pass/fail of each test before the current run (for flips).
+    pub previous_pass: HashMap<String, Option<bool>>,
+    /// The finding of each test before the current run.
+    pub previous_finding: HashMap<String, FindingKind>,
+    /// The edit that started the current run (None: a rerun of everything
+    /// that no edit asked for, such as opening the project or `r`).
+    pub run_cause: Option<String>,
+    /// Per test: the edit that last changed its finding.
+    pub finding_changes: HashMap<String, FindingChange>,
+    /// Said before the current run's result when it finishes (e.g. which
+    /// test was just saved).
+    pub run_note: Option<String>,
+    /// The history's change count the workbench last reacted to.
+    pub seen_changes: u64,
+
+    pub screen: Screen,
+    pub focus: Pane,
+    pub span_cursor: ListCursor,
+    pub rule_cursor: ListCursor,
+    pub variable_cursor: ListCursor,
+    pub test_cursor: ListCursor,
+    pub evidence_cursor: ListCursor,
+    pub variable_filter: String,
+    /// Rows the detail pane is scrolled down (reset when the selection changes).
+    pub detail_scroll: u16,
+
+    pub overlay: Option<Overlay>,
+    pub verify: VerifyPane,
+    pub lint: LintState,
+    pub coverage: CoverageState,
+    pub generating: GenerationState,
+    pub formalization: crate::state::formalization::FormalizeState,
+    pub answer_tests: crate::state::answer_tests::AnswerTestsState,
+    /// The expert's last feedback for a repair that did not come back with
+    /// edits (no LLM, an error, or closed): offered again on the next `w`.
+    pub repair_feedback: String,
+    /// Rules marked with space, for a repair from feedback about several rules.
+    pub marked_rules: std::collections::BTreeSet<String>,
+    pub repair_ticket: u64,
+    /// The newest fix choice (`x` on a diagnostic with several fixes).
+    pub fix_ticket: u64,
+    /// The newest why-request (the why overlay drops older replies).
+    pub why_ticket: u64,
+    /// The version the draft started from and whether it changed since.
+    pub version: crate::state::version_diff::DraftVersion,
+    /// The newest diff request (the diff overlay drops older answers).
+    pub diff_ticket: u64,
+    pub status: Status,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub highlighter: Highlighter,
+    pub size: (u16, u16),
+    pub tick: u64,
+    pub quit: bool,
+    /// Editor text not yet saved as a draft (autosaved on the next tick).
+    pub draft_dirty: bool,
+    /// The rules screen's document pane: its filter and not-policy marks.
+    pub document_pane: crate::state::document_pane::DocumentPane,
+    /// The probe screen: a chatbot tested against the model.
+    pub probe: crate::state::probe_screen::ProbeScreen,
+}
+
+impl App {
+    /// The index of the consolidation proposal the cursor is on (Formalize
+    /// screen, clusters pane), if it is on one.
+    pub fn selected_proposal(&self) -> Option<usize> {
+        if self.screen != Screen::Formalize || self.focus != Pane::Clusters {
+            return None;
+        }
+        let clusters = self
+            .formalization
+            .record
+            .as_ref()
+            .map(|r| r.clusters.as_slice())
+            .unwrap_or_default();
+        match crate::state::formalization::cluster_rows(
+            clusters,
+            self.formalization.proposals.len(),
+        )
+        .get(self.formalization.cluster_cursor.selected)
+        {
+            Some(crate::state::formalization::ClusterRow::Proposal(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn new(
+        project: Project,
+        drafts: Drafts,
+        keymap: Keymap,
+        theme: Theme,
+        size: (u16, u16),
+    ) -> App {
+        let spans = project
+            .document
+            .as_deref()
+            .map(split_spans)
+            .unwrap_or_default();
+        let compiled = compile(&project.model);
+        let graph = build_graph(&compiled);
+        let version = crate::state::version_diff::DraftVersion::read(&project.dir);
+        let mut app = App {
+            project_dir: project.dir,
+            model: project.model,
+            tests: project.tests,
+            document: project.document,
+            document_name: project.settings.document.clone(),
+            answer_translations: project.settings.answer_translations,
+            answer_threshold: project.settings.answer_threshold,
+            spans,
+            span_rules: BTreeMap::new(),
+            rule_english: HashMap::new(),
+            compiled,
+            graph,
+            drafts,
+            history: History::default(),
+            results: HashMap::new(),
+            question_symbols: HashMap::new(),
+            flips: Vec::new(),
+            generation: 0,
+            pending: 0,
+            run_size: 0,
+            run_was_partial: false,
+            run_kept: 0,
+            previous_pass: HashMap::new(),
+            previous_finding: HashMap::new(),
+            run_cause: None,
+            finding_changes: HashMap::new(),
+            seen_changes: 0,
+            run_note: None,
+            screen: Screen::Rules,
+            focus: Pane::Rules,
+            span_cursor: ListCursor::default(),
+            rule_cursor: ListCursor::default(),
+            variable_cursor: ListCursor::default(),
+            test_cursor: ListCursor::default(),
+            evidence_cursor: ListCursor::default(),
+            variable_filter: String::new(),
+            detail_scroll: 0,
+            overlay: None,
+            verify: VerifyPane::default(),
+            lint: LintState::default(),
+            coverage: CoverageState::default(),
+            generating: GenerationState::default(),
+            formalization: crate::state::formalization::FormalizeState::default(),
+            probe: Default::default(),
+            answer_tests: crate::state::answer_tests::AnswerTestsState::default(),
+            repair_feedback: String::new(),
+            marked_rules: std::collections::BTreeSet::new(),
+            repair_ticket: 0,
+            fix_ticket: 0,
+            why_ticket: 0,
+            version,
+            diff_ticket: 0,
+            status: Status::default(),
+            keymap,
+            theme,
+            highlighter: Highlighter::new(),
+            size,
+            tick: 0,
+            quit: false,
+            draft_dirty: false,
+            document_pane: crate::state::document_pane::DocumentPane::new(
+                &project.settings.not_policy,
+            ),
+        };
+        for test in &app.tests.tests {
+            app.results.insert(test.id.clone(), TestState::NotRun);
+        }
+        app.refresh_derived();
+        app
+    }
+
+    /// Recompiles the model after an edit (cheap: a few milliseconds for
+    /// 1,500 rules) and rebuilds the rule↔variable graph.
+    pub fn recompile(&mut self) {
+        self.compiled = compile(&self.model);
+        self.graph = build_graph(&self.compiled);
+        self.refresh_derived();
+    }
+
+    /// After an edit of rule `id` alone (changed, added at the end or
+    /// deleted): compiles and words just that rule when it can, and relinks
+    /// it in the graph when it was there before; else compiles or builds
+    /// the whole. The verify examples are picked again only when the rule
+    /// bears on them. The same result as `recompile`.
+    pub fn recompile_rule(&mut self, id: &str) {
+        let on_examples = |compiled: &CompiledModel| {
+            compiled
+                .rule(id)
+                .is_some_and(|rule| bears_on_examples(compiled, &rule.written))
+        };
+        let examples_before = on_examples(&self.compiled);
+        if !recompile_rule(&mut self.compiled, &self.model, id) {
+            return self.recompile();
+        }
+        let relinked = match self.compiled.rule(id) {
+            Some(rule) => {
+                let english = self.compiled.glossary.sentence(&rule.written);
+                self.rule_english.insert(id.to_string(), english);
+                self.graph.replace_rule(id, &rule.formula)
+            }
+            None => {
+                self.rule_english.remove(id);
+                false
+            }
+        };
+        if !relinked {
+            self.graph = build_graph(&self.compiled);
+        }
+        self.span_rules = self.rules_by_span();
+        if examples_before || on_examples(&self.compiled) {
+            self.refresh_examples();
+        }
+    }
+
+    /// What is derived from the model and kept with it: rules per span and
+    /// each rule's English.
+    fn refresh_derived(&mut self) {
+        self.span_rules = self.rules_by_span();
+        self.rule_english = self
+            .compiled
+            .rules
+            .iter()
+            .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
+            .collect();
+        self.refresh_examples();
+    }
+
+    /// The verify inputs' examples come from this model's vocabulary.
+    fn refresh_examples(&mut self) {
+        let (premise, claim) = crate::state::examples::verify_examples(&self.compiled);
+        self.verify.premise.set_placeholder_text(match premise {
+            Some(example) => format!("premise, e.g. {example} (empty: no facts)"),
+            None => "premise in SMT-LIB (empty: no facts)".to_string(),
+        });
+        self.verify.claim.set_placeholder_text(match claim {
+            Some(example) => format!("claim, e.g. {example}"),
+            None => "claim in SMT-LIB".to_string(),
+        });
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            model: self.model.clone(),
+            tests: self.tests.clone(),
+            formalization: self.formalization.record.clone(),
+            not_policy: self.document_pane.not_policy.clone(),
+        }
+    }
+
+    pub fn selected_rule(&self) -> Option<&precept_engine::model::Rule> {
+        self.model.rules.get(self.rule_cursor.selected)
+    }
+
+    pub fn selected_test(&self) -> Option<&LogicTest> {
+        self.tests.tests.get(self.test_cursor.selected)
+    }
+
+    pub fn test_state(&self, id: &str) -> &TestState {
+        self.results.get(id).unwrap_or(&TestState::NotRun)
+    }
+
+    /// The document span a rule formalizes, by its source range.
+    pub fn span_of_rule(&self, rule: &precept_engine::model::Rule) -> Option<usize> {
+        let source = rule.source_span?;
+        self.spans
+            .iter()
+            .position(|s| s.overlaps(source.start, source.end))
+    }
+
+    /// Rule ids per document span.
+    pub fn rules_by_span(&self) -> BTreeMap<usize, Vec<String>> {
+        let mut map: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for rule in &self.model.rules {
+            if let Some(span) = self.span_of_rule(rule) {
+                map.entry(span).or_default().push(rule.id.clone());
+            }
+        }
+        map
+    }
+
+    /// Variable and type rows of the variables screen, filtered.
+    pub fn variable_rows(&self) -> Vec<VariableRow> {
+        let filter = self.variable_filter.to_lowercase();
+        let matches = |text: &str, description: &str| {
+            filter.is_empty()
+                || text.to_lowercase().contains(&filter)
+                || description.to_lowercase().contains(&filter)
+        };
+        let mut rows: Vec<VariableRow> = self
+            .model
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| matches(&v.name, &v.description))
+            .map(|(i, _)| VariableRow::Variable(i))
+            .collect();
+        rows.extend(
+            self.model
+                .types
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    matches(&t.name, &t.description)
+                        || t.values.iter().any(|v| matches(&v.value, &v.description))
+                })
+                .map(|(i, _)| VariableRow::Type(i)),
+        );
+        rows
+    }
+
+    /// Whether a variable is used by no rule.
+    pub fn is_unused_variable(&self, name: &str) -> bool {
+        self.graph.rules_using(name).is_empty()
+    }
+
+    /// Enum values no rule or variable mentions, and whether a type is used at all.
+    pub fn is_unused_type(&self, name: &str) -> bool {
+        !self.model.variables.iter().any(|v| v.sort == name)
+    }
+
+    pub fn failing_tests(&self) -> Vec<usize> {
+        self.tests
+            .tests
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.status.counts() && self.test_state(&t.id).passed() == Some(false))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Generated tests still waiting for the expert's verdict: they do not
+    /// count in pass/fail until accepted.
+    pub fn proposed_count(&self) -> usize {
+        self.tests
+            .tests
+            .iter()
+            .filter(|t| !t.status.counts())
+            .count()
+    }
+
+    /// The suite's standing as the status line says it: "14 passed, 0
+    /// failed", then "· 36 proposed, not counted" while generated tests wait
+    /// for review, so a screen of ✓ proposed tests never reads as 0 passed.
+    pub fn standing(&self) -> String {
+        let (passed, failed, _) = self.counts();
+        let mut text = format!("{passed} passed, {failed} failed");
+        let proposed = self.proposed_count();
+        if proposed > 0 {
+            text.push_str(&format!(" · {proposed} proposed, not counted"));
+        }
+        text
+    }
+
+    /// Passed, failed and not yet finished, over the tests that count
+    /// (written by hand, or generated and accepted or rejected).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut passed = 0;
+        let mut failed = 0;
+        let mut waiting = 0;
+        // Proposed (generated, unreviewed) tests do not count yet.
+        for test in self.tests.tests.iter().filter(|t| t.status.counts()) {
+            match self.test_state(&test.id).passed() {
+                Some(true) => passed += 1,
+                Some(false) => failed += 1,
+                None => waiting += 1,
+            }
+        }
+        (passed, failed, waiting)
+    }
+}
+
+/// A row of the variables screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VariableRow {
+    Variable(usize),
+    Type(usize),
+}
+
+pub fn build_graph(compiled: &CompiledModel) -> RuleGraph {
+    RuleGraph::build(
+        compiled.variables.iter().map(|(n, _)| n.as_str()),
+        compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    )
+}

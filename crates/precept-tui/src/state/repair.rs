@@ -1,0 +1,32 @@
+//! A repair from feedback in progress: the expert's words, the LLM's
+//! checked edits with the tests each flips, and the expert's decisions.
+
+use precept_engine::repair::RepairProposal;
+use precept_engine::test_runner::flips::TestFlip;
+use ratatui_textarea::TextArea;
+
+/// A repair from feedback, from the expert's words to the decisions.
+pub struct RepairState {
+    /// The rules the feedback is about.
+    pub rules: Vec<String>,
+    pub feedback: TextArea<'static>,
+    pub ticket: u64,
+    pub stage: RepairStage,
+}
+
+pub enum RepairStage {
+    Writing,
+    Asking,
+    Proposed(Box<Proposed>),
+    Failed(String),
+}
+
+/// The LLM's checked edits, their effect on the tests, and the expert's
+/// decision on each.
+pub struct Proposed {
+    pub proposal: RepairProposal,
+    /// Per edit: the flips (None while the solver works on them).
+    pub flips: Vec<Option<Result<Vec<TestFlip>, String>>>,
+    pub decisions: Vec<Option<bool>>,
+    pub cursor: usize,
+}

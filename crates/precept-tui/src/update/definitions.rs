@@ -1,0 +1,196 @@
+//! A definition edited part by part on the Rules screen. Its rules are
+//! never edited apart from it (a load error otherwise): `e` on one of them
+//! edits the part it compiles from, `d` deletes that part, and the palette
+//! adds a part or switches `exhaustive`. Each is one undoable edit, after
+//! which the definition's rules are compiled again, the solver reloaded and
+//! the tests rerun.
+
+use super::model_change::finish_declaration_edit;
+use crate::input::editor::{EditTarget, Editor, part_form};
+use crate::state::app::{App, Overlay};
+use crate::state::msg::Effect;
+use precept_engine::model::Definition;
+use precept_engine::model::definition::PartKind;
+use precept_engine::model::{DefinitionPart, SourceSpan};
+
+/// The definition the selected rule compiles from.
+fn selected(app: &App) -> Option<(Definition, String)> {
+    let rule = app.selected_rule()?;
+    let definition = app.model.definition_owning(&rule.id)?.clone();
+    Some((definition, rule.id.clone()))
+}
+
+fn is_bool(app: &App, definition: &Definition) -> bool {
+    app.model
+        .variable(&definition.variable)
+        .is_some_and(|v| v.sort == "Bool")
+}
+
+/// `e` on a rule of a definition: the editor over the part it compiles
+/// from. Returns false when the selected rule is no definition's.
+pub fn open_part_editor(app: &mut App) -> bool {
+    let Some((definition, rule)) = selected(app) else {
+        return false;
+    };
+    let Some((kind, index)) = definition.part_of_rule(&rule) else {
+        app.status.message = Some(format!(
+            "{rule} closes the cases of {}: it follows from them (: \"definition: exhaustive\" switches it off)",
+            definition.id
+        ));
+        return true;
+    };
+    let part = &definition.parts_of(kind)[index];
+    let text = part_form(
+        &part.condition,
+        part.value.as_deref(),
+        is_bool(app, &definition),
+    );
+    open(
+        app,
+        EditTarget::DefinitionPart {
+            definition: definition.id,
+            kind,
+            index: Some(index),
+        },
+        &text,
+    );
+    true
+}
+
+/// Palette: a new part of `kind` for the selected rule's definition.
+pub fn open_new_part(app: &mut App, kind: PartKind) {
+    let Some((definition, _)) = selected(app) else {
+        app.status.message = Some("select a rule of a definition (D1.c1, …) first".into());
+        return;
+    };
+    if kind != PartKind::Case && !is_bool(app, &definition) {
+        app.status.message = Some(format!(
+            "{} defines a value by its cases alone: only a case can be added",
+            definition.variable
+        ));
+        return;
+    }
+    let text = part_form("", None, is_bool(app, &definition));
+    open(
+        app,
+        EditTarget::DefinitionPart {
+            definition: definition.id,
+            kind,
+            index: None,
+        },
+        &text,
+    );
+}
+
+fn open(app: &mut App, target: EditTarget, text: &str) {
+    let mut editor = Editor::new(target, text);
+    editor.recheck(&app.compiled, &app.model);
+    app.overlay = Some(Overlay::Editor(Box::new(editor)));
+}
+
+/// The editor's checked part applied: a new part takes the source span of
+/// the sentence selected in the document pane.
+pub fn apply_part(
+    app: &mut App,
+    id: &str,
+    kind: PartKind,
+    index: Option<usize>,
+    condition: String,
+    value: Option<String>,
+) -> Vec<Effect> {
+    let Some(mut definition) = app.model.definition(id).cloned() else {
+        app.status.last_error = Some(format!("definition {id} is gone"));
+        return Vec::new();
+    };
+    let label = match index {
+        Some(i) => {
+            let Some(part) = definition.parts_mut(kind).get_mut(i) else {
+                app.status.last_error = Some(format!("{} {} of {id} is gone", kind.noun(), i + 1));
+                return Vec::new();
+            };
+            part.condition = condition;
+            part.value = value;
+            format!("edit {} {} of {id}", kind.noun(), i + 1)
+        }
+        None => {
+            let span = app.spans.get(app.span_cursor.selected).map(|s| SourceSpan {
+                start: s.start,
+                end: s.end,
+            });
+            let mut part = DefinitionPart::new(&condition, span);
+            part.value = value;
+            let parts = definition.parts_mut(kind);
+            parts.push(part);
+            format!("add {} {} to {id}", kind.noun(), parts.len())
+        }
+    };
+    replace(app, label, Some(definition), id)
+}
+
+/// `d` on a rule of a definition: the part it compiles from is deleted
+/// (the last part takes the definition with it). Returns None when the
+/// selected rule is no definition's.
+pub fn delete_part(app: &mut App) -> Option<Vec<Effect>> {
+    let (mut definition, rule) = selected(app)?;
+    let id = definition.id.clone();
+    let Some((kind, index)) = definition.part_of_rule(&rule) else {
+        return Some(toggle_exhaustive(app));
+    };
+    definition.parts_mut(kind).remove(index);
+    let label = format!("delete {} {} of {id}", kind.noun(), index + 1);
+    let left = definition.parts().next().is_some();
+    Some(replace(app, label, left.then_some(definition), &id))
+}
+
+/// Palette: the selected rule's definition closes its cases, or stops
+/// closing them.
+pub fn toggle_exhaustive(app: &mut App) -> Vec<Effect> {
+    let Some((mut definition, _)) = selected(app) else {
+        app.status.message = Some("select a rule of a definition (D1.c1, …) first".into());
+        return Vec::new();
+    };
+    definition.exhaustive = !definition.exhaustive;
+    let id = definition.id.clone();
+    let label = format!(
+        "{id}: {}",
+        if definition.exhaustive {
+            "the cases are the only ways it holds"
+        } else {
+            "the cases are not the only ways it holds"
+        }
+    );
+    replace(app, label, Some(definition), &id)
+}
+
+/// Puts `definition` in place of definition `id` (None: removes it) as one
+/// undoable edit, refusing one whose rules do not check.
+fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &str) -> Vec<Effect> {
+    let mut edited = app.model.clone();
+    match definition {
+        Some(definition) => {
+            if let Err(error) = edited.set_definition(definition) {
+                app.status.last_error = Some(format!("{id} not changed: {error}"));
+                return Vec::new();
+            }
+        }
+        None => {
+            edited.remove_definition(id);
+        }
+    }
+    let compiled = precept_engine::model::compile::compile(&edited);
+    if let Some(issue) = compiled
+        .issues
+        .iter()
+        .find(|i| i.subject.starts_with(&format!("{id}.")) || i.subject == id)
+    {
+        app.status.last_error = Some(format!(
+            "{id} not changed: {}: {}",
+            issue.subject, issue.message
+        ));
+        return Vec::new();
+    }
+    let before = app.snapshot();
+    app.model = edited;
+    app.history.record(label.clone(), before);
+    finish_declaration_edit(app, format!("{label} (u to undo)"), true)
+}

@@ -1,0 +1,119 @@
+//! What every edit, undo or redo does to results computed before it: the
+//! status line's error about an earlier attempt goes, and lint, coverage,
+//! the mutation score, the verify screen's answer check and the probe's
+//! report are checked against the model they describe. Lint reruns at once
+//! when that is cheap; otherwise its cheap syntactic part is redone and the
+//! solver checks are marked stale, naming the edit; the others are marked
+//! stale, naming the edit, until an undo returns to their model.
+
+use super::vetting;
+use crate::state::app::App;
+use crate::state::freshness::{model_fingerprint, suite_fingerprint};
+use crate::state::msg::Effect;
+use precept_engine::lint::syntactic;
+
+/// Models up to this many rules are linted again after every edit (a few
+/// hundred milliseconds in the background); larger ones on request (`L`).
+pub const RELINT_AT_ONCE_RULES: usize = 300;
+
+/// Reacts to the edits, undos and redos the last message made, if any.
+pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
+    let changes = app.history.changes();
+    if changes == app.seen_changes {
+        return Vec::new();
+    }
+    app.seen_changes = changes;
+    let change = app.history.last_change().unwrap_or("an edit").to_string();
+    // The change went through: an error about an earlier attempt (a rule
+    // kept as a draft, a fix that did not apply) no longer describes anything.
+    app.status.last_error = None;
+    let mut effects = Vec::new();
+    if app.lint.ran {
+        app.lint
+            .basis
+            .observe(model_fingerprint(&app.model), &change);
+        if app.lint.basis.stale_since().is_some() {
+            if app.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
+                effects.extend(vetting::relint(app));
+            } else {
+                refresh_syntactic(app);
+            }
+        }
+    }
+    effects.extend(reask_verify(app, &change));
+    // The answer check and the probe asked an LLM: too dear to redo on
+    // every edit, so they say after which edit they stopped being current.
+    let now = model_fingerprint(&app.model);
+    let qa = &mut app.verify.qa;
+    if qa.running || qa.report.is_some() {
+        qa.basis.observe(now, &change);
+    }
+    if app.probe.running.is_some() || app.probe.report.is_some() {
+        app.probe.basis.observe(now, &change);
+    }
+    if app.coverage.running || app.coverage.coverage.is_some() {
+        app.coverage
+            .basis
+            .observe(suite_fingerprint(&app.model, &app.tests), &change);
+    }
+    effects
+}
+
+/// The verify screen's finding (or the one on its way) answers the question
+/// on the model before the change: the question is asked again (one solver
+/// question), and the screen says after which change. A question that no
+/// longer checks (a variable it names was deleted) loses its finding and
+/// says why.
+fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
+    let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
+        return Vec::new();
+    };
+    let fingerprint = model_fingerprint(&app.model);
+    if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == fingerprint {
+        return Vec::new();
+    }
+    app.verify.asked_on = fingerprint;
+    let checked = app
+        .compiled
+        .check_formula(&premise_text)
+        .map_err(|e| format!("premise: {e}"))
+        .and_then(|(_, premise)| {
+            app.compiled
+                .check_formula(&claim_text)
+                .map(|(_, claim)| (premise, claim))
+                .map_err(|e| format!("claim: {e}"))
+        });
+    app.verify.finding = None;
+    match checked {
+        Ok((premise, claim)) => {
+            app.verify.error = None;
+            app.verify.ticket += 1;
+            app.verify.running = true;
+            app.verify.asked_again_after = Some(change.to_string());
+            vec![super::runs::verify_question(app, premise, claim)]
+        }
+        Err(e) => {
+            app.verify.running = false;
+            app.verify.error = Some(format!(
+                "The last question no longer checks after {change}, so its finding is gone: {e}"
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// Redoes the syntactic checks (milliseconds) and keeps the solver checks'
+/// diagnostics, which the vetting screen marks stale.
+fn refresh_syntactic(app: &mut App) {
+    let solver_found: Vec<_> = app
+        .lint
+        .diagnostics
+        .drain(..)
+        .filter(|d| d.code.is_solver_backed())
+        .collect();
+    let mut diagnostics = syntactic::check(&app.model, &app.compiled);
+    diagnostics.extend(solver_found);
+    diagnostics.sort_by_key(|d| (d.severity, d.code));
+    app.lint.diagnostics = diagnostics;
+    super::lint_rows::retriage(app);
+}

@@ -1,0 +1,316 @@
+//! Test runs and verify questions: what to run, and what the results mean
+//! (flips, stale results, the consistency probe).
+
+use crate::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
+use crate::state::msg::{Effect, TestJob};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use precept_engine::smt::Expr;
+use precept_engine::solve::{Defaults, Reading};
+use precept_engine::test_runner::{TestOutcome, check_test};
+use std::collections::HashSet;
+
+/// Reruns every test.
+pub fn start_full_run(app: &mut App) -> Effect {
+    let ids: Vec<String> = app.tests.tests.iter().map(|t| t.id.clone()).collect();
+    start_run(app, &ids, false, false)
+}
+
+/// Starts run `generation + 1` over `ids`. A newer run replaces any older
+/// one: the runtime cancels what is still queued, and results of older runs
+/// are dropped when they arrive.
+pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial: bool) -> Effect {
+    app.generation += 1;
+    app.flips.clear();
+    // A run started while handling an edit, undo or redo is that change's rerun.
+    app.run_cause = (app.history.changes() != app.seen_changes)
+        .then(|| app.history.last_change().map(str::to_string))
+        .flatten();
+    let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let mut jobs = Vec::new();
+    for test in app
+        .tests
+        .tests
+        .iter()
+        .filter(|t| asked.contains(t.id.as_str()))
+    {
+        jobs.push(TestJob {
+            test: test.clone(),
+            formulas: check_test(&app.compiled, test),
+            known: Default::default(),
+        });
+    }
+    // Tests left over from an unfinished older run must not stay "running".
+    for (id, state) in app.results.iter_mut() {
+        if *state == TestState::Running && !asked.contains(id.as_str()) {
+            *state = TestState::NotRun;
+        }
+    }
+    for job in &jobs {
+        // A test still running from a replaced run keeps the result it had before that run.
+        let previous = match app.results.get(&job.test.id) {
+            Some(TestState::Running) => app.previous_pass.get(&job.test.id).copied().flatten(),
+            other => other.and_then(TestState::passed),
+        };
+        app.previous_pass.insert(job.test.id.clone(), previous);
+        if let Some(TestState::Done(outcome)) = app.results.get(&job.test.id)
+            && let Some(kind) = outcome.actual()
+        {
+            app.previous_finding.insert(job.test.id.clone(), kind);
+        }
+        app.results.insert(job.test.id.clone(), TestState::Running);
+    }
+    app.pending = jobs.len();
+    app.run_size = jobs.len();
+    app.run_kept = 0;
+    app.run_was_partial = partial;
+    app.status.job = if jobs.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "running {} test{}",
+            jobs.len(),
+            if jobs.len() == 1 { "" } else { "s" }
+        ))
+    };
+    Effect::RunTests {
+        generation: app.generation,
+        jobs,
+        probe_consistency,
+        shared_out: partial,
+    }
+}
+
+pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Vec<Effect> {
+    if generation != app.generation {
+        return Vec::new();
+    }
+    let id = outcome.id.clone();
+    let now_passes = outcome.passed;
+    if let Some(Some(before)) = app.previous_pass.remove(&id)
+        && before != now_passes
+    {
+        app.flips.push(Flip {
+            test_id: id.clone(),
+            now_passes,
+        });
+    }
+    if let (Some(from), Some(to)) = (app.previous_finding.remove(&id), outcome.actual())
+        && from != to
+    {
+        let edit = app
+            .run_cause
+            .clone()
+            .unwrap_or_else(|| "a rerun with no edit".into());
+        app.finding_changes
+            .insert(id.clone(), FindingChange { edit, from, to });
+    }
+    app.results.insert(id, TestState::Done(Box::new(outcome)));
+    app.pending = app.pending.saturating_sub(1);
+    if app.pending == 0 {
+        app.status.job = None;
+        app.previous_finding.clear();
+        let mut message = app.standing();
+        if app.run_was_partial {
+            message = format!("reran {} affected: {message}", app.run_size);
+        }
+        if !app.flips.is_empty() {
+            message.push_str(&format!("; {}", flips_summary(&app.flips)));
+        }
+        // Last, as the line is cut on a narrow terminal: said in full when
+        // the rerun started.
+        if app.run_was_partial && app.run_kept > 0 {
+            message.push_str(&format!("; {} more kept", app.run_kept));
+        }
+        if let Some(note) = app.run_note.take() {
+            message = format!("{note} · {message}");
+        }
+        app.status.message = Some(message);
+    } else {
+        app.status.job = Some(format!("running tests: {} to go", app.pending));
+    }
+    Vec::new()
+}
+
+/// How the status line says that `kept` tests of an edit's cone kept
+/// their findings because their evidence still holds.
+pub fn kept_note(kept: usize) -> String {
+    match kept {
+        0 => String::new(),
+        1 => " (1 more kept its finding: its evidence still holds)".into(),
+        n => format!(" ({n} more kept their findings: their evidence still holds)"),
+    }
+}
+
+/// The most flipped tests the status line names in each direction.
+const FLIPS_NAMED: usize = 6;
+
+/// The flips of a run, counted and named: "flipped: 1 passed→failed (T3),
+/// 2 failed→passed (T7, T9) · J jumps to them".
+pub fn flips_summary(flips: &[Flip]) -> String {
+    let group = |now_passes: bool| {
+        let ids: Vec<&str> = flips
+            .iter()
+            .filter(|f| f.now_passes == now_passes)
+            .map(|f| f.test_id.as_str())
+            .collect();
+        if ids.is_empty() {
+            return (0, String::new());
+        }
+        let mut named = ids
+            .iter()
+            .take(FLIPS_NAMED)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if ids.len() > FLIPS_NAMED {
+            named.push_str(&format!(" and {} more", ids.len() - FLIPS_NAMED));
+        }
+        (ids.len(), format!(" ({named})"))
+    };
+    let (broke, broke_named) = group(false);
+    let (fixed, fixed_named) = group(true);
+    format!(
+        "flipped: {broke} passed→failed{broke_named}, {fixed} failed→passed{fixed_named} · J jumps to them"
+    )
+}
+
+/// The probe that accompanies a partial rerun: if the edit made the policy
+/// inconsistent, every test may have changed, so all are rerun.
+pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> Vec<Effect> {
+    if generation != app.generation {
+        return Vec::new();
+    }
+    if consistent {
+        // Results proved while the rules contradicted each other are
+        // IMPOSSIBLE for that reason alone: once an edit made the policy
+        // consistent again, the tests the partial rerun left alone are
+        // stale, so every test is asked again.
+        let stale = app.results.values().any(|state| {
+            matches!(state, TestState::Done(outcome)
+                if outcome.finding.as_ref().is_some_and(|f| f.policy_inconsistent == Some(true)))
+        });
+        if app.status.last_error.as_deref() == Some(POLICY_CONTRADICTS_ITSELF) {
+            app.status.last_error = None;
+        }
+        if app.run_was_partial && stale {
+            return vec![full_run_keeping_flips(app)];
+        }
+        return Vec::new();
+    }
+    app.status.last_error = Some(POLICY_CONTRADICTS_ITSELF.into());
+    if app.run_was_partial {
+        return vec![full_run_keeping_flips(app)];
+    }
+    Vec::new()
+}
+
+/// What the status line says while the rules contradict each other.
+const POLICY_CONTRADICTS_ITSELF: &str =
+    "the rules contradict each other: every question is IMPOSSIBLE until that is fixed";
+
+/// Every test run again, the flips the partial rerun found so far kept.
+fn full_run_keeping_flips(app: &mut App) -> Effect {
+    let flips_so_far = std::mem::take(&mut app.flips);
+    let effect = start_full_run(app);
+    app.flips = flips_so_far;
+    effect
+}
+
+/// Keys while typing in the verify inputs.
+pub fn verify_input_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Esc => app.focus = Pane::VerifyResult,
+        KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down => {
+            app.verify.field = 1 - app.verify.field
+        }
+        KeyCode::Enter => return run_verify(app),
+        KeyCode::Char('s') if ctrl => {
+            if app.verify.finding.is_some() {
+                app.overlay = Some(Overlay::ExpectPrompt);
+            } else {
+                app.status.message =
+                    Some("ask the question first (enter), then save it as a test".into());
+            }
+        }
+        _ => {
+            let field = if app.verify.field == 0 {
+                &mut app.verify.premise
+            } else {
+                &mut app.verify.claim
+            };
+            field.input(key);
+        }
+    }
+    Vec::new()
+}
+
+pub fn run_verify(app: &mut App) -> Vec<Effect> {
+    let premise_text = non_empty(app.verify.premise.lines().join(" "), "true");
+    let claim_text = app.verify.claim.lines().join(" ");
+    let premise = match app.compiled.check_formula(&premise_text) {
+        Ok((_, formula)) => formula,
+        Err(e) => {
+            app.verify.error = Some(format!("premise: {e}"));
+            return Vec::new();
+        }
+    };
+    let claim = match app.compiled.check_formula(&claim_text) {
+        Ok((_, formula)) => formula,
+        Err(e) => {
+            app.verify.error = Some(format!("claim: {e}"));
+            return Vec::new();
+        }
+    };
+    app.verify.error = None;
+    app.verify.ticket += 1;
+    app.verify.running = true;
+    app.verify.asked = Some((premise_text, claim_text));
+    app.verify.asked_on = crate::state::freshness::model_fingerprint(&app.model);
+    app.verify.asked_again_after = None;
+    app.status.job = Some("verifying".into());
+    vec![verify_question(app, premise, claim)]
+}
+
+/// The verify panel's question as an effect, in the panel's reading: by
+/// default, exceptions the premise does not mention are assumed absent
+/// (the finding lists those it needs); `ctrl-l` switches to the strict
+/// reading, where nothing is assumed.
+pub(super) fn verify_question(app: &App, premise: Expr, claim: Expr) -> Effect {
+    let reading = Reading::strict(app.verify.strict);
+    let defaults = (reading == Reading::Default && !app.compiled.exceptions.is_empty())
+        .then(|| Defaults::of(&app.compiled))
+        .filter(|d| !d.unmentioned(&premise, &claim, reading).is_empty())
+        .map(|d| crate::state::msg::Assuming(std::sync::Arc::new(d)));
+    Effect::Verify {
+        ticket: app.verify.ticket,
+        premise,
+        claim,
+        defaults,
+    }
+}
+
+/// `ctrl-l` on the Verify screen: the default reading or the strict one;
+/// the question on screen is asked again in the new reading.
+pub fn toggle_reading(app: &mut App) -> Vec<Effect> {
+    app.verify.strict = !app.verify.strict;
+    app.status.message = Some(if app.verify.strict {
+        "strict reading: nothing is assumed (ctrl-l: the default reading)".into()
+    } else {
+        "default reading: an exception the premise does not mention is assumed absent (ctrl-l: strict)"
+            .into()
+    });
+    if app.verify.asked.is_some() {
+        run_verify(app)
+    } else {
+        Vec::new()
+    }
+}
+
+pub(super) fn non_empty(text: String, default: &str) -> String {
+    if text.trim().is_empty() {
+        default.to_string()
+    } else {
+        text
+    }
+}

@@ -1,0 +1,90 @@
+//! The verify screen: type a premise and a claim, get the finding with its
+//! evidence, save it as a test.
+
+use super::finding::{finding_style, lines as finding_lines};
+use super::list::pane;
+use crate::state::app::{App, Pane};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
+    let typing = app.focus == Pane::VerifyInput;
+    let block = pane(
+        app,
+        "Ask · enter verify · tab field · ctrl-s save as test · ctrl-t Q&A · esc leave".into(),
+        typing,
+        inputs,
+    );
+    let inner = block.inner(inputs);
+    frame.render_widget(block, inputs);
+    for (i, (label, field)) in [
+        ("premise", &app.verify.premise),
+        ("claim", &app.verify.claim),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let y = inner.y + (i as u16) * 2;
+        if y >= inner.y + inner.height {
+            break;
+        }
+        let active = typing && app.verify.field == i;
+        frame.render_widget(
+            Paragraph::new(Span::styled(
+                format!("{label:>8} "),
+                app.theme.title(active),
+            )),
+            Rect::new(inner.x, y, 9.min(inner.width), 1),
+        );
+        let area = Rect::new(inner.x + 9, y, inner.width.saturating_sub(9), 1);
+        let mut field = field.clone();
+        field.set_cursor_line_style(ratatui::style::Style::default());
+        if !active {
+            field.set_cursor_style(ratatui::style::Style::default());
+        }
+        frame.render_widget(&field, area);
+    }
+    // The reading matters only where a definition has exceptions.
+    let title = match (app.compiled.exceptions.is_empty(), app.verify.strict) {
+        (true, _) => "Finding".to_string(),
+        (false, false) => {
+            "Finding · default reading: unmentioned exceptions assumed absent (ctrl-l strict)"
+                .into()
+        }
+        (false, true) => "Finding · strict reading: nothing assumed (ctrl-l default)".into(),
+    };
+    let block = pane(app, title, app.focus == Pane::VerifyResult, result);
+    let inner = block.inner(result);
+    frame.render_widget(block, result);
+    let mut lines: Vec<Line> = Vec::new();
+    if let Some(error) = &app.verify.error {
+        lines.push(Line::styled(error.clone(), app.theme.error()));
+    } else if app.verify.running {
+        lines.push(Line::styled("asking the solver…", app.theme.pending()));
+    } else if let Some(finding) = &app.verify.finding {
+        lines.push(Line::styled(
+            finding.kind.name(),
+            finding_style(app, finding.kind),
+        ));
+        if let Some(change) = &app.verify.asked_again_after {
+            lines.push(Line::styled(
+                format!("Asked again after {change}: this is the current model's answer."),
+                app.theme.dim(),
+            ));
+        }
+        lines.extend(finding_lines(app, finding, None, inner.width as usize));
+    } else {
+        lines.push(Line::styled(
+            "Type a premise and a claim over the model's variables and press enter.",
+            app.theme.dim(),
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.detail_scroll, 0)),
+        inner,
+    );
+}
