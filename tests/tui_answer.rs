@@ -8,50 +8,20 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use precept::model::drafts::Drafts;
+use crossterm::event::{KeyCode, KeyModifiers};
+use precept::model::TestSuite;
 use precept::model::project::read_json;
-use precept::model::{Project, TestSuite};
 use precept::solve::FindingKind;
 use precept::tui::effects::runtime::Runtime;
-use precept::tui::input::keymap::Keymap;
-use precept::tui::state::app::{App, Overlay, Pane, VerifyMode};
-use precept::tui::state::msg::{Effect, Msg};
-use precept::tui::style::theme::Theme;
+use precept::tui::state::app::{Overlay, Pane, VerifyMode};
+use precept::tui::state::msg::Effect;
 use precept::tui::update::update;
 use serde_json::json;
+use support::keys::{key, open_app, screen_text, type_text};
 use support::llm_server::{Server, openai_json};
 
 const PARK_PREMISE: &str = "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))";
 const PARK_CLAIM: &str = "(not isEntryAllowed)";
-
-fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Effect> {
-    update(app, Msg::Key(KeyEvent::new(code, modifiers)))
-}
-
-/// The screen as drawn at `width`×`height`, one string per row.
-fn screen_text(app: &App, width: u16, height: u16) -> String {
-    let mut terminal =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|frame| precept::tui::view::render(app, frame))
-        .unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        key(app, KeyCode::Char(c), KeyModifiers::NONE);
-    }
-}
 
 #[test]
 fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
@@ -78,13 +48,7 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     }
 
     let dir = support::copy_sample("park-admission");
-    let mut app = App::new(
-        Project::load_unchecked(dir.path()).unwrap(),
-        Drafts::load(dir.path()).unwrap(),
-        Keymap::default(),
-        Theme::built_in("dark").unwrap(),
-        (100, 30),
-    );
+    let mut app = open_app(dir.path());
     let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(10));
 
     key(&mut app, KeyCode::Char('4'), KeyModifiers::NONE);
@@ -144,7 +108,8 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
         .unwrap_or_default();
     assert_ne!(credits, "0", "the counter-example uses credits");
     // The aggregate finding is followed by its verdict in plain words.
-    let screen = screen_text(&app, 120, 40);
+    app.size = (120, 40);
+    let screen = screen_text(&app);
     let verdict = report.verdict(&app.compiled.glossary);
     assert!(
         verdict.starts_with(

@@ -109,11 +109,13 @@ pub fn z3_binary() -> PathBuf {
 }
 pub mod dmn;
 pub mod evidence;
+pub mod keys;
 pub mod llm_server;
 pub mod park_formalization;
 pub mod random_groups;
 pub mod service;
 pub mod tmux;
+pub mod workbench;
 
 /// A project of its own in `dir`: two airline rules that conflict when a
 /// passenger is denied boarding on a flight that operated (a conflicting

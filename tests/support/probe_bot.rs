@@ -8,7 +8,7 @@
 //! Include it next to `llm_server` (it uses `super::llm_server`).
 #![allow(dead_code)]
 
-use super::llm_server::{Action, Recorded, Server, openai_json, openai_reply};
+use crate::llm_server::{Action, Recorded, Server, openai_json, openai_reply};
 use precept::model::Project;
 use precept::model::{CompiledModel, PolicyModel};
 use precept::probe::Expected;

@@ -1,7 +1,7 @@
 //! The hand-labelled variable pairs of `tests/data/variable_pairs.json` and
 //! the precision / recall of "should these two be unified?" predictions on
-//! them. Included with `#[path]` by `tests/clustering.rs`,
-//! `tests/embedders.rs` and `benches/embedders.rs`.
+//! them. Included with `#[path]` by `tests/engine/clustering.rs`,
+//! `tests/engine/embedders.rs` and `benches/embedders.rs`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;

@@ -49,7 +49,7 @@ use crate::compose::contrast::{Features, Named, name_key};
 /// [`LexicalEmbedder`](crate::compose::embed::LexicalEmbedder) (default settings,
 /// tf-idf fitted on all candidates of a document at once).
 ///
-/// Chosen on the ~100 labelled pairs of `tests/clustering.rs`, favouring
+/// Chosen on the ~100 labelled pairs of `tests/engine/clustering.rs`, favouring
 /// precision: wrongly unifying two different variables silently corrupts the
 /// policy model ("maternityPay" = "paternityPay"), whereas a missed
 /// unification only leaves two variables that later consistency checks and

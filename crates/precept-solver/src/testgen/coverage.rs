@@ -46,7 +46,7 @@
 //! (`coverage_checks.rs`), most of them answered by exact evaluation in
 //! models already found and the rest in batches on the warm solver of the
 //! test's cone (`coverage_models.rs`). Tests are shared out over a solver
-//! pool by cone and merged in suite order. `tests/coverage_equivalence.rs`
+//! pool by cone and merged in suite order. `tests/engine/coverage_equivalence.rs`
 //! keeps the one-question-per-check computation and checks both agree.
 
 use super::coverage_checks::{Exercise, RuleQuestions, Shared, TestJob, exercise};
