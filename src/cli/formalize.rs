@@ -2,20 +2,38 @@
 //! span by span with an LLM, then composed (clustered, unified, deduped).
 
 use super::common::{Failure, Outcome};
-use super::embedder_choice::{EmbedderKind, embedder};
 use super::llm_setup::{LlmArgs, llm_client};
 use clap::Args;
-use precept_engine::compose::document_run::{
-    FormalizeSettings, FormalizedDocument, formalize_document,
-};
-use precept_engine::formalize::span_job::SpanSettings;
+use precept_engine::compose::document_run::FormalizedDocument;
+use precept_engine::formalization::{FormalizationError, formalize};
 use precept_engine::formalize::span_runs::FormalizeEvent;
-use precept_engine::formalize::span_task::DEFAULT_SPAN_BUDGET;
-use precept_engine::formalize::vocabulary::VocabularyMode;
 use precept_engine::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
+use precept_engine::model::settings::{DEFAULT_SPAN_BUDGET, FormalizeOptions};
 use precept_engine::model::{Project, Settings, TestSuite};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// What embeds the variables for clustering (`--embedder`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum EmbedderKind {
+    /// Words and character n-grams with tf-idf (offline, the default)
+    #[default]
+    Lexical,
+    /// The OpenAI-compatible /v1/embeddings endpoint of the LLM profile
+    Openai,
+    /// all-MiniLM-L6-v2 on this machine (builds with --features minilm)
+    Minilm,
+}
+
+impl From<EmbedderKind> for precept_engine::model::settings::EmbedderKind {
+    fn from(kind: EmbedderKind) -> Self {
+        match kind {
+            EmbedderKind::Lexical => Self::Lexical,
+            EmbedderKind::Openai => Self::Openai,
+            EmbedderKind::Minilm => Self::Minilm,
+        }
+    }
+}
 
 #[derive(Debug, Args)]
 pub struct FormalizeArgs {
@@ -63,63 +81,62 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             args.out.display()
         )));
     }
-    if let Some(threshold) = args.threshold
-        && !(0.0..=1.0).contains(&threshold)
-    {
-        return Err(Failure::Input(format!(
-            "--threshold {threshold}: expected a cosine similarity between 0 and 1"
-        )));
-    }
     let cache = args
         .cache
         .clone()
         .unwrap_or_else(|| args.out.join(CACHE_DIR).join("llm"));
     let client = Arc::new(llm_client(&args.llm, cache)?);
-    let (embedder, threshold) = embedder(
-        args.embedder,
-        args.threshold,
-        &args.embedding_model,
-        &client,
-        &args.out.join(CACHE_DIR),
-    )?;
-    let settings = FormalizeSettings {
+    let options = FormalizeOptions {
         span_budget: args.span_budget,
-        span: SpanSettings {
-            max_rounds: args.max_rounds.max(1),
-            ..SpanSettings::default()
-        },
-        threshold,
-        vocabulary: if args.span_only {
-            VocabularyMode::SpanOnly
-        } else {
-            VocabularyMode::Shared
-        },
+        max_rounds: args.max_rounds.max(1),
+        embedder: args.embedder.into(),
+        embedding_model: args.embedding_model.clone(),
+        threshold: args.threshold,
+        span_only: args.span_only,
+        definitions: !args.no_definitions,
     };
     let doc_name = document_name(&args.document);
-    let FormalizedDocument {
-        mut model,
-        mut record,
-    } = formalize_document(
-        Arc::clone(&client),
+    let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
+    let FormalizedDocument { mut model, record } = formalize(
+        client,
         &document,
         &doc_name,
-        &settings,
-        embedder.as_ref(),
+        &options,
+        &args.out.join(CACHE_DIR),
+        timeout,
         progress_printer(),
     )
-    .map_err(|e| Failure::Input(format!("{}: {e}", args.document.display())))?;
+    .map_err(|e| match e {
+        FormalizationError::Threshold(threshold) => Failure::Input(format!(
+            "--threshold {threshold}: expected a cosine similarity between 0 and 1"
+        )),
+        FormalizationError::Formalize(e) => {
+            Failure::Input(format!("{}: {e}", args.document.display()))
+        }
+        other => Failure::Input(other.to_string()),
+    })?;
     model.title = args
         .document
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let failed = record.failed_spans();
-    if !args.no_definitions && failed == 0 {
-        define_decisions(&mut model, &mut record, &document, &client);
+    if !record.definitions.is_empty() {
+        let defined: Vec<&str> = record
+            .definitions
+            .iter()
+            .map(|d| d.variable.as_str())
+            .collect();
+        println!(
+            "defined {} decision(s) in one definition each: {}",
+            defined.len(),
+            defined.join(", ")
+        );
     }
     let (types, variables, rules) = (model.types.len(), model.variables.len(), model.rules.len());
     let project_settings = Settings {
         document: Some(doc_name.clone()),
+        formalize: Some(options),
         ..Settings::default()
     };
     let project = Project::create(&args.out, model, TestSuite::default(), project_settings)?;
@@ -146,25 +163,6 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         return Err(Failure::Check);
     }
     Ok(())
-}
-
-/// The definition pass on the composed model (`define::pass::define_formalized`).
-fn define_decisions(
-    model: &mut precept_engine::model::PolicyModel,
-    record: &mut precept_engine::compose::record::FormalizationRecord,
-    document: &str,
-    client: &precept_engine::llm::LlmClient,
-) {
-    let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
-    let defined =
-        precept_engine::define::pass::define_formalized(model, record, document, client, timeout);
-    if !defined.is_empty() {
-        println!(
-            "defined {} decision(s) in one definition each: {}",
-            defined.len(),
-            defined.join(", ")
-        );
-    }
 }
 
 fn document_name(path: &Path) -> String {

@@ -9,7 +9,6 @@ pub mod consolidate;
 pub mod coverage;
 pub mod define;
 pub mod diff;
-pub mod embedder_choice;
 pub mod eval;
 pub mod explain;
 pub mod export;

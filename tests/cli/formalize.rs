@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Output;
 use std::sync::Mutex;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::llm_server::{
     EMBEDDINGS_PATH, OPENAI_PATH, Recorded, Server, openai_json, openai_reply,
 };
@@ -133,6 +133,16 @@ fn the_park_document_formalizes_into_the_expected_model() {
     assert_eq!(run.status.code(), Some(1), "{stdout}\n{stderr}");
     assert!(stdout.contains("formalized 12 of 13 spans"), "{stdout}");
     assert!(stderr.contains("S6 round 2"), "{stderr}");
+
+    // The options it ran with are the project's, for the workbench's F.
+    let settings = json_file(&out.join("precept.json"));
+    assert_eq!(
+        settings["formalize"],
+        json!({"span_budget": 3000, "max_rounds": 3, "embedder": "lexical",
+               "embedding_model": "text-embedding-3-small", "span_only": false,
+               "definitions": true}),
+        "{settings:#}"
+    );
 
     let model = json_file(&out.join("model.json"));
     let expected_path = support::repo().join("tests/data/formalize/park-expected-model.json");

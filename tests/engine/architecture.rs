@@ -138,6 +138,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("formats", &["formats"]),
             ("lifecycle", &["lifecycle"]),
             ("define", &["define"]),
+            ("formalization", &["formalization"]),
         ],
     ),
     (

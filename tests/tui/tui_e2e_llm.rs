@@ -287,6 +287,48 @@ fn formalizing_from_the_workbench_joins_each_decision_in_one_definition() {
     assert!(screen.contains("Cases"), "{screen}");
 }
 
+#[test]
+fn formalizing_from_the_workbench_follows_the_projects_formalize_options() {
+    // The project says: no definition pass, one round per span. The same
+    // server as above then gives no definition, and the bad span is asked
+    // once, not repaired.
+    let dir = empty_park_project();
+    let settings_path = dir.path().join("precept.json");
+    let mut settings = read_json(&settings_path);
+    settings["formalize"] = json!({
+        "span_budget": 3000, "max_rounds": 1, "embedder": "lexical",
+        "embedding_model": "text-embedding-3-small", "definitions": false
+    });
+    fs::write(&settings_path, settings.to_string()).unwrap();
+    let server = formalizing_server(Duration::ZERO);
+    let session = open("formalize-options", dir.path(), &server.url);
+    session.wait_for(&["0 passed, 0 failed"]);
+    session.keys(&["6"]);
+    session.wait_for(&["Not formalized by Precept yet"]);
+    session.keys(&["F"]);
+    let done = session.wait_for(&["formalized 11 of 12 spans"]);
+    assert!(!done.contains("joined in one definition"), "{done}");
+    wait_on_disk("the formalized model on disk", || {
+        model_json(dir.path())["rules"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty())
+    });
+    assert!(model_json(dir.path()).get("definitions").is_none());
+    let asked = server
+        .requests()
+        .iter()
+        .filter(|r| span_of(r) == Some(3))
+        .count();
+    assert_eq!(asked, 1, "one round per span");
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|r| r.user_prompt().contains("Decision: ")),
+        "no definition asked for"
+    );
+}
+
 fn settled_request_count(server: &Server) -> usize {
     let deadline = Instant::now() + WAIT;
     let (mut count, mut since) = (0, Instant::now());

@@ -10,5 +10,6 @@ pub use precept_llm::{
 
 pub mod define;
 pub mod export;
+pub mod formalization;
 pub mod formats;
 pub mod lifecycle;

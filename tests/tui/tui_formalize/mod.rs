@@ -7,6 +7,7 @@
 use crate::support;
 
 use crossterm::event::KeyCode;
+use precept::compose::document_run::FormalizedDocument as Formalized;
 use precept::formalize::span_runs::{FormalizeEvent, SpanCounts};
 use precept::formalize::span_task::plan_spans;
 use precept::model::ModelEdit;
@@ -16,7 +17,7 @@ use precept::solve::FindingKind;
 use precept::test_runner::flips::TestFlip;
 use precept::tui::state::app::{App, Overlay, Pane, Screen};
 use precept::tui::state::formalization::{ClusterRow, SpanProgress, cluster_rows};
-use precept::tui::state::msg::{Effect, Formalized, Msg};
+use precept::tui::state::msg::{Effect, Msg};
 use precept::tui::state::repair::RepairStage;
 use precept::tui::update::update;
 

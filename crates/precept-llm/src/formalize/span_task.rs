@@ -8,7 +8,7 @@ use crate::document::context::{SpanContext, document_title, span_context};
 use crate::document::{SpanKind, heading_paths, split_for_budget, split_spans};
 
 /// Spans longer than this many characters are cut at sentence ends.
-pub const DEFAULT_SPAN_BUDGET: usize = 3_000;
+pub use crate::model::settings::DEFAULT_SPAN_BUDGET;
 
 /// One span to formalize.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -37,6 +37,64 @@ pub struct Settings {
     /// score) share out over; absent: one per core.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_jobs: Option<usize>,
+    /// How the document was formalized (`precept formalize` records its
+    /// options), so the workbench's formalize does the same; absent: the
+    /// defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formalize: Option<FormalizeOptions>,
+}
+
+/// What embeds the variables of a formalization for clustering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmbedderKind {
+    /// Words and character n-grams with tf-idf (offline).
+    #[default]
+    Lexical,
+    /// The OpenAI-compatible /v1/embeddings endpoint of the LLM profile.
+    Openai,
+    /// all-MiniLM-L6-v2 on this machine (a build with the `minilm` feature).
+    Minilm,
+}
+
+/// How a document is formalized: the options of `precept formalize`, kept
+/// in `precept.json` for the workbench's formalize.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormalizeOptions {
+    /// Spans longer than this many characters are cut at sentence ends.
+    pub span_budget: usize,
+    /// Rounds per span, the first included, before a span fails.
+    pub max_rounds: u32,
+    pub embedder: EmbedderKind,
+    /// The embedding model, with the `openai` embedder.
+    pub embedding_model: String,
+    /// Cosine similarity at which variables of different spans unify
+    /// (absent: the embedder's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f32>,
+    /// Each span on its own, without the vocabulary pass.
+    #[serde(default)]
+    pub span_only: bool,
+    /// Join each decision into one definition after composition.
+    pub definitions: bool,
+}
+
+/// The span budget of a formalization, in characters.
+pub const DEFAULT_SPAN_BUDGET: usize = 3_000;
+
+impl Default for FormalizeOptions {
+    fn default() -> Self {
+        FormalizeOptions {
+            span_budget: DEFAULT_SPAN_BUDGET,
+            max_rounds: 3,
+            embedder: EmbedderKind::Lexical,
+            embedding_model: "text-embedding-3-small".into(),
+            threshold: None,
+            span_only: false,
+            definitions: true,
+        }
+    }
 }
 
 /// ARC's default number of redundant translations.
@@ -106,6 +164,7 @@ impl Default for Settings {
             answer_threshold: 1.0,
             not_policy: Vec::new(),
             solver_jobs: None,
+            formalize: None,
         }
     }
 }

@@ -6,19 +6,20 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use crate::state::msg::{Formalized, Msg, Redundancy};
+use crate::state::msg::{Msg, Redundancy};
 use precept_engine::answer::answer_tests::judge;
 use precept_engine::answer::{
     AnswerInput, AnswerTestOutcome, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions,
     samples_of,
 };
-use precept_engine::compose::document_run::{FormalizeSettings, formalize_document};
-use precept_engine::compose::embed::LexicalEmbedder;
+use precept_engine::formalization::formalize;
 use precept_engine::llm::{CancelToken, LlmClient, Mode, configured_client};
 use precept_engine::model::ModelEdit;
+use precept_engine::model::Settings;
+use precept_engine::model::settings::FormalizeOptions;
 use precept_engine::model::{AnswerTest, CompiledModel, LogicTest, PolicyModel};
 use precept_engine::repair::propose_repair;
 use precept_engine::solve::SolverWorker;
@@ -33,9 +34,11 @@ fn client(project_dir: &Path) -> Result<LlmClient, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Starts formalizing `document`; returns the message channel and the
-/// token that cancels it (None when no LLM is configured: the error is
-/// already on the channel).
+/// Starts formalizing `document` with the project's formalize options
+/// (`precept.json`, as `precept formalize` recorded them; the defaults
+/// otherwise), as the command line does (`engine::formalization`); returns
+/// the message channel and the token that cancels it (None when no LLM is
+/// configured: the error is already on the channel).
 pub fn start_formalize(
     project_dir: &Path,
     timeout: Duration,
@@ -54,54 +57,39 @@ pub fn start_formalize(
             return (receive, None);
         }
     };
+    let options = formalize_options(project_dir);
+    let cache = project_dir.join(precept_engine::model::project::CACHE_DIR);
     let cancel = client.cancel_token();
     std::thread::spawn(move || {
-        let result = formalize(client, timeout, generation, &document, document_name, &send);
+        let events = send.clone();
+        let progress = Arc::new(move |event| {
+            let _ = events.send(Msg::Formalize { generation, event });
+        });
+        let result = formalize(
+            Arc::new(client),
+            &document,
+            &document_name,
+            &options,
+            &cache,
+            timeout,
+            progress,
+        );
         let _ = send.send(Msg::FormalizeDone {
             generation,
-            result: result.map(Box::new),
+            result: result.map(Box::new).map_err(|e| e.to_string()),
         });
     });
     (receive, Some(cancel))
 }
 
-fn formalize(
-    client: LlmClient,
-    timeout: Duration,
-    generation: u64,
-    document: &str,
-    document_name: String,
-    send: &Sender<Msg>,
-) -> Result<Formalized, String> {
-    let events = send.clone();
-    let progress = Arc::new(move |event| {
-        let _ = events.send(Msg::Formalize { generation, event });
-    });
-    let client = Arc::new(client);
-    let mut formalized = formalize_document(
-        Arc::clone(&client),
-        document,
-        &document_name,
-        &FormalizeSettings::default(),
-        &LexicalEmbedder::new(),
-        progress,
-    )
-    .map_err(|e| e.to_string())?;
-    // As `precept formalize` does: each decision joined into one definition
-    // when every span formalized (a definition is checked first).
-    if formalized.record.failed_spans() == 0 {
-        precept_engine::define::pass::define_formalized(
-            &mut formalized.model,
-            &mut formalized.record,
-            document,
-            &client,
-            timeout,
-        );
-    }
-    Ok(Formalized {
-        model: formalized.model,
-        record: formalized.record,
-    })
+/// The project's formalize options; the defaults when it records none (or
+/// its settings cannot be read: the project loaded, so they were once).
+fn formalize_options(project_dir: &Path) -> FormalizeOptions {
+    let path = project_dir.join(precept_engine::model::project::SETTINGS_FILE);
+    precept_engine::model::project::read_json::<Settings>(&path)
+        .ok()
+        .and_then(|settings| settings.formalize)
+        .unwrap_or_default()
 }
 
 /// Asks for a repair; one message answers.

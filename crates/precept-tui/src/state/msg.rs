@@ -74,7 +74,7 @@ pub enum Msg {
     /// The composed model of formalization run `generation`, or why there is none.
     FormalizeDone {
         generation: u64,
-        result: Result<Box<Formalized>, String>,
+        result: Result<Box<precept_engine::compose::document_run::FormalizedDocument>, String>,
     },
     /// The checked edits the LLM proposes for repair `ticket`.
     RepairProposed {
@@ -186,13 +186,6 @@ pub struct Consolidation {
 pub struct Redundancy {
     pub translations: usize,
     pub threshold: f64,
-}
-
-/// A finished formalization: the model and its record.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Formalized {
-    pub model: PolicyModel,
-    pub record: precept_engine::compose::record::FormalizationRecord,
 }
 
 /// A test to run, already checked against the model.

@@ -5,10 +5,11 @@
 
 use crate::state::app::{App, Overlay, Pane, Screen};
 use crate::state::formalization::{ClusterRow, FormalizeRun, SpanProgress, cluster_rows};
-use crate::state::msg::{Effect, Formalized};
+use crate::state::msg::Effect;
 use crate::state::name_prompt::{NamePrompt, NamePurpose};
 use crossterm::event::{KeyCode, KeyEvent};
 use precept_engine::compose::cluster_edit;
+use precept_engine::compose::document_run::FormalizedDocument;
 use precept_engine::compose::record::FormalizationRecord;
 use precept_engine::formalize::span_runs::FormalizeEvent;
 use precept_engine::model::PolicyModel;
@@ -121,7 +122,7 @@ pub fn event(app: &mut App, generation: u64, event: FormalizeEvent) -> Vec<Effec
 pub fn done(
     app: &mut App,
     generation: u64,
-    result: Result<Box<Formalized>, String>,
+    result: Result<Box<FormalizedDocument>, String>,
 ) -> Vec<Effect> {
     if app.formalization.generation != generation {
         return Vec::new();
@@ -137,7 +138,7 @@ pub fn done(
             Vec::new()
         }
         Ok(formalized) => {
-            let Formalized { model, mut record } = *formalized;
+            let FormalizedDocument { model, mut record } = *formalized;
             let failed = record.failed_spans();
             let spans = record.spans.len();
             if let Some(name) = &app.document_name {
