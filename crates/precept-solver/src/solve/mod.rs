@@ -36,7 +36,7 @@ pub use pool::SolverPool;
 pub use session::{Interruption, SolverSession};
 pub use session_query::{ConeRule, Fact, Outcome, SessionQuery};
 pub use sides::{Side, SideAnswer, SideVerdict, join_sides, known_from_sides};
-pub use split_verify::{LentWorker, verify_on_two, verify_with_lent};
+pub use split_verify::{LentWorker, QuestionClock, verify_on_two, verify_with_lent};
 pub use watchdog::Deadline;
 pub use worker::{FormulaReply, SessionTask, SideReply, SolverReply, SolverWorker, Ticket};
 

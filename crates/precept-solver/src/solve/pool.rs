@@ -5,7 +5,7 @@
 
 use super::error::SolveError;
 use super::lint_checks::{LintEvent, LintMemo, LintShare};
-use super::split_verify::verify_on_two;
+use super::split_verify::{QuestionClock, verify_on_two};
 use super::worker::{SolverWorker, Ticket};
 use crate::model::CompiledModel;
 use crate::model::finding::Finding;
@@ -90,7 +90,9 @@ impl SolverPool {
     /// or more, the first two decide a side each (`split_verify.rs`).
     pub fn verify(&self, premise: Expr, claim: Expr) -> Finding {
         match &self.workers[..] {
-            [first, second, ..] => verify_on_two(first, second, premise, claim),
+            [first, second, ..] => {
+                verify_on_two(first, second, premise, claim, QuestionClock::FromAsking)
+            }
             [only] => only.verify(premise, claim),
             [] => Finding::too_complex(
                 &premise.to_string(),

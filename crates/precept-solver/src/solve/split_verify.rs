@@ -37,6 +37,19 @@ impl LentWorker for &SolverWorker {
     }
 }
 
+/// How a split question's timeout is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionClock {
+    /// From when it was asked: time waiting for a worker counts (a service
+    /// request's deadline).
+    FromAsking,
+    /// Solver time only: each side has the whole timeout from when it
+    /// starts, and the whole verify that finishes a question what the
+    /// slower side left (the workbench, whose workers are busy with the
+    /// expert's own runs).
+    SolverTime,
+}
+
 /// Verifies `premise` ⇒ `claim` with `first` deciding the claim-false side
 /// and `second` the claim-true side, and waits for the finding. When the
 /// sides leave it to the whole verify (IMPOSSIBLE, or rules that contradict
@@ -46,15 +59,16 @@ pub fn verify_on_two(
     second: &SolverWorker,
     premise: Expr,
     claim: Expr,
+    clock: QuestionClock,
 ) -> Finding {
-    verify_with_lent(first, second, &|| false, premise, claim)
+    verify_split(first, second, &|| false, premise, claim, clock)
 }
 
-/// `verify_on_two` with `lent` as the second worker. It is given back
-/// (dropped) as soon as its side is answered. When its owner wants it back
-/// first, its side is stopped and then decided on `first`; the question's
-/// deadline still counts from when it was asked. `abandoned` is looked at
-/// while the sides run: true stops both (nobody waits for the finding).
+/// `verify_on_two` with `lent` as the second worker, its timeout counted
+/// from when it was asked. It is given back (dropped) as soon as its side
+/// is answered. When its owner wants it back first, its side is stopped
+/// and then decided on `first`. `abandoned` is looked at while the sides
+/// run: true stops both (nobody waits for the finding).
 pub fn verify_with_lent(
     first: &SolverWorker,
     lent: impl LentWorker,
@@ -62,21 +76,37 @@ pub fn verify_with_lent(
     premise: Expr,
     claim: Expr,
 ) -> Finding {
+    verify_split(
+        first,
+        lent,
+        abandoned,
+        premise,
+        claim,
+        QuestionClock::FromAsking,
+    )
+}
+
+fn verify_split(
+    first: &SolverWorker,
+    lent: impl LentWorker,
+    abandoned: &dyn Fn() -> bool,
+    premise: Expr,
+    claim: Expr,
+    clock: QuestionClock,
+) -> Finding {
     let asked = Instant::now();
+    let side_deadline = match clock {
+        QuestionClock::FromAsking => Deadline::AskedAt(asked),
+        QuestionClock::SolverTime => Deadline::Fresh,
+    };
+    // The solver time of the slower side answered so far.
+    let mut spent = Duration::ZERO;
     let question = || (premise.clone(), claim.clone());
     let (reply, answers) = mpsc::channel();
-    let on_first = first.submit_side(
-        question(),
-        Side::ClaimFalse,
-        Deadline::AskedAt(asked),
-        reply.clone(),
-    );
-    let on_lent = lent.worker().submit_side(
-        question(),
-        Side::ClaimTrue,
-        Deadline::AskedAt(asked),
-        reply.clone(),
-    );
+    let on_first = first.submit_side(question(), Side::ClaimFalse, side_deadline, reply.clone());
+    let on_lent =
+        lent.worker()
+            .submit_side(question(), Side::ClaimTrue, side_deadline, reply.clone());
     // The sides being decided: each with its ticket and whether on `first`
     // (two workers' tickets may be equal: a reply is known by its side).
     let mut running = vec![
@@ -90,7 +120,9 @@ pub fn verify_with_lent(
     let (mut recalled, mut stopped) = (false, false);
     while claim_false.is_none() || claim_true.is_none() {
         let SideReply {
-            ticket, verdict, ..
+            ticket,
+            verdict,
+            elapsed,
         } = match answers.recv_timeout(LOOK_EVERY) {
             Ok(answer) => answer,
             Err(RecvTimeoutError::Timeout) => {
@@ -110,12 +142,8 @@ pub fn verify_with_lent(
                     drop(wanted);
                     running.retain(|&(_, _, on_first)| on_first);
                     if let Some(reply) = reply.take() {
-                        let ticket = first.submit_side(
-                            question(),
-                            Side::ClaimTrue,
-                            Deadline::AskedAt(asked),
-                            reply,
-                        );
+                        let ticket =
+                            first.submit_side(question(), Side::ClaimTrue, side_deadline, reply);
                         running.push((Side::ClaimTrue, ticket, true));
                     }
                 }
@@ -123,6 +151,7 @@ pub fn verify_with_lent(
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
+        spent = spent.max(elapsed);
         let side = verdict.side;
         if side == Side::ClaimTrue && recalled && !stopped && is_stopped(&verdict) {
             // The side of the worker given back, stopped.
@@ -154,7 +183,10 @@ pub fn verify_with_lent(
             premise,
             claim,
             known_from_sides(&claim_false, &claim_true),
-            Deadline::AskedAt(asked),
+            match clock {
+                QuestionClock::FromAsking => Deadline::AskedAt(asked),
+                QuestionClock::SolverTime => Deadline::AfterSpending(spent),
+            },
         ),
     }
 }

@@ -1,8 +1,8 @@
 //! The effects the update asks for, carried out off the UI thread: the
 //! solver workers and file writes (`runtime`; the workers, their edits and
 //! how lint and test runs are shared among them in `solvers`; the verify
-//! panel's questions split over two of them in `split_questions`), LLM and solver jobs in the
-//! background (`llm_jobs`), explanations on the shared solver
+//! panel's question split over two of them by the solver's own
+//! `verify_on_two`), LLM and solver jobs in the background (`llm_jobs`), explanations on the shared solver
 //! (`explain_jobs`), the coverage run with the full mutation score on a
 //! pool of workers (`coverage_job`), chatbot probes (`probe_job`), whether an approved rule's edit kept
 //! its meaning (`rewrite_check`), the semantic diff against the draft's base
@@ -18,4 +18,3 @@ pub mod probe_job;
 pub mod rewrite_check;
 pub mod runtime;
 pub mod solvers;
-pub mod split_questions;

@@ -3,13 +3,13 @@
 //! cancels whatever the older one still has queued.
 
 use crate::effects::solvers::Solvers;
-use crate::effects::split_questions::{Joined, SplitQuestions};
 use crate::state::msg::{Effect, Msg};
 use precept_engine::model::LogicTest;
-use precept_engine::model::finding::KnownSides;
 use precept_engine::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use precept_engine::smt::{Expr, ExprKind};
-use precept_engine::solve::{Deadline, FindingKind, SolverReply, Ticket};
+use precept_engine::solve::{
+    FindingKind, QuestionClock, Reading, SolverReply, Ticket, verify_on_two,
+};
 use precept_engine::test_runner::TestOutcome;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -31,9 +31,6 @@ enum Pending {
     },
     Probe {
         generation: u64,
-    },
-    Verify {
-        ui_ticket: u64,
     },
 }
 
@@ -60,8 +57,6 @@ pub struct Runtime {
     timeout: Duration,
     /// Why-requests and consultant requests on the shared solver.
     explain: crate::effects::explain_jobs::ExplainJobs,
-    /// The verify panel's questions, one side on each of two workers.
-    split: SplitQuestions,
 }
 
 impl Runtime {
@@ -95,7 +90,6 @@ impl Runtime {
             probe_cancel: None,
             timeout,
             explain: Default::default(),
-            split: SplitQuestions::default(),
         }
     }
 
@@ -210,36 +204,31 @@ impl Runtime {
                 ticket,
                 premise,
                 claim,
-                defaults: Some(crate::state::msg::Assuming(defaults)),
+                defaults,
             } => {
-                let worker = self.solver.main_shared();
+                // On a thread of its own: by default with its assumptions
+                // settled (`solve/defaults.rs`), else one side on each of
+                // two workers (`solve/split_verify.rs`), timed by solver
+                // time as the expert's runs keep the workers busy.
+                let main = self.solver.main_shared();
+                let second = self.solver.second_shared();
                 let (done, finding) = mpsc::channel();
                 std::thread::spawn(move || {
-                    let finding = defaults.verify(
-                        &worker,
-                        &premise,
-                        &claim,
-                        precept_engine::solve::Reading::Default,
-                    );
+                    let finding = match (defaults, second) {
+                        (Some(crate::state::msg::Assuming(defaults)), _) => {
+                            defaults.verify(&main, &premise, &claim, Reading::Default)
+                        }
+                        (None, Some(second)) => {
+                            verify_on_two(&main, &second, premise, claim, QuestionClock::SolverTime)
+                        }
+                        (None, None) => main.verify(premise, claim),
+                    };
                     let _ = done.send(Msg::VerifyFinished {
                         ticket,
                         finding: Box::new(finding),
                     });
                 });
                 self.background.push(finding);
-                Vec::new()
-            }
-            Effect::Verify {
-                ticket,
-                premise,
-                claim,
-                defaults: None,
-            } => {
-                let (p, c) = (premise.clone(), claim.clone());
-                if !self.split.ask(&self.solver, ticket, p, c) {
-                    let question = (premise, claim);
-                    self.verify_whole(ticket, question, KnownSides::default(), Deadline::Fresh);
-                }
                 Vec::new()
             }
             Effect::Lint { generation, model } => {
@@ -576,12 +565,7 @@ impl Runtime {
 
     /// Cancels the tests and probes still queued or running.
     fn cancel_runs(&mut self) {
-        let stale: Vec<Ticket> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| !matches!(p, Pending::Verify { .. }))
-            .map(|(t, _)| *t)
-            .collect();
+        let stale: Vec<Ticket> = self.pending.keys().copied().collect();
         for ticket in stale {
             self.solver.cancel(ticket);
         }
@@ -615,23 +599,6 @@ impl Runtime {
         if let Some(cancel) = self.probe_cancel.take() {
             cancel.store(true, std::sync::atomic::Ordering::SeqCst);
         }
-    }
-
-    /// The panel's question `ticket` asked whole on the main worker, or
-    /// finished there knowing what its sides proved.
-    fn verify_whole(
-        &mut self,
-        ticket: u64,
-        question: (Expr, Expr),
-        known: KnownSides,
-        deadline: Deadline,
-    ) {
-        let solver_ticket =
-            self.solver
-                .main()
-                .submit_knowing(question, known, deadline, self.reply.clone());
-        self.pending
-            .insert(solver_ticket, Pending::Verify { ui_ticket: ticket });
     }
 
     /// Solver replies that have arrived, as messages.
@@ -676,20 +643,6 @@ impl Runtime {
                 self.lint = None;
             }
         }
-        for joined in self.split.poll() {
-            match joined {
-                Joined::Finding { ticket, finding } => {
-                    messages.push(Msg::VerifyFinished { ticket, finding });
-                }
-                Joined::Whole {
-                    ticket,
-                    premise,
-                    claim,
-                    known,
-                    deadline,
-                } => self.verify_whole(ticket, (premise, claim), *known, deadline),
-            }
-        }
         while let Ok(reply) = self.replies.try_recv() {
             let Some(pending) = self.pending.remove(&reply.ticket) else {
                 continue;
@@ -718,10 +671,6 @@ impl Runtime {
                     generation,
                     consistent: reply.finding.kind != FindingKind::Impossible,
                 },
-                Pending::Verify { ui_ticket } => Msg::VerifyFinished {
-                    ticket: ui_ticket,
-                    finding: Box::new(reply.finding),
-                },
             });
         }
         messages
@@ -729,7 +678,7 @@ impl Runtime {
 
     /// Blocks until a solver reply arrives or `timeout` passes (for tests and benches).
     pub fn wait(&mut self, timeout: Duration) -> Vec<Msg> {
-        if self.split.is_waiting() || !self.background.is_empty() {
+        if !self.background.is_empty() {
             // Sides and background jobs answer on channels of their own:
             // looked at every millisecond.
             let deadline = std::time::Instant::now() + timeout;
@@ -759,7 +708,6 @@ impl Runtime {
 
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
-            || self.split.is_waiting()
             || self.lint.is_some()
             || !self.background.is_empty()
             || !self.streams.is_empty()

@@ -69,10 +69,10 @@ impl Solvers {
         Arc::clone(&self.workers[0])
     }
 
-    /// The worker that decides the other side of the panel's questions
-    /// (`split_questions.rs`), when there are two.
-    pub fn second(&self) -> Option<&SolverWorker> {
-        self.workers.get(1).map(|w| &**w)
+    /// The worker that decides the other side of the panel's questions,
+    /// when there are two, to be used from another thread.
+    pub fn second_shared(&self) -> Option<Arc<SolverWorker>> {
+        self.workers.get(1).map(Arc::clone)
     }
 
     pub fn len(&self) -> usize {
