@@ -84,12 +84,12 @@ fn run_tests_effect(effects: &[Effect]) -> (u64, Vec<String>, bool) {
             Effect::RunTests {
                 generation,
                 jobs,
-                probe_consistency,
+                check_consistency,
                 ..
             } => Some((
                 *generation,
                 jobs.iter().map(|j| j.test.id.clone()).collect::<Vec<_>>(),
-                *probe_consistency,
+                *check_consistency,
             )),
             _ => None,
         })

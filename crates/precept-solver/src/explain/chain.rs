@@ -30,20 +30,20 @@ struct Candidate {
 /// Builds the chain proving `goal` from the premise (asserted as `premise`)
 /// with the rules `support` (ids, e.g. a finding's minimal rule set).
 pub fn build(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     premise: Fact,
     goal: &Expr,
     support: &[String],
 ) -> Result<Chain, SolveError> {
-    let rules: Vec<ConeRule> = probe
+    let rules: Vec<ConeRule> = query
         .rules()
         .into_iter()
         .filter(|r| support.contains(&r.id))
         .collect();
     let positions: Vec<usize> = rules.iter().map(|r| r.position).collect();
     let variables: HashSet<String> = rules.iter().flat_map(|r| r.variables.clone()).collect();
-    let goal_fails = probe.fact(&not_of(goal))?;
-    let scenario = match probe.check(&positions, &[premise], &variables)? {
+    let goal_fails = query.fact(&not_of(goal))?;
+    let scenario = match query.check(&positions, &[premise], &variables)? {
         Outcome::Sat(scenario) => scenario,
         Outcome::Unsat { .. } => {
             return Err(SolveError::Undecided(
@@ -57,10 +57,10 @@ pub fn build(
         else {
             continue;
         };
-        let (holds, fails) = (probe.fact(&holds)?, probe.fact(&fails)?);
+        let (holds, fails) = (query.fact(&holds)?, query.fact(&fails)?);
         // Known from the start when the premise alone fixes it.
         let known = matches!(
-            probe.check(&[], &[premise, fails], &variables)?,
+            query.check(&[], &[premise, fails], &variables)?,
             Outcome::Unsat { .. }
         );
         candidates.push(Candidate {
@@ -79,7 +79,7 @@ pub fn build(
         let mut goal_check = known_facts.clone();
         goal_check.push(goal_fails);
         if matches!(
-            probe.check(&[], &goal_check, &variables)?,
+            query.check(&[], &goal_check, &variables)?,
             Outcome::Unsat { .. }
         ) {
             if let Some(last) = steps.last_mut() {
@@ -94,7 +94,7 @@ pub fn build(
         }
         let mut taken = None;
         for (index, rule) in remaining.iter().enumerate() {
-            let step = derive(probe, &[rule.position], &known_facts, &mut candidates)?;
+            let step = derive(query, &[rule.position], &known_facts, &mut candidates)?;
             if let Some(step) = step {
                 taken = Some((index, step));
                 break;
@@ -108,17 +108,17 @@ pub fn build(
             None => {
                 // No rule alone moves forward: the rules the goal needs at once.
                 let all: Vec<usize> = remaining.iter().map(|r| r.position).collect();
-                let rules = match probe.check(&all, &goal_check, &variables)? {
-                    Outcome::Unsat { rules, .. } => probe.minimize(rules, &goal_check)?.0,
+                let rules = match query.check(&all, &goal_check, &variables)? {
+                    Outcome::Unsat { rules, .. } => query.minimize(rules, &goal_check)?.0,
                     Outcome::Sat(_) => {
                         return Err(SolveError::Undecided(
                             "the rules given do not prove the goal".into(),
                         ));
                     }
                 };
-                let used = used_values(probe, &rules, &goal_check, &candidates, &variables)?;
+                let used = used_values(query, &rules, &goal_check, &candidates, &variables)?;
                 let mut step =
-                    derive(probe, &rules, &known_facts, &mut candidates)?.unwrap_or(Step {
+                    derive(query, &rules, &known_facts, &mut candidates)?.unwrap_or(Step {
                         rules: Vec::new(),
                         uses: Vec::new(),
                         derives: Vec::new(),
@@ -130,7 +130,7 @@ pub fn build(
                         step.uses.push(value);
                     }
                 }
-                step.rules = probe.rule_ids(&rules);
+                step.rules = query.rule_ids(&rules);
                 remaining.retain(|r| !rules.contains(&r.position));
                 steps.push(step);
             }
@@ -144,13 +144,13 @@ pub fn build(
 
 /// The known values an unsat check of `rules` with `facts` uses.
 fn used_values(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     rules: &[usize],
     facts: &[Fact],
     candidates: &[Candidate],
     show: &HashSet<String>,
 ) -> Result<Vec<(String, Value)>, SolveError> {
-    Ok(match probe.check(rules, facts, show)? {
+    Ok(match query.check(rules, facts, show)? {
         Outcome::Unsat { facts: core, .. } => candidates
             .iter()
             .filter(|c| c.known && core.contains(&c.holds))
@@ -164,7 +164,7 @@ fn used_values(
 /// premise, then the known values), marked known; None when they prove
 /// nothing new.
 fn derive(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     rules: &[usize],
     known_facts: &[Fact],
     candidates: &mut [Candidate],
@@ -180,10 +180,10 @@ fn derive(
         // (the premise as a whole would hide the ones it fixes).
         let mut facts = known_facts[1..].to_vec();
         facts.push(candidates[i].fails);
-        let mut outcome = probe.check(rules, &facts, &empty)?;
+        let mut outcome = query.check(rules, &facts, &empty)?;
         if matches!(outcome, Outcome::Sat(_)) {
             facts.push(known_facts[0]);
-            outcome = probe.check(rules, &facts, &empty)?;
+            outcome = query.check(rules, &facts, &empty)?;
         }
         if let Outcome::Unsat { facts: core, .. } = outcome {
             derives.push(i);

@@ -54,9 +54,9 @@ fn fill(
     if let Some(claim) = &request.claim {
         variables.extend(claim.symbols());
     }
-    let mut probe = session.probe(&variables, interruption)?;
-    let scope = Scope::new(&mut probe, &request.premise)?;
-    explanation.propagation = propagate(&mut probe, &scope)?;
+    let mut query = session.query(&variables, interruption)?;
+    let scope = Scope::new(&mut query, &request.premise)?;
+    explanation.propagation = propagate(&mut query, &scope)?;
     let (Some(claim), Some(finding)) = (&request.claim, &explanation.finding) else {
         return Ok(());
     };
@@ -67,7 +67,7 @@ fn fill(
                 _ => not_of(claim),
             };
             explanation.chain = Some(chain::build(
-                &mut probe,
+                &mut query,
                 scope.premise,
                 &goal,
                 finding.rules(),
@@ -75,7 +75,7 @@ fn fill(
         }
         FindingKind::Satisfiable => {
             explanation.relevance = Some(relevance(
-                &mut probe,
+                &mut query,
                 &scope,
                 claim,
                 &explanation.propagation,
@@ -104,9 +104,9 @@ pub fn chain_for_value(
     };
     let mut variables = premise.symbols();
     variables.push(variable);
-    let mut probe = session.probe(&variables, interruption)?;
-    let fact = probe.fact(premise)?;
-    chain::build(&mut probe, fact, &goal, &forced.rules).map(Some)
+    let mut query = session.query(&variables, interruption)?;
+    let fact = query.fact(premise)?;
+    chain::build(&mut query, fact, &goal, &forced.rules).map(Some)
 }
 
 /// What a request gets when the worker has no model loaded.
@@ -185,10 +185,10 @@ pub fn finding_chain(
                 let mut variables = premise.symbols();
                 variables.extend(goal.symbols());
                 session
-                    .probe(&variables, interruption)
-                    .and_then(|mut probe| {
-                        let fact = probe.fact(&premise)?;
-                        chain::build(&mut probe, fact, &goal, &rules)
+                    .query(&variables, interruption)
+                    .and_then(|mut query| {
+                        let fact = query.fact(&premise)?;
+                        chain::build(&mut query, fact, &goal, &rules)
                     })
             }
             None => Err(SolveError::Undecided("no model is loaded".into())),

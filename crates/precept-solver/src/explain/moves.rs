@@ -20,28 +20,28 @@ use std::collections::{HashMap, HashSet};
 const MOST_CHANGES: usize = 64;
 
 struct Moves<'a, 'p> {
-    probe: &'a SessionQuery<'p>,
+    query: &'a SessionQuery<'p>,
     premise: &'a Expr,
     in_premise: HashSet<&'a str>,
     known: HashMap<&'a str, Known>,
     rules_of: HashMap<String, Vec<usize>>,
 }
 
-/// The variables of `model` (a model of the probe's cone and `premise`,
+/// The variables of `model` (a model of the query's cone and `premise`,
 /// showing every variable they mention) that a move shows open.
 pub fn open_by_moves(
-    probe: &SessionQuery<'_>,
+    query: &SessionQuery<'_>,
     premise: &Expr,
     model: &Scenario,
 ) -> HashSet<String> {
     let mut rules_of: HashMap<String, Vec<usize>> = HashMap::new();
-    for rule in probe.rules() {
+    for rule in query.rules() {
         for variable in rule.variables {
             rules_of.entry(variable).or_default().push(rule.position);
         }
     }
     let moves = Moves {
-        probe,
+        query,
         premise,
         in_premise: premise.symbols().into_iter().collect(),
         known: model
@@ -56,7 +56,7 @@ pub fn open_by_moves(
         if open.contains(variable) {
             continue;
         }
-        for other in alternatives(probe, variable, value) {
+        for other in alternatives(query, variable, value) {
             if let Some(changed) = moves.second_model(variable, other) {
                 open.extend(changed);
                 break;
@@ -73,7 +73,7 @@ impl Moves<'_, '_> {
             Some(value.clone())
         } else if let Some(value) = self.known.get(name) {
             Some(value.clone())
-        } else if self.probe.is_variable(name) {
+        } else if self.query.is_variable(name) {
             None
         } else {
             // An enumeration value names itself.
@@ -89,7 +89,7 @@ impl Moves<'_, '_> {
         let mut queue = vec![variable.to_string()];
         while let Some(name) = queue.pop() {
             for &rule in self.rules_of.get(&name).map(Vec::as_slice).unwrap_or(&[]) {
-                let formula = self.probe.rule_formula(rule);
+                let formula = self.query.rule_formula(rule);
                 let lookup = |n: &str| self.value(&changed, n);
                 if holds(formula, &lookup) == Some(true) {
                     continue;
@@ -110,7 +110,7 @@ impl Moves<'_, '_> {
         }
         for name in changed.keys() {
             for &rule in self.rules_of.get(name).map(Vec::as_slice).unwrap_or(&[]) {
-                if holds(self.probe.rule_formula(rule), &lookup) != Some(true) {
+                if holds(self.query.rule_formula(rule), &lookup) != Some(true) {
                     return None;
                 }
             }
@@ -146,7 +146,7 @@ impl Moves<'_, '_> {
         };
         let free = |e: &Expr| match &e.kind {
             ExprKind::Symbol(name)
-                if self.probe.is_variable(name)
+                if self.query.is_variable(name)
                     && !changed.contains_key(name)
                     && self.known.contains_key(name.as_str()) =>
             {
@@ -175,7 +175,7 @@ impl Moves<'_, '_> {
 /// Other values to try for `variable`, now `value`: the other truth value,
 /// the enumeration's other values, a number one (or, for a Real, a half and
 /// a hundredth) above and below.
-fn alternatives(probe: &SessionQuery<'_>, variable: &str, value: &Value) -> Vec<Known> {
+fn alternatives(query: &SessionQuery<'_>, variable: &str, value: &Value) -> Vec<Known> {
     let steps = |n: &BigRational, fine: bool| {
         let mut deltas = vec![integer(1)];
         if fine {
@@ -190,7 +190,7 @@ fn alternatives(probe: &SessionQuery<'_>, variable: &str, value: &Value) -> Vec<
     };
     match value {
         Value::Bool(b) => vec![Known::Bool(!b)],
-        Value::Enum(current) => probe
+        Value::Enum(current) => query
             .enum_values(variable)
             .unwrap_or(&[])
             .iter()

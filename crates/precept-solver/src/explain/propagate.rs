@@ -20,7 +20,7 @@ use crate::smt::Expr;
 use crate::solve::{Fact, Outcome, SessionQuery, SolveError};
 use std::collections::{HashMap, HashSet};
 
-/// The variables of the probe's cone and of the premise, with the premise
+/// The variables of the query's cone and of the premise, with the premise
 /// asserted as a fact.
 pub struct Scope {
     pub premise: Fact,
@@ -30,9 +30,9 @@ pub struct Scope {
 }
 
 impl Scope {
-    pub fn new(probe: &mut SessionQuery<'_>, premise: &Expr) -> Result<Scope, SolveError> {
-        let fact = probe.fact(premise)?;
-        let mut variables: HashSet<String> = probe
+    pub fn new(query: &mut SessionQuery<'_>, premise: &Expr) -> Result<Scope, SolveError> {
+        let fact = query.fact(premise)?;
+        let mut variables: HashSet<String> = query
             .rules()
             .into_iter()
             .flat_map(|r| r.variables)
@@ -41,7 +41,7 @@ impl Scope {
             premise
                 .symbols()
                 .into_iter()
-                .filter(|s| probe.is_variable(s))
+                .filter(|s| query.is_variable(s))
                 .map(str::to_string),
         );
         Ok(Scope {
@@ -68,21 +68,21 @@ impl Candidate {
     }
 }
 
-/// Computes what the premise forces in the probe's cone.
-pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagation, SolveError> {
-    let cone = probe.cone().to_vec();
-    let first = match probe.check(&cone, &[scope.premise], &scope.variables)? {
+/// Computes what the premise forces in the query's cone.
+pub fn propagate(query: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagation, SolveError> {
+    let cone = query.cone().to_vec();
+    let first = match query.check(&cone, &[scope.premise], &scope.variables)? {
         Outcome::Sat(scenario) => scenario,
         Outcome::Unsat { rules, .. } => {
-            let (minimal, _) = probe.minimize(rules, &[scope.premise])?;
+            let (minimal, _) = query.minimize(rules, &[scope.premise])?;
             return Ok(Propagation {
-                contradiction: Some(probe.rule_ids(&minimal)),
+                contradiction: Some(query.rule_ids(&minimal)),
                 ..Propagation::default()
             });
         }
     };
     let order: Vec<String> = first.values.iter().map(|(n, _)| n.clone()).collect();
-    let moved = open_by_moves(probe, &scope.premise_formula, &first);
+    let moved = open_by_moves(query, &scope.premise_formula, &first);
     let mut open = Vec::new();
     let mut candidates = Vec::new();
     for (variable, value) in first.values {
@@ -92,7 +92,7 @@ pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagat
         }
         match differs(&variable, &value) {
             Some(formula) => candidates.push(Candidate {
-                differs: probe.fact(&formula)?,
+                differs: query.fact(&formula)?,
                 variable,
                 value,
                 cleared: false,
@@ -106,7 +106,7 @@ pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagat
     // ones left are decided one by one.
     let mut pending: Vec<usize> = (0..candidates.len()).collect();
     let suspects = loop {
-        let suspects = clear_together(probe, scope, &cone, &mut candidates, &pending)?;
+        let suspects = clear_together(query, scope, &cone, &mut candidates, &pending)?;
         let left: Vec<usize> = suspects
             .into_iter()
             .filter(|&i| !candidates[i].cleared)
@@ -127,7 +127,7 @@ pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagat
             .filter(|&&i| !candidates[i].cleared)
             .map(|&i| candidates[i].variable.clone())
             .collect();
-        let outcome = probe.check(&cone, &facts, &show)?;
+        let outcome = query.check(&cone, &facts, &show)?;
         match outcome {
             Outcome::Sat(scenario) => {
                 for candidate in candidates.iter_mut().filter(|c| c.moved_in(&scenario)) {
@@ -135,13 +135,13 @@ pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagat
                 }
             }
             Outcome::Unsat { rules, .. } => {
-                let (minimal, proved) = probe.minimize(rules, &facts)?;
+                let (minimal, proved) = query.minimize(rules, &facts)?;
                 let candidate = &mut candidates[index];
                 candidate.cleared = true;
                 forced.push(Forced {
                     variable: candidate.variable.clone(),
                     value: candidate.value.clone(),
-                    rules: probe.rule_ids(&minimal),
+                    rules: query.rule_ids(&minimal),
                     rules_minimal: proved,
                 });
             }
@@ -174,7 +174,7 @@ pub fn propagate(probe: &mut SessionQuery<'_>, scope: &Scope) -> Result<Propagat
 /// an unsat core blames; returns the indices set aside (the rest are
 /// cleared).
 fn clear_together(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     scope: &Scope,
     cone: &[usize],
     candidates: &mut [Candidate],
@@ -198,7 +198,7 @@ fn clear_together(
             .iter()
             .map(|&i| candidates[i].variable.clone())
             .collect();
-        let outcome = probe.check(cone, &facts, &show)?;
+        let outcome = query.check(cone, &facts, &show)?;
         match outcome {
             Outcome::Sat(scenario) => {
                 for &i in &active {

@@ -80,7 +80,7 @@ impl Twin {
     /// found on the way is kept in `seen`.
     fn decides(
         &self,
-        probe: &mut SessionQuery<'_>,
+        query: &mut SessionQuery<'_>,
         set: &[&String],
         seen: &mut Counterexamples,
     ) -> Result<bool, SolveError> {
@@ -89,11 +89,11 @@ impl Twin {
         }
         let mut facts = self.base.clone();
         facts.extend(set.iter().map(|v| self.same[v.as_str()]));
-        match probe.check(&self.group, &facts, &HashSet::new())? {
+        match query.check(&self.group, &facts, &HashSet::new())? {
             Outcome::Unsat { .. } => Ok(true),
             Outcome::Sat(_) => {
                 let inputs: Vec<&str> = self.same.keys().map(String::as_str).collect();
-                seen.agreeing.push(probe.twins_agree_on(&inputs)?);
+                seen.agreeing.push(query.twins_agree_on(&inputs)?);
                 Ok(false)
             }
         }
@@ -102,7 +102,7 @@ impl Twin {
 
 /// Which open inputs matter to `claim`, given the propagation of the premise.
 pub fn relevance(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     scope: &Scope,
     claim: &Expr,
     propagation: &Propagation,
@@ -118,7 +118,7 @@ pub fn relevance(
         .iter()
         .filter(|v| !forced.contains(v.as_str()))
         .collect();
-    let (group, linked) = claim_group(probe, scope, claim, &forced);
+    let (group, linked) = claim_group(query, scope, claim, &forced);
     let mut irrelevant: Vec<String> = open_inputs
         .iter()
         .filter(|v| !linked.contains(v.as_str()))
@@ -129,11 +129,11 @@ pub fn relevance(
         .copied()
         .filter(|v| linked.contains(v.as_str()))
         .collect();
-    let twin = twin(probe, scope, claim, propagation, group, &candidates)?;
+    let twin = twin(query, scope, claim, propagation, group, &candidates)?;
     // Every check from here on is over the claim's group alone.
-    probe.focus(&twin.group);
+    query.focus(&twin.group);
     let mut seen = Counterexamples::default();
-    let (relevant, proved_irrelevant) = split_relevant(probe, &twin, &candidates, &mut seen)?;
+    let (relevant, proved_irrelevant) = split_relevant(query, &twin, &candidates, &mut seen)?;
     irrelevant.extend(proved_irrelevant.into_iter().cloned());
     let order_of = |name: &str| inputs.iter().position(|v| v == name);
     irrelevant.sort_by_key(|v| order_of(v));
@@ -142,7 +142,7 @@ pub fn relevance(
         smallest: true,
         irrelevant,
     };
-    if relevant.is_empty() || !twin.decides(probe, &relevant, &mut seen)? {
+    if relevant.is_empty() || !twin.decides(query, &relevant, &mut seen)? {
         // The inputs together do not decide it (derived values stay free).
         return Ok(result);
     }
@@ -163,7 +163,7 @@ pub fn relevance(
                 break 'search;
             }
             checks += 1;
-            if twin.decides(probe, &set, &mut seen)? {
+            if twin.decides(query, &set, &mut seen)? {
                 sets.push(set);
             }
         }
@@ -175,7 +175,7 @@ pub fn relevance(
         while i < set.len() {
             let mut smaller = set.clone();
             smaller.remove(i);
-            if twin.decides(probe, &smaller, &mut seen)? {
+            if twin.decides(query, &smaller, &mut seen)? {
                 set = smaller;
             } else {
                 i += 1;
@@ -186,7 +186,7 @@ pub fn relevance(
     for set in sets {
         let mut splits = Vec::new();
         for variable in &set {
-            splits.push(split(probe, &twin, variable, budget.max_values)?);
+            splits.push(split(query, &twin, variable, budget.max_values)?);
         }
         result.ask.push(Ask {
             variables: set.iter().map(|v| v.to_string()).collect(),
@@ -203,7 +203,7 @@ pub fn relevance(
 /// halved, down to single inputs (each then decided exactly).
 #[allow(clippy::type_complexity)]
 fn split_relevant<'a>(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     twin: &Twin,
     candidates: &[&'a String],
     seen: &mut Counterexamples,
@@ -219,7 +219,7 @@ fn split_relevant<'a>(
             .copied()
             .filter(|v| !set.contains(v))
             .collect();
-        if twin.decides(probe, &others, seen)? {
+        if twin.decides(query, &others, seen)? {
             irrelevant.extend(set);
         } else if set.len() == 1 {
             relevant.extend(set);
@@ -237,12 +237,12 @@ fn split_relevant<'a>(
 /// The rules of the claim's group (positions) and the variables linked to
 /// the claim once forced values are constants.
 fn claim_group(
-    probe: &SessionQuery<'_>,
+    query: &SessionQuery<'_>,
     scope: &Scope,
     claim: &Expr,
     forced: &HashSet<&str>,
 ) -> (Vec<usize>, HashSet<String>) {
-    let rules = probe.rules();
+    let rules = query.rules();
     let mut names: Vec<&str> = scope.variables.iter().map(String::as_str).collect();
     names.sort_unstable();
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
@@ -286,7 +286,7 @@ fn claim_group(
 }
 
 fn twin(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     scope: &Scope,
     claim: &Expr,
     propagation: &Propagation,
@@ -299,18 +299,18 @@ fn twin(
         .filter_map(|f| super::values::equals(&f.variable, &f.value))
         .collect();
     let forced_values = and_of(values);
-    let given = vec![scope.premise, probe.fact(&forced_values)?];
+    let given = vec![scope.premise, query.fact(&forced_values)?];
     let mut base = given.clone();
-    let claim_holds = probe.fact(claim)?;
-    let claim_fails = probe.fact(&not_of(claim))?;
+    let claim_holds = query.fact(claim)?;
+    let claim_fails = query.fact(&not_of(claim))?;
     base.push(claim_holds);
-    base.push(probe.twin_rules(&group));
-    base.push(probe.twin_fact(&scope.premise_formula)?);
-    base.push(probe.twin_fact(&forced_values)?);
-    base.push(probe.twin_fact(&not_of(claim))?);
+    base.push(query.twin_rules(&group));
+    base.push(query.twin_fact(&scope.premise_formula)?);
+    base.push(query.twin_fact(&forced_values)?);
+    base.push(query.twin_fact(&not_of(claim))?);
     let mut same = HashMap::new();
     for &variable in candidates {
-        same.insert(variable.clone(), probe.same_value(variable)?);
+        same.insert(variable.clone(), query.same_value(variable)?);
     }
     Ok(Twin {
         group,
@@ -326,7 +326,7 @@ fn twin(
 /// (M ∧ P, over the claim's group with the forced values). A Real has
 /// endless values: two examples a side at most.
 fn split(
-    probe: &mut SessionQuery<'_>,
+    query: &mut SessionQuery<'_>,
     twin: &Twin,
     variable: &str,
     max_values: usize,
@@ -341,7 +341,7 @@ fn split(
         let mut exhausted = false;
         let mut limit = max_values;
         while values.len() < limit {
-            let Outcome::Sat(scenario) = probe.check(&twin.group, &facts, &show)? else {
+            let Outcome::Sat(scenario) = query.check(&twin.group, &facts, &show)? else {
                 exhausted = true;
                 break;
             };
@@ -354,7 +354,7 @@ fn split(
             }
             values.push(value);
             match other {
-                Some(other) => facts.push(probe.fact(&other)?),
+                Some(other) => facts.push(query.fact(&other)?),
                 None => break,
             }
         }

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
 
-/// A fact asserted in a probe, named for assumptions and cores.
+/// A fact asserted in a query, named for assumptions and cores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Fact(usize);
 
@@ -34,7 +34,7 @@ pub enum Outcome {
     Unsat { rules: Vec<usize>, facts: Vec<Fact> },
 }
 
-/// One rule of the probe's cone.
+/// One rule of the query's cone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConeRule {
     /// The rule's position in the session (what checks and cores use).
@@ -69,10 +69,10 @@ struct Focus {
 }
 
 impl SolverSession {
-    /// Opens a probe on the cone of `variables`. Fails when the solver
+    /// Opens a query on the cone of `variables`. Fails when the solver
     /// cannot say in time whether the rules are consistent and the request
     /// has been stopped meanwhile.
-    pub fn probe<'a>(
+    pub fn query<'a>(
         &'a mut self,
         variables: &[&str],
         interruption: &'a dyn Interruption,

@@ -16,7 +16,7 @@
 //! So the finding's kind, its rule sets and its scenarios are proved again
 //! on the changed model. An IMPOSSIBLE finding is kept only while the policy
 //! was consistent; whether the change made it inconsistent is the
-//! workbench's consistency probe, which sends every test back to the solver
+//! workbench's consistency check, which sends every test back to the solver
 //! then. A finding whose rule set was not proved minimal, or that the solver
 //! could not decide, is always asked again.
 

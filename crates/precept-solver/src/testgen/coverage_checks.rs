@@ -114,7 +114,7 @@ pub(super) fn exercise(
     }
     variables.sort_unstable();
     variables.dedup();
-    let Ok(mut probe) = session.probe(&variables, interruption) else {
+    let Ok(mut query) = session.query(&variables, interruption) else {
         return decide(job, shared, finding, None);
     };
     let seeds: Vec<&Scenario> = [
@@ -125,7 +125,7 @@ pub(super) fn exercise(
     .flatten()
     .collect();
     let mut models = PremiseModels::open(
-        &mut probe,
+        &mut query,
         premise,
         &job.claim,
         &shared.formulas,

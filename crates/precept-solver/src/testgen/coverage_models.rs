@@ -4,14 +4,14 @@
 //! Every model of `M ∧ P` found so far is kept as an exact assignment. A
 //! formula X that is true in one of them by exact evaluation
 //! (`model/evaluate.rs`) is satisfiable with `M ∧ P`: the model is first
-//! checked, also by exact evaluation, to satisfy every rule of the probe's
+//! checked, also by exact evaluation, to satisfy every rule of the query's
 //! cone and P, and the rules outside the cone share no variable with the
-//! cone, P or X and are consistent on their own (the probe's cone is every
+//! cone, P or X and are consistent on their own (the query's cone is every
 //! rule when the policy is not known to be consistent), so the model
 //! extends to one of the whole policy. A question false under the values
 //! P's conjuncts fix (`b`, `(not b)`, `(= v constant)`) is unsatisfiable
 //! with P, since every model of P has those values. Only the questions
-//! neither settles go to the solver, all at once in the probe's warm cone solver
+//! neither settles go to the solver, all at once in the query's warm cone solver
 //! with P asserted, each X under a guard of its own:
 //!
 //! - satisfiable: every X assumed holds in the model, which joins the pool;
@@ -46,7 +46,7 @@ struct Assignment {
 }
 
 pub(super) struct PremiseModels<'a, 'p> {
-    probe: &'a mut SessionQuery<'p>,
+    query: &'a mut SessionQuery<'p>,
     /// The premise's guard; None when it could not be asserted (every
     /// question is then undecided).
     premise: Option<Fact>,
@@ -63,37 +63,37 @@ pub(super) struct PremiseModels<'a, 'p> {
 }
 
 impl<'a, 'p> PremiseModels<'a, 'p> {
-    /// Asserts `premise` (elaborated) in `probe`, and keeps the `seeds` (the
+    /// Asserts `premise` (elaborated) in `query`, and keeps the `seeds` (the
     /// scenarios of the test's finding) that prove to be models of the cone
     /// and P.
     pub(super) fn open(
-        probe: &'a mut SessionQuery<'p>,
+        query: &'a mut SessionQuery<'p>,
         premise: &Expr,
         claim: &Expr,
         formulas: &'a [Expr],
         enum_values: &'a HashSet<String>,
         seeds: &[&Scenario],
     ) -> PremiseModels<'a, 'p> {
-        let mut show: HashSet<String> = probe
+        let mut show: HashSet<String> = query
             .rules()
             .into_iter()
             .flat_map(|r| r.variables)
             .collect();
         for name in premise.symbols().into_iter().chain(claim.symbols()) {
-            if probe.is_variable(name) {
+            if query.is_variable(name) {
                 show.insert(name.to_string());
             }
         }
-        let fact = probe.fact(premise).ok();
+        let fact = query.fact(premise).ok();
         let mut fixed = HashMap::new();
         fixed_values(
             premise,
-            &|name| probe.is_variable(name),
+            &|name| query.is_variable(name),
             enum_values,
             &mut fixed,
         );
         let mut models = PremiseModels {
-            probe,
+            query,
             premise: fact,
             premise_formula: premise.clone(),
             claim: claim.clone(),
@@ -140,7 +140,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
     fn value(&self, model: &Assignment, name: &str) -> Option<Known> {
         match model.values.get(name) {
             Some(value) => Some(value.clone()),
-            None if self.enum_values.contains(name) && !self.probe.is_variable(name) => {
+            None if self.enum_values.contains(name) && !self.query.is_variable(name) => {
                 Some(Known::Enum(name.to_string()))
             }
             None => None,
@@ -156,7 +156,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
     fn refuted_by_premise(&self, question: Question) -> bool {
         let fixed = |name: &str| match self.fixed.get(name) {
             Some(value) => Some(value.clone()),
-            None if self.enum_values.contains(name) && !self.probe.is_variable(name) => {
+            None if self.enum_values.contains(name) && !self.query.is_variable(name) => {
                 Some(Known::Enum(name.to_string()))
             }
             None => None,
@@ -196,10 +196,10 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
         };
         let satisfied = self.holds_in(&model, &self.premise_formula) == Some(true)
             && self
-                .probe
+                .query
                 .cone()
                 .iter()
-                .all(|&r| self.holds_in(&model, self.probe.rule_formula(r)) == Some(true));
+                .all(|&r| self.holds_in(&model, self.query.rule_formula(r)) == Some(true));
         if satisfied {
             model.claim = self.holds_in(&model, &self.claim);
             self.models.push(model);
@@ -222,7 +222,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
                 Expr::app(Op::And, vec![self.formulas[i].clone(), claim])
             }
         };
-        let fact = self.probe.fact(&formula).ok();
+        let fact = self.query.fact(&formula).ok();
         self.facts.insert(question, fact);
         fact
     }
@@ -243,7 +243,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
         }
         let mut aside: Vec<(Question, Fact)> = Vec::new();
         let mut one_at_a_time = false;
-        let cone = self.probe.cone().to_vec();
+        let cone = self.query.cone().to_vec();
         // The models every question left was evaluated in.
         let mut evaluated = self.models.len();
         loop {
@@ -279,7 +279,7 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
             }
             let mut facts = vec![premise];
             facts.extend(queue.iter().map(|&(_, fact)| fact));
-            match self.probe.check(&cone, &facts, &self.show) {
+            match self.query.check(&cone, &facts, &self.show) {
                 Ok(Outcome::Sat(scenario)) => {
                     for (question, _) in queue.drain(..) {
                         self.answers.insert(question, Some(true));
@@ -305,11 +305,11 @@ impl<'a, 'p> PremiseModels<'a, 'p> {
                     }
                 }
                 Err(_) => {
-                    if self.probe.stopped().is_some() || queue.len() == 1 {
+                    if self.query.stopped().is_some() || queue.len() == 1 {
                         for (question, _) in queue.drain(..) {
                             self.answers.insert(question, None);
                         }
-                        if self.probe.stopped().is_some() {
+                        if self.query.stopped().is_some() {
                             for (question, _) in aside.drain(..) {
                                 self.answers.insert(question, None);
                             }

@@ -194,17 +194,17 @@ pub fn parting_step(
     };
     let mut variables = premise.symbols();
     variables.extend(claim.symbols());
-    let mut probe = session.probe(&variables, interruption).ok()?;
-    let premise = probe.fact(premise).ok()?;
-    let goal_fails = probe.fact(&goal_fails).ok()?;
-    let cone = probe.rules();
+    let mut query = session.query(&variables, interruption).ok()?;
+    let premise = query.fact(premise).ok()?;
+    let goal_fails = query.fact(&goal_fails).ok()?;
+    let cone = query.rules();
     for (index, step) in chain.steps.iter().enumerate() {
         let without: Vec<usize> = cone
             .iter()
             .filter(|r| !step.rules.contains(&r.id))
             .map(|r| r.position)
             .collect();
-        match probe.check(&without, &[premise, goal_fails], &HashSet::new()) {
+        match query.check(&without, &[premise, goal_fails], &HashSet::new()) {
             Ok(Outcome::Sat(_)) => return Some(index),
             Ok(Outcome::Unsat { .. }) => {}
             Err(_) => return None,

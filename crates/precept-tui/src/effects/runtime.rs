@@ -29,7 +29,7 @@ enum Pending {
         generation: u64,
         test: Box<LogicTest>,
     },
-    Probe {
+    ConsistencyCheck {
         generation: u64,
     },
 }
@@ -147,7 +147,7 @@ impl Runtime {
             Effect::RunTests {
                 generation,
                 jobs,
-                probe_consistency,
+                check_consistency,
                 shared_out,
             } => {
                 self.cancel_runs();
@@ -190,13 +190,14 @@ impl Runtime {
                 // After the main worker's tests: its first test has asked
                 // whether the edited rules hold together, so the probe then
                 // costs next to nothing and holds no test back.
-                if probe_consistency {
+                if check_consistency {
                     let truth = Expr::new(ExprKind::Bool(true));
                     let ticket =
                         self.solver
                             .main()
                             .submit(truth.clone(), truth, self.reply.clone());
-                    self.pending.insert(ticket, Pending::Probe { generation });
+                    self.pending
+                        .insert(ticket, Pending::ConsistencyCheck { generation });
                 }
                 messages
             }
@@ -667,7 +668,7 @@ impl Runtime {
                         }),
                     }
                 }
-                Pending::Probe { generation } => Msg::ConsistencyChecked {
+                Pending::ConsistencyCheck { generation } => Msg::ConsistencyChecked {
                     generation,
                     consistent: reply.finding.kind != FindingKind::Impossible,
                 },

@@ -1,5 +1,5 @@
 //! The workbench's solver workers: the main one (questions, explanations,
-//! the consistency probe) and helpers, as many as `solver_jobs` asks for
+//! the consistency check) and helpers, as many as `solver_jobs` asks for
 //! beyond it. Every worker has the model loaded and gets every edit; a lint
 //! run is shared out over all of them by group of rules (groups whose
 //! content an earlier run checked keep their diagnostics), a test run in
@@ -59,7 +59,7 @@ impl Solvers {
         }
     }
 
-    /// The worker for questions, explanations and the consistency probe.
+    /// The worker for questions, explanations and the consistency check.
     pub fn main(&self) -> &SolverWorker {
         &self.workers[0]
     }

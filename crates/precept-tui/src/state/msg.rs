@@ -20,7 +20,7 @@ pub enum Msg {
         generation: u64,
         outcome: Box<TestOutcome>,
     },
-    /// The consistency probe of run `generation`.
+    /// The consistency check of run `generation`.
     ConsistencyChecked {
         generation: u64,
         consistent: bool,
@@ -217,7 +217,7 @@ pub enum Effect {
         formula: Option<Expr>,
     },
     /// Run these tests as run `generation`, replacing any older run. With
-    /// `probe_consistency`, also check whether the policy alone is consistent.
+    /// `check_consistency`, also check whether the policy alone is consistent.
     /// With `shared_out` (a partial run, such as an edit's rerun), every
     /// worker is given every test and whichever comes to one first answers
     /// it (`Solvers::share_tests`), so the tests of one cone keep every core
@@ -227,7 +227,7 @@ pub enum Effect {
     RunTests {
         generation: u64,
         jobs: Vec<TestJob>,
-        probe_consistency: bool,
+        check_consistency: bool,
         shared_out: bool,
     },
     /// The verify panel's question. With `defaults` (the default reading

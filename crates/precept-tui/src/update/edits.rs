@@ -315,7 +315,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
 }
 
 /// Reruns the tests whose cone of influence contains the edited rule (its
-/// old and new variables), with a consistency probe. Of those, a test
+/// old and new variables), with a consistency check. Of those, a test
 /// whose finding's evidence does not rest on the old rule and holds under
 /// the new one keeps its finding without the solver (`carry_over.rs`).
 fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect {

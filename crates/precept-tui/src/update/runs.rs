@@ -1,5 +1,5 @@
 //! Test runs and verify questions: what to run, and what the results mean
-//! (flips, stale results, the consistency probe).
+//! (flips, stale results, the consistency check).
 
 use crate::state::app::{App, FindingChange, Flip, Overlay, Pane, TestState};
 use crate::state::msg::{Effect, TestJob};
@@ -18,7 +18,7 @@ pub fn start_full_run(app: &mut App) -> Effect {
 /// Starts run `generation + 1` over `ids`. A newer run replaces any older
 /// one: the runtime cancels what is still queued, and results of older runs
 /// are dropped when they arrive.
-pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial: bool) -> Effect {
+pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial: bool) -> Effect {
     app.generation += 1;
     app.flips.clear();
     // A run started while handling an edit, undo or redo is that change's rerun.
@@ -75,7 +75,7 @@ pub fn start_run(app: &mut App, ids: &[String], probe_consistency: bool, partial
     Effect::RunTests {
         generation: app.generation,
         jobs,
-        probe_consistency,
+        check_consistency,
         shared_out: partial,
     }
 }
