@@ -131,13 +131,13 @@ fn main() {
             Runtime::with_solver_jobs(dir.path().to_path_buf(), None, Duration::from_secs(5), jobs);
         println!(
             "{jobs} solver worker(s); model: {} rules, {} variables, {} tests in {SECTIONS} sections",
-            app.model.rules.len(),
-            app.model.variables.len(),
-            app.tests.tests.len()
+            app.ws.model.rules.len(),
+            app.ws.model.variables.len(),
+            app.ws.tests.tests.len()
         );
         let started = Instant::now();
         let first = vec![
-            Effect::LoadSolver(Box::new(app.compiled.clone())),
+            Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
             precept::tui::update::start_full_run(&mut app),
         ];
         settle(&mut app, &mut runtime, first);
@@ -202,7 +202,7 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     for round in 0..10 {
         let section = (round * 3) % SECTIONS;
         let index = section * RULES_PER_SECTION + 10;
-        let id = app.model.rules[index].id.clone();
+        let id = app.ws.model.rules[index].id.clone();
         let text = format!(
             "(=> s{section}_eligible0 (>= s{section}_amount10 (+ s{section}_amount9 {}.0)))",
             2 + round % 5
@@ -238,13 +238,13 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
         "{jobs} worker(s): edit → results, tests asked again {:?} and kept by their evidence {:?} of {}: median {:>7.1} ms (the workbench's update {:.1} ms of it)",
         affected_counts,
         kept_counts,
-        app.tests.tests.len(),
+        app.ws.tests.tests.len(),
         affected.as_secs_f64() * 1e3,
         updating.as_secs_f64() * 1e3
     );
     println!(
         "{jobs} worker(s): full test run ({} tests): median {:>7.1} ms  target ≤ 1,200 ms  {}",
-        app.tests.tests.len(),
+        app.ws.tests.tests.len(),
         full.as_secs_f64() * 1e3,
         if full <= Duration::from_millis(1200) {
             "PASS"

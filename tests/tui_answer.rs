@@ -110,7 +110,7 @@ fn a_question_and_answer_is_checked_in_the_workbench_and_saved_as_a_test() {
     // The aggregate finding is followed by its verdict in plain words.
     app.size = (120, 40);
     let screen = screen_text(&app);
-    let verdict = report.verdict(&app.compiled.glossary);
+    let verdict = report.verdict(&app.ws.compiled.glossary);
     assert!(
         verdict.starts_with(
             "It depends: under these rules, in this situation it can be true or false that "

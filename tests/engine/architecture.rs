@@ -139,6 +139,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("lifecycle", &["lifecycle"]),
             ("define", &["define"]),
             ("formalization", &["formalization"]),
+            ("workspace", &["workspace"]),
         ],
     ),
     (

@@ -63,7 +63,7 @@ fn the_document_marks_covered_and_uncovered_spans_with_their_rules() {
 
     // Deleting R1 leaves its sentence without a rule: "○", and no id.
     bench.press('d');
-    assert!(bench.app.model.rule("R1").is_none());
+    assert!(bench.app.ws.model.rule("R1").is_none());
     let lines = rows(&bench.buffer(), document);
     assert!(lines[0].contains("Document · 1 uncovered"), "{}", lines[0]);
     let first = lines

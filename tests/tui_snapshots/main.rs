@@ -67,7 +67,7 @@ impl Bench {
         app.formalization.record = FormalizationRecord::load(dir.path()).unwrap();
         let runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
         let effects = vec![
-            Effect::LoadSolver(Box::new(app.compiled.clone())),
+            Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
             start_full_run(&mut app),
         ];
         let mut bench = Bench {

@@ -65,7 +65,7 @@ fn verify_screen_with_a_finding() {
 fn formalize_screen_after_a_formalization() {
     for size in SIZES {
         let mut bench = Bench::open(size);
-        let document = bench.app.document.clone().unwrap();
+        let document = bench.app.ws.document.clone().unwrap();
         let (_, record) = support::park_formalization::park_formalization(&document);
         bench.app.formalization.record = Some(record);
         bench.press('6');
@@ -114,6 +114,7 @@ fn accepting_an_impossible_test_asks_for_confirmation() {
         bench.key(KeyCode::Char('g'), KeyModifiers::CONTROL);
         let index = bench
             .app
+            .ws
             .tests
             .tests
             .iter()

@@ -22,7 +22,7 @@ fn delete_r1(bench: &mut Bench) {
     bench.press('g');
     assert_eq!(bench.app.selected_rule().unwrap().id, "R1");
     bench.press('d');
-    assert!(bench.app.model.rule("R1").is_none());
+    assert!(bench.app.ws.model.rule("R1").is_none());
 }
 
 #[test]

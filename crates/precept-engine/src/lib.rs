@@ -13,3 +13,4 @@ pub mod export;
 pub mod formalization;
 pub mod formats;
 pub mod lifecycle;
+pub mod workspace;

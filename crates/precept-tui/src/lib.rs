@@ -86,7 +86,8 @@ pub fn run(dir: &Path) -> ExitCode {
         Ok(record) => app.formalization.record = record,
         Err(error) => app.status.last_error = Some(error.to_string()),
     }
-    let mut runtime = Runtime::with_solver_jobs(app.project_dir.clone(), config.dir, timeout, jobs);
+    let mut runtime =
+        Runtime::with_solver_jobs(app.ws.project_dir.clone(), config.dir, timeout, jobs);
     let result = event_loop(&mut terminal, &mut app, &mut runtime);
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
@@ -107,7 +108,7 @@ fn event_loop(
     // The first frame comes before any solver work.
     terminal.draw(|frame| view::render(app, frame))?;
     let mut effects = vec![
-        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
         update::start_full_run(app),
     ];
     let mut last_tick = Instant::now();

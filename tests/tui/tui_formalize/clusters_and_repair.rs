@@ -41,8 +41,8 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
     type_text(&mut app, "baseFee");
     let effects = key(&mut app, KeyCode::Enter);
     assert!(names(&effects).contains(&"SaveRecord"));
-    assert!(app.model.variable("baseFee").is_some());
-    assert!(app.model.rules[0].expression.contains("baseFee"));
+    assert!(app.ws.model.variable("baseFee").is_some());
+    assert!(app.ws.model.rules[0].expression.contains("baseFee"));
     assert_eq!(
         app.formalization.record.as_ref().unwrap().clusters[0].name,
         "baseFee"
@@ -74,7 +74,7 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
         }
         _ => false,
     });
-    let before_split = app.model.clone();
+    let before_split = app.ws.model.clone();
     let clusters_before = app.formalization.record.as_ref().unwrap().clusters.clone();
     let effects = press(&mut app, 's');
     assert!(
@@ -83,16 +83,17 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
         names(&effects)
     );
     let new_variable = app
+        .ws
         .model
         .variables
         .iter()
         .find(|v| v.name.starts_with("standardFee") || v.name.starts_with("baseFee_"))
         .map(|v| v.name.clone())
         .expect("a new variable");
-    let r3 = app.model.rule("R3").unwrap();
+    let r3 = app.ws.model.rule("R3").unwrap();
     assert!(r3.expression.contains(&new_variable), "{}", r3.expression);
     press(&mut app, 'u');
-    assert_eq!(app.model, before_split);
+    assert_eq!(app.ws.model, before_split);
     assert_eq!(
         app.formalization.record.as_ref().unwrap().clusters,
         clusters_before,
@@ -103,7 +104,7 @@ fn clusters_can_be_renamed_merged_and_split_each_as_an_undoable_edit() {
 fn select_rule(app: &mut App, id: &str) {
     press(app, '1');
     press(app, 'g');
-    let index = app.model.rules.iter().position(|r| r.id == id).unwrap();
+    let index = app.ws.model.rules.iter().position(|r| r.id == id).unwrap();
     for _ in 0..index {
         press(app, 'j');
     }
@@ -193,22 +194,22 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
         "a decided edit stays decided"
     );
     press(&mut app, 'j');
-    let original = app.model.clone();
+    let original = app.ws.model.clone();
     let effects = press(&mut app, 'y');
     assert!(names(&effects).contains(&"SaveModel"));
     assert_eq!(
-        app.model.rule("R6"),
+        app.ws.model.rule("R6"),
         original.rule("R6"),
         "the rejected edit is not applied"
     );
     assert_eq!(
-        app.model.variable("discountRate").unwrap().description,
+        app.ws.model.variable("discountRate").unwrap().description,
         "the discount as a fraction of the seasonal fee"
     );
     key(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
     press(&mut app, 'u');
-    assert_eq!(app.model, original);
+    assert_eq!(app.ws.model, original);
 }
 
 #[test]
@@ -314,19 +315,20 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
         app.status.message
     );
 
-    let before = app.model.clone();
+    let before = app.ws.model.clone();
     let effects = press(&mut app, 'y');
     assert!(names(&effects).contains(&"SaveModel") && names(&effects).contains(&"SaveRecord"));
-    assert!(app.model.variable("visitorAge").is_none());
+    assert!(app.ws.model.variable("visitorAge").is_none());
     assert!(
-        app.model
+        app.ws
+            .model
             .rules
             .iter()
             .all(|r| !r.expression.contains("visitorAge"))
     );
     assert_eq!(app.formalization.proposals.len(), 1, "the definition stays");
     press(&mut app, 'u');
-    assert_eq!(app.model, before, "undo brings visitorAge back");
+    assert_eq!(app.ws.model, before, "undo brings visitorAge back");
     assert_eq!(
         app.formalization
             .record
@@ -351,16 +353,16 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
             .is_empty()
     );
     assert!(
-        app.model.variable("visitorAge").is_some(),
+        app.ws.model.variable("visitorAge").is_some(),
         "a rejection changes no rule"
     );
 
     // The definition is accepted as one undoable edit too.
-    let before = app.model.clone();
+    let before = app.ws.model.clone();
     let effects = press(&mut app, 'y');
     assert!(names(&effects).contains(&"SaveModel"), "{:?}", app.status);
-    assert_eq!(app.model.definitions.len(), 1, "{:?}", app.status);
+    assert_eq!(app.ws.model.definitions.len(), 1, "{:?}", app.status);
     assert!(app.formalization.proposals.is_empty());
     press(&mut app, 'u');
-    assert_eq!(app.model, before, "undo takes the definition back");
+    assert_eq!(app.ws.model, before, "undo takes the definition back");
 }

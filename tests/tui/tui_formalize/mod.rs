@@ -46,7 +46,7 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
 /// scripted replies of tests/data/formalize.
 fn park_formalized(app: &App) -> Formalized {
     let (model, record) =
-        support::park_formalization::park_formalization(app.document.as_deref().unwrap());
+        support::park_formalization::park_formalization(app.ws.document.as_deref().unwrap());
     Formalized { model, record }
 }
 

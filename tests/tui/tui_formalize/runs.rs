@@ -5,9 +5,9 @@ use super::*;
 #[test]
 fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     let (_dir, mut app) = open_park();
-    let original = app.model.clone();
+    let original = app.ws.model.clone();
     let generation = start_formalizing(&mut app);
-    let spans = plan_spans(app.document.as_deref().unwrap(), 3_000);
+    let spans = plan_spans(app.ws.document.as_deref().unwrap(), 3_000);
     update(
         &mut app,
         Msg::Formalize {
@@ -85,10 +85,11 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
         ["SaveModel", "LoadSolver", "RunTests", "SaveRecord"]
     );
     assert!(app.formalization.run.is_none());
-    assert_eq!(app.model.rules, formalized.model.rules);
-    assert_eq!(app.model.title, original.title, "the title is kept");
+    assert_eq!(app.ws.model.rules, formalized.model.rules);
+    assert_eq!(app.ws.model.title, original.title, "the title is kept");
     assert!(
-        app.model
+        app.ws
+            .model
             .rules
             .iter()
             .all(|r| r.review == ReviewStatus::Unreviewed)
@@ -102,7 +103,7 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     );
 
     let effects = press(&mut app, 'u');
-    assert_eq!(app.model, original, "undo brings the old model back");
+    assert_eq!(app.ws.model, original, "undo brings the old model back");
     assert!(
         app.formalization.record.is_none(),
         "and the project had no record"
@@ -139,7 +140,7 @@ fn the_replace_confirmation_holds_for_the_next_key_only() {
 #[test]
 fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
     let (_dir, mut app) = open_park();
-    let original = app.model.clone();
+    let original = app.ws.model.clone();
     let generation = start_formalizing(&mut app);
     assert_eq!(names(&key(&mut app, KeyCode::Esc)), ["CancelFormalize"]);
     assert!(app.formalization.run.is_none());
@@ -154,13 +155,13 @@ fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
         )
         .is_empty()
     );
-    assert_eq!(app.model, original);
+    assert_eq!(app.ws.model, original);
 }
 
 #[test]
 fn a_failed_formalization_reports_why_and_changes_nothing() {
     let (_dir, mut app) = open_park();
-    let original = app.model.clone();
+    let original = app.ws.model.clone();
     let generation = start_formalizing(&mut app);
     let effects = update(
         &mut app,
@@ -185,5 +186,5 @@ fn a_failed_formalization_reports_why_and_changes_nothing() {
             .contains("[[profile]]"),
         "the screen keeps the whole how-to"
     );
-    assert_eq!(app.model, original);
+    assert_eq!(app.ws.model, original);
 }

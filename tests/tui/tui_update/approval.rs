@@ -13,7 +13,7 @@ use precept::solve::lint_checks::LintEvent;
 const R16_SWAPPED: &str = "(= totalExpense (* 1.1 (+ creditCost cashPayment)))";
 
 fn review(app: &App, id: &str) -> ReviewStatus {
-    app.model.rule(id).unwrap().review
+    app.ws.model.rule(id).unwrap().review
 }
 
 fn same_meaning_note(id: &str) -> String {
@@ -85,7 +85,7 @@ fn a_lint_fix_that_only_rewrites_an_approved_rule_keeps_its_approval() {
         "until the solver says"
     );
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(expression(&app.model, "R16"), R16_SWAPPED);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_SWAPPED);
     assert_eq!(review(&app, "R16"), ReviewStatus::Approved);
     assert_eq!(
         read_model(dir.path()).rule("R16").unwrap().review,
@@ -101,8 +101,8 @@ fn a_lint_fix_that_changes_an_approved_rules_meaning_sends_it_to_review() {
     let scratch = tempfile::tempdir().unwrap();
     support::overlap_project(scratch.path());
     let mut app = open_app(scratch.path());
-    let general = app.model.rules[0].id.clone();
-    app.model.rules[0].review = ReviewStatus::Approved;
+    let general = app.ws.model.rules[0].id.clone();
+    app.ws.model.rules[0].review = ReviewStatus::Approved;
     let mut runtime = start(&mut app);
     let effects = press(&mut app, '5');
     settle(&mut app, &mut runtime, effects);
@@ -181,7 +181,7 @@ fn an_accepted_repair_keeps_approval_only_for_a_pure_rewrite() {
         kinds(&effects)
     );
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(expression(&app.model, "R16"), R16_SWAPPED);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_SWAPPED);
     assert_eq!(review(&app, "R16"), ReviewStatus::Approved);
     assert_eq!(
         read_model(dir.path()).rule("R16").unwrap().review,
@@ -194,7 +194,7 @@ fn an_accepted_repair_keeps_approval_only_for_a_pure_rewrite() {
     press(&mut app, 'j');
     let effects = press(&mut app, 'y');
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
     assert_eq!(review(&app, "R16"), ReviewStatus::Unreviewed);
     assert_eq!(
         read_model(dir.path()).rule("R16").unwrap().review,

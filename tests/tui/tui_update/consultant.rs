@@ -434,7 +434,7 @@ fn the_facts_are_saved_as_a_test_premise() {
     let effects = code(&mut app, KeyCode::Enter);
     assert_eq!(kinds(&effects), ["SaveTests", "RunTests"]);
     settle(&mut app, &mut runtime, effects);
-    let saved = app.tests.tests.last().unwrap();
+    let saved = app.ws.tests.tests.last().unwrap();
     assert_eq!(
         saved.premise,
         "(and (= ageClass SENIOR) isLowSeason (= creditUnits 0) (= totalAdmissionFund 35.4))"

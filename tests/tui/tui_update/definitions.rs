@@ -32,12 +32,16 @@ fn hall_with_definition() -> (tempfile::TempDir, App) {
     )
     .unwrap();
     let app = open_app(scratch.path());
-    assert!(app.compiled.issues.is_empty(), "{:?}", app.compiled.issues);
+    assert!(
+        app.ws.compiled.issues.is_empty(),
+        "{:?}",
+        app.ws.compiled.issues
+    );
     (scratch, app)
 }
 
 fn hall_definition(app: &App) -> &Definition {
-    app.model.definition_of("canBookHall").unwrap()
+    app.ws.model.definition_of("canBookHall").unwrap()
 }
 
 fn ask(app: &mut App, premise: &str, claim: &str) -> Vec<Effect> {
@@ -135,7 +139,7 @@ fn a_finding_that_rests_on_assumptions_is_saved_as_a_test_that_states_them() {
     press(&mut app, 'v');
     let effects = code(&mut app, KeyCode::Enter);
     assert_eq!(kinds(&effects), ["SaveTests", "RunTests"]);
-    let saved = app.tests.tests.last().unwrap().clone();
+    let saved = app.ws.tests.tests.last().unwrap().clone();
     assert_eq!(
         saved.premise,
         "(and (and livesInParish isAdult) (not owesForDamage))"
@@ -210,9 +214,13 @@ fn a_definition_shows_as_one_block_and_is_edited_part_by_part() {
         "(and owesForDamage (not isLocalCharity))"
     );
     // Its rules follow: the exception's own and every case's.
-    assert!(expression(&app.model, &exception).contains("(not isLocalCharity)"));
-    assert!(expression(&app.model, &case).contains("(not isLocalCharity)"));
-    assert!(app.compiled.issues.is_empty(), "{:?}", app.compiled.issues);
+    assert!(expression(&app.ws.model, &exception).contains("(not isLocalCharity)"));
+    assert!(expression(&app.ws.model, &case).contains("(not isLocalCharity)"));
+    assert!(
+        app.ws.compiled.issues.is_empty(),
+        "{:?}",
+        app.ws.compiled.issues
+    );
 
     // u takes it back whole.
     press(&mut app, 'u');
@@ -220,7 +228,7 @@ fn a_definition_shows_as_one_block_and_is_edited_part_by_part() {
         hall_definition(&app).exceptions[0].condition,
         "owesForDamage"
     );
-    assert!(!expression(&app.model, &case).contains("isLocalCharity"));
+    assert!(!expression(&app.ws.model, &case).contains("isLocalCharity"));
 
     // A condition that does not check is not applied.
     select_rule(&mut app, &exception);
@@ -240,18 +248,22 @@ fn a_definition_shows_as_one_block_and_is_edited_part_by_part() {
     let effects = press(&mut app, 'd');
     assert!(kinds(&effects).contains(&"SaveModel"), "{effects:#?}");
     assert!(hall_definition(&app).requirements.is_empty());
-    assert!(app.model.rule(&requirement).is_none());
-    assert!(app.compiled.issues.is_empty(), "{:?}", app.compiled.issues);
+    assert!(app.ws.model.rule(&requirement).is_none());
+    assert!(
+        app.ws.compiled.issues.is_empty(),
+        "{:?}",
+        app.ws.compiled.issues
+    );
     press(&mut app, 'u');
     assert_eq!(hall_definition(&app).requirements.len(), 1);
-    assert!(app.model.rule(&requirement).is_some());
+    assert!(app.ws.model.rule(&requirement).is_some());
 
     // The palette closes the cases: the closing rule appears.
     select_rule(&mut app, &case);
     let effects = palette(&mut app, "definition: exhaustive");
     assert!(kinds(&effects).contains(&"SaveModel"), "{effects:#?}");
     assert!(hall_definition(&app).exhaustive);
-    assert!(app.model.rule(&definition.closing_rule_id()).is_some());
+    assert!(app.ws.model.rule(&definition.closing_rule_id()).is_some());
     // And adds a case, from the palette, through the editor.
     palette(&mut app, "definition: add a case");
     assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
@@ -260,7 +272,8 @@ fn a_definition_shows_as_one_block_and_is_edited_part_by_part() {
     assert!(app.overlay.is_none(), "{:?}", app.status.last_error);
     assert_eq!(hall_definition(&app).cases.len(), 3);
     assert!(
-        app.model
+        app.ws
+            .model
             .rule(&definition.rule_id(PartKind::Case, 2))
             .is_some()
     );

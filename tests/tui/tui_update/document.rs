@@ -23,20 +23,21 @@ fn park_with_appendix() -> (tempfile::TempDir, App) {
 }
 
 fn span_index(app: &App, text: &str) -> usize {
-    app.spans
+    app.ws
+        .spans
         .iter()
         .position(|s| s.text.starts_with(text))
         .unwrap_or_else(|| panic!("no span starts with {text:?}"))
 }
 
 fn selected_span_text(app: &App) -> &str {
-    &app.spans[app.span_cursor.selected].text
+    &app.ws.spans[app.span_cursor.selected].text
 }
 
 fn shown_texts(app: &App) -> Vec<String> {
     shown_spans(app)
         .into_iter()
-        .map(|i| app.spans[i].text.clone())
+        .map(|i| app.ws.spans[i].text.clone())
         .collect()
 }
 
@@ -64,7 +65,7 @@ fn u_lists_only_the_spans_no_rule_covers() {
     let (_dir, mut app) = park_with_appendix();
     assert_eq!(uncovered_count(&app), 3);
     let all = shown_spans(&app).len();
-    assert_eq!(all, app.spans.len());
+    assert_eq!(all, app.ws.spans.len());
 
     // From the rules pane: U focuses the document and lists the three.
     assert!(press(&mut app, 'U').is_empty());
@@ -130,7 +131,7 @@ fn u_with_every_span_covered_says_so() {
     let shown = shown_spans(&app);
     assert_eq!(shown.len(), 1);
     assert_eq!(
-        app.spans[shown[0]].text,
+        app.ws.spans[shown[0]].text,
         "The standard admission fee is $50 per visit."
     );
 }

@@ -55,7 +55,7 @@ fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
         Some("(= totalExpense (* 1.2 cashPaymnt))")
     );
     assert_eq!(&app.drafts, drafts);
-    assert_eq!(expression(&app.model, "R16"), R16);
+    assert_eq!(expression(&app.ws.model, "R16"), R16);
     assert_eq!(app.generation, generation, "nothing reruns");
     // The editor stays open with the error, and the status line says why.
     assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
@@ -88,7 +88,7 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
         "an approved rule's edit asks whether its meaning changed: {effects:#?}"
     );
     assert!(app.overlay.is_none());
-    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
     let Effect::SaveModel(saved) = &effects[2] else {
         unreachable!()
     };
@@ -111,7 +111,7 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let failing: Vec<&str> = app
         .failing_tests()
         .into_iter()
-        .map(|i| app.tests.tests[i].id.as_str())
+        .map(|i| app.ws.tests.tests[i].id.as_str())
         .collect();
     assert_eq!(failing, ["T1", "T2"]);
     assert_eq!(
@@ -225,7 +225,8 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
 
 /// Each test's finding as the app holds it: id, kind and rule sets.
 fn findings(app: &App) -> Vec<(String, Option<FindingKind>, Vec<String>)> {
-    app.tests
+    app.ws
+        .tests
         .tests
         .iter()
         .map(|test| match app.test_state(&test.id) {
@@ -264,7 +265,7 @@ fn an_edit_keeps_the_findings_its_evidence_still_proves_and_asks_only_the_rest()
         app.run_kept > 0 && asked.len() + app.run_kept == 18,
         "{asked:?}"
     );
-    for test in &app.tests.tests {
+    for test in &app.ws.tests.tests {
         if !asked.contains(&test.id.as_str()) {
             assert_eq!(
                 app.results.get(&test.id),
@@ -416,7 +417,7 @@ fn esc_with_changed_text_keeps_a_draft() {
     expected.rules.insert("R1".into(), draft.into());
     assert_eq!(effects, [Effect::SaveDrafts(expected.clone())]);
     assert_eq!(app.drafts, expected);
-    assert_eq!(expression(&app.model, "R1"), "(= baseFee 50.0)");
+    assert_eq!(expression(&app.ws.model, "R1"), "(= baseFee 50.0)");
     assert!(
         app.status.message.as_deref().unwrap().contains("draft"),
         "{:?}",
@@ -491,14 +492,14 @@ fn a_new_rule_kept_as_a_draft_can_be_reopened() {
 fn deleting_a_variable_that_rules_use_is_refused() {
     let (_dir, mut app) = park();
     press(&mut app, '2');
-    let before = app.model.clone();
+    let before = app.ws.model.clone();
     assert_eq!(
-        app.model.variables[app.variable_cursor.selected].name,
+        app.ws.model.variables[app.variable_cursor.selected].name,
         "ageClass"
     );
     let effects = press(&mut app, 'd');
     assert!(effects.is_empty());
-    assert_eq!(app.model, before);
+    assert_eq!(app.ws.model, before);
     let error = app.status.last_error.clone().expect("an error is shown");
     assert_eq!(
         error,
@@ -507,7 +508,7 @@ fn deleting_a_variable_that_rules_use_is_refused() {
     // The enum type is in use too.
     press(&mut app, 'G');
     assert!(press(&mut app, 'd').is_empty());
-    assert_eq!(app.model, before);
+    assert_eq!(app.ws.model, before);
     let error = app.status.last_error.clone().unwrap();
     assert!(
         error.contains("variables of type AgeClass exist"),
@@ -528,16 +529,16 @@ fn deleting_a_rule_can_be_undone() {
             formula: None
         }
     );
-    assert!(app.model.rule("R13").is_none());
+    assert!(app.ws.model.rule("R13").is_none());
     press(&mut app, 'u');
-    assert!(app.model.rule("R13").is_some());
+    assert!(app.ws.model.rule("R13").is_some());
 }
 
 #[test]
 fn editing_an_approved_rule_sends_it_back_to_review() {
     let (_dir, mut app) = park();
     select_rule(&mut app, "R16");
-    let review = |app: &App| app.model.rule("R16").unwrap().review;
+    let review = |app: &App| app.ws.model.rule("R16").unwrap().review;
     for _ in 0..3 {
         press(&mut app, 'A');
         if review(&app) == ReviewStatus::Approved {
@@ -559,7 +560,7 @@ fn editing_an_approved_rule_sends_it_back_to_review() {
     press(&mut app, 'A');
     assert_eq!(review(&app), ReviewStatus::Approved);
     // Saving the same text again changes nothing.
-    let same = expression(&app.model, "R16").to_string();
+    let same = expression(&app.ws.model, "R16").to_string();
     edit_rule(&mut app, "R16", &same);
     ctrl(&mut app, 's');
     assert_eq!(review(&app), ReviewStatus::Approved);

@@ -26,7 +26,7 @@ fn has_duplicate(app: &App) -> bool {
 #[test]
 fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
     let (_dir, mut app) = park();
-    assert_eq!(expression(&app.model, "R1"), DUPLICATE_OF_R1);
+    assert_eq!(expression(&app.ws.model, "R1"), DUPLICATE_OF_R1);
     let mut runtime = start(&mut app);
     let effects = press(&mut app, '5');
     settle(&mut app, &mut runtime, effects);
@@ -72,7 +72,7 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     press(&mut app, '5');
     let effects = add_rule(&mut app, DUPLICATE_OF_R1);
     assert!(!kinds(&effects).contains(&"Lint"), "{:?}", kinds(&effects));
-    let new_rule = app.model.rules.last().unwrap().id.clone();
+    let new_rule = app.ws.model.rules.last().unwrap().id.clone();
     assert_eq!(
         app.lint.basis.stale_since(),
         Some(format!("add rule {new_rule}").as_str())
@@ -235,7 +235,7 @@ fn a_generated_tests_explanation_says_when_the_rules_have_moved_on() {
     let effects = ctrl(&mut app, 's');
     settle(&mut app, &mut runtime, effects);
     let moved: Vec<usize> = app
-        .tests
+        .ws.tests
         .tests
         .iter()
         .enumerate()
@@ -257,7 +257,7 @@ fn a_generated_tests_explanation_says_when_the_rules_have_moved_on() {
     );
     // A generated test whose finding still holds says nothing of the kind.
     let held = app
-        .tests
+        .ws.tests
         .tests
         .iter()
         .position(|t| {
@@ -283,6 +283,7 @@ fn a_generated_tests_why_names_the_rules_of_the_finding_on_screen() {
     let effects = ctrl(&mut app, 'g');
     settle(&mut app, &mut runtime, effects);
     let (at, rules) = app
+        .ws
         .tests
         .tests
         .iter()
@@ -298,7 +299,7 @@ fn a_generated_tests_why_names_the_rules_of_the_finding_on_screen() {
         .expect("a generated test proved again through some rules");
     // As if the proof at generation had gone through a rule the finding on
     // screen does not use.
-    app.tests.tests[at].rationale =
+    app.ws.tests.tests[at].rationale =
         "Follows: with the premise, R99 forces the claim. Generated as a “Boundary” test of R4."
             .into();
     app.size = (600, 80);
@@ -359,7 +360,7 @@ fn a_rewrite_proved_after_the_rerun_keeps_the_runs_counts_in_view() {
 #[test]
 fn a_pure_rewrite_keeps_approval_and_a_change_of_meaning_does_not() {
     let (dir, mut app) = park();
-    let review = |app: &App| app.model.rule("R16").unwrap().review;
+    let review = |app: &App| app.ws.model.rule("R16").unwrap().review;
     assert_eq!(review(&app), ReviewStatus::Approved);
     let mut runtime = start(&mut app);
     let swapped = "(= totalExpense (* 1.1 (+ creditCost cashPayment)))";
@@ -371,7 +372,7 @@ fn a_pure_rewrite_keeps_approval_and_a_change_of_meaning_does_not() {
         "until the solver says"
     );
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(expression(&app.model, "R16"), swapped);
+    assert_eq!(expression(&app.ws.model, "R16"), swapped);
     assert_eq!(review(&app), ReviewStatus::Approved);
     let status = app.status.message.clone().unwrap_or_default();
     assert!(

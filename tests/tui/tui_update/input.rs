@@ -31,6 +31,7 @@ fn verify_examples_come_from_the_open_projects_vocabulary() {
             .and_then(|rest| rest.split(" (empty").next())
             .unwrap_or_else(|| panic!("an example in {text}"));
         airline
+            .ws
             .compiled
             .check_formula(example)
             .unwrap_or_else(|e| panic!("{example} checks against the model: {e}"));
@@ -47,7 +48,7 @@ fn feedback_typed_for_a_repair_survives_a_missing_llm() {
         Duration::from_secs(5),
     );
     let effects = vec![
-        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
         precept::tui::update::start_full_run(&mut app),
     ];
     settle(&mut app, &mut runtime, effects);

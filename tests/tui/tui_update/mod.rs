@@ -48,11 +48,11 @@ fn clear_editor(app: &mut App) {
 }
 
 fn rule_index(app: &App, id: &str) -> usize {
-    app.model.rules.iter().position(|r| r.id == id).unwrap()
+    app.ws.model.rules.iter().position(|r| r.id == id).unwrap()
 }
 
 fn test_index(app: &App, id: &str) -> usize {
-    app.tests.tests.iter().position(|t| t.id == id).unwrap()
+    app.ws.tests.tests.iter().position(|t| t.id == id).unwrap()
 }
 
 /// Selects a rule on the rules screen with j/k, as a user would.
@@ -176,13 +176,13 @@ fn settle(app: &mut App, runtime: &mut Runtime, effects: Vec<Effect>) {
 fn start(app: &mut App) -> Runtime {
     start_on(
         app,
-        Runtime::new(app.project_dir.clone(), None, Duration::from_secs(5)),
+        Runtime::new(app.ws.project_dir.clone(), None, Duration::from_secs(5)),
     )
 }
 
 /// `start` with `jobs` solver workers, whatever the machine's cores.
 fn start_with_jobs(app: &mut App, jobs: usize) -> Runtime {
-    let dir = app.project_dir.clone();
+    let dir = app.ws.project_dir.clone();
     start_on(
         app,
         Runtime::with_solver_jobs(dir, None, Duration::from_secs(5), jobs),
@@ -191,7 +191,7 @@ fn start_with_jobs(app: &mut App, jobs: usize) -> Runtime {
 
 fn start_on(app: &mut App, mut runtime: Runtime) -> Runtime {
     let effects = vec![
-        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
         precept::tui::update::start_full_run(app),
     ];
     settle(app, &mut runtime, effects);

@@ -32,7 +32,8 @@ fn number_keys_switch_screens_and_focus_their_main_pane() {
 fn moving_through_rules_keeps_the_document_on_the_selected_rules_span() {
     let (_dir, mut app) = park();
     let span_containing = |app: &App, text: &str| {
-        app.spans
+        app.ws
+            .spans
             .iter()
             .position(|s| s.text.contains(text))
             .unwrap_or_else(|| panic!("no span contains {text:?}"))
@@ -89,6 +90,7 @@ fn moving_through_the_document_selects_the_spans_first_rule() {
     code(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Document);
     let target = app
+        .ws
         .spans
         .iter()
         .position(|s| s.text.starts_with("Children receive a 50% discount"))
@@ -171,7 +173,7 @@ fn clicking_a_row_of_a_list_selects_it() {
     assert_eq!(app.selected_rule().unwrap().id, "R4");
     // The document followed the rule.
     assert!(
-        app.spans[app.span_cursor.selected]
+        app.ws.spans[app.span_cursor.selected]
             .text
             .starts_with("Senior visitors")
     );

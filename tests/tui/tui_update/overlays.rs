@@ -91,7 +91,8 @@ fn the_palette_goes_to_a_test_and_a_variable() {
     assert_eq!(
         app.variable_rows()[index],
         precept::tui::state::app::VariableRow::Variable(
-            app.model
+            app.ws
+                .model
                 .variables
                 .iter()
                 .position(|v| v.name == "baseFee")
@@ -122,15 +123,18 @@ fn the_palette_exports_smtlib_and_json_into_the_project_folder() {
         (
             "export smt-lib",
             "model.smt2",
-            precept::export::to_smtlib(&app.model, &app.compiled),
+            precept::export::to_smtlib(&app.ws.model, &app.ws.compiled),
         ),
         (
             "export json",
             "model.export.json",
             format!(
                 "{}\n",
-                serde_json::to_string_pretty(&precept::export::to_json(&app.model, &app.compiled))
-                    .unwrap()
+                serde_json::to_string_pretty(&precept::export::to_json(
+                    &app.ws.model,
+                    &app.ws.compiled
+                ))
+                .unwrap()
             ),
         ),
     ] {

@@ -133,7 +133,7 @@ fn a_run_shows_progress_steps_through_wrong_answers_and_stops_on_esc() {
     // a saves the wrong answer as a natural-language test expecting its finding.
     let effects = press(&mut app, 'a');
     assert_eq!(kinds(&effects), ["SaveTests"]);
-    let saved = app.tests.nl_tests.last().unwrap();
+    let saved = app.ws.tests.nl_tests.last().unwrap();
     assert_eq!(saved.answer, "No.");
     assert_eq!(saved.expected, FindingKind::Invalid);
     assert_eq!(saved.name, "probe Q2: hallucination");

@@ -52,6 +52,7 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
     let (_dir, mut app) = park();
     let _runtime = start(&mut app);
     let outcomes: Vec<_> = app
+        .ws
         .tests
         .tests
         .iter()
@@ -158,7 +159,7 @@ fn n_steps_through_the_failing_tests_and_wraps() {
 fn undo_restores_the_model_saves_it_and_reruns_everything() {
     let (dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let original = app.model.clone();
+    let original = app.ws.model.clone();
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let effects = ctrl(&mut app, 's');
     settle(&mut app, &mut runtime, effects);
@@ -171,7 +172,7 @@ fn undo_restores_the_model_saves_it_and_reruns_everything() {
         ["SaveModel", "SaveTests", "LoadSolver", "RunTests"],
         "{effects:#?}"
     );
-    assert_eq!(app.model, original);
+    assert_eq!(app.ws.model, original);
     assert_eq!(effects[0], Effect::SaveModel(Box::new(original.clone())));
     let (new_generation, jobs, _) = run_tests_effect(&effects);
     assert_eq!(new_generation, generation + 1);
@@ -188,7 +189,7 @@ fn undo_restores_the_model_saves_it_and_reruns_everything() {
 
     // Redo brings the edit back; a second undo with nothing left says so.
     let effects = ctrl(&mut app, 'r');
-    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.counts(), (16, 2, 0));
     press(&mut app, 'u');

@@ -24,7 +24,7 @@ fn document_rows(app: &App) -> Vec<String> {
 /// Every row of the selected rule's span is drawn in the document pane.
 fn assert_span_in_view(app: &App, moved: &str) {
     let rule = app.selected_rule().unwrap();
-    let Some(span) = app.span_of_rule(rule) else {
+    let Some(span) = app.ws.span_of_rule(rule) else {
         return;
     };
     let width = text_width(areas(Screen::Rules, app.size).document);
@@ -47,11 +47,11 @@ fn the_selected_rules_span_stays_in_view_at_90x30_and_80x24() {
         update(&mut app, Msg::Resize(size.0, size.1));
         press(&mut app, '1');
         assert_span_in_view(&app, "at the start");
-        for _ in 1..app.model.rules.len() {
+        for _ in 1..app.ws.model.rules.len() {
             press(&mut app, 'j');
             assert_span_in_view(&app, "down with j");
         }
-        for _ in 1..app.model.rules.len() {
+        for _ in 1..app.ws.model.rules.len() {
             press(&mut app, 'k');
             assert_span_in_view(&app, "up with k");
         }
@@ -65,7 +65,7 @@ fn the_selected_rules_span_stays_in_view_at_90x30_and_80x24() {
         edit_rule(&mut app, "R16", R16_TAXED_MORE);
         ctrl(&mut app, 's');
         assert!(app.overlay.is_none());
-        assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+        assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
         assert_span_in_view(&app, "after an edit");
         // A resize keeps it too.
         press(&mut app, 'G');

@@ -30,7 +30,7 @@ fn answer_report() -> AnswerReport {
 fn edit_r16(app: &mut App) {
     edit_rule(app, "R16", R16_TAXED_MORE);
     ctrl(app, 's');
-    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn a_probe_report_says_which_edit_made_it_stale_until_undone() {
     assert!(!screen_text(&app).contains("STALE"));
     // Redo: stale again, named by the redo.
     ctrl(&mut app, 'r');
-    assert_eq!(expression(&app.model, "R16"), R16_TAXED_MORE);
+    assert_eq!(expression(&app.ws.model, "R16"), R16_TAXED_MORE);
     let redo = app.probe.basis.stale_since().map(str::to_string);
     assert!(
         redo.as_deref()

@@ -33,8 +33,8 @@ fn enter_on_the_verify_screen_asks_the_solver() {
         panic!("{effects:#?}")
     };
     assert_eq!(*ticket, 1);
-    assert_eq!(*premise, app.compiled.check_formula(PREMISE).unwrap().1);
-    assert_eq!(*claim, app.compiled.check_formula(CLAIM).unwrap().1);
+    assert_eq!(*premise, app.ws.compiled.check_formula(PREMISE).unwrap().1);
+    assert_eq!(*claim, app.ws.compiled.check_formula(CLAIM).unwrap().1);
     assert!(app.verify.running);
     assert_eq!(app.status.job.as_deref(), Some("verifying"));
 }
@@ -121,14 +121,14 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
     let Some(Overlay::Name(prompt)) = &app.overlay else {
         panic!("a name prompt");
     };
-    let (written, _) = app.compiled.check_formula("isEntryAllowed").unwrap();
-    let english = app.compiled.glossary.sentence(&written);
+    let (written, _) = app.ws.compiled.check_formula("isEntryAllowed").unwrap();
+    let english = app.ws.compiled.glossary.sentence(&written);
     assert!(!english.contains("isEntryAllowed"), "{english}");
     assert_eq!(prompt.text(), format!("asked: {english}"));
     // esc saves nothing.
     code(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
-    assert_eq!(app.tests.tests.len(), 18);
+    assert_eq!(app.ws.tests.tests.len(), 18);
     assert_eq!(app.status.message.as_deref(), Some("not saved"));
     ctrl(&mut app, 's');
     press(&mut app, 'v');
@@ -179,7 +179,7 @@ fn any_other_key_at_the_expected_prompt_saves_nothing() {
     assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
     assert!(press(&mut app, 'x').is_empty());
     assert!(app.overlay.is_none());
-    assert_eq!(app.tests.tests.len(), 18);
+    assert_eq!(app.ws.tests.tests.len(), 18);
 }
 
 #[test]
@@ -315,7 +315,7 @@ fn a_question_split_over_two_workers_gets_the_finding_one_worker_gives() {
         ),
     ];
     for (ticket, (premise, claim, kind)) in (1..).zip(questions) {
-        let formula = |text: &str| one_app.compiled.check_formula(text).unwrap().1;
+        let formula = |text: &str| one_app.ws.compiled.check_formula(text).unwrap().1;
         let (p, c) = (formula(premise), formula(claim));
         let whole = panel_finding(&mut one, ticket, p.clone(), c.clone());
         let split = panel_finding(&mut two, ticket, p, c);

@@ -19,7 +19,7 @@ fn the_draft_knows_its_base_version_and_d_diffs_it_against_that_version() {
     );
     assert_eq!(app.version.label().as_deref(), Some("v1"));
     let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
-    let load = vec![Effect::LoadSolver(Box::new(app.compiled.clone()))];
+    let load = vec![Effect::LoadSolver(Box::new(app.ws.compiled.clone()))];
     settle(&mut app, &mut runtime, load);
 
     // An applied edit is saved; the save tells where the draft stands.
@@ -106,7 +106,7 @@ fn the_overlay_names_an_undecided_natural_language_test_in_a_wrapped_note() {
     freeze(dir.path(), "first", "2026-01-01T00:00:00Z").unwrap();
     let mut app = open_app(dir.path());
     let mut runtime = Runtime::new(dir.path().to_path_buf(), None, Duration::from_secs(5));
-    let load = vec![Effect::LoadSolver(Box::new(app.compiled.clone()))];
+    let load = vec![Effect::LoadSolver(Box::new(app.ws.compiled.clone()))];
     settle(&mut app, &mut runtime, load);
     let effects = press(&mut app, 'D');
     settle(&mut app, &mut runtime, effects);

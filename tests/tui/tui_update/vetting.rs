@@ -32,11 +32,11 @@ fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
     for _ in 0..redundant {
         press(&mut app, 'j');
     }
-    let rules_before = app.model.rules.len();
+    let rules_before = app.ws.model.rules.len();
     let effects = press(&mut app, 'x');
-    assert_eq!(app.model.rules.len(), rules_before - 1);
+    assert_eq!(app.ws.model.rules.len(), rules_before - 1);
     assert!(
-        app.model.rule(&target).is_none(),
+        app.ws.model.rule(&target).is_none(),
         "{target} was deleted by the fix"
     );
     assert!(
@@ -53,7 +53,7 @@ fn the_vetting_screen_lints_in_the_background_and_applies_a_fix() {
     );
     // An ordinary edit: undo brings the rule back.
     let effects = press(&mut app, 'u');
-    assert!(app.model.rule(&target).is_some());
+    assert!(app.ws.model.rule(&target).is_some());
     settle(&mut app, &mut runtime, effects);
 }
 
@@ -145,11 +145,12 @@ fn the_mutation_score_reads_the_same_in_the_cli_and_the_workbench() {
 fn generated_tests_are_proposed_then_accepted_or_rejected() {
     let (dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let before = app.tests.tests.len();
+    let before = app.ws.tests.tests.len();
     let effects = ctrl(&mut app, 'g');
     assert_eq!(kinds(&effects), ["Generate"]);
     settle(&mut app, &mut runtime, effects);
     let proposed: Vec<usize> = app
+        .ws
         .tests
         .tests
         .iter()
@@ -157,7 +158,7 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
         .filter(|(_, t)| t.status == precept::model::TestStatus::Proposed)
         .map(|(i, _)| i)
         .collect();
-    assert!(!proposed.is_empty() && app.tests.tests.len() == before + proposed.len());
+    assert!(!proposed.is_empty() && app.ws.tests.tests.len() == before + proposed.len());
     // Proposed tests do not count until reviewed.
     assert_eq!(app.counts().0 + app.counts().1, before);
     // Accept the first: a regression test expecting the proved finding.
@@ -171,14 +172,14 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
         effects = press(&mut app, 'y');
     }
     settle(&mut app, &mut runtime, effects);
-    let accepted = &app.tests.tests[proposed[0]];
+    let accepted = &app.ws.tests.tests[proposed[0]];
     assert_eq!(accepted.status, precept::model::TestStatus::Accepted);
     assert_eq!(Some(accepted.expected), accepted.proved);
     // Reject the second with another finding: it becomes a failing test.
     press(&mut app, 'j');
     press(&mut app, 'R');
     assert!(matches!(app.overlay, Some(Overlay::RejectPrompt { .. })));
-    let proved = app.tests.tests[proposed[1]].proved.unwrap();
+    let proved = app.ws.tests.tests[proposed[1]].proved.unwrap();
     let other = if proved == FindingKind::Valid {
         'i'
     } else {
@@ -186,7 +187,7 @@ fn generated_tests_are_proposed_then_accepted_or_rejected() {
     };
     let effects = press(&mut app, other);
     settle(&mut app, &mut runtime, effects);
-    let rejected = &app.tests.tests[proposed[1]];
+    let rejected = &app.ws.tests.tests[proposed[1]];
     assert_eq!(rejected.status, precept::model::TestStatus::Rejected);
     assert_eq!(app.test_state(&rejected.id).passed(), Some(false));
     // Saved with their states.
@@ -216,6 +217,7 @@ fn accepting_an_impossible_test_asks_first() {
     let effects = ctrl(&mut app, 'g');
     settle(&mut app, &mut runtime, effects);
     let index = app
+        .ws
         .tests
         .tests
         .iter()
@@ -224,7 +226,7 @@ fn accepting_an_impossible_test_asks_first() {
                 && t.proved == Some(FindingKind::Impossible)
         })
         .expect("park has a proposed IMPOSSIBLE test");
-    let id = app.tests.tests[index].id.clone();
+    let id = app.ws.tests.tests[index].id.clone();
     let rules = match &app.results[&id] {
         TestState::Done(outcome) => outcome
             .finding
@@ -267,7 +269,7 @@ fn accepting_an_impossible_test_asks_first() {
     let effects = press(&mut app, 'n');
     assert!(effects.is_empty() && app.overlay.is_none());
     assert_eq!(
-        app.tests.tests[index].status,
+        app.ws.tests.tests[index].status,
         precept::model::TestStatus::Proposed
     );
     // y, then y again, accepts it as an ordinary (undoable) edit.
@@ -279,7 +281,7 @@ fn accepting_an_impossible_test_asks_first() {
         kinds(&effects)
     );
     settle(&mut app, &mut runtime, effects);
-    let accepted = &app.tests.tests[index];
+    let accepted = &app.ws.tests.tests[index];
     assert_eq!(accepted.status, precept::model::TestStatus::Accepted);
     assert_eq!(accepted.expected, FindingKind::Impossible);
 }
@@ -336,24 +338,24 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
     );
     assert!(!flips(1).iter().any(|f| f.test_id == "T1" && f.passes_after));
 
-    let before = app.model.rules[0].expression.clone();
+    let before = app.ws.model.rules[0].expression.clone();
     press(&mut app, '2');
     press(&mut app, '1');
     let effects = update(&mut app, key_event(KeyCode::Enter, KeyModifiers::NONE));
     assert!(app.overlay.is_none());
     assert_eq!(
-        app.model.rules[0].expression,
+        app.ws.model.rules[0].expression,
         "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
     );
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.results["T1"].passed(), Some(true));
     assert_eq!(
         read_model(scratch.path()).rules[0].expression,
-        app.model.rules[0].expression,
+        app.ws.model.rules[0].expression,
         "saved at once"
     );
     let effects = press(&mut app, 'u');
-    assert_eq!(app.model.rules[0].expression, before);
+    assert_eq!(app.ws.model.rules[0].expression, before);
     settle(&mut app, &mut runtime, effects);
 }
 

@@ -14,14 +14,14 @@ pub fn span_rows(text: &str, width: usize) -> usize {
 /// The text rows of span `index` at `width` columns (after the two-column
 /// gutter): its words, then the ids of the rules formalized from it.
 pub fn span_text_rows(app: &App, index: usize, width: usize) -> Vec<String> {
-    let span = &app.spans[index];
+    let span = &app.ws.spans[index];
     let prefix = match span.kind {
         SpanKind::ListItem => "• ",
         SpanKind::TableRow => "│ ",
         _ => "",
     };
     let mut wrapped = wrap(&format!("{prefix}{}", span.text), width);
-    if let Some(ids) = app.span_rules.get(&index) {
+    if let Some(ids) = app.ws.span_rules.get(&index) {
         let tag = format!("[{}]", ids.join(" "));
         match wrapped.last_mut() {
             Some(last) if last.chars().count() + 1 + tag.chars().count() <= width => {

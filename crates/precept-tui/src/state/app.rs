@@ -7,18 +7,14 @@ use crate::state::examples::bears_on_examples;
 use crate::style::highlight::Highlighter;
 use crate::style::theme::Theme;
 use precept_engine::compose::record::FormalizationRecord;
-use precept_engine::document::{DocSpan, split_spans};
 use precept_engine::model::drafts::Drafts;
-use precept_engine::model::graph::RuleGraph;
 use precept_engine::model::history::History;
-use precept_engine::model::{
-    CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile, recompile_rule,
-};
+use precept_engine::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite};
 use precept_engine::solve::FindingKind;
 use precept_engine::test_runner::TestOutcome;
+use precept_engine::workspace::Workspace;
 use ratatui_textarea::TextArea;
-use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -90,14 +86,7 @@ pub use crate::state::screens::{
     AnswerPane, CoverageState, GenerationState, LintState, VerifyMode, VerifyPane,
 };
 
-/// The names a test's premise and claim mention (None when one does not
-/// parse), with the texts they were read from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuestionSymbols {
-    pub premise: String,
-    pub claim: String,
-    pub symbols: Option<Vec<String>>,
-}
+pub use precept_engine::workspace::{QuestionSymbols, build_graph};
 
 /// The state of one test in the current results.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,26 +208,13 @@ pub struct Snapshot {
 }
 
 pub struct App {
-    pub project_dir: PathBuf,
-    pub model: PolicyModel,
-    pub tests: TestSuite,
-    pub document: Option<String>,
-    /// The document's file name in the project (from `precept.json`).
-    pub document_name: Option<String>,
+    /// The open project: the model, tests and document, and what is kept
+    /// in step with them.
+    pub ws: Workspace,
     /// Answer checks: redundant translations (k) and the confidence a pair
     /// needs (from `precept.json`).
     pub answer_translations: usize,
     pub answer_threshold: f64,
-    pub spans: Vec<DocSpan>,
-    /// Rule ids per document span (kept in step with the model).
-    pub span_rules: BTreeMap<usize, Vec<String>>,
-    /// Each compiled rule's English sentence (search reads it on every frame).
-    pub rule_english: HashMap<String, String>,
-    pub compiled: CompiledModel,
-    pub graph: RuleGraph,
-    /// The names each test's premise and claim mention, by test id, so an
-    /// edit finds the tests of its cone without parsing every test again.
-    pub question_symbols: HashMap<String, QuestionSymbols>,
     pub drafts: Drafts,
     pub history: History<Snapshot>,
 
@@ -346,31 +322,19 @@ impl App {
         theme: Theme,
         size: (u16, u16),
     ) -> App {
-        let spans = project
-            .document
-            .as_deref()
-            .map(split_spans)
-            .unwrap_or_default();
-        let compiled = compile(&project.model);
-        let graph = build_graph(&compiled);
         let version = crate::state::version_diff::DraftVersion::read(&project.dir);
+        let (answer_translations, answer_threshold) = (
+            project.settings.answer_translations,
+            project.settings.answer_threshold,
+        );
+        let not_policy = project.settings.not_policy.clone();
         let mut app = App {
-            project_dir: project.dir,
-            model: project.model,
-            tests: project.tests,
-            document: project.document,
-            document_name: project.settings.document.clone(),
-            answer_translations: project.settings.answer_translations,
-            answer_threshold: project.settings.answer_threshold,
-            spans,
-            span_rules: BTreeMap::new(),
-            rule_english: HashMap::new(),
-            compiled,
-            graph,
+            ws: Workspace::open(project),
+            answer_translations,
+            answer_threshold,
             drafts,
             history: History::default(),
             results: HashMap::new(),
-            question_symbols: HashMap::new(),
             flips: Vec::new(),
             generation: 0,
             pending: 0,
@@ -415,76 +379,40 @@ impl App {
             tick: 0,
             quit: false,
             draft_dirty: false,
-            document_pane: crate::state::document_pane::DocumentPane::new(
-                &project.settings.not_policy,
-            ),
+            document_pane: crate::state::document_pane::DocumentPane::new(&not_policy),
         };
-        for test in &app.tests.tests {
+        for test in &app.ws.tests.tests {
             app.results.insert(test.id.clone(), TestState::NotRun);
         }
-        app.refresh_derived();
+        app.refresh_examples();
         app
     }
 
-    /// Recompiles the model after an edit (cheap: a few milliseconds for
-    /// 1,500 rules) and rebuilds the rule↔variable graph.
+    /// Recompiles the model after an edit (`Workspace::recompile`) and
+    /// picks the verify examples again.
     pub fn recompile(&mut self) {
-        self.compiled = compile(&self.model);
-        self.graph = build_graph(&self.compiled);
-        self.refresh_derived();
+        self.ws.recompile();
+        self.refresh_examples();
     }
 
-    /// After an edit of rule `id` alone (changed, added at the end or
-    /// deleted): compiles and words just that rule when it can, and relinks
-    /// it in the graph when it was there before; else compiles or builds
-    /// the whole. The verify examples are picked again only when the rule
-    /// bears on them. The same result as `recompile`.
+    /// After an edit of rule `id` alone (`Workspace::recompile_rule`); the
+    /// verify examples are picked again only when the rule bears on them.
     pub fn recompile_rule(&mut self, id: &str) {
         let on_examples = |compiled: &CompiledModel| {
             compiled
                 .rule(id)
                 .is_some_and(|rule| bears_on_examples(compiled, &rule.written))
         };
-        let examples_before = on_examples(&self.compiled);
-        if !recompile_rule(&mut self.compiled, &self.model, id) {
-            return self.recompile();
-        }
-        let relinked = match self.compiled.rule(id) {
-            Some(rule) => {
-                let english = self.compiled.glossary.sentence(&rule.written);
-                self.rule_english.insert(id.to_string(), english);
-                self.graph.replace_rule(id, &rule.formula)
-            }
-            None => {
-                self.rule_english.remove(id);
-                false
-            }
-        };
-        if !relinked {
-            self.graph = build_graph(&self.compiled);
-        }
-        self.span_rules = self.rules_by_span();
-        if examples_before || on_examples(&self.compiled) {
+        let examples_before = on_examples(&self.ws.compiled);
+        self.ws.recompile_rule(id);
+        if examples_before || on_examples(&self.ws.compiled) {
             self.refresh_examples();
         }
     }
 
-    /// What is derived from the model and kept with it: rules per span and
-    /// each rule's English.
-    fn refresh_derived(&mut self) {
-        self.span_rules = self.rules_by_span();
-        self.rule_english = self
-            .compiled
-            .rules
-            .iter()
-            .map(|r| (r.id.clone(), self.compiled.glossary.sentence(&r.written)))
-            .collect();
-        self.refresh_examples();
-    }
-
     /// The verify inputs' examples come from this model's vocabulary.
     fn refresh_examples(&mut self) {
-        let (premise, claim) = crate::state::examples::verify_examples(&self.compiled);
+        let (premise, claim) = crate::state::examples::verify_examples(&self.ws.compiled);
         self.verify.premise.set_placeholder_text(match premise {
             Some(example) => format!("premise, e.g. {example} (empty: no facts)"),
             None => "premise in SMT-LIB (empty: no facts)".to_string(),
@@ -497,42 +425,23 @@ impl App {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            model: self.model.clone(),
-            tests: self.tests.clone(),
+            model: self.ws.model.clone(),
+            tests: self.ws.tests.clone(),
             formalization: self.formalization.record.clone(),
             not_policy: self.document_pane.not_policy.clone(),
         }
     }
 
     pub fn selected_rule(&self) -> Option<&precept_engine::model::Rule> {
-        self.model.rules.get(self.rule_cursor.selected)
+        self.ws.model.rules.get(self.rule_cursor.selected)
     }
 
     pub fn selected_test(&self) -> Option<&LogicTest> {
-        self.tests.tests.get(self.test_cursor.selected)
+        self.ws.tests.tests.get(self.test_cursor.selected)
     }
 
     pub fn test_state(&self, id: &str) -> &TestState {
         self.results.get(id).unwrap_or(&TestState::NotRun)
-    }
-
-    /// The document span a rule formalizes, by its source range.
-    pub fn span_of_rule(&self, rule: &precept_engine::model::Rule) -> Option<usize> {
-        let source = rule.source_span?;
-        self.spans
-            .iter()
-            .position(|s| s.overlaps(source.start, source.end))
-    }
-
-    /// Rule ids per document span.
-    pub fn rules_by_span(&self) -> BTreeMap<usize, Vec<String>> {
-        let mut map: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-        for rule in &self.model.rules {
-            if let Some(span) = self.span_of_rule(rule) {
-                map.entry(span).or_default().push(rule.id.clone());
-            }
-        }
-        map
     }
 
     /// Variable and type rows of the variables screen, filtered.
@@ -544,6 +453,7 @@ impl App {
                 || description.to_lowercase().contains(&filter)
         };
         let mut rows: Vec<VariableRow> = self
+            .ws
             .model
             .variables
             .iter()
@@ -552,7 +462,8 @@ impl App {
             .map(|(i, _)| VariableRow::Variable(i))
             .collect();
         rows.extend(
-            self.model
+            self.ws
+                .model
                 .types
                 .iter()
                 .enumerate()
@@ -567,16 +478,17 @@ impl App {
 
     /// Whether a variable is used by no rule.
     pub fn is_unused_variable(&self, name: &str) -> bool {
-        self.graph.rules_using(name).is_empty()
+        self.ws.graph.rules_using(name).is_empty()
     }
 
     /// Enum values no rule or variable mentions, and whether a type is used at all.
     pub fn is_unused_type(&self, name: &str) -> bool {
-        !self.model.variables.iter().any(|v| v.sort == name)
+        !self.ws.model.variables.iter().any(|v| v.sort == name)
     }
 
     pub fn failing_tests(&self) -> Vec<usize> {
-        self.tests
+        self.ws
+            .tests
             .tests
             .iter()
             .enumerate()
@@ -588,7 +500,8 @@ impl App {
     /// Generated tests still waiting for the expert's verdict: they do not
     /// count in pass/fail until accepted.
     pub fn proposed_count(&self) -> usize {
-        self.tests
+        self.ws
+            .tests
             .tests
             .iter()
             .filter(|t| !t.status.counts())
@@ -615,7 +528,7 @@ impl App {
         let mut failed = 0;
         let mut waiting = 0;
         // Proposed (generated, unreviewed) tests do not count yet.
-        for test in self.tests.tests.iter().filter(|t| t.status.counts()) {
+        for test in self.ws.tests.tests.iter().filter(|t| t.status.counts()) {
             match self.test_state(&test.id).passed() {
                 Some(true) => passed += 1,
                 Some(false) => failed += 1,
@@ -631,11 +544,4 @@ impl App {
 pub enum VariableRow {
     Variable(usize),
     Type(usize),
-}
-
-pub fn build_graph(compiled: &CompiledModel) -> RuleGraph {
-    RuleGraph::build(
-        compiled.variables.iter().map(|(n, _)| n.as_str()),
-        compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
-    )
 }

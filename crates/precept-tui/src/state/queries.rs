@@ -146,7 +146,7 @@ pub fn go_to_commands(app: &App, query: &str) -> Vec<(String, Command)> {
     for kind in kinds {
         match kind {
             GoToKind::Rule => {
-                for (i, rule) in app.model.rules.iter().enumerate() {
+                for (i, rule) in app.ws.model.rules.iter().enumerate() {
                     if fits(&rule.id) {
                         found.push((
                             rule.id.to_lowercase() == wanted,
@@ -157,7 +157,7 @@ pub fn go_to_commands(app: &App, query: &str) -> Vec<(String, Command)> {
                 }
             }
             GoToKind::Test => {
-                for (i, test) in app.tests.tests.iter().enumerate() {
+                for (i, test) in app.ws.tests.tests.iter().enumerate() {
                     if fits(&test.id) {
                         found.push((
                             test.id.to_lowercase() == wanted,
@@ -168,7 +168,7 @@ pub fn go_to_commands(app: &App, query: &str) -> Vec<(String, Command)> {
                 }
             }
             GoToKind::Variable => {
-                for (i, variable) in app.model.variables.iter().enumerate() {
+                for (i, variable) in app.ws.model.variables.iter().enumerate() {
                     if fits(&variable.name) {
                         found.push((
                             variable.name.to_lowercase() == wanted,
@@ -203,8 +203,9 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
         return Vec::new();
     }
     let mut hits = Vec::new();
-    for (i, rule) in app.model.rules.iter().enumerate() {
+    for (i, rule) in app.ws.model.rules.iter().enumerate() {
         let english = app
+            .ws
             .rule_english
             .get(&rule.id)
             .map(String::as_str)
@@ -219,7 +220,7 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             ));
         }
     }
-    for (i, variable) in app.model.variables.iter().enumerate() {
+    for (i, variable) in app.ws.model.variables.iter().enumerate() {
         if matches(
             query,
             &format!(
@@ -233,7 +234,7 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             ));
         }
     }
-    for (i, type_def) in app.model.types.iter().enumerate() {
+    for (i, type_def) in app.ws.model.types.iter().enumerate() {
         let values: Vec<&str> = type_def.values.iter().map(|v| v.value.as_str()).collect();
         if matches(
             query,
@@ -250,7 +251,7 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             ));
         }
     }
-    for (i, test) in app.tests.tests.iter().enumerate() {
+    for (i, test) in app.ws.tests.tests.iter().enumerate() {
         if matches(
             query,
             &format!("{} {} {} {}", test.id, test.name, test.premise, test.claim),
@@ -258,7 +259,7 @@ pub fn search(app: &App, query: &str) -> Vec<(String, Hit)> {
             hits.push((format!("test {}: {}", test.id, test.label()), Hit::Test(i)));
         }
     }
-    for (i, span) in app.spans.iter().enumerate() {
+    for (i, span) in app.ws.spans.iter().enumerate() {
         if matches(query, &span.text) {
             hits.push((
                 format!("document: {}", excerpt_at_match(&span.text, query)),
@@ -310,6 +311,7 @@ fn excerpt_at_match(text: &str, query: &str) -> String {
 /// (passed, failed) among the natural-language tests that have an outcome.
 pub fn answer_test_counts(app: &App) -> (usize, usize) {
     let outcomes = app
+        .ws
         .tests
         .nl_tests
         .iter()

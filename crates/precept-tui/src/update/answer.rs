@@ -62,14 +62,14 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
     qa.translations.clear();
     qa.asked = 0;
     qa.solving = None;
-    qa.basis = Basis::new(model_fingerprint(&app.model));
+    qa.basis = Basis::new(model_fingerprint(&app.ws.model));
     app.status.job = Some("translating the answer".into());
     vec![Effect::CheckAnswer {
         ticket: qa.ticket,
         question,
         answer,
-        model: Box::new(app.model.clone()),
-        compiled: Box::new(app.compiled.clone()),
+        model: Box::new(app.ws.model.clone()),
+        compiled: Box::new(app.ws.compiled.clone()),
         redundancy: crate::state::msg::Redundancy {
             translations: app.answer_translations,
             threshold: app.answer_threshold,

@@ -9,7 +9,7 @@ use precept_engine::answer::AnswerTestOutcome;
 
 /// Runs every natural-language test (replacing a run in progress).
 pub fn start(app: &mut App) -> Vec<Effect> {
-    if app.tests.nl_tests.is_empty() {
+    if app.ws.tests.nl_tests.is_empty() {
         app.status.message = Some(
             "no natural-language tests yet: check an answer on the verify screen (ctrl-t) and \
              save it with ctrl-s"
@@ -20,17 +20,17 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     app.answer_tests.ticket += 1;
     app.answer_tests.running = true;
     app.answer_tests.done = 0;
-    app.answer_tests.total = app.tests.nl_tests.len();
-    app.answer_tests.ran_on = Some(app.model.clone());
+    app.answer_tests.total = app.ws.tests.nl_tests.len();
+    app.answer_tests.ran_on = Some(app.ws.model.clone());
     app.status.job = Some(format!(
         "natural-language tests: 0/{} (translations come from the cache when they can)",
         app.answer_tests.total
     ));
     vec![Effect::RunAnswerTests {
         ticket: app.answer_tests.ticket,
-        model: Box::new(app.model.clone()),
-        compiled: Box::new(app.compiled.clone()),
-        tests: app.tests.nl_tests.clone(),
+        model: Box::new(app.ws.model.clone()),
+        compiled: Box::new(app.ws.compiled.clone()),
+        tests: app.ws.tests.nl_tests.clone(),
         redundancy: crate::state::msg::Redundancy {
             translations: app.answer_translations,
             threshold: app.answer_threshold,
@@ -45,7 +45,7 @@ pub fn rerun_if_stale(app: &mut App) -> Vec<Effect> {
         .answer_tests
         .ran_on
         .as_ref()
-        .is_some_and(|model| *model != app.model);
+        .is_some_and(|model| *model != app.ws.model);
     if stale && !app.answer_tests.running {
         start(app)
     } else {
@@ -84,6 +84,7 @@ pub fn finished(app: &mut App, ticket: u64) -> Vec<Effect> {
 /// `d` on the pane: delete the selected natural-language test (undoable).
 pub fn delete_selected(app: &mut App) -> Vec<Effect> {
     let Some(test) = app
+        .ws
         .tests
         .nl_tests
         .get(app.answer_tests.cursor.selected)
@@ -92,12 +93,12 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let before = app.snapshot();
-    app.tests.nl_tests.retain(|t| t.id != test.id);
+    app.ws.tests.nl_tests.retain(|t| t.id != test.id);
     app.answer_tests.outcomes.remove(&test.id);
     app.history
         .record(format!("delete natural-language test {}", test.id), before);
-    let len = app.tests.nl_tests.len();
+    let len = app.ws.tests.nl_tests.len();
     app.answer_tests.cursor.step(0, len, usize::MAX / 2);
     app.status.message = Some(format!("deleted {} (u to undo)", test.id));
-    vec![Effect::SaveTests(Box::new(app.tests.clone()))]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone()))]
 }

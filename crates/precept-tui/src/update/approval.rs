@@ -13,7 +13,8 @@ use precept_engine::model::{PolicyModel, ReviewStatus};
 /// (`rewrite_checked` gives the review back if so). `before` is the model
 /// before the edit.
 pub fn check_rewrites(app: &App, before: &PolicyModel) -> Vec<Effect> {
-    app.model
+    app.ws
+        .model
         .rules
         .iter()
         .filter_map(|rule| {
@@ -26,7 +27,7 @@ pub fn check_rewrites(app: &App, before: &PolicyModel) -> Vec<Effect> {
                 old: old.expression.clone(),
                 new: rule.expression.clone(),
                 was: old.review,
-                model: Box::new(app.model.clone()),
+                model: Box::new(app.ws.model.clone()),
             })
         })
         .collect()
@@ -42,7 +43,7 @@ pub fn rewrite_checked(
     was: ReviewStatus,
     same: Option<bool>,
 ) -> Vec<Effect> {
-    let Some(rule) = app.model.rules.iter_mut().find(|r| r.id == id) else {
+    let Some(rule) = app.ws.model.rules.iter_mut().find(|r| r.id == id) else {
         return Vec::new();
     };
     if rule.expression != new || rule.review != ReviewStatus::Unreviewed {
@@ -74,7 +75,7 @@ pub fn rewrite_checked(
         });
     }
     if same == Some(true) {
-        vec![Effect::SaveModel(Box::new(app.model.clone()))]
+        vec![Effect::SaveModel(Box::new(app.ws.model.clone()))]
     } else {
         Vec::new()
     }

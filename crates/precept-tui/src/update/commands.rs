@@ -29,8 +29,8 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             ));
             vec![Effect::Export {
                 format,
-                model: Box::new(app.model.clone()),
-                compiled: Box::new(app.compiled.clone()),
+                model: Box::new(app.ws.model.clone()),
+                compiled: Box::new(app.ws.compiled.clone()),
             }]
         }
         Command::GoTo(hit) => {
@@ -49,7 +49,7 @@ pub fn exported(app: &mut App, format: ExportFormat, path: &str) {
 pub fn jump(app: &mut App, hit: Hit) {
     match hit {
         Hit::Rule(i) => {
-            let id = app.model.rules[i].id.clone();
+            let id = app.ws.model.rules[i].id.clone();
             super::navigation::jump_to_rule(app, &id);
         }
         Hit::Test(i) => super::navigation::jump_to_test(app, i),

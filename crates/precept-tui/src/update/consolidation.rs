@@ -17,9 +17,9 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     app.status.job = Some("consolidation: asking for proposals and checking them".into());
     vec![Effect::Consolidate {
         ticket: app.formalization.consolidation_ticket,
-        model: Box::new(app.model.clone()),
+        model: Box::new(app.ws.model.clone()),
         record: app.formalization.record.clone().map(Box::new),
-        tests: app.tests.tests.clone(),
+        tests: app.ws.tests.tests.clone(),
     }]
 }
 
@@ -72,7 +72,7 @@ pub fn accept(app: &mut App, index: usize) -> Vec<Effect> {
     }
     let before = app.snapshot();
     if let Err(error) = apply(
-        &mut app.model,
+        &mut app.ws.model,
         app.formalization.record.as_mut(),
         &checked.proposal,
     ) {

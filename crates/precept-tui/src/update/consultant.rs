@@ -42,7 +42,7 @@ pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     app.verify.consultant.seen_changes = changes;
-    if app.verify.consultant.model == model_fingerprint(&app.model) {
+    if app.verify.consultant.model == model_fingerprint(&app.ws.model) {
         return Vec::new();
     }
     refresh(app)
@@ -51,14 +51,14 @@ pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
 fn refresh(app: &mut App) -> Vec<Effect> {
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
-    consultant.inputs = inputs(&app.compiled);
+    consultant.inputs = inputs(&app.ws.compiled);
     consultant
         .facts
         .retain(|f| consultant.inputs.contains(&f.variable));
     let claim = app.verify.claim.lines().join(" ");
     let claim = claim.trim();
-    consultant.claim =
-        (!claim.is_empty() && app.compiled.check_formula(claim).is_ok()).then(|| claim.to_string());
+    consultant.claim = (!claim.is_empty() && app.ws.compiled.check_formula(claim).is_ok())
+        .then(|| claim.to_string());
     let len = consultant.inputs.len();
     consultant.input_cursor.step(0, len, height);
     recompute(app)
@@ -67,7 +67,11 @@ fn refresh(app: &mut App) -> Vec<Effect> {
 /// Asks the solver what the facts force (replacing an older request).
 pub fn recompute(app: &mut App) -> Vec<Effect> {
     let consultant = &mut app.verify.consultant;
-    let premise = match app.compiled.check_formula(&premise_text(&consultant.facts)) {
+    let premise = match app
+        .ws
+        .compiled
+        .check_formula(&premise_text(&consultant.facts))
+    {
         Ok((_, premise)) => premise,
         Err(error) => {
             consultant.error = Some(format!("the facts do not check: {error}"));
@@ -77,10 +81,10 @@ pub fn recompute(app: &mut App) -> Vec<Effect> {
     let claim = consultant
         .claim
         .as_deref()
-        .and_then(|c| app.compiled.check_formula(c).ok())
+        .and_then(|c| app.ws.compiled.check_formula(c).ok())
         .map(|(_, claim)| claim);
     consultant.error = None;
-    consultant.model = model_fingerprint(&app.model);
+    consultant.model = model_fingerprint(&app.ws.model);
     consultant.seen_changes = app.history.changes();
     consultant.ticket += 1;
     consultant.running = true;
@@ -100,9 +104,9 @@ pub fn consulted(app: &mut App, ticket: u64, mut explanation: Explanation) {
     }
     describe(
         &mut explanation,
-        &app.compiled,
-        &app.model,
-        app.document.as_deref(),
+        &app.ws.compiled,
+        &app.ws.model,
+        app.ws.document.as_deref(),
     );
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
@@ -122,7 +126,8 @@ fn set_fact(app: &mut App, variable: String, value: String) -> Vec<Effect> {
 }
 
 fn sort_of(app: &App, variable: &str) -> Option<Sort> {
-    app.compiled
+    app.ws
+        .compiled
         .variables
         .iter()
         .find(|(name, _)| name == variable)
@@ -150,6 +155,7 @@ fn enter_value(app: &mut App) -> Vec<Effect> {
         }
         Some(Sort::Enum(type_name)) => {
             let values = app
+                .ws
                 .compiled
                 .enums
                 .iter()
@@ -220,7 +226,7 @@ fn entry_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 };
                 if value.is_empty() {
                     *error = Some("type a number".into());
-                } else if let Err(e) = app.compiled.check_formula(&fact.formula()) {
+                } else if let Err(e) = app.ws.compiled.check_formula(&fact.formula()) {
                     *error = Some(format!("not a value of {variable}: {e}"));
                 } else {
                     let variable = variable.clone();
@@ -250,7 +256,11 @@ fn open_chain(app: &mut App) -> Vec<Effect> {
     else {
         return Vec::new();
     };
-    let Ok((_, premise)) = app.compiled.check_formula(&premise_text(&consultant.facts)) else {
+    let Ok((_, premise)) = app
+        .ws
+        .compiled
+        .check_formula(&premise_text(&consultant.facts))
+    else {
         return Vec::new();
     };
     let (variable, propagation) = (forced.variable.clone(), explanation.propagation.clone());

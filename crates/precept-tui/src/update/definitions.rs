@@ -16,12 +16,13 @@ use precept_engine::model::{DefinitionPart, SourceSpan};
 /// The definition the selected rule compiles from.
 fn selected(app: &App) -> Option<(Definition, String)> {
     let rule = app.selected_rule()?;
-    let definition = app.model.definition_owning(&rule.id)?.clone();
+    let definition = app.ws.model.definition_owning(&rule.id)?.clone();
     Some((definition, rule.id.clone()))
 }
 
 fn is_bool(app: &App, definition: &Definition) -> bool {
-    app.model
+    app.ws
+        .model
         .variable(&definition.variable)
         .is_some_and(|v| v.sort == "Bool")
 }
@@ -84,7 +85,7 @@ pub fn open_new_part(app: &mut App, kind: PartKind) {
 
 fn open(app: &mut App, target: EditTarget, text: &str) {
     let mut editor = Editor::new(target, text);
-    editor.recheck(&app.compiled, &app.model);
+    editor.recheck(&app.ws.compiled, &app.ws.model);
     app.overlay = Some(Overlay::Editor(Box::new(editor)));
 }
 
@@ -98,7 +99,7 @@ pub fn apply_part(
     condition: String,
     value: Option<String>,
 ) -> Vec<Effect> {
-    let Some(mut definition) = app.model.definition(id).cloned() else {
+    let Some(mut definition) = app.ws.model.definition(id).cloned() else {
         app.status.last_error = Some(format!("definition {id} is gone"));
         return Vec::new();
     };
@@ -113,10 +114,14 @@ pub fn apply_part(
             format!("edit {} {} of {id}", kind.noun(), i + 1)
         }
         None => {
-            let span = app.spans.get(app.span_cursor.selected).map(|s| SourceSpan {
-                start: s.start,
-                end: s.end,
-            });
+            let span = app
+                .ws
+                .spans
+                .get(app.span_cursor.selected)
+                .map(|s| SourceSpan {
+                    start: s.start,
+                    end: s.end,
+                });
             let mut part = DefinitionPart::new(&condition, span);
             part.value = value;
             let parts = definition.parts_mut(kind);
@@ -165,7 +170,7 @@ pub fn toggle_exhaustive(app: &mut App) -> Vec<Effect> {
 /// Puts `definition` in place of definition `id` (None: removes it) as one
 /// undoable edit, refusing one whose rules do not check.
 fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &str) -> Vec<Effect> {
-    let mut edited = app.model.clone();
+    let mut edited = app.ws.model.clone();
     match definition {
         Some(definition) => {
             if let Err(error) = edited.set_definition(definition) {
@@ -190,7 +195,7 @@ fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &st
         return Vec::new();
     }
     let before = app.snapshot();
-    app.model = edited;
+    app.ws.model = edited;
     app.history.record(label.clone(), before);
     finish_declaration_edit(app, format!("{label} (u to undo)"), true)
 }

@@ -56,7 +56,7 @@ pub fn scroll_to_selection(app: &mut App) {
     let selected = app
         .span_cursor
         .selected
-        .min(app.spans.len().saturating_sub(1));
+        .min(app.ws.spans.len().saturating_sub(1));
     if selected < app.span_cursor.offset {
         app.span_cursor.offset = selected;
         return;
@@ -133,6 +133,7 @@ pub fn toggle_not_policy(app: &mut App) -> Vec<Effect> {
     // Only a span the pane lists can be marked (the filter may hide the
     // selected one).
     let Some(span) = app
+        .ws
         .spans
         .get(index)
         .filter(|_| shown_spans(app).contains(&index))
@@ -144,7 +145,7 @@ pub fn toggle_not_policy(app: &mut App) -> Vec<Effect> {
         app.status.message = Some("headings are never counted as uncovered".into());
         return Vec::new();
     }
-    if let Some(rules) = app.span_rules.get(&index) {
+    if let Some(rules) = app.ws.span_rules.get(&index) {
         app.status.last_error = Some(format!(
             "{} formalized from this span: it is policy",
             rules.join(", ")

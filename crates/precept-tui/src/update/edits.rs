@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 
 fn open(app: &mut App, target: EditTarget, text: &str) {
     let mut editor = Editor::new(target, text);
-    editor.recheck(&app.compiled, &app.model);
+    editor.recheck(&app.ws.compiled, &app.ws.model);
     app.overlay = Some(Overlay::Editor(Box::new(editor)));
 }
 
@@ -44,18 +44,18 @@ pub fn open_editor(app: &mut App) {
         }
         Pane::Variables => match app.variable_rows().get(app.variable_cursor.selected) {
             Some(VariableRow::Variable(i)) => {
-                let text = variable_form(app.model.variables.get(*i));
+                let text = variable_form(app.ws.model.variables.get(*i));
                 open(app, EditTarget::Variable { index: Some(*i) }, &text);
             }
             Some(VariableRow::Type(i)) => {
-                let text = type_form(app.model.types.get(*i));
+                let text = type_form(app.ws.model.types.get(*i));
                 open(app, EditTarget::Type { index: Some(*i) }, &text);
             }
             None => {}
         },
         Pane::Tests | Pane::Evidence => {
             let index = app.test_cursor.selected;
-            if let Some(test) = app.tests.tests.get(index) {
+            if let Some(test) = app.ws.tests.tests.get(index) {
                 let text = test_form(Some(test));
                 open(app, EditTarget::Test { index: Some(index) }, &text);
             }
@@ -87,9 +87,10 @@ pub fn open_new(app: &mut App) {
                 .drafts
                 .rules
                 .iter()
-                .find(|(id, _)| app.model.rule(id).is_none())
+                .find(|(id, _)| app.ws.model.rule(id).is_none())
                 .map(|(id, text)| (id.clone(), text.clone()));
-            let (id, text) = pending.unwrap_or_else(|| (app.model.fresh_rule_id(), String::new()));
+            let (id, text) =
+                pending.unwrap_or_else(|| (app.ws.model.fresh_rule_id(), String::new()));
             open(app, EditTarget::Rule { id, is_new: true }, &text);
         }
         Screen::Variables => open(
@@ -115,7 +116,7 @@ pub fn apply_editor(app: &mut App) -> Vec<Effect> {
     };
     let target = editor.target.clone();
     let text = editor.text();
-    match validate(&target, &text, &app.compiled, &app.model) {
+    match validate(&target, &text, &app.ws.compiled, &app.ws.model) {
         Err(error) => {
             let mut effects = Vec::new();
             if let EditTarget::Rule { id, .. } = &target {
@@ -154,14 +155,14 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             let mut declarations_changed = true;
             match index {
                 Some(i) => {
-                    let old = app.model.variables[i].clone();
+                    let old = app.ws.model.variables[i].clone();
                     declarations_changed = old.name != variable.name || old.sort != variable.sort;
                     if old.name != variable.name {
                         rename_in_rules(app, &old.name, &variable.name);
                     }
-                    app.model.variables[i] = variable;
+                    app.ws.model.variables[i] = variable;
                 }
-                None => app.model.variables.push(variable),
+                None => app.ws.model.variables.push(variable),
             }
             app.history.record(label.clone(), before);
             finish_declaration_edit(app, label, declarations_changed)
@@ -175,8 +176,9 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             );
             match index {
                 Some(i) => {
-                    let old_name = app.model.types[i].name.clone();
+                    let old_name = app.ws.model.types[i].name.clone();
                     for variable in app
+                        .ws
                         .model
                         .variables
                         .iter_mut()
@@ -184,9 +186,9 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                     {
                         variable.sort = type_def.name.clone();
                     }
-                    app.model.types[i] = type_def;
+                    app.ws.model.types[i] = type_def;
                 }
-                None => app.model.types.push(type_def),
+                None => app.ws.model.types.push(type_def),
             }
             app.history.record(label.clone(), before);
             finish_declaration_edit(app, label, true)
@@ -203,7 +205,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             let before = app.snapshot();
             let id = match index {
                 Some(i) => {
-                    let test = &mut app.tests.tests[i];
+                    let test = &mut app.ws.tests.tests[i];
                     test.name = name;
                     test.premise = premise;
                     test.claim = claim;
@@ -211,14 +213,17 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                     test.id.clone()
                 }
                 None => {
-                    let id = app.tests.fresh_id();
-                    app.tests.tests.push(precept_engine::model::LogicTest::new(
-                        id.clone(),
-                        name,
-                        premise,
-                        claim,
-                        expected,
-                    ));
+                    let id = app.ws.tests.fresh_id();
+                    app.ws
+                        .tests
+                        .tests
+                        .push(precept_engine::model::LogicTest::new(
+                            id.clone(),
+                            name,
+                            premise,
+                            claim,
+                            expected,
+                        ));
                     app.results.insert(id.clone(), TestState::NotRun);
                     id
                 }
@@ -226,7 +231,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             app.history.record(format!("edit test {id}"), before);
             app.status.message = Some(format!("saved test {id}"));
             let run = start_run(app, std::slice::from_ref(&id), false, true);
-            vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+            vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
         }
         (
             EditTarget::DefinitionPart {
@@ -241,7 +246,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
 }
 
 fn rename_in_rules(app: &mut App, old: &str, new: &str) {
-    for rule in &mut app.model.rules {
+    for rule in &mut app.ws.model.rules {
         if let Ok(expr) = precept_engine::smt::parse_expr(&rule.expression)
             && expr.symbols().contains(&old)
         {
@@ -254,18 +259,22 @@ fn rename_in_rules(app: &mut App, old: &str, new: &str) {
 }
 
 fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> {
-    let Ok((written, formula)) = app.compiled.check_formula(text) else {
+    let Ok((written, formula)) = app.ws.compiled.check_formula(text) else {
         return Vec::new();
     };
     let before = app.snapshot();
-    let old_variables = app.graph.variables_of(id);
+    let old_variables = app.ws.graph.variables_of(id);
     let expression = written.to_string();
-    let selected_span = app.spans.get(app.span_cursor.selected).map(|s| SourceSpan {
-        start: s.start,
-        end: s.end,
-    });
+    let selected_span = app
+        .ws
+        .spans
+        .get(app.span_cursor.selected)
+        .map(|s| SourceSpan {
+            start: s.start,
+            end: s.end,
+        });
     let mut rewrite_check = None;
-    match app.model.rules.iter_mut().find(|r| r.id == id) {
+    match app.ws.model.rules.iter_mut().find(|r| r.id == id) {
         Some(rule) => {
             let (old, was) = (rule.expression.clone(), rule.review);
             // Back to review at once; the solver may prove it a pure rewrite.
@@ -275,23 +284,24 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
                     old,
                     new: expression,
                     was,
-                    model: Box::new(app.model.clone()),
+                    model: Box::new(app.ws.model.clone()),
                 });
             }
         }
         None => {
-            app.model.rules.push(Rule {
+            app.ws.model.rules.push(Rule {
                 id: id.to_string(),
                 expression,
                 source_span: if is_new { selected_span } else { None },
                 review: ReviewStatus::Unreviewed,
                 note: String::new(),
             });
-            let index = app.model.rules.len() - 1;
+            let index = app.ws.model.rules.len() - 1;
             let height = crate::measure::layout::inner_height(
                 crate::measure::layout::areas(Screen::Rules, app.size).list,
             );
-            app.rule_cursor.select(index, app.model.rules.len(), height);
+            app.rule_cursor
+                .select(index, app.ws.model.rules.len(), height);
         }
     }
     app.history.record(
@@ -309,7 +319,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
     });
     effects.push(rerun_affected(app, old_variables, id));
     // Saved once the solvers have their work: the write then delays no test.
-    effects.push(Effect::SaveModel(Box::new(app.model.clone())));
+    effects.push(Effect::SaveModel(Box::new(app.ws.model.clone())));
     effects.extend(rewrite_check);
     effects
 }
@@ -320,21 +330,23 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
 /// the new one keeps its finding without the solver (`carry_over.rs`).
 fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect {
     let mut touched_variables: BTreeSet<String> = old_variables.into_iter().collect();
-    touched_variables.extend(app.graph.variables_of(id));
+    touched_variables.extend(app.ws.graph.variables_of(id));
     let touched = app
+        .ws
         .graph
         .components_of(touched_variables.iter().map(String::as_str));
-    let change = RuleChange::in_model(id, &app.compiled);
+    let change = RuleChange::in_model(id, &app.ws.compiled);
     let mut kept = 0;
     let mut affected: Vec<String> = Vec::new();
     let mut known: HashMap<String, KnownSides> = HashMap::new();
-    let mut symbols = std::mem::take(&mut app.question_symbols);
-    if symbols.len() > 2 * app.tests.tests.len() + 64 {
+    let mut symbols = std::mem::take(&mut app.ws.question_symbols);
+    if symbols.len() > 2 * app.ws.tests.tests.len() + 64 {
         symbols.clear();
     }
-    for test in &app.tests.tests {
+    for test in &app.ws.tests.tests {
         let in_cone = match question_symbols(&mut symbols, test) {
             Some(names) => app
+                .ws
                 .graph
                 .may_depend(names.iter().map(String::as_str), &touched),
             None => true,
@@ -346,20 +358,23 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
         match done {
             None => affected.push(test.id.clone()),
             Some(_) if !in_cone => {}
-            Some(Some(finding)) if still_proved(finding, change, &app.compiled) => kept += 1,
+            Some(Some(finding)) if still_proved(finding, change, &app.ws.compiled) => kept += 1,
             Some(Some(finding)) => {
                 // The sides its evidence still proves are not asked again.
-                known.insert(test.id.clone(), known_sides(finding, change, &app.compiled));
+                known.insert(
+                    test.id.clone(),
+                    known_sides(finding, change, &app.ws.compiled),
+                );
                 affected.push(test.id.clone());
             }
             Some(None) => affected.push(test.id.clone()),
         }
     }
-    app.question_symbols = symbols;
+    app.ws.question_symbols = symbols;
     app.status.message = Some(format!(
         "applied {id}; rerunning {} of {} tests{}",
         affected.len(),
-        app.tests.tests.len(),
+        app.ws.tests.tests.len(),
         super::runs::kept_note(kept)
     ));
     let mut run = start_run(app, &affected, true, true);
@@ -461,8 +476,8 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
                 return Vec::new();
             };
             let before = app.snapshot();
-            let old_variables = app.graph.variables_of(&rule.id);
-            app.model.rules.retain(|r| r.id != rule.id);
+            let old_variables = app.ws.graph.variables_of(&rule.id);
+            app.ws.model.rules.retain(|r| r.id != rule.id);
             app.history
                 .record(format!("delete rule {}", rule.id), before);
             let mut effects = Vec::new();
@@ -476,7 +491,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
                 formula: None,
             });
             effects.push(rerun_affected(app, old_variables, &rule.id));
-            effects.push(Effect::SaveModel(Box::new(app.model.clone())));
+            effects.push(Effect::SaveModel(Box::new(app.ws.model.clone())));
             app.status.message = Some(format!("deleted {} (u to undo)", rule.id));
             effects
         }
@@ -486,13 +501,13 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
                 return Vec::new();
             };
             let before = app.snapshot();
-            app.tests.tests.retain(|t| t.id != test.id);
+            app.ws.tests.tests.retain(|t| t.id != test.id);
             app.results.remove(&test.id);
             app.history
                 .record(format!("delete test {}", test.id), before);
             super::navigation::rescroll(app);
             app.status.message = Some(format!("deleted test {} (u to undo)", test.id));
-            vec![Effect::SaveTests(Box::new(app.tests.clone()))]
+            vec![Effect::SaveTests(Box::new(app.ws.tests.clone()))]
         }
         Pane::VerifyInput
         | Pane::VerifyResult
@@ -510,8 +525,8 @@ fn delete_declaration(app: &mut App) -> Vec<Effect> {
     let before = app.snapshot();
     let label = match app.variable_rows().get(app.variable_cursor.selected) {
         Some(VariableRow::Variable(i)) => {
-            let name = app.model.variables[*i].name.clone();
-            let users = app.graph.rules_using(&name);
+            let name = app.ws.model.variables[*i].name.clone();
+            let users = app.ws.graph.rules_using(&name);
             if !users.is_empty() {
                 app.status.last_error = Some(format!(
                     "{name} is used by {}; edit or delete those rules first",
@@ -519,18 +534,18 @@ fn delete_declaration(app: &mut App) -> Vec<Effect> {
                 ));
                 return Vec::new();
             }
-            app.model.variables.remove(*i);
+            app.ws.model.variables.remove(*i);
             format!("delete variable {name}")
         }
         Some(VariableRow::Type(i)) => {
-            let name = app.model.types[*i].name.clone();
+            let name = app.ws.model.types[*i].name.clone();
             if !app.is_unused_type(&name) {
                 app.status.last_error = Some(format!(
                     "variables of type {name} exist; change or delete them first"
                 ));
                 return Vec::new();
             }
-            app.model.types.remove(*i);
+            app.ws.model.types.remove(*i);
             format!("delete type {name}")
         }
         None => return Vec::new(),
@@ -541,11 +556,11 @@ fn delete_declaration(app: &mut App) -> Vec<Effect> {
 
 pub fn cycle_review(app: &mut App) -> Vec<Effect> {
     let index = app.rule_cursor.selected;
-    if !matches!(app.focus, Pane::Rules | Pane::Document) || index >= app.model.rules.len() {
+    if !matches!(app.focus, Pane::Rules | Pane::Document) || index >= app.ws.model.rules.len() {
         return Vec::new();
     }
     let before = app.snapshot();
-    let rule = &mut app.model.rules[index];
+    let rule = &mut app.ws.model.rules[index];
     rule.review = match rule.review {
         ReviewStatus::Unreviewed => ReviewStatus::Approved,
         ReviewStatus::Approved => ReviewStatus::NeedsChange,
@@ -554,7 +569,7 @@ pub fn cycle_review(app: &mut App) -> Vec<Effect> {
     let label = format!("{} marked {}", rule.id, rule.review.label());
     app.history.record(label.clone(), before);
     app.status.message = Some(label);
-    vec![Effect::SaveModel(Box::new(app.model.clone()))]
+    vec![Effect::SaveModel(Box::new(app.ws.model.clone()))]
 }
 
 fn restore(
@@ -563,8 +578,8 @@ fn restore(
     snapshot: crate::state::app::Snapshot,
     verb: &str,
 ) -> Vec<Effect> {
-    app.model = snapshot.model;
-    app.tests = snapshot.tests;
+    app.ws.model = snapshot.model;
+    app.ws.tests = snapshot.tests;
     let record_effect = if snapshot.formalization == app.formalization.record {
         None
     } else {
@@ -577,13 +592,13 @@ fn restore(
         })
     };
     app.results
-        .retain(|id, _| app.tests.tests.iter().any(|t| &t.id == id));
+        .retain(|id, _| app.ws.tests.tests.iter().any(|t| &t.id == id));
     app.recompile();
     super::navigation::rescroll(app);
     let mut effects = vec![
-        Effect::SaveModel(Box::new(app.model.clone())),
-        Effect::SaveTests(Box::new(app.tests.clone())),
-        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        Effect::SaveModel(Box::new(app.ws.model.clone())),
+        Effect::SaveTests(Box::new(app.ws.tests.clone())),
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
     ];
     effects.extend(record_effect);
     if snapshot.not_policy != app.document_pane.not_policy {

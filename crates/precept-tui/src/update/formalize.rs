@@ -18,7 +18,7 @@ use precept_engine::model::PolicyModel;
 /// press asks, the second replaces them (undo brings them back).
 pub fn start(app: &mut App) -> Vec<Effect> {
     super::navigation::show_screen(app, Screen::Formalize);
-    let Some(document) = app.document.clone() else {
+    let Some(document) = app.ws.document.clone() else {
         app.status.last_error =
             Some("this project has no document to formalize (precept.json names none)".into());
         return Vec::new();
@@ -27,11 +27,11 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         app.status.message = Some("a formalization is running (esc stops it)".into());
         return Vec::new();
     }
-    if !app.model.rules.is_empty() && !app.formalization.confirm_replace {
+    if !app.ws.model.rules.is_empty() && !app.formalization.confirm_replace {
         app.formalization.confirm_replace = true;
         app.status.message = Some(format!(
             "press F again to replace the {} rules with a new formalization (u undoes it)",
-            app.model.rules.len()
+            app.ws.model.rules.len()
         ));
         return Vec::new();
     }
@@ -46,6 +46,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     });
     app.status.job = Some("formalizing: splitting the document".into());
     let document_name = app
+        .ws
         .document_name
         .clone()
         .unwrap_or_else(|| "policy.md".into());
@@ -141,11 +142,11 @@ pub fn done(
             let FormalizedDocument { model, mut record } = *formalized;
             let failed = record.failed_spans();
             let spans = record.spans.len();
-            if let Some(name) = &app.document_name {
+            if let Some(name) = &app.ws.document_name {
                 record.document = name.clone();
             }
             let mut model = model;
-            model.title = app.model.title.clone();
+            model.title = app.ws.model.title.clone();
             let defined = match record.definitions.len() {
                 0 => String::new(),
                 n => format!(", {n} decision(s) joined in one definition each"),
@@ -169,7 +170,7 @@ pub fn done(
 /// solver, and every test rerun.
 pub fn replace_model(app: &mut App, label: &str, model: PolicyModel) -> Vec<Effect> {
     let before = app.snapshot();
-    app.model = model;
+    app.ws.model = model;
     app.history.record(label, before);
     adopt(app)
 }
@@ -182,7 +183,7 @@ fn replace_model_and_record(
     record: FormalizationRecord,
 ) -> Vec<Effect> {
     let before = app.snapshot();
-    app.model = model;
+    app.ws.model = model;
     app.formalization.record = Some(record.clone());
     app.history.record(label, before);
     let mut effects = adopt(app);
@@ -195,8 +196,8 @@ fn adopt(app: &mut App) -> Vec<Effect> {
     app.recompile();
     super::navigation::rescroll(app);
     vec![
-        Effect::SaveModel(Box::new(app.model.clone())),
-        Effect::LoadSolver(Box::new(app.compiled.clone())),
+        Effect::SaveModel(Box::new(app.ws.model.clone())),
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
         super::start_full_run(app),
     ]
 }
@@ -256,7 +257,7 @@ pub fn split(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let name = record.clusters[cluster].name.clone();
-    let mut model = app.model.clone();
+    let mut model = app.ws.model.clone();
     match cluster_edit::split(&mut model, &mut record, &name, member) {
         Ok(new_name) => {
             finish_cluster_edit(app, &format!("split {new_name} off {name}"), model, record)
@@ -292,7 +293,7 @@ pub fn name_prompt_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Enter => {
             let text = prompt.text();
             let purpose = prompt.purpose.clone();
-            let mut model = app.model.clone();
+            let mut model = app.ws.model.clone();
             let mut record = app.formalization.record.clone();
             let (result, label) = match &purpose {
                 NamePurpose::Rename { variable } => (

@@ -31,9 +31,9 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     if app.lint.ran {
         app.lint
             .basis
-            .observe(model_fingerprint(&app.model), &change);
+            .observe(model_fingerprint(&app.ws.model), &change);
         if app.lint.basis.stale_since().is_some() {
-            if app.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
+            if app.ws.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
                 effects.extend(vetting::relint(app));
             } else {
                 refresh_syntactic(app);
@@ -43,7 +43,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     effects.extend(reask_verify(app, &change));
     // The answer check and the probe asked an LLM: too dear to redo on
     // every edit, so they say after which edit they stopped being current.
-    let now = model_fingerprint(&app.model);
+    let now = model_fingerprint(&app.ws.model);
     let qa = &mut app.verify.qa;
     if qa.running || qa.report.is_some() {
         qa.basis.observe(now, &change);
@@ -54,7 +54,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     if app.coverage.running || app.coverage.coverage.is_some() {
         app.coverage
             .basis
-            .observe(suite_fingerprint(&app.model, &app.tests), &change);
+            .observe(suite_fingerprint(&app.ws.model, &app.ws.tests), &change);
     }
     effects
 }
@@ -68,17 +68,19 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
     let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
         return Vec::new();
     };
-    let fingerprint = model_fingerprint(&app.model);
+    let fingerprint = model_fingerprint(&app.ws.model);
     if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == fingerprint {
         return Vec::new();
     }
     app.verify.asked_on = fingerprint;
     let checked = app
+        .ws
         .compiled
         .check_formula(&premise_text)
         .map_err(|e| format!("premise: {e}"))
         .and_then(|(_, premise)| {
-            app.compiled
+            app.ws
+                .compiled
                 .check_formula(&claim_text)
                 .map(|(_, claim)| (premise, claim))
                 .map_err(|e| format!("claim: {e}"))
@@ -111,7 +113,7 @@ fn refresh_syntactic(app: &mut App) {
         .drain(..)
         .filter(|d| d.code.is_solver_backed())
         .collect();
-    let mut diagnostics = syntactic::check(&app.model, &app.compiled);
+    let mut diagnostics = syntactic::check(&app.ws.model, &app.ws.compiled);
     diagnostics.extend(solver_found);
     diagnostics.sort_by_key(|d| (d.severity, d.code));
     app.lint.diagnostics = diagnostics;

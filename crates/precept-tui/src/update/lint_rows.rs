@@ -12,11 +12,14 @@ use precept_engine::lint::triage::{test_components, tests_reached, triage};
 pub fn retriage(app: &mut App) {
     // Which parts of the graph each test reaches: worked out again only
     // when the model or the tests change, not on every diagnostic found.
-    let key = suite_fingerprint(&app.model, &app.tests);
+    let key = suite_fingerprint(&app.ws.model, &app.ws.tests);
     if app.lint.test_reach.0 != Some(key) {
-        app.lint.test_reach = (Some(key), test_components(&app.graph, &app.tests.tests));
+        app.lint.test_reach = (
+            Some(key),
+            test_components(&app.ws.graph, &app.ws.tests.tests),
+        );
     }
-    let graph = &app.graph;
+    let graph = &app.ws.graph;
     let components = &app.lint.test_reach.1;
     let reached = |diagnostic: &precept_engine::lint::Diagnostic| {
         tests_reached(graph, components, diagnostic)

@@ -16,9 +16,9 @@ pub(super) fn finish_declaration_edit(
 ) -> Vec<Effect> {
     app.recompile();
     super::navigation::rescroll(app);
-    let mut effects = vec![Effect::SaveModel(Box::new(app.model.clone()))];
+    let mut effects = vec![Effect::SaveModel(Box::new(app.ws.model.clone()))];
     if declarations_changed {
-        effects.push(Effect::LoadSolver(Box::new(app.compiled.clone())));
+        effects.push(Effect::LoadSolver(Box::new(app.ws.compiled.clone())));
         effects.push(start_full_run(app));
     }
     app.status.message = Some(label);

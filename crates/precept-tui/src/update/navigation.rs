@@ -64,10 +64,10 @@ fn evidence_len(app: &App) -> usize {
 fn focused_list(app: &App) -> (usize, usize) {
     let layout = areas(app.screen, app.size);
     match app.focus {
-        Pane::Document => (app.spans.len(), inner_height(layout.document)),
-        Pane::Rules => (app.model.rules.len(), inner_height(layout.list)),
+        Pane::Document => (app.ws.spans.len(), inner_height(layout.document)),
+        Pane::Rules => (app.ws.model.rules.len(), inner_height(layout.list)),
         Pane::Variables => (app.variable_rows().len(), inner_height(layout.list)),
-        Pane::Tests => (app.tests.tests.len(), inner_height(layout.list)),
+        Pane::Tests => (app.ws.tests.tests.len(), inner_height(layout.list)),
         Pane::Evidence => (evidence_len(app), EVIDENCE_ROWS),
         Pane::Diagnostics => (app.lint.row_count(), inner_height(layout.list)),
         Pane::DiagnosticRules => (
@@ -75,7 +75,7 @@ fn focused_list(app: &App) -> (usize, usize) {
             inner_height(layout.detail),
         ),
         Pane::FormalizeSpans => (formalize_span_count(app), inner_height(layout.list)),
-        Pane::AnswerTests => (app.tests.nl_tests.len(), inner_height(layout.nl_tests)),
+        Pane::AnswerTests => (app.ws.tests.nl_tests.len(), inner_height(layout.nl_tests)),
         Pane::Clusters => (
             app.formalization.record.as_ref().map_or(0, |r| {
                 crate::state::formalization::cluster_rows(
@@ -144,7 +144,7 @@ pub fn page(app: &mut App, direction: isize) {
 /// whole, although spans wrap over several rows (unless the document lists
 /// only uncovered spans, which the rule's span is not).
 pub fn follow_rule(app: &mut App) {
-    let Some(span) = app.selected_rule().and_then(|r| app.span_of_rule(r)) else {
+    let Some(span) = app.selected_rule().and_then(|r| app.ws.span_of_rule(r)) else {
         return;
     };
     if app.document_pane.uncovered_only {
@@ -157,13 +157,15 @@ pub fn follow_rule(app: &mut App) {
 pub(super) fn follow_span(app: &mut App) {
     let span = app.span_cursor.selected;
     if let Some(index) = app
+        .ws
         .model
         .rules
         .iter()
-        .position(|r| app.span_of_rule(r) == Some(span))
+        .position(|r| app.ws.span_of_rule(r) == Some(span))
     {
         let height = inner_height(areas(Screen::Rules, app.size).list);
-        app.rule_cursor.select(index, app.model.rules.len(), height);
+        app.rule_cursor
+            .select(index, app.ws.model.rules.len(), height);
     }
 }
 
@@ -173,9 +175,9 @@ pub fn rescroll(app: &mut App) {
     let tests = areas(Screen::Tests, app.size);
     let variables = areas(Screen::Variables, app.size);
     let (spans, rule_count, test_count, variable_count) = (
-        app.spans.len(),
-        app.model.rules.len(),
-        app.tests.tests.len(),
+        app.ws.spans.len(),
+        app.ws.model.rules.len(),
+        app.ws.tests.tests.len(),
         app.variable_rows().len(),
     );
     // Spans wrap over several rows: the document scrolls by rows, not items.
@@ -191,13 +193,14 @@ pub fn rescroll(app: &mut App) {
 
 /// Selects a rule by id and shows it on the rules screen with its span.
 pub fn jump_to_rule(app: &mut App, id: &str) {
-    let Some(index) = app.model.rules.iter().position(|r| r.id == id) else {
+    let Some(index) = app.ws.model.rules.iter().position(|r| r.id == id) else {
         app.status.last_error = Some(format!("rule {id} no longer exists"));
         return;
     };
     show_screen(app, Screen::Rules);
     let height = inner_height(areas(Screen::Rules, app.size).list);
-    app.rule_cursor.select(index, app.model.rules.len(), height);
+    app.rule_cursor
+        .select(index, app.ws.model.rules.len(), height);
     // A jump shows the rule's span, so the document lists every span.
     app.document_pane.uncovered_only = false;
     follow_rule(app);
@@ -206,7 +209,8 @@ pub fn jump_to_rule(app: &mut App, id: &str) {
 pub fn jump_to_test(app: &mut App, index: usize) {
     show_screen(app, Screen::Tests);
     let height = inner_height(areas(Screen::Tests, app.size).list);
-    app.test_cursor.select(index, app.tests.tests.len(), height);
+    app.test_cursor
+        .select(index, app.ws.tests.tests.len(), height);
     app.evidence_cursor = Default::default();
 }
 
@@ -248,8 +252,8 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             if let Some(crate::state::app::VariableRow::Variable(i)) =
                 rows.get(app.variable_cursor.selected)
             {
-                let name = app.model.variables[*i].name.clone();
-                match app.graph.rules_using(&name).first() {
+                let name = app.ws.model.variables[*i].name.clone();
+                match app.ws.graph.rules_using(&name).first() {
                     Some(id) => {
                         let id = id.clone();
                         jump_to_rule(app, &id);
@@ -341,7 +345,7 @@ pub fn next_flipped(app: &mut App) {
     let flipped: Vec<usize> = app
         .flips
         .iter()
-        .filter_map(|f| app.tests.tests.iter().position(|t| t.id == f.test_id))
+        .filter_map(|f| app.ws.tests.tests.iter().position(|t| t.id == f.test_id))
         .collect();
     if flipped.is_empty() {
         app.status.message = Some("the last run flipped no test".into());

@@ -26,7 +26,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             Some(Action::Close) => return edits::close_editor(app),
             _ => {
                 if editor.textarea.input(key) {
-                    editor.recheck(&app.compiled, &app.model);
+                    editor.recheck(&app.ws.compiled, &app.ws.model);
                     app.draft_dirty = true;
                 }
             }

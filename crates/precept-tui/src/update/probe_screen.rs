@@ -51,15 +51,15 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     probe.report = None;
     probe.error = None;
     probe.failure_cursor = 0;
-    probe.basis = Basis::new(model_fingerprint(&app.model));
+    probe.basis = Basis::new(model_fingerprint(&app.ws.model));
     app.status.message = Some(format!("probing {target}: asking the questions…"));
     vec![Effect::StartProbe {
         ticket: app.probe.ticket,
         target,
         questions: WORKBENCH_QUESTIONS,
-        model: Box::new(app.model.clone()),
-        compiled: Box::new(app.compiled.clone()),
-        document: app.document.clone(),
+        model: Box::new(app.ws.model.clone()),
+        compiled: Box::new(app.ws.compiled.clone()),
+        document: app.ws.document.clone(),
     }]
 }
 
@@ -203,17 +203,17 @@ pub fn save_failure(app: &mut App) -> Vec<Effect> {
         result.expected
     );
     let before = app.snapshot();
-    let id = app.tests.fresh_nl_id();
+    let id = app.ws.tests.fresh_nl_id();
     app.history
         .record(format!("add natural-language test {id}"), before);
     let mut test = AnswerTest::new(id.clone(), question, answer, expected);
     test.name = name;
     test.note = note;
-    app.tests.nl_tests.push(test);
+    app.ws.tests.nl_tests.push(test);
     app.status.message = Some(format!(
         "saved natural-language test {id}, expecting {expected} (the Answers pane of 3 runs it)"
     ));
-    vec![Effect::SaveTests(Box::new(app.tests.clone()))]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone()))]
 }
 
 /// The finding named at the start of a result's finding text.

@@ -33,7 +33,7 @@ pub fn open(app: &mut App) {
     let mut rules: Vec<String> = app
         .marked_rules
         .iter()
-        .filter(|id| app.model.rule(id).is_some())
+        .filter(|id| app.ws.model.rule(id).is_some())
         .cloned()
         .collect();
     if rules.is_empty()
@@ -107,7 +107,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.status.job = Some("asking the LLM for a repair".into());
             vec![Effect::ProposeRepair {
                 ticket: state.ticket,
-                model: Box::new(app.model.clone()),
+                model: Box::new(app.ws.model.clone()),
                 rules: state.rules.clone(),
                 feedback,
             }]
@@ -160,13 +160,13 @@ fn accept(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     proposed.decisions[at] = Some(true);
-    let mut model = app.model.clone();
+    let mut model = app.ws.model.clone();
     if let Err(error) = edit.apply(&mut model) {
         app.status.message = Some(format!("cannot apply the repair: {error}"));
         return Vec::new();
     }
     let label = format!("repair: {}", edit.title());
-    let before = app.model.clone();
+    let before = app.ws.model.clone();
     let mut effects = super::formalize::replace_model(app, &label, model);
     effects.extend(super::approval::check_rewrites(app, &before));
     app.status.message = Some(format!("{label} (u to undo)"));
@@ -203,8 +203,8 @@ pub fn proposed(app: &mut App, ticket: u64, result: Result<RepairProposal, Strin
             app.status.job = Some("working out which tests the edits flip".into());
             vec![Effect::PreviewRepair {
                 ticket,
-                model: Box::new(app.model.clone()),
-                tests: app.tests.tests.clone(),
+                model: Box::new(app.ws.model.clone()),
+                tests: app.ws.tests.tests.clone(),
                 edits,
             }]
         }

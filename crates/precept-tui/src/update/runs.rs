@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 /// Reruns every test.
 pub fn start_full_run(app: &mut App) -> Effect {
-    let ids: Vec<String> = app.tests.tests.iter().map(|t| t.id.clone()).collect();
+    let ids: Vec<String> = app.ws.tests.tests.iter().map(|t| t.id.clone()).collect();
     start_run(app, &ids, false, false)
 }
 
@@ -28,6 +28,7 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
     let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
     let mut jobs = Vec::new();
     for test in app
+        .ws
         .tests
         .tests
         .iter()
@@ -35,7 +36,7 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
     {
         jobs.push(TestJob {
             test: test.clone(),
-            formulas: check_test(&app.compiled, test),
+            formulas: check_test(&app.ws.compiled, test),
             known: Default::default(),
         });
     }
@@ -248,14 +249,14 @@ pub fn verify_input_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 pub fn run_verify(app: &mut App) -> Vec<Effect> {
     let premise_text = non_empty(app.verify.premise.lines().join(" "), "true");
     let claim_text = app.verify.claim.lines().join(" ");
-    let premise = match app.compiled.check_formula(&premise_text) {
+    let premise = match app.ws.compiled.check_formula(&premise_text) {
         Ok((_, formula)) => formula,
         Err(e) => {
             app.verify.error = Some(format!("premise: {e}"));
             return Vec::new();
         }
     };
-    let claim = match app.compiled.check_formula(&claim_text) {
+    let claim = match app.ws.compiled.check_formula(&claim_text) {
         Ok((_, formula)) => formula,
         Err(e) => {
             app.verify.error = Some(format!("claim: {e}"));
@@ -266,7 +267,7 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
     app.verify.ticket += 1;
     app.verify.running = true;
     app.verify.asked = Some((premise_text, claim_text));
-    app.verify.asked_on = crate::state::freshness::model_fingerprint(&app.model);
+    app.verify.asked_on = crate::state::freshness::model_fingerprint(&app.ws.model);
     app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
     vec![verify_question(app, premise, claim)]
@@ -278,8 +279,8 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
 /// reading, where nothing is assumed.
 pub(super) fn verify_question(app: &App, premise: Expr, claim: Expr) -> Effect {
     let reading = Reading::strict(app.verify.strict);
-    let defaults = (reading == Reading::Default && !app.compiled.exceptions.is_empty())
-        .then(|| Defaults::of(&app.compiled))
+    let defaults = (reading == Reading::Default && !app.ws.compiled.exceptions.is_empty())
+        .then(|| Defaults::of(&app.ws.compiled))
         .filter(|d| !d.unmentioned(&premise, &claim, reading).is_empty())
         .map(|d| crate::state::msg::Assuming(std::sync::Arc::new(d)));
     Effect::Verify {

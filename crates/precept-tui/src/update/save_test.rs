@@ -18,8 +18,8 @@ pub fn ask_name(app: &mut App, expected: FindingKind) {
         answer.trim().chars().take(60).collect::<String>()
     } else {
         let claim = app.verify.claim.lines().join(" ");
-        match app.compiled.check_formula(&claim) {
-            Ok((written, _)) => format!("asked: {}", app.compiled.glossary.sentence(&written)),
+        match app.ws.compiled.check_formula(&claim) {
+            Ok((written, _)) => format!("asked: {}", app.ws.compiled.glossary.sentence(&written)),
             Err(_) => format!("asked: {claim}"),
         }
     };
@@ -93,15 +93,18 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
         premise = format!("(and {premise} {})", assumed.join(" "));
     }
     let before = app.snapshot();
-    let id = app.tests.fresh_id();
+    let id = app.ws.tests.fresh_id();
     app.history.record(format!("add test {id}"), before);
-    app.tests.tests.push(precept_engine::model::LogicTest::new(
-        id.clone(),
-        name.clone(),
-        premise,
-        claim,
-        expected,
-    ));
+    app.ws
+        .tests
+        .tests
+        .push(precept_engine::model::LogicTest::new(
+            id.clone(),
+            name.clone(),
+            premise,
+            claim,
+            expected,
+        ));
     app.results.insert(id.clone(), TestState::NotRun);
     let run = start_run(app, std::slice::from_ref(&id), false, true);
     let mut saved = format!("saved test {id} “{name}”, expecting {expected} (3 shows it)");
@@ -113,17 +116,17 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
     }
     app.status.message = Some(saved.clone());
     app.run_note = Some(saved);
-    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
 }
 
 fn save_answer_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Effect> {
     let question = app.verify.qa.question.lines().join("\n").trim().to_string();
     let answer = app.verify.qa.answer.lines().join("\n").trim().to_string();
     let before = app.snapshot();
-    let id = app.tests.fresh_nl_id();
+    let id = app.ws.tests.fresh_nl_id();
     app.history
         .record(format!("add natural-language test {id}"), before);
-    app.tests.nl_tests.push(AnswerTest {
+    app.ws.tests.nl_tests.push(AnswerTest {
         id: id.clone(),
         name: name.clone(),
         question,
@@ -135,5 +138,5 @@ fn save_answer_test(app: &mut App, expected: FindingKind, name: String) -> Vec<E
     app.status.message = Some(format!(
         "saved natural-language test {id} “{name}”, expecting {expected} (the Answers pane of 3 runs it; so does precept test)"
     ));
-    vec![Effect::SaveTests(Box::new(app.tests.clone()))]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone()))]
 }

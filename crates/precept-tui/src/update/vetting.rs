@@ -28,10 +28,10 @@ pub fn relint(app: &mut App) -> Vec<Effect> {
 }
 
 fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
-    app.lint.basis = Basis::new(model_fingerprint(&app.model));
+    app.lint.basis = Basis::new(model_fingerprint(&app.ws.model));
     app.lint.announce = announce;
     app.lint.generation += 1;
-    app.lint.diagnostics = syntactic::check(&app.model, &app.compiled);
+    app.lint.diagnostics = syntactic::check(&app.ws.model, &app.ws.compiled);
     app.lint.running = true;
     app.lint.ran = true;
     app.lint.progress = None;
@@ -41,7 +41,7 @@ fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
     }
     vec![Effect::Lint {
         generation: app.lint.generation,
-        model: Box::new(app.compiled.clone()),
+        model: Box::new(app.ws.compiled.clone()),
     }]
 }
 
@@ -121,7 +121,7 @@ fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect>
     let edited: Vec<_> = fixes
         .iter()
         .map(|fix| {
-            let mut model = app.model.clone();
+            let mut model = app.ws.model.clone();
             // A fix whose target is gone shows its error when chosen.
             let _ = fix.edit.apply(&mut model);
             model
@@ -136,8 +136,8 @@ fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect>
     })));
     vec![Effect::PreviewFixes {
         ticket: app.fix_ticket,
-        model: Box::new(app.model.clone()),
-        tests: app.tests.tests.clone(),
+        model: Box::new(app.ws.model.clone()),
+        tests: app.ws.tests.tests.clone(),
         edited,
     }]
 }
@@ -191,7 +191,7 @@ pub fn fix_choice_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 
 fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
     let before = app.snapshot();
-    if let Err(error) = fix.edit.apply(&mut app.model) {
+    if let Err(error) = fix.edit.apply(&mut app.ws.model) {
         app.status.last_error = Some(format!("fix not applied: {error}"));
         return Vec::new();
     }
@@ -209,14 +209,14 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
 
 /// Starts measuring coverage and the mutation score, replacing an older run.
 pub fn start_coverage(app: &mut App) -> Vec<Effect> {
-    app.coverage.basis = Basis::new(suite_fingerprint(&app.model, &app.tests));
+    app.coverage.basis = Basis::new(suite_fingerprint(&app.ws.model, &app.ws.tests));
     app.coverage.generation += 1;
     app.coverage.running = true;
     app.status.job = Some("measuring coverage and mutation score".into());
     vec![Effect::Coverage {
         generation: app.coverage.generation,
-        model: Box::new(app.compiled.clone()),
-        tests: app.tests.tests.clone(),
+        model: Box::new(app.ws.compiled.clone()),
+        tests: app.ws.tests.tests.clone(),
     }]
 }
 
@@ -265,7 +265,7 @@ pub fn start_generation(app: &mut App) -> Vec<Effect> {
     app.status.job = Some("generating tests".into());
     vec![Effect::Generate {
         generation: app.generating.generation,
-        model: Box::new(app.compiled.clone()),
+        model: Box::new(app.ws.compiled.clone()),
         max: GENERATED_PER_RUN,
     }]
 }
@@ -286,6 +286,7 @@ pub fn tests_generated(
     let mut added = Vec::new();
     for test in &generated {
         let known = app
+            .ws
             .tests
             .tests
             .iter()
@@ -293,8 +294,9 @@ pub fn tests_generated(
         if known {
             continue;
         }
-        let id = app.tests.fresh_id();
-        app.tests
+        let id = app.ws.tests.fresh_id();
+        app.ws
+            .tests
             .tests
             .push(precept_engine::testgen::generate::to_proposed(
                 test,
@@ -317,13 +319,13 @@ pub fn tests_generated(
     ));
     super::navigation::rescroll(app);
     let run = super::runs::start_run(app, &added, false, true);
-    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
 }
 
 /// y: the expert agrees with a generated test's proved finding.
 pub fn accept_selected(app: &mut App) -> Vec<Effect> {
     let index = app.test_cursor.selected;
-    let Some(test) = app.tests.tests.get(index) else {
+    let Some(test) = app.ws.tests.tests.get(index) else {
         return Vec::new();
     };
     if test.proved.is_none() {
@@ -371,23 +373,23 @@ pub fn confirm_accept_impossible_key(app: &mut App, key: KeyEvent) -> Vec<Effect
 /// Accepts the generated test at `index`: a regression test expecting its
 /// proved finding.
 fn accept_at(app: &mut App, index: usize) -> Vec<Effect> {
-    if index >= app.tests.tests.len() {
+    if index >= app.ws.tests.tests.len() {
         return Vec::new();
     }
     let before = app.snapshot();
-    let test = &mut app.tests.tests[index];
+    let test = &mut app.ws.tests.tests[index];
     precept_engine::testgen::generate::accept(test);
     let id = test.id.clone();
     app.history.record(format!("accept {id}"), before);
     app.status.message = Some(format!("{id} accepted: it is now a regression test"));
     let run = super::runs::start_run(app, std::slice::from_ref(&id), false, true);
-    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
 }
 
 /// R: the expert expected another finding; the prompt asks which.
 pub fn ask_rejection(app: &mut App) {
     let index = app.test_cursor.selected;
-    match app.tests.tests.get(index) {
+    match app.ws.tests.tests.get(index) {
         Some(test) if test.proved.is_some() => {
             app.overlay = Some(crate::state::app::Overlay::RejectPrompt { test_index: index })
         }
@@ -407,7 +409,7 @@ pub fn reject_with(
     expected: precept_engine::solve::FindingKind,
 ) -> Vec<Effect> {
     let before = app.snapshot();
-    let Some(test) = app.tests.tests.get_mut(index) else {
+    let Some(test) = app.ws.tests.tests.get_mut(index) else {
         return Vec::new();
     };
     if let Err(error) = precept_engine::testgen::generate::reject(test, expected) {
@@ -420,5 +422,5 @@ pub fn reject_with(
         "{id} rejected: expecting {expected}, it fails until the rules are repaired"
     ));
     let run = super::runs::start_run(app, std::slice::from_ref(&id), false, true);
-    vec![Effect::SaveTests(Box::new(app.tests.clone())), run]
+    vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
 }

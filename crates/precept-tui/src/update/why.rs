@@ -29,7 +29,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         app.status.message = Some("no test to explain".into());
         return Vec::new();
     };
-    let (premise, claim) = match check_test(&app.compiled, &test) {
+    let (premise, claim) = match check_test(&app.ws.compiled, &test) {
         Ok(formulas) => formulas,
         Err(error) => {
             app.status.last_error = Some(format!("{} cannot be explained: {error}", test.id));
@@ -49,7 +49,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         ticket: app.why_ticket,
         premise,
         claim,
-        inputs: precept_engine::explain::inputs::inputs(&app.compiled),
+        inputs: precept_engine::explain::inputs::inputs(&app.ws.compiled),
         locate_parting: failing,
     }]
 }
@@ -99,9 +99,9 @@ pub fn test_explained(
 ) -> Vec<Effect> {
     describe(
         &mut explanation,
-        &app.compiled,
-        &app.model,
-        app.document.as_deref(),
+        &app.ws.compiled,
+        &app.ws.model,
+        app.ws.document.as_deref(),
     );
     let Some(why) = open_why(app, ticket) else {
         return Vec::new();
@@ -147,9 +147,9 @@ pub fn value_chained(app: &mut App, ticket: u64, chain: Result<Option<Chain>, St
         chain.map(|mut chain| {
             describe_chain(
                 &mut chain,
-                &app.compiled,
-                &app.model,
-                app.document.as_deref(),
+                &app.ws.compiled,
+                &app.ws.model,
+                app.ws.document.as_deref(),
             );
             chain
         })

@@ -134,7 +134,7 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
     ]));
     // The finding's name never stands alone: its verdict follows.
     lines.push(Line::styled(
-        report.verdict(&app.compiled.glossary),
+        report.verdict(&app.ws.compiled.glossary),
         app.theme.text(),
     ));
     if let Some(reason) = &report.reason {
@@ -162,7 +162,7 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
         // The deciding pair's evidence below starts with the same verdict.
         if !(deciding && pair.finding == pair.evidence.kind) {
             lines.push(Line::styled(
-                format!("  {}", pair.verdict(&app.compiled.glossary)),
+                format!("  {}", pair.verdict(&app.ws.compiled.glossary)),
                 app.theme.text(),
             ));
         }

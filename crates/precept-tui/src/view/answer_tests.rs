@@ -23,7 +23,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         format!("Answers · {passed} pass · {failed} fail · r runs")
     };
     let width = area.width.saturating_sub(10) as usize;
-    if app.tests.nl_tests.is_empty() {
+    if app.ws.tests.nl_tests.is_empty() {
         frame.render_widget(
             Paragraph::new("No natural-language tests: check an answer on the verify screen (ctrl-t) and save it (ctrl-s).")
                 .wrap(Wrap { trim: true })
@@ -35,12 +35,12 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     }
     let view = ListView {
         cursor: app.answer_tests.cursor,
-        len: app.tests.nl_tests.len(),
+        len: app.ws.tests.nl_tests.len(),
         focused,
     };
     let block = pane(app, title, focused, area);
     render_rows(app, frame, area, block, view, |i| {
-        let test = &app.tests.nl_tests[i];
+        let test = &app.ws.tests.nl_tests[i];
         let (mark, style) = match app.answer_tests.outcomes.get(&test.id) {
             None => ("·", app.theme.dim()),
             Some(o) if o.passed => ("✓", app.theme.pass()),
@@ -56,7 +56,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
     let block = pane(app, "Answer test".into(), false, area);
-    let Some(test) = app.tests.nl_tests.get(app.answer_tests.cursor.selected) else {
+    let Some(test) = app.ws.tests.nl_tests.get(app.answer_tests.cursor.selected) else {
         frame.render_widget(Paragraph::new("").block(block), area);
         return;
     };
@@ -102,7 +102,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             // The finding's name never stands alone: its verdict follows.
             if let Some(report) = &outcome.report {
                 lines.push(Line::styled(
-                    report.verdict(&app.compiled.glossary),
+                    report.verdict(&app.ws.compiled.glossary),
                     app.theme.text(),
                 ));
             }
@@ -140,7 +140,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                     ));
                     if report.pairs.len() > 1 {
                         lines.push(Line::styled(
-                            format!("  {}", pair.verdict(&app.compiled.glossary)),
+                            format!("  {}", pair.verdict(&app.ws.compiled.glossary)),
                             app.theme.dim(),
                         ));
                     }

@@ -114,7 +114,7 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
         // The finding's name never stands alone: its verdict follows.
         push(
             &mut lines,
-            &verdict(finding, &app.compiled.glossary),
+            &verdict(finding, &app.ws.compiled.glossary),
             width,
             app.theme.text(),
         );

@@ -61,7 +61,7 @@ pub fn lines(
             Span::styled(condition, app.theme.text()),
         ]));
         if let Ok(expr) = parse_expr(&part.condition) {
-            let mut english = app.compiled.glossary.phrase(&expr);
+            let mut english = app.ws.compiled.glossary.phrase(&expr);
             if let Some(value) = &part.value {
                 english = format!("when {english}: {value}");
             }
@@ -70,7 +70,8 @@ pub fn lines(
             }
         }
         let quote = part.source_span.and_then(|span| {
-            app.document
+            app.ws
+                .document
                 .as_deref()
                 .and_then(|d| d.get(span.start..span.end))
         });

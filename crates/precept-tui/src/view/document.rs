@@ -19,7 +19,7 @@ use ratatui::widgets::Paragraph;
 
 /// "1 span", "3 spans".
 fn title(app: &App) -> String {
-    if app.spans.is_empty() {
+    if app.ws.spans.is_empty() {
         return "Document (none)".to_string();
     }
     let uncovered = uncovered_count(app);
@@ -87,12 +87,12 @@ pub fn highlighted_rows(
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Document;
-    let covered = &app.span_rules;
+    let covered = &app.ws.span_rules;
     let block = pane(app, title(app), focused, area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let shown = shown_spans(app);
-    let empty = if app.spans.is_empty() {
+    let empty = if app.ws.spans.is_empty() {
         Some(
             "This project has no source document. Name one in precept.json (\"document\": \"policy.md\").",
         )
@@ -115,7 +115,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         return;
     }
     let selected_rule = app.selected_rule();
-    let selected_rule_span = selected_rule.and_then(|r| app.span_of_rule(r));
+    let selected_rule_span = selected_rule.and_then(|r| app.ws.span_of_rule(r));
     let own_sentences = selected_rule.and_then(|r| rule_source_sentences(app, r));
     let width = text_width(area);
     let mut lines: Vec<Line> = Vec::new();
@@ -123,7 +123,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         if lines.len() >= inner.height as usize {
             break;
         }
-        let span = &app.spans[index];
+        let span = &app.ws.spans[index];
         let rules = covered.get(&index);
         let is_heading = matches!(span.kind, SpanKind::Heading(_));
         let not_policy = is_not_policy(app, index);

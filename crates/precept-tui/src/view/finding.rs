@@ -25,7 +25,7 @@ pub fn lines<'a>(
     selected_rule: Option<usize>,
     width: usize,
 ) -> Vec<Line<'a>> {
-    let mut lines: Vec<Line<'a>> = wrap(&verdict(finding, &app.compiled.glossary), width)
+    let mut lines: Vec<Line<'a>> = wrap(&verdict(finding, &app.ws.compiled.glossary), width)
         .into_iter()
         .map(|text| Line::styled(text, app.theme.text()))
         .collect();
@@ -46,7 +46,7 @@ pub fn lines<'a>(
             app.theme.dim(),
         ));
         for (i, id) in rules.iter().enumerate() {
-            let compiled = app.compiled.rule(id);
+            let compiled = app.ws.compiled.rule(id);
             let smt = compiled
                 .map(|r| r.written.to_string())
                 .unwrap_or_else(|| "(rule changed since)".into());
@@ -61,7 +61,7 @@ pub fn lines<'a>(
             ]));
             if let Some(rule) = compiled {
                 for text in wrap(
-                    &app.compiled.glossary.sentence(&rule.written),
+                    &app.ws.compiled.glossary.sentence(&rule.written),
                     width.saturating_sub(7),
                 ) {
                     lines.push(Line::styled(format!("       {text}"), app.theme.dim()));
@@ -122,8 +122,8 @@ fn scenario_table<'a>(
         &scenarios,
         &finding.premise,
         &finding.claim,
-        &app.graph,
-        &app.compiled.glossary,
+        &app.ws.graph,
+        &app.ws.compiled.glossary,
     );
     let layout = TableLayout::new(&table, columns, width);
     let mut header = format!("  {:<w$}", "Scenario", w = layout.name);

@@ -75,7 +75,7 @@ pub fn render_spans(app: &App, frame: &mut Frame, area: Rect) {
             );
             return;
         }
-        let text = if app.document.is_some() {
+        let text = if app.ws.document.is_some() {
             "Not formalized by Precept yet. Press F to formalize the document span by span \
              with the configured LLM (llm.toml, PRECEPT_LLM_* or a local Ollama)."
         } else {
@@ -190,7 +190,7 @@ pub fn render_clusters(app: &App, frame: &mut Frame, area: Rect) {
             ClusterRow::Proposal(p) => proposal_row(app, &proposals[p], width),
             ClusterRow::Cluster(c) => {
                 let cluster = &clusters[c];
-                let missing = app.model.variable(&cluster.name).is_none();
+                let missing = app.ws.model.variable(&cluster.name).is_none();
                 let style = if missing {
                     app.theme.dim()
                 } else {
@@ -296,8 +296,9 @@ fn proposal_detail(app: &App, checked: &CheckedProposal, lines: &mut Vec<Line<'s
 }
 
 pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
-    let total = app.model.rules.len();
+    let total = app.ws.model.rules.len();
     let reviewed = app
+        .ws
         .model
         .rules
         .iter()

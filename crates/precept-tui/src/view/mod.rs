@@ -112,10 +112,10 @@ fn render_tabs(app: &App, frame: &mut Frame, area: ratatui::layout::Rect) {
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" "));
     }
-    let title = if app.model.title.is_empty() {
-        app.project_dir.display().to_string()
+    let title = if app.ws.model.title.is_empty() {
+        app.ws.project_dir.display().to_string()
     } else {
-        app.model.title.clone()
+        app.ws.model.title.clone()
     };
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = (area.width as usize).saturating_sub(used + 1);

@@ -235,6 +235,7 @@ pub fn render(app: &App, frame: &mut Frame) {
             let area = overlay(size, 60, 5);
             frame.render_widget(Clear, area);
             let proved = app
+                .ws
                 .tests
                 .tests
                 .get(*test_index)

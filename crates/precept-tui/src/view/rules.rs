@@ -17,7 +17,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 fn mark(app: &App, id: &str, review: ReviewStatus) -> (&'static str, ratatui::style::Style) {
     if app.drafts.rules.contains_key(id) {
         ("✎", app.theme.pending())
-    } else if app.compiled.rule(id).is_none() {
+    } else if app.ws.compiled.rule(id).is_none() {
         ("!", app.theme.error())
     } else {
         match review {
@@ -31,6 +31,7 @@ fn mark(app: &App, id: &str, review: ReviewStatus) -> (&'static str, ratatui::st
 pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Rules;
     let approved = app
+        .ws
         .model
         .rules
         .iter()
@@ -43,11 +44,12 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     };
     let title = format!(
         "Rules {}/{} · {approved} approved{marked}",
-        (app.rule_cursor.selected + 1).min(app.model.rules.len()),
-        app.model.rules.len()
+        (app.rule_cursor.selected + 1).min(app.ws.model.rules.len()),
+        app.ws.model.rules.len()
     );
     // Ids as wide as the longest (a definition's `D1.c1`), and a space.
     let id_width = app
+        .ws
         .model
         .rules
         .iter()
@@ -64,11 +66,11 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         pane(app, title, focused, area),
         ListView {
             cursor: app.rule_cursor,
-            len: app.model.rules.len(),
+            len: app.ws.model.rules.len(),
             focused,
         },
         |i| {
-            let rule = &app.model.rules[i];
+            let rule = &app.ws.model.rules[i];
             let (symbol, style) = mark(app, &rule.id, rule.review);
             Line::from(vec![
                 Span::styled(format!("{symbol} "), style),
@@ -116,15 +118,15 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         for line in draft.lines() {
             lines.push(Line::styled(format!("  {line}"), app.theme.pending()));
         }
-        if let Err(error) = app.compiled.check_formula(draft) {
+        if let Err(error) = app.ws.compiled.check_formula(draft) {
             lines.push(Line::styled(format!("  {error}"), app.theme.error()));
         }
     }
-    if let Some(definition) = app.model.definition_owning(&rule.id) {
+    if let Some(definition) = app.ws.model.definition_owning(&rule.id) {
         lines.extend(super::definition::lines(app, definition, &rule.id, width));
         lines.push(Line::styled(format!("Rule {}", rule.id), app.theme.dim()));
     }
-    match app.compiled.rule(&rule.id) {
+    match app.ws.compiled.rule(&rule.id) {
         Some(compiled) => {
             lines.push(Line::styled("SMT-LIB", app.theme.dim()));
             for text in pretty(&compiled.written, width.saturating_sub(2).max(20)).lines() {
@@ -139,12 +141,12 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             }
             lines.push(Line::styled("English", app.theme.dim()));
             for text in wrap(
-                &app.compiled.glossary.sentence(&compiled.written),
+                &app.ws.compiled.glossary.sentence(&compiled.written),
                 width.saturating_sub(2),
             ) {
                 lines.push(Line::styled(format!("  {text}"), app.theme.text()));
             }
-            let variables = app.graph.variables_of(&rule.id);
+            let variables = app.ws.graph.variables_of(&rule.id);
             if !variables.is_empty() {
                 lines.push(Line::from(vec![
                     Span::styled("Uses ", app.theme.dim()),
@@ -157,7 +159,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                 format!("  {}", rule.expression),
                 app.theme.text(),
             ));
-            if let Some(issue) = app.compiled.issues.iter().find(|i| i.subject == rule.id) {
+            if let Some(issue) = app.ws.compiled.issues.iter().find(|i| i.subject == rule.id) {
                 lines.push(Line::styled(
                     format!("  does not check: {}", issue.message),
                     app.theme.error(),
@@ -165,10 +167,10 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    match app.span_of_rule(rule) {
+    match app.ws.span_of_rule(rule) {
         Some(index) => {
             lines.push(Line::styled("Source", app.theme.dim()));
-            let text = &app.spans[index].text;
+            let text = &app.ws.spans[index].text;
             // The rule's own sentences highlighted, the rest of its span dim.
             let (range, base) = match rule_source_sentences(app, rule) {
                 Some((_, range)) => (range, app.theme.dim()),

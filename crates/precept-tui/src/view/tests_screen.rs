@@ -35,11 +35,11 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         pane(app, title, focused, area),
         ListView {
             cursor: app.test_cursor,
-            len: app.tests.tests.len(),
+            len: app.ws.tests.tests.len(),
             focused,
         },
         |i| {
-            let test = &app.tests.tests[i];
+            let test = &app.ws.tests.tests[i];
             let (mark, style) = match app.test_state(&test.id) {
                 TestState::NotRun => ("·", app.theme.dim()),
                 TestState::Running => (spinner(app.tick), app.theme.pending()),
@@ -106,9 +106,9 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                 .map(|s| Span::styled(s.content.into_owned(), s.style))
                 .collect::<Vec<_>>(),
         ));
-        if let Ok((written, _)) = app.compiled.check_formula(text) {
+        if let Ok((written, _)) = app.ws.compiled.check_formula(text) {
             for wrapped in wrap(
-                &app.compiled.glossary.sentence(&written),
+                &app.ws.compiled.glossary.sentence(&written),
                 width.saturating_sub(2),
             ) {
                 lines.push(Line::styled(format!("  {wrapped}"), app.theme.dim()));

@@ -20,8 +20,8 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     };
     let title = format!(
         "Variables {} · types {}{filter}",
-        app.model.variables.len(),
-        app.model.types.len()
+        app.ws.model.variables.len(),
+        app.ws.model.types.len()
     );
     let width = area.width.saturating_sub(4) as usize;
     render_rows(
@@ -36,7 +36,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         },
         |i| match rows[i] {
             VariableRow::Variable(index) => {
-                let variable = &app.model.variables[index];
+                let variable = &app.ws.model.variables[index];
                 let unused = app.is_unused_variable(&variable.name);
                 let mut spans = vec![
                     Span::styled(
@@ -51,7 +51,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
                 Line::from(spans)
             }
             VariableRow::Type(index) => {
-                let type_def = &app.model.types[index];
+                let type_def = &app.ws.model.types[index];
                 let mut spans = vec![
                     Span::styled("type ", app.theme.dim()),
                     Span::styled(
@@ -86,13 +86,13 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
     };
     match rows.get(app.variable_cursor.selected) {
         Some(VariableRow::Variable(index)) => {
-            let variable = &app.model.variables[*index];
+            let variable = &app.ws.model.variables[*index];
             lines.push(Line::from(vec![
                 Span::styled(variable.name.clone(), heading),
                 Span::styled(format!(" : {}", variable.sort), app.theme.dim()),
             ]));
             describe(&mut lines, &variable.description);
-            let users = app.graph.rules_using(&variable.name);
+            let users = app.ws.graph.rules_using(&variable.name);
             if users.is_empty() {
                 lines.push(Line::styled(
                     "Used by no rule (unused)",
@@ -104,7 +104,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                     Span::styled(users.join(", "), app.theme.text()),
                 ]));
             }
-            if let Some(type_def) = app.model.types.iter().find(|t| t.name == variable.sort) {
+            if let Some(type_def) = app.ws.model.types.iter().find(|t| t.name == variable.sort) {
                 lines.push(Line::styled(
                     format!("Values of {}", type_def.name),
                     app.theme.dim(),
@@ -121,13 +121,14 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             }
         }
         Some(VariableRow::Type(index)) => {
-            let type_def = &app.model.types[*index];
+            let type_def = &app.ws.model.types[*index];
             lines.push(Line::from(vec![
                 Span::styled("type ", app.theme.dim()),
                 Span::styled(type_def.name.clone(), heading),
             ]));
             describe(&mut lines, &type_def.description);
             let variables: Vec<&str> = app
+                .ws
                 .model
                 .variables
                 .iter()
@@ -147,7 +148,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             }
             lines.push(Line::styled("Values", app.theme.dim()));
             for value in &type_def.values {
-                let mentioned = app.model.rules.iter().any(|r| {
+                let mentioned = app.ws.model.rules.iter().any(|r| {
                     r.expression
                         .split(|c: char| c == '(' || c == ')' || c.is_whitespace())
                         .any(|w| w == value.value)

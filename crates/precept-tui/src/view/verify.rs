@@ -47,7 +47,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
         frame.render_widget(&field, area);
     }
     // The reading matters only where a definition has exceptions.
-    let title = match (app.compiled.exceptions.is_empty(), app.verify.strict) {
+    let title = match (app.ws.compiled.exceptions.is_empty(), app.verify.strict) {
         (true, _) => "Finding".to_string(),
         (false, false) => {
             "Finding · default reading: unmentioned exceptions assumed absent (ctrl-l strict)"

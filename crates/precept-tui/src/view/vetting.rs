@@ -88,6 +88,7 @@ fn rule_lines<'a>(app: &'a App, rules: &[String], width: usize) -> Vec<Line<'a>>
     )];
     for (i, id) in rules.iter().enumerate() {
         let smt = app
+            .ws
             .compiled
             .rule(id)
             .map(|r| r.written.to_string())
