@@ -48,7 +48,7 @@ fn settle(app: &mut App, runtime: &mut Runtime, mut effects: Vec<Effect>) {
                 queue.extend(update(app, message));
             }
         }
-        if app.pending == 0 && effects.is_empty() && !runtime.has_pending() {
+        if app.ws.run.pending == 0 && effects.is_empty() && !runtime.has_pending() {
             return;
         }
         for message in runtime.wait(Duration::from_millis(50)) {
@@ -217,8 +217,8 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
             Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
         );
         update_times.push(start.elapsed());
-        affected_counts.push(app.run_size);
-        kept_counts.push(app.run_kept);
+        affected_counts.push(app.ws.run.run_size);
+        kept_counts.push(app.ws.run.run_kept);
         settle(app, runtime, effects);
         affected_times.push(start.elapsed());
     }

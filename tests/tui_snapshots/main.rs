@@ -94,7 +94,10 @@ impl Bench {
             if !effects.is_empty() {
                 continue;
             }
-            if self.app.pending == 0 && !self.app.verify.running && !self.runtime.has_pending() {
+            if self.app.ws.run.pending == 0
+                && !self.app.verify.running
+                && !self.runtime.has_pending()
+            {
                 break;
             }
             assert!(Instant::now() < deadline, "the solver did not finish");
@@ -103,7 +106,7 @@ impl Bench {
             }
         }
         // Nothing may be drawn mid-run: no spinner, no "running" state.
-        assert_eq!(self.app.pending, 0);
+        assert_eq!(self.app.ws.run.pending, 0);
         assert_eq!(self.app.status.job, None);
         assert_eq!(self.app.tick, 0);
     }

@@ -156,9 +156,9 @@ fn a_finding_that_rests_on_assumptions_is_saved_as_a_test_that_states_them() {
     // Read strictly, as every test is, it still passes.
     settle(&mut app, &mut runtime, effects);
     assert!(
-        matches!(app.results.get(&saved.id), Some(TestState::Done(o)) if o.passed),
+        matches!(app.ws.run.results.get(&saved.id), Some(TestState::Done(o)) if o.passed),
         "{:?}",
-        app.results.get(&saved.id)
+        app.ws.run.results.get(&saved.id)
     );
 }
 

@@ -35,7 +35,7 @@ fn e_opens_the_editor_on_the_selected_rule() {
 #[test]
 fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
     let (_dir, mut app) = park();
-    let generation = app.generation;
+    let generation = app.ws.run.generation;
     edit_rule(&mut app, "R16", "(= totalExpense (* 1.2 cashPaymnt))");
     // The error shows live while typing, with line and column.
     let Some(Overlay::Editor(editor)) = &app.overlay else {
@@ -56,7 +56,7 @@ fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
     );
     assert_eq!(&app.drafts, drafts);
     assert_eq!(expression(&app.ws.model, "R16"), R16);
-    assert_eq!(app.generation, generation, "nothing reruns");
+    assert_eq!(app.ws.run.generation, generation, "nothing reruns");
     // The editor stays open with the error, and the status line says why.
     assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
     let status = app.status.last_error.clone().unwrap();
@@ -79,7 +79,7 @@ fn a_draft_is_what_the_editor_shows_next_time() {
 fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let (dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let generation = app.generation;
+    let generation = app.ws.run.generation;
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let effects = ctrl(&mut app, 's');
     assert_eq!(
@@ -100,7 +100,7 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     );
     let (new_generation, jobs, probe) = run_tests_effect(&effects);
     assert_eq!(new_generation, generation + 1);
-    assert_eq!(app.generation, generation + 1);
+    assert_eq!(app.ws.run.generation, generation + 1);
     assert!(probe);
     assert!(jobs.contains(&"T1".to_string()) && jobs.contains(&"T2".to_string()));
 
@@ -115,7 +115,7 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
         .collect();
     assert_eq!(failing, ["T1", "T2"]);
     assert_eq!(
-        app.flips,
+        app.ws.run.flips,
         [
             Flip {
                 test_id: "T1".into(),
@@ -129,13 +129,16 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     );
     // Every test is in R16's cone; those whose evidence does not rest on
     // R16 and holds under its new text keep their findings unasked.
-    assert_eq!(app.run_size + app.run_kept, 18);
-    assert!(app.run_kept > 0, "no test kept its finding");
+    assert_eq!(app.ws.run.run_size + app.ws.run.run_kept, 18);
+    assert!(app.ws.run.run_kept > 0, "no test kept its finding");
     let message = app.status.message.clone().unwrap();
-    let expected = format!("reran {} affected: 16 passed, 2 failed", app.run_size);
+    let expected = format!(
+        "reran {} affected: 16 passed, 2 failed",
+        app.ws.run.run_size
+    );
     assert!(message.starts_with(&expected), "{message}");
     assert!(
-        message.ends_with(&format!("; {} more kept", app.run_kept)),
+        message.ends_with(&format!("; {} more kept", app.ws.run.run_kept)),
         "{message}"
     );
     assert!(
@@ -208,7 +211,7 @@ fn an_edit_reruns_only_the_tests_in_the_rules_cone_of_influence() {
     let (_, jobs, probe) = run_tests_effect(&effects);
     assert_eq!(jobs, ["T3", "T4"]);
     assert!(probe, "a partial rerun also probes consistency");
-    assert_eq!(app.run_size, 2);
+    assert_eq!(app.ws.run.run_size, 2);
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.counts(), (3, 1, 0), "T3 now fails: 2 guests cost $12");
     assert!(matches!(app.test_state("T1"), TestState::Done(o) if o.passed));
@@ -248,7 +251,7 @@ fn findings(app: &App) -> Vec<(String, Option<FindingKind>, Vec<String>)> {
 fn an_edit_keeps_the_findings_its_evidence_still_proves_and_asks_only_the_rest() {
     let (dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let before: std::collections::HashMap<String, TestState> = app.results.clone();
+    let before: std::collections::HashMap<String, TestState> = app.ws.run.results.clone();
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let effects = ctrl(&mut app, 's');
     let jobs: Vec<&TestJob> = effects
@@ -262,13 +265,13 @@ fn an_edit_keeps_the_findings_its_evidence_still_proves_and_asks_only_the_rest()
     // their findings, evidence and all, without the solver.
     let asked: Vec<&str> = jobs.iter().map(|j| j.test.id.as_str()).collect();
     assert!(
-        app.run_kept > 0 && asked.len() + app.run_kept == 18,
+        app.ws.run.run_kept > 0 && asked.len() + app.ws.run.run_kept == 18,
         "{asked:?}"
     );
     for test in &app.ws.tests.tests {
         if !asked.contains(&test.id.as_str()) {
             assert_eq!(
-                app.results.get(&test.id),
+                app.ws.run.results.get(&test.id),
                 before.get(&test.id),
                 "{}",
                 test.id
@@ -310,7 +313,7 @@ fn an_edits_rerun_shared_by_two_workers_answers_each_test_once() {
     let mut runtime = start_with_jobs(&mut app, 2);
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let mut effects = ctrl(&mut app, 's');
-    let generation = app.generation;
+    let generation = app.ws.run.generation;
     let mut asked: Vec<String> = effects
         .iter()
         .flat_map(|e| match e {
@@ -328,7 +331,7 @@ fn an_edits_rerun_shared_by_two_workers_answers_each_test_once() {
     // per test, whichever worker gave it.
     let mut answered = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while app.pending > 0 || !effects.is_empty() || runtime.has_pending() {
+    while app.ws.run.pending > 0 || !effects.is_empty() || runtime.has_pending() {
         let mut messages: Vec<Msg> = effects.drain(..).flat_map(|e| runtime.execute(e)).collect();
         // `poll` brings what is not a solver reply (the rewrite check).
         messages.extend(runtime.poll());

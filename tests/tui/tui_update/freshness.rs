@@ -163,7 +163,7 @@ fn flips_are_named_and_j_walks_them_with_the_edit_that_made_them() {
     press(&mut app, 'J');
     assert_eq!((app.screen, app.focus), (Screen::Tests, Pane::Tests));
     assert_eq!(app.selected_test().unwrap().id, "T1");
-    let change = &app.finding_changes["T1"];
+    let change = &app.ws.run.finding_changes["T1"];
     assert_eq!(change.edit, "edit rule R16");
     assert_ne!(change.from, change.to);
     assert_eq!(
@@ -188,7 +188,7 @@ fn flips_are_named_and_j_walks_them_with_the_edit_that_made_them() {
     // Undo flips them back, and says so.
     let effects = press(&mut app, 'u');
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(app.finding_changes["T1"].edit, "undo edit rule R16");
+    assert_eq!(app.ws.run.finding_changes["T1"].edit, "undo edit rule R16");
 }
 
 #[test]

@@ -157,13 +157,13 @@ fn settle(app: &mut App, runtime: &mut Runtime, effects: Vec<Effect>) {
         if !effects.is_empty() {
             continue;
         }
-        if app.pending == 0 && !app.verify.running && !runtime.has_pending() {
+        if app.ws.run.pending == 0 && !app.verify.running && !runtime.has_pending() {
             return;
         }
         assert!(
             Instant::now() < deadline,
             "the solver did not finish: {} tests pending",
-            app.pending
+            app.ws.run.pending
         );
         for message in runtime.wait(Duration::from_millis(200)) {
             effects.extend(update(app, message));

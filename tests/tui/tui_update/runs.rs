@@ -12,12 +12,12 @@ fn results_of_an_older_run_are_dropped() {
         TestState::Done(outcome) => outcome.clone(),
         other => panic!("T5 did not run: {other:?}"),
     };
-    let old_generation = app.generation;
+    let old_generation = app.ws.run.generation;
     let effects = press(&mut app, 'r');
     let (generation, jobs, _) = run_tests_effect(&effects);
     assert_eq!(generation, old_generation + 1);
     assert_eq!(jobs.len(), 18);
-    assert_eq!(app.pending, 18);
+    assert_eq!(app.ws.run.pending, 18);
     assert_eq!(*app.test_state("T5"), TestState::Running);
 
     // A failing result from the old run arrives late: it changes nothing.
@@ -32,8 +32,8 @@ fn results_of_an_older_run_are_dropped() {
     );
     assert!(effects.is_empty());
     assert_eq!(*app.test_state("T5"), TestState::Running);
-    assert_eq!(app.pending, 18);
-    assert!(app.flips.is_empty());
+    assert_eq!(app.ws.run.pending, 18);
+    assert!(app.ws.run.flips.is_empty());
 
     // The current run's result counts.
     update(
@@ -44,7 +44,7 @@ fn results_of_an_older_run_are_dropped() {
         },
     );
     assert_eq!(app.test_state("T5").passed(), Some(true));
-    assert_eq!(app.pending, 17);
+    assert_eq!(app.ws.run.pending, 17);
 }
 
 #[test]
@@ -76,9 +76,9 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
             },
         );
     }
-    assert_eq!(app.pending, 0);
+    assert_eq!(app.ws.run.pending, 0);
     assert_eq!(
-        app.flips,
+        app.ws.run.flips,
         [Flip {
             test_id: "T4".into(),
             now_passes: false
@@ -97,7 +97,10 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
     };
     let effects = press(&mut app, 'r');
     let (generation, _, _) = run_tests_effect(&effects);
-    assert!(app.flips.is_empty(), "a new run starts with no flips");
+    assert!(
+        app.ws.run.flips.is_empty(),
+        "a new run starts with no flips"
+    );
     let mut fixed = failed_t4;
     fixed.passed = true;
     update(
@@ -108,7 +111,7 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
         },
     );
     assert_eq!(
-        app.flips,
+        app.ws.run.flips,
         [Flip {
             test_id: "T4".into(),
             now_passes: true
@@ -164,7 +167,7 @@ fn undo_restores_the_model_saves_it_and_reruns_everything() {
     let effects = ctrl(&mut app, 's');
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.counts(), (16, 2, 0));
-    let generation = app.generation;
+    let generation = app.ws.run.generation;
 
     let effects = press(&mut app, 'u');
     assert_eq!(

@@ -204,8 +204,8 @@ fn an_edit_that_makes_the_rules_contradict_each_other_reports_the_flips() {
     assert_eq!(app.counts(), (4, 14, 0));
     // Fourteen tests went from passing to failing because of this edit; the
     // user is told which ones flipped, as after any other edit.
-    assert_eq!(app.flips.len(), 14, "{:?}", app.flips);
-    assert!(app.flips.iter().all(|f| !f.now_passes));
+    assert_eq!(app.ws.run.flips.len(), 14, "{:?}", app.ws.run.flips);
+    assert!(app.ws.run.flips.iter().all(|f| !f.now_passes));
     let message = app.status.message.clone().unwrap();
     // The first six are named, the rest counted.
     assert!(

@@ -227,7 +227,7 @@ fn accepting_an_impossible_test_asks_first() {
         })
         .expect("park has a proposed IMPOSSIBLE test");
     let id = app.ws.tests.tests[index].id.clone();
-    let rules = match &app.results[&id] {
+    let rules = match &app.ws.run.results[&id] {
         TestState::Done(outcome) => outcome
             .finding
             .as_ref()
@@ -296,7 +296,7 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
     let mut app = open_app(scratch.path());
     let mut runtime = start(&mut app);
     assert_eq!(
-        app.results["T1"].passed(),
+        app.ws.run.results["T1"].passed(),
         Some(false),
         "IMPOSSIBLE before the fix"
     );
@@ -348,7 +348,7 @@ fn an_exception_fix_is_chosen_with_its_flips_applied_and_undone() {
         "(=> (and operated (not travelled) (not deniedBoarding)) (not refund))"
     );
     settle(&mut app, &mut runtime, effects);
-    assert_eq!(app.results["T1"].passed(), Some(true));
+    assert_eq!(app.ws.run.results["T1"].passed(), Some(true));
     assert_eq!(
         read_model(scratch.path()).rules[0].expression,
         app.ws.model.rules[0].expression,

@@ -10,11 +10,8 @@ use precept_engine::compose::record::FormalizationRecord;
 use precept_engine::model::drafts::Drafts;
 use precept_engine::model::history::History;
 use precept_engine::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite};
-use precept_engine::solve::FindingKind;
-use precept_engine::test_runner::TestOutcome;
 use precept_engine::workspace::Workspace;
 use ratatui_textarea::TextArea;
-use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -88,38 +85,7 @@ pub use crate::state::screens::{
 
 pub use precept_engine::workspace::{QuestionSymbols, build_graph};
 
-/// The state of one test in the current results.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TestState {
-    NotRun,
-    Running,
-    Done(Box<TestOutcome>),
-}
-
-impl TestState {
-    pub fn passed(&self) -> Option<bool> {
-        match self {
-            TestState::Done(outcome) => Some(outcome.passed),
-            _ => None,
-        }
-    }
-}
-
-/// A test whose result changed in the last run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Flip {
-    pub test_id: String,
-    pub now_passes: bool,
-}
-
-/// The last change of a test's finding: which edit's rerun changed it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FindingChange {
-    /// The edit, undo or redo whose rerun changed it (e.g. "edit rule R4").
-    pub edit: String,
-    pub from: FindingKind,
-    pub to: FindingKind,
-}
+pub use precept_engine::workspace::{FindingChange, Flip, TestState};
 
 /// An overlay over the screen.
 pub enum Overlay {
@@ -218,29 +184,6 @@ pub struct App {
     pub drafts: Drafts,
     pub history: History<Snapshot>,
 
-    pub results: HashMap<String, TestState>,
-    pub flips: Vec<Flip>,
-    /// The run whose results are current; older results are dropped.
-    pub generation: u64,
-    pub pending: usize,
-    /// Tests being rerun in the current run (for the flip summary).
-    pub run_size: usize,
-    pub run_was_partial: bool,
-    /// Tests of an edit's cone that kept their findings without the solver
-    /// (`carry_over.rs`), beside the `run_size` the partial run asks again.
-    pub run_kept: usize,
-    /// Pass/fail of each test before the current run (for flips).
-    pub previous_pass: HashMap<String, Option<bool>>,
-    /// The finding of each test before the current run.
-    pub previous_finding: HashMap<String, FindingKind>,
-    /// The edit that started the current run (None: a rerun of everything
-    /// that no edit asked for, such as opening the project or `r`).
-    pub run_cause: Option<String>,
-    /// Per test: the edit that last changed its finding.
-    pub finding_changes: HashMap<String, FindingChange>,
-    /// Said before the current run's result when it finishes (e.g. which
-    /// test was just saved).
-    pub run_note: Option<String>,
     /// The history's change count the workbench last reacted to.
     pub seen_changes: u64,
 
@@ -334,19 +277,7 @@ impl App {
             answer_threshold,
             drafts,
             history: History::default(),
-            results: HashMap::new(),
-            flips: Vec::new(),
-            generation: 0,
-            pending: 0,
-            run_size: 0,
-            run_was_partial: false,
-            run_kept: 0,
-            previous_pass: HashMap::new(),
-            previous_finding: HashMap::new(),
-            run_cause: None,
-            finding_changes: HashMap::new(),
             seen_changes: 0,
-            run_note: None,
             screen: Screen::Rules,
             focus: Pane::Rules,
             span_cursor: ListCursor::default(),
@@ -381,9 +312,6 @@ impl App {
             draft_dirty: false,
             document_pane: crate::state::document_pane::DocumentPane::new(&not_policy),
         };
-        for test in &app.ws.tests.tests {
-            app.results.insert(test.id.clone(), TestState::NotRun);
-        }
         app.refresh_examples();
         app
     }
@@ -441,7 +369,7 @@ impl App {
     }
 
     pub fn test_state(&self, id: &str) -> &TestState {
-        self.results.get(id).unwrap_or(&TestState::NotRun)
+        self.ws.run.test_state(id)
     }
 
     /// Variable and type rows of the variables screen, filtered.

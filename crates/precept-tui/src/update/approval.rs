@@ -66,8 +66,8 @@ pub fn rewrite_checked(
     };
     // In front of the edit's test run's counts: at its end if it is still
     // going, else now, keeping them in view.
-    if app.pending > 0 {
-        app.run_note = Some(note);
+    if app.ws.run.pending > 0 {
+        app.ws.run.run_note = Some(note);
     } else {
         app.status.message = Some(match app.status.message.take() {
             Some(message) => format!("{note} · {message}"),

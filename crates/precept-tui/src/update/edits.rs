@@ -224,7 +224,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                             claim,
                             expected,
                         ));
-                    app.results.insert(id.clone(), TestState::NotRun);
+                    app.ws.run.results.insert(id.clone(), TestState::NotRun);
                     id
                 }
             };
@@ -378,7 +378,7 @@ fn rerun_affected(app: &mut App, old_variables: Vec<String>, id: &str) -> Effect
         super::runs::kept_note(kept)
     ));
     let mut run = start_run(app, &affected, true, true);
-    app.run_kept = kept;
+    app.ws.run.run_kept = kept;
     if let Effect::RunTests { jobs, .. } = &mut run {
         for job in jobs {
             job.known = known.remove(&job.test.id).unwrap_or_default();
@@ -502,7 +502,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             };
             let before = app.snapshot();
             app.ws.tests.tests.retain(|t| t.id != test.id);
-            app.results.remove(&test.id);
+            app.ws.run.results.remove(&test.id);
             app.history
                 .record(format!("delete test {}", test.id), before);
             super::navigation::rescroll(app);
@@ -591,7 +591,9 @@ fn restore(
             None => Effect::RemoveRecord,
         })
     };
-    app.results
+    app.ws
+        .run
+        .results
         .retain(|id, _| app.ws.tests.tests.iter().any(|t| &t.id == id));
     app.recompile();
     super::navigation::rescroll(app);

@@ -63,7 +63,7 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             outcome,
         } => {
             let mut effects = runs::test_finished(app, generation, *outcome);
-            if app.pending == 0 && generation == app.generation {
+            if app.ws.run.pending == 0 && generation == app.ws.run.generation {
                 effects.extend(answer_tests::rerun_if_stale(app));
             }
             effects

@@ -343,6 +343,8 @@ pub fn next_failing(app: &mut App, direction: isize) {
 /// `J`: the next test the last run flipped, in the order they flipped.
 pub fn next_flipped(app: &mut App) {
     let flipped: Vec<usize> = app
+        .ws
+        .run
         .flips
         .iter()
         .filter_map(|f| app.ws.tests.tests.iter().position(|t| t.id == f.test_id))
@@ -356,13 +358,15 @@ pub fn next_flipped(app: &mut App) {
         .flatten();
     let position = current.map_or(0, |p| (p + 1) % flipped.len());
     jump_to_test(app, flipped[position]);
-    let flip = &app.flips[position];
+    let flip = &app.ws.run.flips[position];
     let how = if flip.now_passes {
         "failed→passed"
     } else {
         "passed→failed"
     };
     let by = app
+        .ws
+        .run
         .finding_changes
         .get(&flip.test_id)
         .map(|c| format!(" by {}", c.edit))

@@ -19,10 +19,10 @@ pub fn start_full_run(app: &mut App) -> Effect {
 /// one: the runtime cancels what is still queued, and results of older runs
 /// are dropped when they arrive.
 pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial: bool) -> Effect {
-    app.generation += 1;
-    app.flips.clear();
+    app.ws.run.generation += 1;
+    app.ws.run.flips.clear();
     // A run started while handling an edit, undo or redo is that change's rerun.
-    app.run_cause = (app.history.changes() != app.seen_changes)
+    app.ws.run.run_cause = (app.history.changes() != app.seen_changes)
         .then(|| app.history.last_change().map(str::to_string))
         .flatten();
     let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
@@ -41,29 +41,44 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
         });
     }
     // Tests left over from an unfinished older run must not stay "running".
-    for (id, state) in app.results.iter_mut() {
+    for (id, state) in app.ws.run.results.iter_mut() {
         if *state == TestState::Running && !asked.contains(id.as_str()) {
             *state = TestState::NotRun;
         }
     }
     for job in &jobs {
         // A test still running from a replaced run keeps the result it had before that run.
-        let previous = match app.results.get(&job.test.id) {
-            Some(TestState::Running) => app.previous_pass.get(&job.test.id).copied().flatten(),
+        let previous = match app.ws.run.results.get(&job.test.id) {
+            Some(TestState::Running) => app
+                .ws
+                .run
+                .previous_pass
+                .get(&job.test.id)
+                .copied()
+                .flatten(),
             other => other.and_then(TestState::passed),
         };
-        app.previous_pass.insert(job.test.id.clone(), previous);
-        if let Some(TestState::Done(outcome)) = app.results.get(&job.test.id)
+        app.ws
+            .run
+            .previous_pass
+            .insert(job.test.id.clone(), previous);
+        if let Some(TestState::Done(outcome)) = app.ws.run.results.get(&job.test.id)
             && let Some(kind) = outcome.actual()
         {
-            app.previous_finding.insert(job.test.id.clone(), kind);
+            app.ws
+                .run
+                .previous_finding
+                .insert(job.test.id.clone(), kind);
         }
-        app.results.insert(job.test.id.clone(), TestState::Running);
+        app.ws
+            .run
+            .results
+            .insert(job.test.id.clone(), TestState::Running);
     }
-    app.pending = jobs.len();
-    app.run_size = jobs.len();
-    app.run_kept = 0;
-    app.run_was_partial = partial;
+    app.ws.run.pending = jobs.len();
+    app.ws.run.run_size = jobs.len();
+    app.ws.run.run_kept = 0;
+    app.ws.run.run_was_partial = partial;
     app.status.job = if jobs.is_empty() {
         None
     } else {
@@ -74,7 +89,7 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
         ))
     };
     Effect::RunTests {
-        generation: app.generation,
+        generation: app.ws.run.generation,
         jobs,
         check_consistency,
         shared_out: partial,
@@ -82,52 +97,59 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
 }
 
 pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Vec<Effect> {
-    if generation != app.generation {
+    if generation != app.ws.run.generation {
         return Vec::new();
     }
     let id = outcome.id.clone();
     let now_passes = outcome.passed;
-    if let Some(Some(before)) = app.previous_pass.remove(&id)
+    if let Some(Some(before)) = app.ws.run.previous_pass.remove(&id)
         && before != now_passes
     {
-        app.flips.push(Flip {
+        app.ws.run.flips.push(Flip {
             test_id: id.clone(),
             now_passes,
         });
     }
-    if let (Some(from), Some(to)) = (app.previous_finding.remove(&id), outcome.actual())
+    if let (Some(from), Some(to)) = (app.ws.run.previous_finding.remove(&id), outcome.actual())
         && from != to
     {
         let edit = app
+            .ws
+            .run
             .run_cause
             .clone()
             .unwrap_or_else(|| "a rerun with no edit".into());
-        app.finding_changes
+        app.ws
+            .run
+            .finding_changes
             .insert(id.clone(), FindingChange { edit, from, to });
     }
-    app.results.insert(id, TestState::Done(Box::new(outcome)));
-    app.pending = app.pending.saturating_sub(1);
-    if app.pending == 0 {
+    app.ws
+        .run
+        .results
+        .insert(id, TestState::Done(Box::new(outcome)));
+    app.ws.run.pending = app.ws.run.pending.saturating_sub(1);
+    if app.ws.run.pending == 0 {
         app.status.job = None;
-        app.previous_finding.clear();
+        app.ws.run.previous_finding.clear();
         let mut message = app.standing();
-        if app.run_was_partial {
-            message = format!("reran {} affected: {message}", app.run_size);
+        if app.ws.run.run_was_partial {
+            message = format!("reran {} affected: {message}", app.ws.run.run_size);
         }
-        if !app.flips.is_empty() {
-            message.push_str(&format!("; {}", flips_summary(&app.flips)));
+        if !app.ws.run.flips.is_empty() {
+            message.push_str(&format!("; {}", flips_summary(&app.ws.run.flips)));
         }
         // Last, as the line is cut on a narrow terminal: said in full when
         // the rerun started.
-        if app.run_was_partial && app.run_kept > 0 {
-            message.push_str(&format!("; {} more kept", app.run_kept));
+        if app.ws.run.run_was_partial && app.ws.run.run_kept > 0 {
+            message.push_str(&format!("; {} more kept", app.ws.run.run_kept));
         }
-        if let Some(note) = app.run_note.take() {
+        if let Some(note) = app.ws.run.run_note.take() {
             message = format!("{note} · {message}");
         }
         app.status.message = Some(message);
     } else {
-        app.status.job = Some(format!("running tests: {} to go", app.pending));
+        app.status.job = Some(format!("running tests: {} to go", app.ws.run.pending));
     }
     Vec::new()
 }
@@ -178,7 +200,7 @@ pub fn flips_summary(flips: &[Flip]) -> String {
 /// The probe that accompanies a partial rerun: if the edit made the policy
 /// inconsistent, every test may have changed, so all are rerun.
 pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> Vec<Effect> {
-    if generation != app.generation {
+    if generation != app.ws.run.generation {
         return Vec::new();
     }
     if consistent {
@@ -186,20 +208,20 @@ pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> 
         // IMPOSSIBLE for that reason alone: once an edit made the policy
         // consistent again, the tests the partial rerun left alone are
         // stale, so every test is asked again.
-        let stale = app.results.values().any(|state| {
+        let stale = app.ws.run.results.values().any(|state| {
             matches!(state, TestState::Done(outcome)
                 if outcome.finding.as_ref().is_some_and(|f| f.policy_inconsistent == Some(true)))
         });
         if app.status.last_error.as_deref() == Some(POLICY_CONTRADICTS_ITSELF) {
             app.status.last_error = None;
         }
-        if app.run_was_partial && stale {
+        if app.ws.run.run_was_partial && stale {
             return vec![full_run_keeping_flips(app)];
         }
         return Vec::new();
     }
     app.status.last_error = Some(POLICY_CONTRADICTS_ITSELF.into());
-    if app.run_was_partial {
+    if app.ws.run.run_was_partial {
         return vec![full_run_keeping_flips(app)];
     }
     Vec::new()
@@ -211,9 +233,9 @@ const POLICY_CONTRADICTS_ITSELF: &str =
 
 /// Every test run again, the flips the partial rerun found so far kept.
 fn full_run_keeping_flips(app: &mut App) -> Effect {
-    let flips_so_far = std::mem::take(&mut app.flips);
+    let flips_so_far = std::mem::take(&mut app.ws.run.flips);
     let effect = start_full_run(app);
-    app.flips = flips_so_far;
+    app.ws.run.flips = flips_so_far;
     effect
 }
 

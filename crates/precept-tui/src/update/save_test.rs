@@ -105,7 +105,7 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
             claim,
             expected,
         ));
-    app.results.insert(id.clone(), TestState::NotRun);
+    app.ws.run.results.insert(id.clone(), TestState::NotRun);
     let run = start_run(app, std::slice::from_ref(&id), false, true);
     let mut saved = format!("saved test {id} “{name}”, expecting {expected} (3 shows it)");
     if !assumed.is_empty() {
@@ -115,7 +115,7 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
         ));
     }
     app.status.message = Some(saved.clone());
-    app.run_note = Some(saved);
+    app.ws.run.run_note = Some(saved);
     vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
 }
 

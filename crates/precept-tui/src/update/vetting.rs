@@ -302,7 +302,9 @@ pub fn tests_generated(
                 test,
                 id.clone(),
             ));
-        app.results
+        app.ws
+            .run
+            .results
             .insert(id.clone(), crate::state::app::TestState::NotRun);
         added.push(id);
     }
@@ -337,7 +339,7 @@ pub fn accept_selected(app: &mut App) -> Vec<Effect> {
     }
     if test.proved == Some(FindingKind::Impossible) && test.status != TestStatus::Accepted {
         // Accepting locks a conflict in as expected behaviour: ask first.
-        let rules = match app.results.get(&test.id) {
+        let rules = match app.ws.run.results.get(&test.id) {
             Some(TestState::Done(outcome)) => outcome
                 .finding
                 .as_ref()

@@ -36,7 +36,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             return Vec::new();
         }
     };
-    let failing = matches!(app.results.get(&test.id), Some(TestState::Done(o)) if !o.passed);
+    let failing = matches!(app.ws.run.results.get(&test.id), Some(TestState::Done(o)) if !o.passed);
     app.why_ticket += 1;
     app.overlay = Some(Overlay::Why(Box::new(WhyState::new(
         WhySubject::Test {

@@ -45,7 +45,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.status.message {
         Some(message) => {
             spans.push(Span::styled(message.clone(), app.theme.text()));
-            if app.pending == 0 && !message.contains(&standing) {
+            if app.ws.run.pending == 0 && !message.contains(&standing) {
                 spans.push(Span::styled(format!("  · {standing}"), standing_style));
             }
         }

@@ -47,6 +47,8 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
                 TestState::Done(_) => ("✗", app.theme.fail()),
             };
             let flip = app
+                .ws
+                .run
                 .flips
                 .iter()
                 .find(|f| f.test_id == test.id)
@@ -159,7 +161,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                             app.theme.pending(),
                         ));
                     }
-                    if let Some(change) = app.finding_changes.get(&test.id) {
+                    if let Some(change) = app.ws.run.finding_changes.get(&test.id) {
                         lines.push(Line::styled(
                             format!(
                                 "Finding changed from {} to {} by: {}",

@@ -1,7 +1,8 @@
 //! One open project as a front end holds it: the model, the tests and the
-//! document, and what is derived from them and kept in step with every
-//! edit (the compiled model, the rule↔variable graph, each rule's English,
-//! the rules of each span, the names each test mentions).
+//! document, what is derived from them and kept in step with every edit
+//! (the compiled model, the rule↔variable graph, each rule's English, the
+//! rules of each span, the names each test mentions), and the tests'
+//! results with the run that produces them (`runs.rs`).
 //!
 //! Invariant: after an edit of the model, `recompile` (or, for one rule,
 //! `recompile_rule`) brings every derived field back in step; nothing
@@ -13,6 +14,9 @@ use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, PolicyModel, Project, Rule, TestSuite, compile};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+
+mod runs;
+pub use runs::{FindingChange, Flip, Runs, TestState};
 
 /// The names a test's premise and claim mention (None when one does not
 /// parse), with the texts they were read from.
@@ -40,6 +44,8 @@ pub struct Workspace {
     /// The names each test's premise and claim mention, by test id, so an
     /// edit finds the tests of its cone without parsing every test again.
     pub question_symbols: HashMap<String, QuestionSymbols>,
+    /// The tests' results and the current run.
+    pub run: Runs,
 }
 
 impl Workspace {
@@ -64,7 +70,14 @@ impl Workspace {
             compiled,
             graph,
             question_symbols: HashMap::new(),
+            run: Runs::default(),
         };
+        for test in &workspace.tests.tests {
+            workspace
+                .run
+                .results
+                .insert(test.id.clone(), TestState::NotRun);
+        }
         workspace.refresh_derived();
         workspace
     }
