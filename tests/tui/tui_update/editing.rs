@@ -54,7 +54,7 @@ fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
         drafts.rules.get("R16").map(String::as_str),
         Some("(= totalExpense (* 1.2 cashPaymnt))")
     );
-    assert_eq!(&app.drafts, drafts);
+    assert_eq!(&app.ws.drafts, drafts);
     assert_eq!(expression(&app.ws.model, "R16"), R16);
     assert_eq!(app.ws.run.generation, generation, "nothing reruns");
     // The editor stays open with the error, and the status line says why.
@@ -70,7 +70,7 @@ fn a_draft_is_what_the_editor_shows_next_time() {
     ctrl(&mut app, 's');
     code(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
-    assert_eq!(app.drafts.rules["R16"], "(= totalExpense");
+    assert_eq!(app.ws.drafts.rules["R16"], "(= totalExpense");
     press(&mut app, 'e');
     assert_eq!(editor_text(&app), "(= totalExpense");
 }
@@ -166,7 +166,7 @@ fn an_applied_edit_clears_the_rules_draft() {
         ]
     );
     assert_eq!(effects[0], Effect::SaveDrafts(Drafts::default()));
-    assert!(app.drafts.rules.is_empty());
+    assert!(app.ws.drafts.rules.is_empty());
 }
 
 const SPLIT_MODEL: &str = r#"{
@@ -407,7 +407,7 @@ fn esc_with_changed_text_keeps_a_draft() {
     // Esc without a change keeps nothing.
     assert!(code(&mut app, KeyCode::Esc).is_empty());
     assert!(app.overlay.is_none());
-    assert!(app.drafts.rules.is_empty());
+    assert!(app.ws.drafts.rules.is_empty());
 
     press(&mut app, 'e');
     ctrl(&mut app, 'e');
@@ -419,7 +419,7 @@ fn esc_with_changed_text_keeps_a_draft() {
     let mut expected = Drafts::default();
     expected.rules.insert("R1".into(), draft.into());
     assert_eq!(effects, [Effect::SaveDrafts(expected.clone())]);
-    assert_eq!(app.drafts, expected);
+    assert_eq!(app.ws.drafts, expected);
     assert_eq!(expression(&app.ws.model, "R1"), "(= baseFee 50.0)");
     assert!(
         app.status.message.as_deref().unwrap().contains("draft"),
@@ -440,7 +440,7 @@ fn typing_is_autosaved_as_a_draft_within_half_a_second() {
         saved.extend(update(&mut app, Msg::Tick));
     }
     assert_eq!(kinds(&saved), ["SaveDrafts"]);
-    assert_eq!(app.drafts.rules["R1"], "x(= baseFee 50.0)");
+    assert_eq!(app.ws.drafts.rules["R1"], "x(= baseFee 50.0)");
     assert!(!app.draft_dirty);
     // Nothing new typed: no more saves.
     for _ in 0..10 {
@@ -457,7 +457,7 @@ fn quitting_with_the_editor_open_keeps_the_text_as_a_draft() {
     let effects = ctrl(&mut app, 'c');
     assert_eq!(kinds(&effects), ["SaveDrafts", "Quit"]);
     assert!(app.quit);
-    assert_eq!(app.drafts.rules["R1"], "x(= baseFee 50.0)");
+    assert_eq!(app.ws.drafts.rules["R1"], "x(= baseFee 50.0)");
 }
 
 // ------------------------------------------------------------ new rules
@@ -470,7 +470,7 @@ fn a_new_rule_kept_as_a_draft_can_be_reopened() {
     type_text(&mut app, "(= totalExpense");
     let effects = ctrl(&mut app, 's');
     assert_eq!(kinds(&effects), ["SaveDrafts"]);
-    assert_eq!(app.drafts.rules["R18"], "(= totalExpense");
+    assert_eq!(app.ws.drafts.rules["R18"], "(= totalExpense");
     code(&mut app, KeyCode::Esc);
     let hint = app.status.last_error.clone().unwrap_or_default()
         + &app.status.message.clone().unwrap_or_default();

@@ -8,9 +8,12 @@
 //! `recompile_rule`) brings every derived field back in step; nothing
 //! derived is edited directly.
 
+use crate::compose::record::FormalizationRecord;
 use crate::document::{DocSpan, split_spans};
 use crate::model::compile::recompile_rule;
+use crate::model::drafts::Drafts;
 use crate::model::graph::RuleGraph;
+use crate::model::history::History;
 use crate::model::{CompiledModel, PolicyModel, Project, Rule, TestSuite, compile};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -25,6 +28,18 @@ pub struct QuestionSymbols {
     pub premise: String,
     pub claim: String,
     pub symbols: Option<Vec<String>>,
+}
+
+/// What undo restores: the model, the tests and `formalization.json` as
+/// they were before an edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub model: PolicyModel,
+    pub tests: TestSuite,
+    /// `formalization.json` as it was (None: the project had none).
+    pub formalization: Option<FormalizationRecord>,
+    /// The document spans marked as not policy.
+    pub not_policy: std::collections::BTreeSet<String>,
 }
 
 pub struct Workspace {
@@ -46,11 +61,20 @@ pub struct Workspace {
     pub question_symbols: HashMap<String, QuestionSymbols>,
     /// The tests' results and the current run.
     pub run: Runs,
+    /// Every edit, undo and redo.
+    pub history: History<Snapshot>,
+    /// Rule texts being typed and not yet applied (`drafts.json`).
+    pub drafts: Drafts,
+    /// Answer checks: redundant translations (k) and the confidence a pair
+    /// needs (from `precept.json`).
+    pub answer_translations: usize,
+    pub answer_threshold: f64,
 }
 
 impl Workspace {
-    /// The workspace of a loaded project, everything derived built.
-    pub fn open(project: Project) -> Workspace {
+    /// The workspace of a loaded project with its drafts, everything
+    /// derived built.
+    pub fn open(project: Project, drafts: Drafts) -> Workspace {
         let spans = project
             .document
             .as_deref()
@@ -58,12 +82,13 @@ impl Workspace {
             .unwrap_or_default();
         let compiled = compile(&project.model);
         let graph = build_graph(&compiled);
+        let settings = project.settings;
         let mut workspace = Workspace {
             project_dir: project.dir,
             model: project.model,
             tests: project.tests,
             document: project.document,
-            document_name: project.settings.document,
+            document_name: settings.document,
             spans,
             span_rules: BTreeMap::new(),
             rule_english: HashMap::new(),
@@ -71,6 +96,10 @@ impl Workspace {
             graph,
             question_symbols: HashMap::new(),
             run: Runs::default(),
+            history: History::default(),
+            drafts,
+            answer_translations: settings.answer_translations,
+            answer_threshold: settings.answer_threshold,
         };
         for test in &workspace.tests.tests {
             workspace

@@ -6,10 +6,8 @@ use crate::input::keymap::Keymap;
 use crate::state::examples::bears_on_examples;
 use crate::style::highlight::Highlighter;
 use crate::style::theme::Theme;
-use precept_engine::compose::record::FormalizationRecord;
 use precept_engine::model::drafts::Drafts;
-use precept_engine::model::history::History;
-use precept_engine::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite};
+use precept_engine::model::{CompiledModel, LogicTest, Project};
 use precept_engine::workspace::Workspace;
 use ratatui_textarea::TextArea;
 
@@ -161,28 +159,12 @@ pub struct Status {
     pub last_error: Option<String>,
 }
 
-/// What undo restores: the model, the tests and `formalization.json` as
-/// they were before an edit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Snapshot {
-    pub model: PolicyModel,
-    pub tests: TestSuite,
-    /// `formalization.json` as it was (None: the project had none).
-    pub formalization: Option<FormalizationRecord>,
-    /// The document spans marked as not policy.
-    pub not_policy: std::collections::BTreeSet<String>,
-}
+pub use precept_engine::workspace::Snapshot;
 
 pub struct App {
     /// The open project: the model, tests and document, and what is kept
     /// in step with them.
     pub ws: Workspace,
-    /// Answer checks: redundant translations (k) and the confidence a pair
-    /// needs (from `precept.json`).
-    pub answer_translations: usize,
-    pub answer_threshold: f64,
-    pub drafts: Drafts,
-    pub history: History<Snapshot>,
 
     /// The history's change count the workbench last reacted to.
     pub seen_changes: u64,
@@ -266,17 +248,9 @@ impl App {
         size: (u16, u16),
     ) -> App {
         let version = crate::state::version_diff::DraftVersion::read(&project.dir);
-        let (answer_translations, answer_threshold) = (
-            project.settings.answer_translations,
-            project.settings.answer_threshold,
-        );
         let not_policy = project.settings.not_policy.clone();
         let mut app = App {
-            ws: Workspace::open(project),
-            answer_translations,
-            answer_threshold,
-            drafts,
-            history: History::default(),
+            ws: Workspace::open(project, drafts),
             seen_changes: 0,
             screen: Screen::Rules,
             focus: Pane::Rules,

@@ -71,8 +71,8 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
         model: Box::new(app.ws.model.clone()),
         compiled: Box::new(app.ws.compiled.clone()),
         redundancy: crate::state::msg::Redundancy {
-            translations: app.answer_translations,
-            threshold: app.answer_threshold,
+            translations: app.ws.answer_translations,
+            threshold: app.ws.answer_threshold,
         },
     }]
 }

@@ -32,8 +32,8 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         compiled: Box::new(app.ws.compiled.clone()),
         tests: app.ws.tests.nl_tests.clone(),
         redundancy: crate::state::msg::Redundancy {
-            translations: app.answer_translations,
-            threshold: app.answer_threshold,
+            translations: app.ws.answer_translations,
+            threshold: app.ws.answer_threshold,
         },
     }]
 }
@@ -95,7 +95,8 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
     let before = app.snapshot();
     app.ws.tests.nl_tests.retain(|t| t.id != test.id);
     app.answer_tests.outcomes.remove(&test.id);
-    app.history
+    app.ws
+        .history
         .record(format!("delete natural-language test {}", test.id), before);
     let len = app.ws.tests.nl_tests.len();
     app.answer_tests.cursor.step(0, len, usize::MAX / 2);

@@ -82,7 +82,8 @@ pub fn accept(app: &mut App, index: usize) -> Vec<Effect> {
         return Vec::new();
     }
     app.formalization.proposals.remove(index);
-    app.history
+    app.ws
+        .history
         .record(format!("consolidation {id}: {}", checked.summary), before);
     let mut effects = super::model_change::finish_declaration_edit(
         app,

@@ -37,7 +37,7 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
 /// After an edit, undo or redo: the inputs and the answer again (facts on
 /// variables that are no longer inputs are dropped).
 pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
-    let changes = app.history.changes();
+    let changes = app.ws.history.changes();
     if app.verify.mode != VerifyMode::Consultant || app.verify.consultant.seen_changes == changes {
         return Vec::new();
     }
@@ -85,7 +85,7 @@ pub fn recompute(app: &mut App) -> Vec<Effect> {
         .map(|(_, claim)| claim);
     consultant.error = None;
     consultant.model = model_fingerprint(&app.ws.model);
-    consultant.seen_changes = app.history.changes();
+    consultant.seen_changes = app.ws.history.changes();
     consultant.ticket += 1;
     consultant.running = true;
     consultant.started = app.tick;

@@ -196,6 +196,6 @@ fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &st
     }
     let before = app.snapshot();
     app.ws.model = edited;
-    app.history.record(label.clone(), before);
+    app.ws.history.record(label.clone(), before);
     finish_declaration_edit(app, format!("{label} (u to undo)"), true)
 }

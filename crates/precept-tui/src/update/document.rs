@@ -161,7 +161,7 @@ pub fn toggle_not_policy(app: &mut App) -> Vec<Effect> {
         app.document_pane.not_policy.insert(text.clone());
         format!("marked as not policy: “{}”", excerpt(&text))
     };
-    app.history.record(label.clone(), before);
+    app.ws.history.record(label.clone(), before);
     app.status.message = Some(format!("{label} (u to undo)"));
     if app.document_pane.uncovered_only {
         step(app, 0);

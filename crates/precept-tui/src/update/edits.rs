@@ -35,7 +35,7 @@ pub fn open_editor(app: &mut App) {
             let id = rule.id.clone();
             // A draft, if there is one, is what the expert was last typing.
             let text = app
-                .drafts
+                .ws.drafts
                 .rules
                 .get(&id)
                 .cloned()
@@ -84,6 +84,7 @@ pub fn open_new(app: &mut App) {
         Screen::Rules => {
             // A new rule kept as a draft is picked up again rather than lost from view.
             let pending = app
+                .ws
                 .drafts
                 .rules
                 .iter()
@@ -120,9 +121,9 @@ pub fn apply_editor(app: &mut App) -> Vec<Effect> {
         Err(error) => {
             let mut effects = Vec::new();
             if let EditTarget::Rule { id, .. } = &target {
-                app.drafts.rules.insert(id.clone(), text);
+                app.ws.drafts.rules.insert(id.clone(), text);
                 app.draft_dirty = false;
-                effects.push(Effect::SaveDrafts(app.drafts.clone()));
+                effects.push(Effect::SaveDrafts(app.ws.drafts.clone()));
                 app.status.last_error = Some(format!("{id} kept as a draft, not applied: {error}"));
             } else {
                 app.status.last_error = Some(format!("not applied: {error}"));
@@ -164,7 +165,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                 }
                 None => app.ws.model.variables.push(variable),
             }
-            app.history.record(label.clone(), before);
+            app.ws.history.record(label.clone(), before);
             finish_declaration_edit(app, label, declarations_changed)
         }
         (EditTarget::Type { index }, Edited::Type(type_def)) => {
@@ -190,7 +191,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                 }
                 None => app.ws.model.types.push(type_def),
             }
-            app.history.record(label.clone(), before);
+            app.ws.history.record(label.clone(), before);
             finish_declaration_edit(app, label, true)
         }
         (
@@ -228,7 +229,7 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
                     id
                 }
             };
-            app.history.record(format!("edit test {id}"), before);
+            app.ws.history.record(format!("edit test {id}"), before);
             app.status.message = Some(format!("saved test {id}"));
             let run = start_run(app, std::slice::from_ref(&id), false, true);
             vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
@@ -304,13 +305,13 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
                 .select(index, app.ws.model.rules.len(), height);
         }
     }
-    app.history.record(
+    app.ws.history.record(
         format!("{} rule {id}", if is_new { "add" } else { "edit" }),
         before,
     );
     let mut effects = Vec::new();
-    if app.drafts.rules.remove(id).is_some() {
-        effects.push(Effect::SaveDrafts(app.drafts.clone()));
+    if app.ws.drafts.rules.remove(id).is_some() {
+        effects.push(Effect::SaveDrafts(app.ws.drafts.clone()));
     }
     app.recompile_rule(id);
     effects.push(Effect::ReplaceRule {
@@ -437,11 +438,11 @@ pub fn keep_editor_text_as_draft(app: &mut App) -> Vec<Effect> {
     match &editor.target {
         EditTarget::Rule { id, .. } => {
             let id = id.clone();
-            app.drafts.rules.insert(id.clone(), editor.text());
+            app.ws.drafts.rules.insert(id.clone(), editor.text());
             app.status.message = Some(format!(
                 "{id}: unapplied text kept as a draft (e to continue, ctrl-s to apply)"
             ));
-            vec![Effect::SaveDrafts(app.drafts.clone())]
+            vec![Effect::SaveDrafts(app.ws.drafts.clone())]
         }
         _ => {
             app.status.message = Some("closed without applying".into());
@@ -462,8 +463,8 @@ pub fn autosave_draft(app: &mut App) -> Vec<Effect> {
     if !editor.changed() {
         return Vec::new();
     }
-    app.drafts.rules.insert(id.clone(), editor.text());
-    vec![Effect::SaveDrafts(app.drafts.clone())]
+    app.ws.drafts.rules.insert(id.clone(), editor.text());
+    vec![Effect::SaveDrafts(app.ws.drafts.clone())]
 }
 
 pub fn delete_selected(app: &mut App) -> Vec<Effect> {
@@ -478,11 +479,12 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             let before = app.snapshot();
             let old_variables = app.ws.graph.variables_of(&rule.id);
             app.ws.model.rules.retain(|r| r.id != rule.id);
-            app.history
+            app.ws
+                .history
                 .record(format!("delete rule {}", rule.id), before);
             let mut effects = Vec::new();
-            if app.drafts.rules.remove(&rule.id).is_some() {
-                effects.push(Effect::SaveDrafts(app.drafts.clone()));
+            if app.ws.drafts.rules.remove(&rule.id).is_some() {
+                effects.push(Effect::SaveDrafts(app.ws.drafts.clone()));
             }
             app.recompile_rule(&rule.id);
             super::navigation::rescroll(app);
@@ -503,7 +505,8 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
             let before = app.snapshot();
             app.ws.tests.tests.retain(|t| t.id != test.id);
             app.ws.run.results.remove(&test.id);
-            app.history
+            app.ws
+                .history
                 .record(format!("delete test {}", test.id), before);
             super::navigation::rescroll(app);
             app.status.message = Some(format!("deleted test {} (u to undo)", test.id));
@@ -550,7 +553,7 @@ fn delete_declaration(app: &mut App) -> Vec<Effect> {
         }
         None => return Vec::new(),
     };
-    app.history.record(label.clone(), before);
+    app.ws.history.record(label.clone(), before);
     finish_declaration_edit(app, format!("{label} (u to undo)"), true)
 }
 
@@ -567,7 +570,7 @@ pub fn cycle_review(app: &mut App) -> Vec<Effect> {
         ReviewStatus::NeedsChange => ReviewStatus::Unreviewed,
     };
     let label = format!("{} marked {}", rule.id, rule.review.label());
-    app.history.record(label.clone(), before);
+    app.ws.history.record(label.clone(), before);
     app.status.message = Some(label);
     vec![Effect::SaveModel(Box::new(app.ws.model.clone()))]
 }
@@ -616,7 +619,7 @@ fn restore(
 
 pub fn undo(app: &mut App) -> Vec<Effect> {
     let current = app.snapshot();
-    match app.history.undo(current) {
+    match app.ws.history.undo(current) {
         Some((label, snapshot)) => restore(app, label, snapshot, "undid"),
         None => {
             app.status.message = Some("nothing to undo".into());
@@ -627,7 +630,7 @@ pub fn undo(app: &mut App) -> Vec<Effect> {
 
 pub fn redo(app: &mut App) -> Vec<Effect> {
     let current = app.snapshot();
-    match app.history.redo(current) {
+    match app.ws.history.redo(current) {
         Some((label, snapshot)) => restore(app, label, snapshot, "redid"),
         None => {
             app.status.message = Some("nothing to redo".into());

@@ -171,7 +171,7 @@ pub fn done(
 pub fn replace_model(app: &mut App, label: &str, model: PolicyModel) -> Vec<Effect> {
     let before = app.snapshot();
     app.ws.model = model;
-    app.history.record(label, before);
+    app.ws.history.record(label, before);
     adopt(app)
 }
 
@@ -185,7 +185,7 @@ fn replace_model_and_record(
     let before = app.snapshot();
     app.ws.model = model;
     app.formalization.record = Some(record.clone());
-    app.history.record(label, before);
+    app.ws.history.record(label, before);
     let mut effects = adopt(app);
     effects.push(Effect::SaveRecord(Box::new(record)));
     effects

@@ -18,12 +18,17 @@ pub const RELINT_AT_ONCE_RULES: usize = 300;
 
 /// Reacts to the edits, undos and redos the last message made, if any.
 pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
-    let changes = app.history.changes();
+    let changes = app.ws.history.changes();
     if changes == app.seen_changes {
         return Vec::new();
     }
     app.seen_changes = changes;
-    let change = app.history.last_change().unwrap_or("an edit").to_string();
+    let change = app
+        .ws
+        .history
+        .last_change()
+        .unwrap_or("an edit")
+        .to_string();
     // The change went through: an error about an earlier attempt (a rule
     // kept as a draft, a fix that did not apply) no longer describes anything.
     app.status.last_error = None;

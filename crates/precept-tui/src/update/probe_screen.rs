@@ -204,7 +204,8 @@ pub fn save_failure(app: &mut App) -> Vec<Effect> {
     );
     let before = app.snapshot();
     let id = app.ws.tests.fresh_nl_id();
-    app.history
+    app.ws
+        .history
         .record(format!("add natural-language test {id}"), before);
     let mut test = AnswerTest::new(id.clone(), question, answer, expected);
     test.name = name;

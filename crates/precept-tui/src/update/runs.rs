@@ -22,8 +22,8 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
     app.ws.run.generation += 1;
     app.ws.run.flips.clear();
     // A run started while handling an edit, undo or redo is that change's rerun.
-    app.ws.run.run_cause = (app.history.changes() != app.seen_changes)
-        .then(|| app.history.last_change().map(str::to_string))
+    app.ws.run.run_cause = (app.ws.history.changes() != app.seen_changes)
+        .then(|| app.ws.history.last_change().map(str::to_string))
         .flatten();
     let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
     let mut jobs = Vec::new();

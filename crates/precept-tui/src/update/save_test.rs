@@ -94,7 +94,7 @@ fn save_logic_test(app: &mut App, expected: FindingKind, name: String) -> Vec<Ef
     }
     let before = app.snapshot();
     let id = app.ws.tests.fresh_id();
-    app.history.record(format!("add test {id}"), before);
+    app.ws.history.record(format!("add test {id}"), before);
     app.ws
         .tests
         .tests
@@ -124,7 +124,8 @@ fn save_answer_test(app: &mut App, expected: FindingKind, name: String) -> Vec<E
     let answer = app.verify.qa.answer.lines().join("\n").trim().to_string();
     let before = app.snapshot();
     let id = app.ws.tests.fresh_nl_id();
-    app.history
+    app.ws
+        .history
         .record(format!("add natural-language test {id}"), before);
     app.ws.tests.nl_tests.push(AnswerTest {
         id: id.clone(),

@@ -196,10 +196,10 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
         return Vec::new();
     }
     if let ModelEdit::DeleteRule { id } | ModelEdit::ReplaceRule { id, .. } = &fix.edit {
-        app.drafts.rules.remove(id);
+        app.ws.drafts.rules.remove(id);
     }
     let rewrites = super::approval::check_rewrites(app, &before.model);
-    app.history.record(fix.description.clone(), before);
+    app.ws.history.record(fix.description.clone(), before);
     let mut effects =
         finish_declaration_edit(app, format!("fixed: {} (u to undo)", fix.description), true);
     effects.extend(relint(app));
@@ -313,7 +313,8 @@ pub fn tests_generated(
             Some("no new tests: every generated question is already in the suite".into());
         return Vec::new();
     }
-    app.history
+    app.ws
+        .history
         .record(format!("propose {} generated tests", added.len()), before);
     app.status.message = Some(format!(
         "proposed {} generated tests: y accepts, R rejects",
@@ -382,7 +383,7 @@ fn accept_at(app: &mut App, index: usize) -> Vec<Effect> {
     let test = &mut app.ws.tests.tests[index];
     precept_engine::testgen::generate::accept(test);
     let id = test.id.clone();
-    app.history.record(format!("accept {id}"), before);
+    app.ws.history.record(format!("accept {id}"), before);
     app.status.message = Some(format!("{id} accepted: it is now a regression test"));
     let run = super::runs::start_run(app, std::slice::from_ref(&id), false, true);
     vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
@@ -419,7 +420,7 @@ pub fn reject_with(
         return Vec::new();
     }
     let id = test.id.clone();
-    app.history.record(format!("reject {id}"), before);
+    app.ws.history.record(format!("reject {id}"), before);
     app.status.message = Some(format!(
         "{id} rejected: expecting {expected}, it fails until the rules are repaired"
     ));

@@ -17,7 +17,7 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
         app,
         format!(
             "Check an answer · enter check (k = {}) · tab field · ctrl-s save as test · ctrl-t logic",
-            app.answer_translations
+            app.ws.answer_translations
         ),
         typing,
         inputs,
@@ -112,7 +112,7 @@ fn result_lines<'a>(app: &'a App, qa: &AnswerPane, width: usize) -> Vec<Line<'a>
             format!(
                 "Type a question and the chatbot's answer and press enter: the LLM translates it \
                  {} times into the model's variables and the solver checks each claim.",
-                app.answer_translations
+                app.ws.answer_translations
             ),
             app.theme.dim(),
         ));

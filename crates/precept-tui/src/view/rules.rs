@@ -15,7 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// The one-character mark of a rule's state in the list.
 fn mark(app: &App, id: &str, review: ReviewStatus) -> (&'static str, ratatui::style::Style) {
-    if app.drafts.rules.contains_key(id) {
+    if app.ws.drafts.rules.contains_key(id) {
         ("✎", app.theme.pending())
     } else if app.ws.compiled.rule(id).is_none() {
         ("!", app.theme.error())
@@ -110,7 +110,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         Span::styled(rule.id.clone(), heading),
         Span::styled(format!(" · {review}"), app.theme.dim()),
     ])];
-    if let Some(draft) = app.drafts.rules.get(&rule.id) {
+    if let Some(draft) = app.ws.drafts.rules.get(&rule.id) {
         lines.push(Line::styled(
             "Draft (not applied; e to continue, ctrl-s to apply):",
             app.theme.pending(),
