@@ -11,6 +11,15 @@ fn main() {
         .find(|dir| dir.join("Cargo.lock").is_file())
         .unwrap_or(manifest_dir);
     let lib_dir = root.join(".deps/z3/z3/lib");
-    println!("cargo:rerun-if-changed=build/rpath.rs");
+    // Cargo keys a build script's output by the package's path relative to
+    // the workspace, so a second checkout sharing the target folder (as
+    // `.ci/run`'s clone does) would reuse this one's path. Watching the
+    // absolute library folder reruns the script once that folder is gone
+    // or changed, and so after a move to another checkout.
+    println!("cargo:rerun-if-changed={}", lib_dir.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("build/rpath.rs").display()
+    );
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
 }

@@ -44,16 +44,7 @@ fn hall_definition(app: &App) -> &Definition {
     app.ws.model.definition_of("canBookHall").unwrap()
 }
 
-fn ask(app: &mut App, premise: &str, claim: &str) -> Vec<Effect> {
-    if app.screen != Screen::Verify {
-        press(app, '4');
-    }
-    assert_eq!(app.focus, Pane::VerifyInput);
-    type_text(app, premise);
-    code(app, KeyCode::Tab);
-    type_text(app, claim);
-    code(app, KeyCode::Enter)
-}
+use super::verify::ask;
 
 #[test]
 fn the_verify_screen_reads_by_default_and_strictly_on_ctrl_l() {

@@ -31,7 +31,7 @@ fn span_index(app: &App, text: &str) -> usize {
 }
 
 fn selected_span_text(app: &App) -> &str {
-    &app.ws.spans[app.span_cursor.selected].text
+    &app.ws.spans[app.cursors.span.selected].text
 }
 
 fn shown_texts(app: &App) -> Vec<String> {
@@ -47,7 +47,7 @@ fn select_span(app: &mut App, text: &str) {
     app.focus = Pane::Document;
     press(app, 'g');
     let target = span_index(app, text);
-    while app.span_cursor.selected < target {
+    while app.cursors.span.selected < target {
         press(app, 'j');
     }
     assert!(selected_span_text(app).starts_with(text));

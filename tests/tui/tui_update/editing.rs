@@ -497,7 +497,7 @@ fn deleting_a_variable_that_rules_use_is_refused() {
     press(&mut app, '2');
     let before = app.ws.model.clone();
     assert_eq!(
-        app.ws.model.variables[app.variable_cursor.selected].name,
+        app.ws.model.variables[app.cursors.variable.selected].name,
         "ageClass"
     );
     let effects = press(&mut app, 'd');

@@ -38,26 +38,26 @@ fn moving_through_rules_keeps_the_document_on_the_selected_rules_span() {
             .position(|s| s.text.contains(text))
             .unwrap_or_else(|| panic!("no span contains {text:?}"))
     };
-    assert_eq!(app.rule_cursor.selected, 0);
+    assert_eq!(app.cursors.rule.selected, 0);
 
     press(&mut app, 'j');
     assert_eq!(app.selected_rule().unwrap().id, "R2");
     assert_eq!(
-        app.span_cursor.selected,
+        app.cursors.span.selected,
         span_containing(&app, "During the low season")
     );
 
     press(&mut app, 'G');
     assert_eq!(app.selected_rule().unwrap().id, "R17");
     assert_eq!(
-        app.span_cursor.selected,
+        app.cursors.span.selected,
         span_containing(&app, "A visitor may enter the park")
     );
 
     press(&mut app, 'k');
     assert_eq!(app.selected_rule().unwrap().id, "R16");
     assert_eq!(
-        app.span_cursor.selected,
+        app.cursors.span.selected,
         span_containing(&app, "A federal tax of 10%")
     );
 
@@ -69,19 +69,19 @@ fn moving_through_rules_keeps_the_document_on_the_selected_rules_span() {
     press(&mut app, 'g');
     assert_eq!(app.selected_rule().unwrap().id, "R1");
     assert_eq!(
-        app.span_cursor.selected,
+        app.cursors.span.selected,
         span_containing(&app, "The standard admission fee is $50")
     );
     // k at the top stays at the top.
     press(&mut app, 'k');
-    assert_eq!(app.rule_cursor.selected, 0);
+    assert_eq!(app.cursors.rule.selected, 0);
 
     // The rules list scrolls to keep the selection in view at 100x30.
     press(&mut app, 'G');
     let height = precept::tui::measure::layout::inner_height(
         precept::tui::measure::layout::areas(Screen::Rules, app.size).list,
     );
-    assert!(app.rule_cursor.offset <= 16 && 16 < app.rule_cursor.offset + height);
+    assert!(app.cursors.rule.offset <= 16 && 16 < app.cursors.rule.offset + height);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn moving_through_the_document_selects_the_spans_first_rule() {
     for _ in 0..target {
         press(&mut app, 'j');
     }
-    assert_eq!(app.span_cursor.selected, target);
+    assert_eq!(app.cursors.span.selected, target);
     assert_eq!(app.selected_rule().unwrap().id, "R6");
 }
 
@@ -118,9 +118,9 @@ fn tests_and_variables_lists_move_with_j_k_g_and_shift_g() {
     // A terminal reports G with shift held.
     update(&mut app, key_event(KeyCode::Char('G'), KeyModifiers::SHIFT));
     // 15 variables, then the one type.
-    assert_eq!(app.variable_cursor.selected, 15);
+    assert_eq!(app.cursors.variable.selected, 15);
     press(&mut app, 'k');
-    assert_eq!(app.variable_cursor.selected, 14);
+    assert_eq!(app.cursors.variable.selected, 14);
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn clicking_a_row_of_a_list_selects_it() {
     assert_eq!(app.selected_rule().unwrap().id, "R4");
     // The document followed the rule.
     assert!(
-        app.ws.spans[app.span_cursor.selected]
+        app.ws.spans[app.cursors.span.selected]
             .text
             .starts_with("Senior visitors")
     );

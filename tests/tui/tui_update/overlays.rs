@@ -87,7 +87,7 @@ fn the_palette_goes_to_a_test_and_a_variable() {
 
     assert!(run_palette(&mut app, "variable basefee").is_empty());
     assert_eq!(app.screen, Screen::Variables);
-    let index = app.variable_cursor.selected;
+    let index = app.cursors.variable.selected;
     assert_eq!(
         app.variable_rows()[index],
         precept::tui::state::app::VariableRow::Variable(

@@ -9,8 +9,12 @@ use precept::solve::Finding;
 const PREMISE: &str = "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4))";
 const CLAIM: &str = "(not isEntryAllowed)";
 
-fn ask(app: &mut App, premise: &str, claim: &str) -> Vec<Effect> {
-    press(app, '4');
+/// Types a premise and a claim on the Verify screen (going there, or back
+/// to its input, first when needed) and asks.
+pub(super) fn ask(app: &mut App, premise: &str, claim: &str) -> Vec<Effect> {
+    if app.screen != Screen::Verify || app.focus != Pane::VerifyInput {
+        press(app, '4');
+    }
     assert_eq!(app.focus, Pane::VerifyInput);
     type_text(app, premise);
     code(app, KeyCode::Tab);

@@ -104,7 +104,7 @@ fn enter_on_a_step_jumps_to_its_rule_with_its_span_selected() {
     assert_eq!(app.screen, Screen::Rules);
     let rule = app.selected_rule().unwrap().clone();
     assert_eq!(rule.id, "R4");
-    assert_eq!(Some(app.span_cursor.selected), app.ws.span_of_rule(&rule));
+    assert_eq!(Some(app.cursors.span.selected), app.ws.span_of_rule(&rule));
 }
 
 #[test]

@@ -171,11 +171,7 @@ pub struct App {
 
     pub screen: Screen,
     pub focus: Pane,
-    pub span_cursor: ListCursor,
-    pub rule_cursor: ListCursor,
-    pub variable_cursor: ListCursor,
-    pub test_cursor: ListCursor,
-    pub evidence_cursor: ListCursor,
+    pub cursors: crate::state::list_cursor::Cursors,
     pub variable_filter: String,
     /// Rows the detail pane is scrolled down (reset when the selection changes).
     pub detail_scroll: u16,
@@ -254,11 +250,7 @@ impl App {
             seen_changes: 0,
             screen: Screen::Rules,
             focus: Pane::Rules,
-            span_cursor: ListCursor::default(),
-            rule_cursor: ListCursor::default(),
-            variable_cursor: ListCursor::default(),
-            test_cursor: ListCursor::default(),
-            evidence_cursor: ListCursor::default(),
+            cursors: Default::default(),
             variable_filter: String::new(),
             detail_scroll: 0,
             overlay: None,
@@ -335,11 +327,11 @@ impl App {
     }
 
     pub fn selected_rule(&self) -> Option<&precept_engine::model::Rule> {
-        self.ws.model.rules.get(self.rule_cursor.selected)
+        self.ws.model.rules.get(self.cursors.rule.selected)
     }
 
     pub fn selected_test(&self) -> Option<&LogicTest> {
-        self.ws.tests.tests.get(self.test_cursor.selected)
+        self.ws.tests.tests.get(self.cursors.test.selected)
     }
 
     pub fn test_state(&self, id: &str) -> &TestState {

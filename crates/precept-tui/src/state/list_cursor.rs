@@ -36,3 +36,15 @@ impl ListCursor {
         self.offset = self.offset.min(len.saturating_sub(height));
     }
 }
+
+/// The cursors of the lists of the Rules, Variables and Tests screens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursors {
+    /// The document's spans.
+    pub span: ListCursor,
+    pub rule: ListCursor,
+    pub variable: ListCursor,
+    pub test: ListCursor,
+    /// The selected test's evidence.
+    pub evidence: ListCursor,
+}

@@ -117,7 +117,7 @@ pub fn apply_part(
             let span = app
                 .ws
                 .spans
-                .get(app.span_cursor.selected)
+                .get(app.cursors.span.selected)
                 .map(|s| SourceSpan {
                     start: s.start,
                     end: s.end,

@@ -26,7 +26,7 @@ pub fn step(app: &mut App, delta: isize) {
     let Some(&last) = shown.last() else {
         return;
     };
-    let selected = app.span_cursor.selected;
+    let selected = app.cursors.span.selected;
     let at = shown.iter().position(|&i| i >= selected);
     let target = match at {
         // On a listed span: move from it.
@@ -38,13 +38,13 @@ pub fn step(app: &mut App, delta: isize) {
         None => shown.len() as isize - 1,
     };
     let target = target.clamp(0, shown.len() as isize - 1) as usize;
-    app.span_cursor.selected = shown.get(target).copied().unwrap_or(last);
+    app.cursors.span.selected = shown.get(target).copied().unwrap_or(last);
     scroll_to_selection(app);
 }
 
 /// Selects span `index` and scrolls it into view.
 pub fn select(app: &mut App, index: usize) {
-    app.span_cursor.selected = index;
+    app.cursors.span.selected = index;
     scroll_to_selection(app);
 }
 
@@ -54,16 +54,17 @@ pub fn scroll_to_selection(app: &mut App) {
     let area = areas(Screen::Rules, app.size).document;
     let (height, width) = (inner_height(area), text_width(area));
     let selected = app
-        .span_cursor
+        .cursors
+        .span
         .selected
         .min(app.ws.spans.len().saturating_sub(1));
-    if selected < app.span_cursor.offset {
-        app.span_cursor.offset = selected;
+    if selected < app.cursors.span.offset {
+        app.cursors.span.offset = selected;
         return;
     }
     let shown: Vec<usize> = shown_spans(app)
         .into_iter()
-        .filter(|&i| i >= app.span_cursor.offset && i <= selected)
+        .filter(|&i| i >= app.cursors.span.offset && i <= selected)
         .collect();
     let rows = |i: usize| span_text_rows(app, i, width).len();
     let mut used: usize = shown.iter().map(|&i| rows(i)).sum();
@@ -73,7 +74,7 @@ pub fn scroll_to_selection(app: &mut App) {
         first += 1;
     }
     if let Some(&offset) = shown.get(first) {
-        app.span_cursor.offset = offset;
+        app.cursors.span.offset = offset;
     }
 }
 
@@ -84,7 +85,7 @@ pub fn span_at_row(app: &App, row: usize) -> Option<usize> {
     let mut used = 0;
     for index in shown_spans(app)
         .into_iter()
-        .filter(|&i| i >= app.span_cursor.offset)
+        .filter(|&i| i >= app.cursors.span.offset)
     {
         used += span_text_rows(app, index, width).len();
         if row < used {
@@ -111,7 +112,7 @@ pub fn toggle_uncovered_only(app: &mut App) {
             Some("every span is covered by a rule or marked as not policy (U: every span)".into());
         return;
     }
-    app.span_cursor.offset = 0;
+    app.cursors.span.offset = 0;
     step(app, 0);
     app.status.message = Some(format!(
         "showing only the {count} {} no rule covers (U: every span)",
@@ -129,7 +130,7 @@ pub fn toggle_not_policy(app: &mut App) -> Vec<Effect> {
             Some("X marks a span of the document: focus the document pane (tab)".into());
         return Vec::new();
     }
-    let index = app.span_cursor.selected;
+    let index = app.cursors.span.selected;
     // Only a span the pane lists can be marked (the filter may hide the
     // selected one).
     let Some(span) = app

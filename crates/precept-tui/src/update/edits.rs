@@ -42,7 +42,7 @@ pub fn open_editor(app: &mut App) {
                 .unwrap_or_else(|| rule_text(&rule.expression));
             open(app, EditTarget::Rule { id, is_new: false }, &text);
         }
-        Pane::Variables => match app.variable_rows().get(app.variable_cursor.selected) {
+        Pane::Variables => match app.variable_rows().get(app.cursors.variable.selected) {
             Some(VariableRow::Variable(i)) => {
                 let text = variable_form(app.ws.model.variables.get(*i));
                 open(app, EditTarget::Variable { index: Some(*i) }, &text);
@@ -54,7 +54,7 @@ pub fn open_editor(app: &mut App) {
             None => {}
         },
         Pane::Tests | Pane::Evidence => {
-            let index = app.test_cursor.selected;
+            let index = app.cursors.test.selected;
             if let Some(test) = app.ws.tests.tests.get(index) {
                 let text = test_form(Some(test));
                 open(app, EditTarget::Test { index: Some(index) }, &text);
@@ -269,7 +269,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
     let selected_span = app
         .ws
         .spans
-        .get(app.span_cursor.selected)
+        .get(app.cursors.span.selected)
         .map(|s| SourceSpan {
             start: s.start,
             end: s.end,
@@ -301,7 +301,8 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
             let height = crate::measure::layout::inner_height(
                 crate::measure::layout::areas(Screen::Rules, app.size).list,
             );
-            app.rule_cursor
+            app.cursors
+                .rule
                 .select(index, app.ws.model.rules.len(), height);
         }
     }
@@ -526,7 +527,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
 
 fn delete_declaration(app: &mut App) -> Vec<Effect> {
     let before = app.snapshot();
-    let label = match app.variable_rows().get(app.variable_cursor.selected) {
+    let label = match app.variable_rows().get(app.cursors.variable.selected) {
         Some(VariableRow::Variable(i)) => {
             let name = app.ws.model.variables[*i].name.clone();
             let users = app.ws.graph.rules_using(&name);
@@ -558,7 +559,7 @@ fn delete_declaration(app: &mut App) -> Vec<Effect> {
 }
 
 pub fn cycle_review(app: &mut App) -> Vec<Effect> {
-    let index = app.rule_cursor.selected;
+    let index = app.cursors.rule.selected;
     if !matches!(app.focus, Pane::Rules | Pane::Document) || index >= app.ws.model.rules.len() {
         return Vec::new();
     }

@@ -104,15 +104,15 @@ pub fn move_selection(app: &mut App, delta: isize) {
             follow_span(app);
         }
         Pane::Rules => {
-            app.rule_cursor.step(delta, len, height);
+            app.cursors.rule.step(delta, len, height);
             follow_rule(app);
         }
-        Pane::Variables => app.variable_cursor.step(delta, len, height),
+        Pane::Variables => app.cursors.variable.step(delta, len, height),
         Pane::Tests => {
-            app.test_cursor.step(delta, len, height);
-            app.evidence_cursor = Default::default();
+            app.cursors.test.step(delta, len, height);
+            app.cursors.evidence = Default::default();
         }
-        Pane::Evidence => app.evidence_cursor.step(delta, len, height),
+        Pane::Evidence => app.cursors.evidence.step(delta, len, height),
         Pane::Diagnostics => {
             app.lint.cursor.step(delta, len, height);
             app.lint.rule_cursor = Default::default();
@@ -155,7 +155,7 @@ pub fn follow_rule(app: &mut App) {
 
 /// The rules list follows the selected span: its first rule is selected.
 pub(super) fn follow_span(app: &mut App) {
-    let span = app.span_cursor.selected;
+    let span = app.cursors.span.selected;
     if let Some(index) = app
         .ws
         .model
@@ -164,7 +164,8 @@ pub(super) fn follow_span(app: &mut App) {
         .position(|r| app.ws.span_of_rule(r) == Some(span))
     {
         let height = inner_height(areas(Screen::Rules, app.size).list);
-        app.rule_cursor
+        app.cursors
+            .rule
             .select(index, app.ws.model.rules.len(), height);
     }
 }
@@ -181,12 +182,15 @@ pub fn rescroll(app: &mut App) {
         app.variable_rows().len(),
     );
     // Spans wrap over several rows: the document scrolls by rows, not items.
-    app.span_cursor.selected = app.span_cursor.selected.min(spans.saturating_sub(1));
-    app.rule_cursor
+    app.cursors.span.selected = app.cursors.span.selected.min(spans.saturating_sub(1));
+    app.cursors
+        .rule
         .step(0, rule_count, inner_height(rules.list));
-    app.test_cursor
+    app.cursors
+        .test
         .step(0, test_count, inner_height(tests.list));
-    app.variable_cursor
+    app.cursors
+        .variable
         .step(0, variable_count, inner_height(variables.list));
     super::document::scroll_to_selection(app);
 }
@@ -199,7 +203,8 @@ pub fn jump_to_rule(app: &mut App, id: &str) {
     };
     show_screen(app, Screen::Rules);
     let height = inner_height(areas(Screen::Rules, app.size).list);
-    app.rule_cursor
+    app.cursors
+        .rule
         .select(index, app.ws.model.rules.len(), height);
     // A jump shows the rule's span, so the document lists every span.
     app.document_pane.uncovered_only = false;
@@ -209,16 +214,17 @@ pub fn jump_to_rule(app: &mut App, id: &str) {
 pub fn jump_to_test(app: &mut App, index: usize) {
     show_screen(app, Screen::Tests);
     let height = inner_height(areas(Screen::Tests, app.size).list);
-    app.test_cursor
+    app.cursors
+        .test
         .select(index, app.ws.tests.tests.len(), height);
-    app.evidence_cursor = Default::default();
+    app.cursors.evidence = Default::default();
 }
 
 pub fn jump_to_variable_row(app: &mut App, row: usize) {
     show_screen(app, Screen::Variables);
     let height = inner_height(areas(Screen::Variables, app.size).list);
     let len = app.variable_rows().len();
-    app.variable_cursor.select(row, len, height);
+    app.cursors.variable.select(row, len, height);
 }
 
 /// Enter: follow the selection somewhere useful.
@@ -240,7 +246,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
                     crate::state::app::TestState::Done(outcome) => outcome
                         .finding
                         .as_ref()
-                        .and_then(|f| f.rules().get(app.evidence_cursor.selected).cloned()),
+                        .and_then(|f| f.rules().get(app.cursors.evidence.selected).cloned()),
                     _ => None,
                 });
             if let Some(id) = id {
@@ -250,7 +256,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         Pane::Variables => {
             let rows = app.variable_rows();
             if let Some(crate::state::app::VariableRow::Variable(i)) =
-                rows.get(app.variable_cursor.selected)
+                rows.get(app.cursors.variable.selected)
             {
                 let name = app.ws.model.variables[*i].name.clone();
                 match app.ws.graph.rules_using(&name).first() {
@@ -317,7 +323,7 @@ pub fn next_failing(app: &mut App, direction: isize) {
         return;
     }
     let current = if app.screen == Screen::Tests {
-        app.test_cursor.selected as isize
+        app.cursors.test.selected as isize
     } else {
         -1
     };
@@ -354,7 +360,7 @@ pub fn next_flipped(app: &mut App) {
         return;
     }
     let current = (app.screen == Screen::Tests)
-        .then(|| flipped.iter().position(|&i| i == app.test_cursor.selected))
+        .then(|| flipped.iter().position(|&i| i == app.cursors.test.selected))
         .flatten();
     let position = current.map_or(0, |p| (p + 1) % flipped.len());
     jump_to_test(app, flipped[position]);
@@ -460,19 +466,19 @@ pub fn click(app: &mut App, column: u16, row: u16) {
         return;
     }
     let offset = match pane {
-        Pane::Document => app.span_cursor.offset,
-        Pane::Rules => app.rule_cursor.offset,
-        Pane::Variables => app.variable_cursor.offset,
-        Pane::Tests => app.test_cursor.offset,
+        Pane::Document => app.cursors.span.offset,
+        Pane::Rules => app.cursors.rule.offset,
+        Pane::Variables => app.cursors.variable.offset,
+        Pane::Tests => app.cursors.test.offset,
         Pane::Diagnostics => app.lint.cursor.offset,
         _ => 0,
     };
     let target = offset + (row - area.y - 1) as usize;
     let current = match pane {
-        Pane::Document => app.span_cursor.selected,
-        Pane::Rules => app.rule_cursor.selected,
-        Pane::Variables => app.variable_cursor.selected,
-        Pane::Tests => app.test_cursor.selected,
+        Pane::Document => app.cursors.span.selected,
+        Pane::Rules => app.cursors.rule.selected,
+        Pane::Variables => app.cursors.variable.selected,
+        Pane::Tests => app.cursors.test.selected,
         Pane::Diagnostics => app.lint.cursor.selected,
         _ => 0,
     };

@@ -88,7 +88,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => {
                 input.input(key);
                 app.variable_filter = input.lines().join(" ");
-                app.variable_cursor = Default::default();
+                app.cursors.variable = Default::default();
                 super::navigation::rescroll(app);
             }
         },

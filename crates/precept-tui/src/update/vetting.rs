@@ -327,7 +327,7 @@ pub fn tests_generated(
 
 /// y: the expert agrees with a generated test's proved finding.
 pub fn accept_selected(app: &mut App) -> Vec<Effect> {
-    let index = app.test_cursor.selected;
+    let index = app.cursors.test.selected;
     let Some(test) = app.ws.tests.tests.get(index) else {
         return Vec::new();
     };
@@ -391,7 +391,7 @@ fn accept_at(app: &mut App, index: usize) -> Vec<Effect> {
 
 /// R: the expert expected another finding; the prompt asks which.
 pub fn ask_rejection(app: &mut App) {
-    let index = app.test_cursor.selected;
+    let index = app.cursors.test.selected;
     match app.ws.tests.tests.get(index) {
         Some(test) if test.proved.is_some() => {
             app.overlay = Some(crate::state::app::Overlay::RejectPrompt { test_index: index })

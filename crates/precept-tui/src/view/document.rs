@@ -119,7 +119,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let own_sentences = selected_rule.and_then(|r| rule_source_sentences(app, r));
     let width = text_width(area);
     let mut lines: Vec<Line> = Vec::new();
-    for index in shown.into_iter().filter(|&i| i >= app.span_cursor.offset) {
+    for index in shown.into_iter().filter(|&i| i >= app.cursors.span.offset) {
         if lines.len() >= inner.height as usize {
             break;
         }
@@ -142,7 +142,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             app.theme.text()
         };
-        if focused && index == app.span_cursor.selected {
+        if focused && index == app.cursors.span.selected {
             text_style = text_style.patch(app.theme.selected());
         }
         let highlight = text_style.patch(app.theme.span_highlight());

@@ -44,7 +44,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
     };
     let title = format!(
         "Rules {}/{} · {approved} approved{marked}",
-        (app.rule_cursor.selected + 1).min(app.ws.model.rules.len()),
+        (app.cursors.rule.selected + 1).min(app.ws.model.rules.len()),
         app.ws.model.rules.len()
     );
     // Ids as wide as the longest (a definition's `D1.c1`), and a space.
@@ -65,7 +65,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         area,
         pane(app, title, focused, area),
         ListView {
-            cursor: app.rule_cursor,
+            cursor: app.cursors.rule,
             len: app.ws.model.rules.len(),
             focused,
         },

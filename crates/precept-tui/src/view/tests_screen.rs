@@ -34,7 +34,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         area,
         pane(app, title, focused, area),
         ListView {
-            cursor: app.test_cursor,
+            cursor: app.cursors.test,
             len: app.ws.tests.tests.len(),
             focused,
         },
@@ -172,7 +172,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                             app.theme.emphasis(),
                         ));
                     }
-                    let selected = focused.then_some(app.evidence_cursor.selected);
+                    let selected = focused.then_some(app.cursors.evidence.selected);
                     lines.extend(finding_lines(app, finding, selected, width));
                 }
                 (None, error) => {

@@ -30,7 +30,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         area,
         pane(app, title, focused, area),
         ListView {
-            cursor: app.variable_cursor,
+            cursor: app.cursors.variable,
             len: rows.len(),
             focused,
         },
@@ -84,7 +84,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             lines.push(Line::styled(format!("  {text}"), app.theme.text()));
         }
     };
-    match rows.get(app.variable_cursor.selected) {
+    match rows.get(app.cursors.variable.selected) {
         Some(VariableRow::Variable(index)) => {
             let variable = &app.ws.model.variables[*index];
             lines.push(Line::from(vec![
