@@ -8,7 +8,7 @@
 //! variables they use. An edit to any of them changes the hash, so the
 //! entry no longer applies.
 
-use crate::model::project::write_atomic;
+use crate::model::project::{ProjectError, write_atomic};
 use crate::model::{CompiledModel, graph::RuleGraph};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, HashSet};
@@ -90,7 +90,7 @@ impl EquivalenceCache {
 
     /// Writes the hashes to the project's file (sorted; nothing for a cache
     /// in memory).
-    pub fn save(&self) -> Result<(), String> {
+    pub fn save(&self) -> Result<(), ProjectError> {
         let Some(file) = &self.file else {
             return Ok(());
         };
@@ -107,9 +107,12 @@ impl EquivalenceCache {
             text.push('\n');
         }
         if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| ProjectError::Io {
+                path: dir.to_path_buf(),
+                message: e.to_string(),
+            })?;
         }
-        write_atomic(file, text.as_bytes()).map_err(|e| e.to_string())
+        write_atomic(file, text.as_bytes())
     }
 }
 
