@@ -11,7 +11,7 @@ use crate::state::app::{App, Overlay};
 use crate::state::msg::Effect;
 use precept_engine::model::Definition;
 use precept_engine::model::definition::PartKind;
-use precept_engine::model::{DefinitionPart, SourceSpan};
+use precept_engine::model::{DefinitionPart, PolicyModel, SourceSpan};
 
 /// The definition the selected rule compiles from.
 fn selected(app: &App) -> Option<(Definition, String)> {
@@ -90,7 +90,8 @@ fn open(app: &mut App, target: EditTarget, text: &str) {
 }
 
 /// The editor's checked part applied: a new part takes the source span of
-/// the sentence selected in the document pane.
+/// the sentence selected in the document pane. Refused (with why, nothing
+/// changed) when the definition is gone or its rules would not check.
 pub fn apply_part(
     app: &mut App,
     id: &str,
@@ -98,16 +99,14 @@ pub fn apply_part(
     index: Option<usize>,
     condition: String,
     value: Option<String>,
-) -> Vec<Effect> {
+) -> Result<Vec<Effect>, String> {
     let Some(mut definition) = app.ws.model.definition(id).cloned() else {
-        app.status.last_error = Some(format!("definition {id} is gone"));
-        return Vec::new();
+        return Err(format!("definition {id} is gone"));
     };
     let label = match index {
         Some(i) => {
             let Some(part) = definition.parts_mut(kind).get_mut(i) else {
-                app.status.last_error = Some(format!("{} {} of {id} is gone", kind.noun(), i + 1));
-                return Vec::new();
+                return Err(format!("{} {} of {id} is gone", kind.noun(), i + 1));
             };
             part.condition = condition;
             part.value = value;
@@ -129,7 +128,8 @@ pub fn apply_part(
             format!("add {} {} to {id}", kind.noun(), parts.len())
         }
     };
-    replace(app, label, Some(definition), id)
+    let model = edited_model(app, Some(definition), id)?;
+    Ok(commit(app, label, model))
 }
 
 /// `d` on a rule of a definition: the part it compiles from is deleted
@@ -168,34 +168,51 @@ pub fn toggle_exhaustive(app: &mut App) -> Vec<Effect> {
 }
 
 /// Puts `definition` in place of definition `id` (None: removes it) as one
-/// undoable edit, refusing one whose rules do not check.
+/// undoable edit; a refusal goes to the status line.
 fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &str) -> Vec<Effect> {
+    match edited_model(app, definition, id) {
+        Ok(model) => commit(app, label, model),
+        Err(why) => {
+            app.status.last_error = Some(why);
+            Vec::new()
+        }
+    }
+}
+
+/// The model with `definition` in place of definition `id` (None: without
+/// it), refused when its rules would not check.
+fn edited_model(
+    app: &App,
+    definition: Option<Definition>,
+    id: &str,
+) -> Result<PolicyModel, String> {
     let mut edited = app.ws.model.clone();
     match definition {
-        Some(definition) => {
-            if let Err(error) = edited.set_definition(definition) {
-                app.status.last_error = Some(format!("{id} not changed: {error}"));
-                return Vec::new();
-            }
-        }
+        Some(definition) => edited
+            .set_definition(definition)
+            .map_err(|error| format!("{id} not changed: {error}"))?,
         None => {
             edited.remove_definition(id);
         }
     }
     let compiled = precept_engine::model::compile::compile(&edited);
-    if let Some(issue) = compiled
+    match compiled
         .issues
         .iter()
         .find(|i| i.subject.starts_with(&format!("{id}.")) || i.subject == id)
     {
-        app.status.last_error = Some(format!(
+        Some(issue) => Err(format!(
             "{id} not changed: {}: {}",
             issue.subject, issue.message
-        ));
-        return Vec::new();
+        )),
+        None => Ok(edited),
     }
+}
+
+/// `model` as the workbench's model, as one undoable edit.
+fn commit(app: &mut App, label: String, model: PolicyModel) -> Vec<Effect> {
     let before = app.snapshot();
-    app.ws.model = edited;
+    app.ws.model = model;
     app.ws.history.record(label.clone(), before);
     finish_declaration_edit(app, format!("{label} (u to undo)"), true)
 }

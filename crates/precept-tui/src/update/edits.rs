@@ -133,6 +133,35 @@ pub fn apply_editor(app: &mut App) -> Vec<Effect> {
             }
             effects
         }
+        Ok(Edited::DefinitionPart { condition, value }) => {
+            let EditTarget::DefinitionPart {
+                definition,
+                kind,
+                index,
+            } = target
+            else {
+                return Vec::new();
+            };
+            // A part the definition refuses keeps the editor open, with
+            // the expert's text and why.
+            match super::definitions::apply_part(app, &definition, kind, index, condition, value) {
+                Ok(effects) => {
+                    app.overlay = None;
+                    effects
+                }
+                Err(why) => {
+                    if let Some(Overlay::Editor(editor)) = &mut app.overlay {
+                        editor.error = Some(crate::input::editor::EditorError {
+                            line: 1,
+                            column: 1,
+                            message: why.clone(),
+                        });
+                    }
+                    app.status.last_error = Some(format!("not applied: {why}"));
+                    Vec::new()
+                }
+            }
+        }
         Ok(edited) => {
             app.overlay = None;
             app.draft_dirty = false;
@@ -234,14 +263,6 @@ fn apply(app: &mut App, target: EditTarget, edited: Edited) -> Vec<Effect> {
             let run = start_run(app, std::slice::from_ref(&id), false, true);
             vec![Effect::SaveTests(Box::new(app.ws.tests.clone())), run]
         }
-        (
-            EditTarget::DefinitionPart {
-                definition,
-                kind,
-                index,
-            },
-            Edited::DefinitionPart { condition, value },
-        ) => super::definitions::apply_part(app, &definition, kind, index, condition, value),
         _ => Vec::new(),
     }
 }
