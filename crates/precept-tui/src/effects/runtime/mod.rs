@@ -5,7 +5,6 @@
 use crate::effects::solvers::Solvers;
 use crate::state::msg::{Effect, Msg};
 use precept_engine::model::LogicTest;
-use precept_engine::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 use precept_engine::smt::{Expr, ExprKind};
 use precept_engine::solve::{
     FindingKind, QuestionClock, Reading, SolverReply, Ticket, verify_on_two,
@@ -15,6 +14,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
+
+mod background;
+mod files;
 
 /// A lint run in progress: its events arrive on their own channel.
 struct LintRun {
@@ -106,35 +108,7 @@ impl Runtime {
 
     /// Carries out one effect; messages that result at once are returned.
     pub fn execute(&mut self, effect: Effect) -> Vec<Msg> {
-        let io = |result: Result<(), String>| match result {
-            Ok(()) => Vec::new(),
-            Err(error) => vec![Msg::IoFailed { error }],
-        };
         match effect {
-            Effect::SaveModel(model) => self.saved(
-                write_json(&self.project_dir.join(MODEL_FILE), &*model)
-                    .map_err(|e| format!("not saved: {e}")),
-            ),
-            Effect::SaveTests(tests) => self.saved(
-                write_json(&self.project_dir.join(TESTS_FILE), &*tests)
-                    .map_err(|e| format!("not saved: {e}")),
-            ),
-            Effect::VersionDiff { ticket, base } => {
-                self.streams
-                    .push(crate::effects::diff_job::diff_against_version(
-                        self.project_dir.clone(),
-                        ticket,
-                        base,
-                    ));
-                Vec::new()
-            }
-            Effect::SaveDrafts(drafts) => io(drafts
-                .save(&self.project_dir)
-                .map_err(|e| format!("draft not saved: {e}"))),
-            Effect::SaveThemeChoice(name) => match &self.config_dir {
-                Some(dir) => io(crate::effects::config::save_theme_choice(dir, &name)),
-                None => Vec::new(),
-            },
             Effect::LoadSolver(model) => {
                 self.cancel_runs();
                 self.solver.load_in_background(*model);
@@ -274,210 +248,10 @@ impl Runtime {
                 });
                 Vec::new()
             }
-            Effect::Formalize {
-                generation,
-                document,
-                document_name,
-            } => {
-                if let Some(old) = self.formalize_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_formalize(
-                    &self.project_dir,
-                    self.timeout,
-                    generation,
-                    document,
-                    document_name,
-                );
-                self.formalize_cancel = cancel;
-                self.streams.push(messages);
-                Vec::new()
-            }
-            Effect::CheckAnswer {
-                ticket,
-                question,
-                answer,
-                model,
-                compiled,
-                redundancy,
-            } => {
-                if let Some(old) = self.answer_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_check_answer(
-                    &self.project_dir,
-                    ticket,
-                    precept_engine::answer::AnswerInput::new(question, answer),
-                    *model,
-                    *compiled,
-                    redundancy,
-                    self.timeout,
-                );
-                self.answer_cancel = Some(cancel);
-                self.streams.push(messages);
-                Vec::new()
-            }
-            Effect::StartProbe {
-                ticket,
-                target,
-                questions,
-                model,
-                compiled,
-                document,
-            } => {
-                self.stop_probe();
-                let job = crate::effects::probe_job::ProbeJob {
-                    ticket,
-                    target,
-                    questions,
-                    model: *model,
-                    compiled: *compiled,
-                    document,
-                    timeout: self.timeout,
-                };
-                let (messages, cancel) =
-                    crate::effects::probe_job::start_probe(&self.project_dir, job);
-                self.probe_cancel = Some(cancel);
-                self.streams.push(messages);
-                Vec::new()
-            }
-            Effect::CancelProbe => {
-                self.stop_probe();
-                Vec::new()
-            }
-            Effect::ListProbeTargets => {
-                vec![crate::effects::probe_job::targets(
-                    self.config_dir.as_deref(),
-                )]
-            }
-            Effect::RunAnswerTests {
-                ticket,
-                model,
-                compiled,
-                tests,
-                redundancy,
-            } => {
-                if let Some(old) = self.nl_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_answer_tests(
-                    &self.project_dir,
-                    ticket,
-                    *model,
-                    *compiled,
-                    tests,
-                    redundancy,
-                    self.timeout,
-                );
-                self.nl_cancel = Some(cancel);
-                self.streams.push(messages);
-                Vec::new()
-            }
-            Effect::CancelFormalize => {
-                if let Some(cancel) = self.formalize_cancel.take() {
-                    cancel.cancel();
-                }
-                Vec::new()
-            }
-            Effect::RemoveRecord => {
-                let path = self
-                    .project_dir
-                    .join(precept_engine::compose::record::RECORD_FILE);
-                match std::fs::remove_file(&path) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => vec![Msg::IoFailed {
-                        error: format!("{}: not removed: {e}", path.display()),
-                    }],
-                    _ => Vec::new(),
-                }
-            }
-            Effect::SaveNotPolicy(spans) => io(precept_engine::model::project::save_not_policy(
-                &self.project_dir,
-                &spans,
-            )
-            .map_err(|e| format!("not-policy marks not saved: {e}"))),
-            Effect::SaveRecord(record) => io(record
-                .save(&self.project_dir)
-                .map_err(|e| format!("formalization record not saved: {e}"))),
-            Effect::ProposeRepair {
-                ticket,
-                model,
-                rules,
-                feedback,
-            } => {
-                self.streams.push(crate::effects::llm_jobs::start_repair(
-                    &self.project_dir,
-                    ticket,
-                    *model,
-                    rules,
-                    feedback,
-                ));
-                Vec::new()
-            }
-            Effect::PreviewRepair {
-                ticket,
-                model,
-                tests,
-                edits,
-            } => {
-                self.streams.push(crate::effects::llm_jobs::start_preview(
-                    ticket,
-                    *model,
-                    tests,
-                    edits,
-                    self.timeout,
-                ));
-                Vec::new()
-            }
-            Effect::Consolidate {
-                ticket,
-                model,
-                record,
-                tests,
-            } => {
-                self.streams
-                    .push(crate::effects::llm_jobs::start_consolidation(
-                        &self.project_dir,
-                        ticket,
-                        *model,
-                        record.map(|r| *r),
-                        tests,
-                        self.timeout,
-                    ));
-                Vec::new()
-            }
-            Effect::PreviewFixes {
-                ticket,
-                model,
-                tests,
-                edited,
-            } => {
-                self.streams
-                    .push(crate::effects::llm_jobs::start_fix_preview(
-                        ticket,
-                        *model,
-                        tests,
-                        edited,
-                        self.timeout,
-                    ));
-                Vec::new()
-            }
-            Effect::CheckRewrite {
-                id,
-                old,
-                new,
-                was,
-                model,
-            } => {
-                let timeout = self.timeout;
-                let check = super::rewrite_check::start(id, old, new, was, *model, timeout);
-                self.streams.push(check);
-                Vec::new()
-            }
             Effect::ExplainTest { .. }
             | Effect::Consult { .. }
             | Effect::ChainForValue { .. }
-            | Effect::CancelExplain
-            | Effect::WriteProjectFile { .. } => self.execute_explain(effect),
+            | Effect::CancelExplain => self.execute_explain(effect),
             Effect::Quit => {
                 if let Some(cancel) = self.formalize_cancel.take() {
                     cancel.cancel();
@@ -490,27 +264,32 @@ impl Runtime {
                 }
                 Vec::new()
             }
-            Effect::Export {
-                format,
-                model,
-                compiled,
-            } => {
-                let path = self.project_dir.join(format.file_name());
-                let text = precept_engine::export::export_text(&model, &compiled, format);
-                match precept_engine::model::project::write_atomic(&path, text.as_bytes()) {
-                    Ok(()) => vec![Msg::Exported {
-                        format,
-                        path: path.display().to_string(),
-                    }],
-                    Err(e) => vec![Msg::IoFailed {
-                        error: format!("{} export not written: {e}", format.name()),
-                    }],
-                }
-            }
+            Effect::SaveModel(_)
+            | Effect::SaveTests(_)
+            | Effect::SaveDrafts(_)
+            | Effect::SaveThemeChoice(_)
+            | Effect::RemoveRecord
+            | Effect::SaveNotPolicy(_)
+            | Effect::SaveRecord(_)
+            | Effect::Export { .. }
+            | Effect::WriteProjectFile { .. } => self.execute_file(effect),
+            Effect::VersionDiff { .. }
+            | Effect::Formalize { .. }
+            | Effect::CheckAnswer { .. }
+            | Effect::StartProbe { .. }
+            | Effect::CancelProbe
+            | Effect::ListProbeTargets
+            | Effect::RunAnswerTests { .. }
+            | Effect::CancelFormalize
+            | Effect::ProposeRepair { .. }
+            | Effect::PreviewRepair { .. }
+            | Effect::Consolidate { .. }
+            | Effect::PreviewFixes { .. }
+            | Effect::CheckRewrite { .. } => self.execute_background(effect),
         }
     }
 
-    /// Carries out the explanation effects and the file writes they ask for.
+    /// Carries out the explanation effects.
     fn execute_explain(&mut self, effect: Effect) -> Vec<Msg> {
         use crate::effects::explain_jobs::{self as jobs, Kind};
         match effect {
@@ -546,19 +325,6 @@ impl Runtime {
                 jobs::value_chain(ticket, premise, *propagation, variable),
             ),
             Effect::CancelExplain => self.explain.cancel(self.solver.main(), Kind::Why),
-            Effect::WriteProjectFile { path, contents } => {
-                let full = self.project_dir.join(&path);
-                let written = full
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .and_then(|()| std::fs::write(&full, contents));
-                return vec![match written {
-                    Ok(()) => Msg::FileWritten { path },
-                    Err(e) => Msg::IoFailed {
-                        error: format!("{}: not written: {e}", full.display()),
-                    },
-                }];
-            }
             _ => {}
         }
         Vec::new()

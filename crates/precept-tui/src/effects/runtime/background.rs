@@ -1,0 +1,207 @@
+//! The effects that start a background job answering as messages: the LLM
+//! jobs (formalize, answer checks, answer tests, repairs, consolidation),
+//! chatbot probes, previews of edits' flips, rewrite checks and the diff
+//! against the draft's base version.
+
+use super::Runtime;
+use crate::state::msg::{Effect, Msg};
+
+impl Runtime {
+    /// Starts (or stops) a background job; its messages arrive through
+    /// `poll`.
+    pub(super) fn execute_background(&mut self, effect: Effect) -> Vec<Msg> {
+        match effect {
+            Effect::VersionDiff { ticket, base } => {
+                self.streams
+                    .push(crate::effects::diff_job::diff_against_version(
+                        self.project_dir.clone(),
+                        ticket,
+                        base,
+                    ));
+                Vec::new()
+            }
+            Effect::Formalize {
+                generation,
+                document,
+                document_name,
+            } => {
+                if let Some(old) = self.formalize_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_formalize(
+                    &self.project_dir,
+                    self.timeout,
+                    generation,
+                    document,
+                    document_name,
+                );
+                self.formalize_cancel = cancel;
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CheckAnswer {
+                ticket,
+                question,
+                answer,
+                model,
+                compiled,
+                redundancy,
+            } => {
+                if let Some(old) = self.answer_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_check_answer(
+                    &self.project_dir,
+                    ticket,
+                    precept_engine::answer::AnswerInput::new(question, answer),
+                    *model,
+                    *compiled,
+                    redundancy,
+                    self.timeout,
+                );
+                self.answer_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::StartProbe {
+                ticket,
+                target,
+                questions,
+                model,
+                compiled,
+                document,
+            } => {
+                self.stop_probe();
+                let job = crate::effects::probe_job::ProbeJob {
+                    ticket,
+                    target,
+                    questions,
+                    model: *model,
+                    compiled: *compiled,
+                    document,
+                    timeout: self.timeout,
+                };
+                let (messages, cancel) =
+                    crate::effects::probe_job::start_probe(&self.project_dir, job);
+                self.probe_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelProbe => {
+                self.stop_probe();
+                Vec::new()
+            }
+            Effect::ListProbeTargets => {
+                vec![crate::effects::probe_job::targets(
+                    self.config_dir.as_deref(),
+                )]
+            }
+            Effect::RunAnswerTests {
+                ticket,
+                model,
+                compiled,
+                tests,
+                redundancy,
+            } => {
+                if let Some(old) = self.nl_cancel.take() {
+                    old.cancel();
+                }
+                let (messages, cancel) = crate::effects::llm_jobs::start_answer_tests(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    *compiled,
+                    tests,
+                    redundancy,
+                    self.timeout,
+                );
+                self.nl_cancel = Some(cancel);
+                self.streams.push(messages);
+                Vec::new()
+            }
+            Effect::CancelFormalize => {
+                if let Some(cancel) = self.formalize_cancel.take() {
+                    cancel.cancel();
+                }
+                Vec::new()
+            }
+            Effect::ProposeRepair {
+                ticket,
+                model,
+                rules,
+                feedback,
+            } => {
+                self.streams.push(crate::effects::llm_jobs::start_repair(
+                    &self.project_dir,
+                    ticket,
+                    *model,
+                    rules,
+                    feedback,
+                ));
+                Vec::new()
+            }
+            Effect::PreviewRepair {
+                ticket,
+                model,
+                tests,
+                edits,
+            } => {
+                self.streams.push(crate::effects::llm_jobs::start_preview(
+                    ticket,
+                    *model,
+                    tests,
+                    edits,
+                    self.timeout,
+                ));
+                Vec::new()
+            }
+            Effect::Consolidate {
+                ticket,
+                model,
+                record,
+                tests,
+            } => {
+                self.streams
+                    .push(crate::effects::llm_jobs::start_consolidation(
+                        &self.project_dir,
+                        ticket,
+                        *model,
+                        record.map(|r| *r),
+                        tests,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::PreviewFixes {
+                ticket,
+                model,
+                tests,
+                edited,
+            } => {
+                self.streams
+                    .push(crate::effects::llm_jobs::start_fix_preview(
+                        ticket,
+                        *model,
+                        tests,
+                        edited,
+                        self.timeout,
+                    ));
+                Vec::new()
+            }
+            Effect::CheckRewrite {
+                id,
+                old,
+                new,
+                was,
+                model,
+            } => {
+                let timeout = self.timeout;
+                let check =
+                    crate::effects::rewrite_check::start(id, old, new, was, *model, timeout);
+                self.streams.push(check);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
