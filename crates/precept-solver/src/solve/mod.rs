@@ -16,6 +16,7 @@ mod minimize;
 mod mutant_schema;
 mod near_check;
 mod pool;
+mod preference_guards;
 mod preferences;
 mod session;
 mod session_query;

@@ -19,8 +19,9 @@
 //! decide, the side is decided in the whole cone as usual: a finding never
 //! rests on the small check's refutations, only on its scenarios.
 
-use super::claim_check::{Asked, Preference, Scope};
+use super::claim_check::{Asked, Scope};
 use super::error::SolveError;
+use super::preference_guards::Preference;
 use super::session::{AUXILIARY_CHECK_BUDGET, Interruption, SolverSession};
 use super::sides::Side;
 use crate::model::finding::Scenario;

@@ -7,7 +7,7 @@
 //! rather than 0. A Real the rules compare with no threshold (an amount of
 //! money they compute, a fee they set) has no preference and keeps the value
 //! the solver gives it.
-//! Real preferences are dropped before Int ones (`claim_check.rs`), so they
+//! Real preferences are dropped before Int ones (`preference_guards.rs`), so they
 //! never cost a count or an age its realistic value.
 
 use crate::smt::{Expr, ExprKind, Op};
