@@ -24,6 +24,8 @@ mod sides;
 mod split_verify;
 mod watchdog;
 pub mod worker;
+mod worker_jobs;
+mod worker_thread;
 
 // Findings are plain data of the model layer; re-exported for the callers
 // that get them from the solver.
