@@ -326,6 +326,18 @@ impl App {
         }
     }
 
+    /// The byte range of the document span the cursor is on: where a new
+    /// rule or definition part comes from.
+    pub fn selected_source_span(&self) -> Option<precept_engine::model::SourceSpan> {
+        self.ws
+            .spans
+            .get(self.cursors.span.selected)
+            .map(|s| precept_engine::model::SourceSpan {
+                start: s.start,
+                end: s.end,
+            })
+    }
+
     pub fn selected_rule(&self) -> Option<&precept_engine::model::Rule> {
         self.ws.model.rules.get(self.cursors.rule.selected)
     }

@@ -11,7 +11,7 @@ use crate::state::app::{App, Overlay};
 use crate::state::msg::Effect;
 use precept_engine::model::Definition;
 use precept_engine::model::definition::PartKind;
-use precept_engine::model::{DefinitionPart, PolicyModel, SourceSpan};
+use precept_engine::model::{DefinitionPart, PolicyModel};
 
 /// The definition the selected rule compiles from.
 fn selected(app: &App) -> Option<(Definition, String)> {
@@ -113,15 +113,7 @@ pub fn apply_part(
             format!("edit {} {} of {id}", kind.noun(), i + 1)
         }
         None => {
-            let span = app
-                .ws
-                .spans
-                .get(app.cursors.span.selected)
-                .map(|s| SourceSpan {
-                    start: s.start,
-                    end: s.end,
-                });
-            let mut part = DefinitionPart::new(&condition, span);
+            let mut part = DefinitionPart::new(&condition, app.selected_source_span());
             part.value = value;
             let parts = definition.parts_mut(kind);
             parts.push(part);

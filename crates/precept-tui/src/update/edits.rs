@@ -11,7 +11,7 @@ use crate::state::app::{App, Overlay, Pane, QuestionSymbols, Screen, TestState, 
 use crate::state::msg::Effect;
 use precept_engine::model::LogicTest;
 use precept_engine::model::finding::KnownSides;
-use precept_engine::model::{ReviewStatus, Rule, SourceSpan};
+use precept_engine::model::{ReviewStatus, Rule};
 use precept_engine::test_runner::carry_over::{RuleChange, known_sides, still_proved};
 use std::collections::{BTreeSet, HashMap};
 
@@ -287,14 +287,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
     let before = app.snapshot();
     let old_variables = app.ws.graph.variables_of(id);
     let expression = written.to_string();
-    let selected_span = app
-        .ws
-        .spans
-        .get(app.cursors.span.selected)
-        .map(|s| SourceSpan {
-            start: s.start,
-            end: s.end,
-        });
+    let selected_span = app.selected_source_span();
     let mut rewrite_check = None;
     match app.ws.model.rules.iter_mut().find(|r| r.id == id) {
         Some(rule) => {
