@@ -1,12 +1,15 @@
 //! One open project as a front end holds it: the model, the tests and the
 //! document, what is derived from them and kept in step with every edit
 //! (the compiled model, the rule↔variable graph, each rule's English, the
-//! rules of each span, the names each test mentions), and the tests'
-//! results with the run that produces them (`runs.rs`).
+//! rules of each span), the names each test mentions (a cache), the tests'
+//! results with the run that produces them (`runs.rs`), the undo history
+//! and the drafts.
 //!
-//! Invariant: after an edit of the model, `recompile` (or, for one rule,
-//! `recompile_rule`) brings every derived field back in step; nothing
-//! derived is edited directly.
+//! Invariants: after an edit of the model, `recompile` (or, for one rule,
+//! `recompile_rule`) brings the compiled model, the graph, the English and
+//! the rules per span back in step, and nothing else writes them. Each
+//! entry of `question_symbols` keeps the texts it was read from, so a test
+//! whose text changed is read again.
 
 use crate::compose::record::FormalizationRecord;
 use crate::document::{DocSpan, split_spans};
