@@ -77,5 +77,5 @@ pub fn run_command(args: &ServeArgs) -> Outcome {
         translator_profile: args.profile.clone(),
         guard: args.guard.options()?,
     };
-    run(options).map_err(Failure::Input)
+    run(options).map_err(|e| Failure::Input(e.to_string()))
 }

@@ -63,10 +63,10 @@ impl ApiError {
     }
 
     /// No model is being served, or a needed part (an LLM) is not configured.
-    pub fn unavailable(reason: impl Into<String>) -> ApiError {
+    pub fn unavailable(reason: impl std::fmt::Display) -> ApiError {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            json!({ "error": reason.into() }),
+            json!({ "error": reason.to_string() }),
         )
     }
 

@@ -17,6 +17,7 @@
 pub mod api_error;
 pub mod auth;
 pub mod endpoints;
+pub mod error;
 pub mod guard;
 pub mod lease;
 pub mod metrics;

@@ -4,12 +4,13 @@
 
 use super::served_model::{ServedModel, fingerprint};
 use super::state::ServiceState;
+use crate::error::Error;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 /// Loads the project and swaps it in; the new model's hash, or why it
 /// failed. `why` says what asked for it ("startup", "requested", "changed").
-pub fn reload(state: &ServiceState, why: &str) -> Result<String, String> {
+pub fn reload(state: &ServiceState, why: &str) -> Result<String, Error> {
     let _one_at_a_time = state.reloading.lock().unwrap_or_else(|e| e.into_inner());
     let options = &state.options;
     let started = Instant::now();
@@ -30,7 +31,7 @@ pub fn reload(state: &ServiceState, why: &str) -> Result<String, String> {
             Ok(hash)
         }
         Err(reason) => {
-            state.load_failed(reason.clone());
+            state.load_failed(reason.to_string());
             if counted {
                 state.metrics.reload(false);
             }

@@ -2,6 +2,7 @@
 //! runs against from start to finish, even if a reload swaps in another.
 
 use super::pool::WorkerPool;
+use crate::error::Error;
 use precept_engine::model::project::MODEL_FILE;
 use precept_engine::model::{CompiledModel, Project};
 use precept_engine::solve::{Defaults, SolverWorker};
@@ -29,22 +30,24 @@ impl ServedModel {
         dir: &Path,
         workers: usize,
         timeout: Option<Duration>,
-    ) -> Result<ServedModel, String> {
+    ) -> crate::error::Result<ServedModel> {
         let fingerprint = fingerprint(dir);
-        let bytes = std::fs::read(dir.join(MODEL_FILE))
-            .map_err(|e| format!("{}: {e}", dir.join(MODEL_FILE).display()))?;
-        let project = Project::load(dir).map_err(|e| e.to_string())?;
-        let compiled = project.compile_strict().map_err(|e| e.to_string())?;
+        let bytes = std::fs::read(dir.join(MODEL_FILE)).map_err(|source| Error::Read {
+            path: dir.join(MODEL_FILE),
+            source,
+        })?;
+        let project = Project::load(dir)?;
+        let compiled = project.compile_strict()?;
         let timeout = timeout.unwrap_or(Duration::from_millis(project.settings.solver_timeout_ms));
         let mut pool = Vec::with_capacity(workers);
         for _ in 0..workers.max(1) {
             let worker = SolverWorker::spawn(timeout);
-            worker.load(compiled.clone()).map_err(|e| {
-                format!(
-                    "{}: cannot load the model into the solver: {e}",
-                    dir.display()
-                )
-            })?;
+            worker
+                .load(compiled.clone())
+                .map_err(|source| Error::Solver {
+                    dir: dir.to_path_buf(),
+                    source,
+                })?;
             pool.push(worker);
         }
         Ok(ServedModel {

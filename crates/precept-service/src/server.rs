@@ -6,6 +6,7 @@ use super::options::ServeOptions;
 use super::reload::{reload, start_watching};
 use super::router::router;
 use super::state::ServiceState;
+use crate::error::{Error, Result};
 use precept_engine::llm::config::{
     ProfileSource, probe_tcp, process_env, resolve_profile, user_config_dir,
 };
@@ -16,7 +17,7 @@ use std::sync::Arc;
 /// Serves until the process is stopped. Prints the address it listens on
 /// (`precept serve: listening on http://…`) once bound, then loads the
 /// model in the background: `/readyz` answers 503 until it is warm.
-pub fn run(options: ServeOptions) -> Result<(), String> {
+pub fn run(options: ServeOptions) -> Result<()> {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
@@ -45,15 +46,18 @@ pub fn run(options: ServeOptions) -> Result<(), String> {
         .enable_all()
         .thread_name("precept-serve")
         .build()
-        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+        .map_err(|source| Error::Start {
+            what: "the server runtime",
+            source,
+        })?;
     runtime.block_on(async move {
         let addr = state.options.addr;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("--addr {addr}: cannot listen: {e}"))?;
+            .map_err(|source| Error::Listen { addr, source })?;
         let bound = listener
             .local_addr()
-            .map_err(|e| format!("--addr {addr}: {e}"))?;
+            .map_err(|source| Error::Address { addr, source })?;
         println!("precept serve: listening on http://{bound}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
@@ -67,25 +71,25 @@ pub fn run(options: ServeOptions) -> Result<(), String> {
                     start_watching(&loader, every);
                 }
             })
-            .map_err(|e| format!("cannot start loading the model: {e}"))?;
-        axum::serve(listener, routes)
-            .await
-            .map_err(|e| format!("the server stopped: {e}"))
+            .map_err(|source| Error::Start {
+                what: "loading the model",
+                source,
+            })?;
+        axum::serve(listener, routes).await.map_err(Error::Stopped)
     })
 }
 
 /// The client that translates answers, from the user's LLM configuration
 /// (never caching: the service writes nothing to the project).
-pub fn translator(profile: Option<&str>) -> Result<Arc<LlmClient>, String> {
+pub fn translator(profile: Option<&str>) -> Result<Arc<LlmClient>> {
     let client = llm_client(profile)?;
     Ok(Arc::new(client))
 }
 
 /// A client for `profile` of the user's llm.toml (or the default one).
-pub fn llm_client(profile: Option<&str>) -> Result<LlmClient, String> {
+pub fn llm_client(profile: Option<&str>) -> Result<LlmClient> {
     let config_dir = user_config_dir().unwrap_or_else(|| PathBuf::from("."));
-    let resolved = resolve_profile(&config_dir, profile, &process_env, &probe_tcp)
-        .map_err(|e| e.to_string())?;
+    let resolved = resolve_profile(&config_dir, profile, &process_env, &probe_tcp)?;
     if resolved.source == ProfileSource::DetectedOllama {
         tracing::info!(url = %resolved.profile.base_url, "using the local Ollama");
     }
@@ -94,5 +98,5 @@ pub fn llm_client(profile: Option<&str>) -> Result<LlmClient, String> {
         cache_dir: None,
         ..ClientOptions::default()
     };
-    LlmClient::new(resolved.profile, options).map_err(|e| e.to_string())
+    Ok(LlmClient::new(resolved.profile, options)?)
 }

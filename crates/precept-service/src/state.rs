@@ -6,6 +6,7 @@ use super::metrics::Metrics;
 use super::options::ServeOptions;
 use super::pool::Admission;
 use super::served_model::ServedModel;
+use crate::error::Error;
 use precept_engine::llm::LlmClient;
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -17,13 +18,13 @@ pub struct ServiceState {
     pub metrics: Metrics,
     pub admission: Arc<Admission>,
     /// The client that translates answers, or why there is none.
-    pub translator: Result<Arc<LlmClient>, String>,
+    pub translator: Result<Arc<LlmClient>, Arc<Error>>,
     /// Held while a reload runs, so reloads never overlap.
     pub reloading: Mutex<()>,
 }
 
 impl ServiceState {
-    pub fn new(options: ServeOptions, translator: Result<Arc<LlmClient>, String>) -> ServiceState {
+    pub fn new(options: ServeOptions, translator: Result<Arc<LlmClient>, Error>) -> ServiceState {
         let limit = options.workers.max(1) + options.queue;
         ServiceState {
             options,
@@ -31,7 +32,7 @@ impl ServiceState {
             load_error: Mutex::new(Some("the model is loading".into())),
             metrics: Metrics::default(),
             admission: Admission::new(limit),
-            translator,
+            translator: translator.map_err(Arc::new),
             reloading: Mutex::new(()),
         }
     }
@@ -69,10 +70,12 @@ impl ServiceState {
 
     /// The model in service, or why none is: the last load's error, or
     /// that no model is loaded.
-    pub fn serving(&self) -> Result<Arc<ServedModel>, String> {
+    pub fn serving(&self) -> Result<Arc<ServedModel>, Error> {
         self.current().ok_or_else(|| {
-            self.load_error()
-                .unwrap_or_else(|| "no model is loaded".into())
+            Error::NotServing(
+                self.load_error()
+                    .unwrap_or_else(|| "no model is loaded".into()),
+            )
         })
     }
 }

@@ -30,7 +30,7 @@ pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
         .into_response(),
         Err(reason) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({ "ready": false, "reason": reason })),
+            Json(json!({ "ready": false, "reason": reason.to_string() })),
         )
             .into_response(),
     }
@@ -76,7 +76,7 @@ pub async fn reload_now(State(state): State<Arc<ServiceState>>) -> Result<Json<V
         Ok(Err(reason)) => Err(ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             body: json!({
-                "error": reason,
+                "error": reason.to_string(),
                 "reloaded": false,
                 "serving": state.current().map(|m| m.hash.clone()),
             }),

@@ -2,6 +2,7 @@
 //! apart from the model name (the profile's).
 
 use crate::api_error::ApiError;
+use crate::error::Error;
 use precept_engine::llm::config::{
     Profile, Protocol, probe_tcp, process_env, resolve_profile, user_config_dir,
 };
@@ -16,23 +17,29 @@ pub struct Chatbot {
 
 impl Chatbot {
     /// The chatbot of profile `name`: it must speak the OpenAI protocol.
-    pub fn for_profile(name: &str) -> Result<Chatbot, String> {
+    pub fn for_profile(name: &str) -> Result<Chatbot, Error> {
         let config_dir = user_config_dir().unwrap_or_else(|| PathBuf::from("."));
-        let resolved = resolve_profile(&config_dir, Some(name), &process_env, &probe_tcp)
-            .map_err(|e| format!("--guard {name}: {e}"))?;
+        let resolved = resolve_profile(&config_dir, Some(name), &process_env, &probe_tcp).map_err(
+            |source| Error::GuardProfile {
+                profile: name.to_string(),
+                source,
+            },
+        )?;
         let profile = resolved.profile;
         if profile.protocol != Protocol::OpenAi {
-            return Err(format!(
-                "--guard {name}: the guard proxy forwards OpenAI-compatible chat requests, but \
-                 this profile speaks {}",
-                profile.protocol.as_str()
-            ));
+            return Err(Error::GuardProtocol {
+                profile: name.to_string(),
+                protocol: profile.protocol.as_str().to_string(),
+            });
         }
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .timeout(profile.timeout)
             .build()
-            .map_err(|e| format!("--guard {name}: cannot build the HTTP client: {e}"))?;
+            .map_err(|source| Error::GuardClient {
+                profile: name.to_string(),
+                source,
+            })?;
         let base = profile.base_url.trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
         Ok(Chatbot {
