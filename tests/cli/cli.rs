@@ -384,11 +384,7 @@ fn a_closed_pipe_ends_a_command_quietly() {
 /// then the conflicts deciding needsToTakeCbt), ranked by reach, notes last.
 #[test]
 fn lint_text_groups_and_ranks_the_cbt_diagnostics() {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(support::test_data("lab/cbt-llm-model")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-    }
+    let scratch = support::copy_test_data("lab/cbt-llm-model");
     let out = precept(&["lint", scratch.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);

@@ -11,19 +11,7 @@ use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::process::Output;
 use support::llm_server::{Server, openai_json};
-use support::{precept, stderr, stdout, test_data};
-
-/// A scratch copy of a test data project.
-fn copy(part: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(test_data(part)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    scratch
-}
+use support::{copy_test_data, precept, stderr, stdout, test_data};
 
 fn json_of(out: &Output) -> Json {
     assert!(
@@ -52,7 +40,7 @@ fn verify(dir: &Path, premise: &str, claim: &str, extra: &[&str]) -> Json {
 /// The lint of a scratch copy of a test data project (lint keeps its rows
 /// in the project's cache, which the repository's data must not get).
 fn lint_json(part: &str) -> Vec<Json> {
-    let scratch = copy(part);
+    let scratch = copy_test_data(part);
     let out = precept(&["lint", scratch.path().to_str().unwrap(), "--json"]);
     let json = json_of(&out);
     json["diagnostics"]
@@ -86,7 +74,7 @@ fn conditions(part: &Json) -> Vec<String> {
 
 #[test]
 fn the_shapes_pass_joins_a_decision_and_defaults_answer_the_plain_question() {
-    let scratch = copy("hall-booking");
+    let scratch = copy_test_data("hall-booking");
     let dir = scratch.path();
     // Before: the general rules forbid a real situation outright.
     let owes = verify(dir, "(and livesInParish owesForDamage)", "canBookHall", &[]);
@@ -190,7 +178,7 @@ fn the_shapes_pass_joins_a_decision_and_defaults_answer_the_plain_question() {
 /// A scratch copy of the hall-booking project with the shapes' definition
 /// of `canBookHall` applied, and the definition's id.
 fn hall_with_its_definition() -> (tempfile::TempDir, String) {
-    let scratch = copy("hall-booking");
+    let scratch = copy_test_data("hall-booking");
     let dir = scratch.path().to_str().unwrap().to_string();
     let out = precept(&["define", &dir, "--no-llm", "--json"]);
     let id = proposal_for(&json_of(&out), "canBookHall")["id"]
@@ -349,7 +337,7 @@ fn scripted_definition(prompt: &str) -> Json {
 
 #[test]
 fn the_llm_refines_definitions_and_its_hostile_replies_never_reach_the_model() {
-    let scratch = copy("hall-booking");
+    let scratch = copy_test_data("hall-booking");
     let dir = scratch.path();
     let config = tempfile::tempdir().unwrap();
     let server = Server::start();

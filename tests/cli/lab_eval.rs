@@ -13,20 +13,10 @@ use serde_json::{Value as Json, json};
 use std::path::Path;
 use std::process::{Command, Output};
 use support::llm_server::{Server, openai_json};
-use support::{stderr, stdout, test_data};
+use support::{copy_test_data, stderr, stdout, test_data};
 
 const GIFT_AID: &str = "https://www.gov.uk/claim-gift-aid";
 const TIME_OFF: &str = "https://www.gov.uk/time-off-for-dependants";
-
-/// A scratch copy of a lab model.
-fn copy_lab(name: &str) -> tempfile::TempDir {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(test_data("lab").join(name)).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-    }
-    scratch
-}
 
 /// The page's usable yes/no questions as eval lines (gold and opposite).
 fn questions(url: &str, out: &Path) {
@@ -266,7 +256,7 @@ fn counts(metrics: &Json) -> String {
 
 /// The metrics before, after, and after read strictly.
 fn page(name: &str, url: &str, decision: &str) -> (Json, Json, Json) {
-    let project = copy_lab(name);
+    let project = copy_test_data(&format!("lab/{name}"));
     let config = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let qa = scratch.path().join("qa.jsonl");

@@ -133,11 +133,7 @@ fn a_real_the_question_fixes_never_costs_an_int_its_realistic_value() {
 /// the power the rules allow (11 kW), not one of 0 kW.
 #[test]
 fn the_cbt_page_shows_a_realistic_motorcycle_power_output() {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(support::test_data("lab/cbt-llm-model")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-    }
+    let scratch = support::copy_test_data("lab/cbt-llm-model");
     let out = support::precept(&[
         "verify",
         scratch.path().to_str().unwrap(),

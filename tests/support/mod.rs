@@ -19,8 +19,19 @@ pub fn sample(name: &str) -> PathBuf {
 
 /// A scratch copy of a sample project, so a test can edit it.
 pub fn copy_sample(name: &str) -> tempfile::TempDir {
+    copy_files(&sample(name))
+}
+
+/// A scratch copy of a project of the repository's test data
+/// (`tests/data/`), so a test can edit it.
+pub fn copy_test_data(part: &str) -> tempfile::TempDir {
+    copy_files(&test_data(part))
+}
+
+/// A scratch folder holding copies of the files (not the folders) of `dir`.
+fn copy_files(dir: &std::path::Path) -> tempfile::TempDir {
     let scratch = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(sample(name)).unwrap() {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() {
             std::fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();

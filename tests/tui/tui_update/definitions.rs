@@ -6,18 +6,14 @@
 use super::*;
 use precept::model::PartKind;
 use precept::model::policy::Definition;
-use support::test_data;
+use support::copy_test_data;
 
 /// A scratch copy of the hall-booking project (`tests/data/hall-booking`)
 /// with the rules' shapes' definition of `canBookHall` applied: cases
 /// livesInParish and isLocalCharity, requirement isAdult, exception
 /// owesForDamage.
 fn hall_with_definition() -> (tempfile::TempDir, App) {
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(test_data("hall-booking")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-    }
+    let scratch = copy_test_data("hall-booking");
     let mut model: PolicyModel =
         serde_json::from_str(&fs::read_to_string(scratch.path().join("model.json")).unwrap())
             .unwrap();

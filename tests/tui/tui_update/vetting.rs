@@ -464,11 +464,7 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
 #[test]
 fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
     // The LLM-formalized CBT page: twelve conflicts decide needsToTakeCbt.
-    let scratch = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(support::test_data("lab/cbt-llm-model")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, scratch.path().join(path.file_name().unwrap())).unwrap();
-    }
+    let scratch = support::copy_test_data("lab/cbt-llm-model");
     let mut app = open_app(scratch.path());
     for size in [(120, 40), (80, 24)] {
         app.size = size;
