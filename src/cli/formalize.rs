@@ -5,7 +5,7 @@ use super::common::{Failure, Outcome};
 use super::llm_setup::{LlmArgs, llm_client};
 use clap::Args;
 use precept_engine::compose::document_run::FormalizedDocument;
-use precept_engine::formalization::{FormalizationError, formalize};
+use precept_engine::formalization::{FormalizationError, check_options, formalize};
 use precept_engine::formalize::span_runs::FormalizeEvent;
 use precept_engine::model::project::{CACHE_DIR, MODEL_FILE, read_text, write_atomic};
 use precept_engine::model::settings::{DEFAULT_SPAN_BUDGET, FormalizeOptions};
@@ -81,11 +81,6 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
             args.out.display()
         )));
     }
-    let cache = args
-        .cache
-        .clone()
-        .unwrap_or_else(|| args.out.join(CACHE_DIR).join("llm"));
-    let client = Arc::new(llm_client(&args.llm, cache)?);
     let options = FormalizeOptions {
         span_budget: args.span_budget,
         max_rounds: args.max_rounds.max(1),
@@ -95,6 +90,12 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         span_only: args.span_only,
         definitions: !args.no_definitions,
     };
+    check_options(&options).map_err(formalization_failure)?;
+    let cache = args
+        .cache
+        .clone()
+        .unwrap_or_else(|| args.out.join(CACHE_DIR).join("llm"));
+    let client = Arc::new(llm_client(&args.llm, cache)?);
     let doc_name = document_name(&args.document);
     let timeout = std::time::Duration::from_millis(Settings::default().solver_timeout_ms);
     let FormalizedDocument { mut model, record } = formalize(
@@ -107,13 +108,10 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         progress_printer(),
     )
     .map_err(|e| match e {
-        FormalizationError::Threshold(threshold) => Failure::Input(format!(
-            "--threshold {threshold}: expected a cosine similarity between 0 and 1"
-        )),
         FormalizationError::Formalize(e) => {
             Failure::Input(format!("{}: {e}", args.document.display()))
         }
-        other => Failure::Input(other.to_string()),
+        other => formalization_failure(other),
     })?;
     model.title = args
         .document
@@ -163,6 +161,16 @@ pub fn run(args: &FormalizeArgs) -> Outcome {
         return Err(Failure::Check);
     }
     Ok(())
+}
+
+/// A formalization refused before or around the document's own problems.
+fn formalization_failure(error: FormalizationError) -> Failure {
+    match error {
+        FormalizationError::Threshold(threshold) => Failure::Input(format!(
+            "--threshold {threshold}: expected a cosine similarity between 0 and 1"
+        )),
+        other => Failure::Input(other.to_string()),
+    }
 }
 
 fn document_name(path: &Path) -> String {

@@ -356,6 +356,33 @@ fn without_a_configured_llm_formalize_says_how_to_configure_one() {
 }
 
 #[test]
+fn a_threshold_outside_0_to_1_is_refused_before_any_llm_is_asked() {
+    // No LLM is configured, and none is needed to say the option is wrong.
+    let scratch = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let document = park_document(scratch.path());
+    let out = scratch.path().join("p");
+    let run = support::precept_command()
+        .args(["formalize", document.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--threshold", "1.5"])
+        .env("PRECEPT_CONFIG_DIR", config.path())
+        .env_remove("PRECEPT_LLM_BASE_URL")
+        .env_remove("PRECEPT_LLM_MODEL")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--threshold 1.5: expected a cosine similarity between 0 and 1"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
 fn binary_and_missing_documents_are_refused_with_the_file_named() {
     let scratch = tempfile::tempdir().unwrap();
     let binary = scratch.path().join("policy.pdf");

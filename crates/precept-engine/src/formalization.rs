@@ -37,6 +37,17 @@ pub enum FormalizationError {
     Formalize(#[from] FormalizeError),
 }
 
+/// Refuses options no formalization can run with, before anything is
+/// asked of an LLM.
+pub fn check_options(options: &FormalizeOptions) -> Result<(), FormalizationError> {
+    match options.threshold {
+        Some(threshold) if !(0.0..=1.0).contains(&threshold) => {
+            Err(FormalizationError::Threshold(threshold))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The embedder `options` name, with its threshold (`options.threshold`
 /// when given). The OpenAI one caches its vectors under `project_cache`.
 pub fn embedder(
@@ -44,11 +55,7 @@ pub fn embedder(
     llm: &LlmClient,
     project_cache: &Path,
 ) -> Result<(Box<dyn Embedder>, f32), FormalizationError> {
-    if let Some(threshold) = options.threshold
-        && !(0.0..=1.0).contains(&threshold)
-    {
-        return Err(FormalizationError::Threshold(threshold));
-    }
+    check_options(options)?;
     match options.embedder {
         EmbedderKind::Lexical => Ok((
             Box::new(LexicalEmbedder::new()),
