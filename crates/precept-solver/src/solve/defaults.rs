@@ -55,6 +55,19 @@ pub struct Defaults {
 
 impl Defaults {
     pub fn of(compiled: &CompiledModel) -> Defaults {
+        if compiled.exceptions.is_empty() {
+            return Defaults::default();
+        }
+        let graph = RuleGraph::build(
+            compiled.variables.iter().map(|(name, _)| name.as_str()),
+            compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+        );
+        Defaults::with_graph(compiled, graph)
+    }
+
+    /// `of`, with the rule graph of `compiled` already built (a front end
+    /// that keeps one in step with the model).
+    pub fn with_graph(compiled: &CompiledModel, graph: RuleGraph) -> Defaults {
         let exceptions: Vec<(CompiledException, String)> = compiled
             .exceptions
             .iter()
@@ -63,10 +76,6 @@ impl Defaults {
         if exceptions.is_empty() {
             return Defaults::default();
         }
-        let graph = RuleGraph::build(
-            compiled.variables.iter().map(|(name, _)| name.as_str()),
-            compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
-        );
         Defaults { exceptions, graph }
     }
 

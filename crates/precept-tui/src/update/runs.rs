@@ -302,7 +302,7 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
 pub(super) fn verify_question(app: &App, premise: Expr, claim: Expr) -> Effect {
     let reading = Reading::strict(app.verify.strict);
     let defaults = (reading == Reading::Default && !app.ws.compiled.exceptions.is_empty())
-        .then(|| Defaults::of(&app.ws.compiled))
+        .then(|| Defaults::with_graph(&app.ws.compiled, app.ws.graph.clone()))
         .filter(|d| !d.unmentioned(&premise, &claim, reading).is_empty())
         .map(|d| crate::state::msg::Assuming(std::sync::Arc::new(d)));
     Effect::Verify {
