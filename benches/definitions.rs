@@ -15,7 +15,8 @@ mod scale_model;
 use precept::define::pass::{PassResult, apply_consistent};
 use precept::define::{check::check_definitions, shape_proposals};
 use precept::model::compile;
-use precept::solve::{Defaults, Reading, SolverPool, SolverWorker};
+use precept::scheduler::Scheduler;
+use precept::solve::{Defaults, Reading, SolverWorker};
 use scale_model::{Groups, Rng, SEED, generate, ms, parse, quantile, random_claim};
 use std::time::{Duration, Instant};
 
@@ -46,7 +47,7 @@ fn main() {
         ms(shapes_time)
     );
 
-    let pool = SolverPool::spawn(2, timeout);
+    let pool = Scheduler::new(2, timeout);
     let started = Instant::now();
     let checked = check_definitions(&model, &[], &proposals, &pool, timeout);
     let check_time = started.elapsed();

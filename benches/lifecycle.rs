@@ -40,7 +40,7 @@ use precept::lifecycle::text_diff::text_diff;
 use precept::lifecycle::versions::freeze;
 use precept::model::compile;
 use precept::model::{Project, Settings, SourceSpan};
-use precept::solve::SolverPool;
+use precept::scheduler::Scheduler;
 use precept::test_runner::run_tests_pooled;
 use precept::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use scale_model::{Rng, SEED, generate};
@@ -167,10 +167,7 @@ fn report_bench() {
     );
     let timeout_ms = 10_000;
     let start_pool = || {
-        let pool = SolverPool::spawn(
-            SolverPool::default_jobs(),
-            Duration::from_millis(timeout_ms),
-        );
+        let pool = Scheduler::new(Scheduler::default_jobs(), Duration::from_millis(timeout_ms));
         pool.load(&compiled).map_err(|e| e.to_string())?;
         Ok(pool)
     };
@@ -254,8 +251,8 @@ fn coverage_bench() {
     let project = synthetic_project(&dir);
     let compiled = project.compile_strict().expect("compiles");
     let tests = &project.tests.tests;
-    let jobs = SolverPool::default_jobs();
-    let pool = SolverPool::spawn(jobs, Duration::from_secs(10));
+    let jobs = Scheduler::default_jobs();
+    let pool = Scheduler::new(jobs, Duration::from_secs(10));
     pool.load(&compiled).expect("loads");
     println!(
         "coverage: {} rules, {} tests, {jobs} workers",
@@ -263,17 +260,17 @@ fn coverage_bench() {
         tests.len()
     );
     let started = Instant::now();
-    let outcomes = run_tests_pooled(&pool, &compiled, tests);
+    let outcomes = run_tests_pooled(pool.workers(), &compiled, tests);
     println!(
         "test run (the report's findings): {:.2} s",
         started.elapsed().as_secs_f64()
     );
     for run in 0..RUNS {
         let started = Instant::now();
-        let proved = rule_coverage_pooled(&pool, &compiled, tests);
+        let proved = rule_coverage_pooled(pool.workers(), &compiled, tests);
         let proved_time = started.elapsed();
         let started = Instant::now();
-        let reused = rule_coverage_with_outcomes(&pool, &compiled, tests, &outcomes);
+        let reused = rule_coverage_with_outcomes(pool.workers(), &compiled, tests, &outcomes);
         let reused_time = started.elapsed();
         let undecided: usize = reused.rules.iter().map(|r| r.undecided_by.len()).sum();
         assert_eq!(

@@ -15,7 +15,7 @@
 //!
 //! Verify median and p95 are reported on 1 and on 2 workers (claims queued
 //! at once, and one at a time with each claim's two sides split over the
-//! two workers, `SolverPool::verify`); the peak memory
+//! two workers, `Scheduler::verify`); the peak memory
 //! with 2 workers is measured alone, in a fresh copy of this process
 //! (`scale --isolated verify-2-workers` runs just that).
 
@@ -425,7 +425,7 @@ fn verify_on_two_workers() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(CLAIMS);
-    let pool = precept::solve::SolverPool::spawn(2, Duration::from_secs(5));
+    let pool = precept::scheduler::Scheduler::new(2, Duration::from_secs(5));
     pool.load(&compiled).expect("load the model into the pool");
     let (reply, replies) = std::sync::mpsc::channel();
     for i in 0..claim_count {
@@ -450,7 +450,7 @@ fn pooled_verify_figures(
     claims: &[(String, String, FindingKind)],
 ) {
     for jobs in [1, 2] {
-        let pool = precept::solve::SolverPool::spawn(jobs, Duration::from_secs(5));
+        let pool = precept::scheduler::Scheduler::new(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("load the model into the pool");
         let (reply, replies) = std::sync::mpsc::channel();
         let started = Instant::now();
@@ -477,14 +477,14 @@ fn pooled_verify_figures(
 
 /// The same claims asked one at a time (as an expert or a chatbot asks)
 /// on a pool of 2 workers, each question's two sides decided at once, one
-/// on each worker (`SolverPool::verify`): each claim's time from asking to
+/// on each worker (`Scheduler::verify`): each claim's time from asking to
 /// its finding, and whether every finding is of the kind the lone worker
 /// found.
 fn split_verify_figures(
     compiled: &precept::model::CompiledModel,
     claims: &[(String, String, FindingKind)],
 ) {
-    let pool = precept::solve::SolverPool::spawn(2, Duration::from_secs(5));
+    let pool = precept::scheduler::Scheduler::new(2, Duration::from_secs(5));
     pool.load(compiled).expect("load the model into the pool");
     // As on the lone worker: the policy's consistency is known first.
     pool.verify(parse(compiled, "true"), parse(compiled, "true"));

@@ -27,8 +27,9 @@ mod usage;
 
 use precept::lint::syntactic;
 use precept::model::compile;
+use precept::scheduler::Scheduler;
+use precept::solve::SolverWorker;
 use precept::solve::lint_checks::LintEvent;
-use precept::solve::{SolverPool, SolverWorker};
 use precept::testgen::{coverage, mutation};
 use std::time::{Duration, Instant};
 
@@ -140,7 +141,7 @@ fn vetting_on_two_workers(
     compiled: &precept::model::CompiledModel,
     tests: &[precept::model::LogicTest],
 ) {
-    let pool = SolverPool::spawn(2, Duration::from_secs(5));
+    let pool = Scheduler::new(2, Duration::from_secs(5));
     pool.load(compiled).expect("the model loads");
     let (events, received) = std::sync::mpsc::channel();
     pool.lint(compiled.clone(), events);
@@ -149,11 +150,11 @@ fn vetting_on_two_workers(
             break;
         }
     }
-    precept::test_runner::run_tests_pooled(&pool, compiled, tests);
+    precept::test_runner::run_tests_pooled(pool.workers(), compiled, tests);
     let all = mutation::mutants(compiled);
     let generated = all.len();
     precept::testgen::mutation_pool::mutation_score_pooled(
-        &pool,
+        pool.workers(),
         compiled,
         tests,
         all,
@@ -176,7 +177,7 @@ fn solver_lint(
     compiled: &precept::model::CompiledModel,
     jobs: usize,
 ) -> (Vec<precept::model::diagnostic::Diagnostic>, Duration) {
-    let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+    let pool = Scheduler::new(jobs, Duration::from_secs(5));
     let (events, received) = std::sync::mpsc::channel();
     let (start, cpu) = (Instant::now(), usage::cpu_time());
     pool.lint(compiled.clone(), events);
@@ -205,13 +206,13 @@ fn solver_lint(
 fn test_run_figures(compiled: &precept::model::CompiledModel, tests: &[precept::model::LogicTest]) {
     let mut outcomes = Vec::new();
     for jobs in [1, 2] {
-        let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+        let pool = Scheduler::new(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("the model loads");
         let mut times = Vec::new();
         let mut last = Vec::new();
         for _ in 0..3 {
             let start = Instant::now();
-            last = precept::test_runner::run_tests_pooled(&pool, compiled, tests);
+            last = precept::test_runner::run_tests_pooled(pool.workers(), compiled, tests);
             times.push(start.elapsed());
         }
         times.sort();
@@ -268,11 +269,11 @@ fn mutation_figures(
     }
     let mut outcomes = Vec::new();
     for jobs in pool_sizes() {
-        let pool = SolverPool::spawn(jobs, Duration::from_secs(5));
+        let pool = Scheduler::new(jobs, Duration::from_secs(5));
         pool.load(compiled).expect("the model loads");
         let (start, cpu) = (Instant::now(), usage::cpu_time());
         let report = precept::testgen::mutation_pool::mutation_score_pooled(
-            &pool,
+            pool.workers(),
             compiled,
             tests,
             all.clone(),

@@ -52,20 +52,20 @@ pub fn start_solver(
     Ok(worker)
 }
 
-/// A pool of `jobs` solver workers (default: the project's `solver_jobs`,
+/// A scheduler of `jobs` solver workers (default: the project's `solver_jobs`,
 /// else one per core), each with the model loaded.
-pub fn start_pool(
+pub fn start_scheduler(
     project: &Project,
     compiled: &CompiledModel,
     timeout_ms: Option<u64>,
     jobs: Option<usize>,
-) -> Result<precept_engine::solve::SolverPool, Failure> {
-    use precept_engine::solve::SolverPool;
+) -> Result<precept_engine::scheduler::Scheduler, Failure> {
+    use precept_engine::scheduler::Scheduler;
     let timeout = Duration::from_millis(timeout_ms.unwrap_or(project.settings.solver_timeout_ms));
     let jobs = jobs
         .or(project.settings.solver_jobs)
-        .unwrap_or_else(SolverPool::default_jobs);
-    let pool = SolverPool::spawn(jobs, timeout);
+        .unwrap_or_else(Scheduler::default_jobs);
+    let pool = Scheduler::new(jobs, timeout);
     pool.load(compiled).map_err(|e| {
         Failure::Input(format!(
             "{}: cannot load the model into the solver: {e}",

@@ -1,11 +1,11 @@
 //! `precept coverage DIR [--json] [--no-mutation] [--sample N] [--jobs N]`:
 //! the rule coverage of a project's tests and their mutation score (every
 //! mutant, unless `--sample N` asks for a quick look; `--max-mutants N` is
-//! the same). The tests' coverage checks and the mutants are shared out over a pool of solver workers, with
+//! the same). The tests' coverage checks and the mutants are shared out over the scheduler's solver workers, with
 //! progress and the time left on stderr. Coverage is a report, so the exit
 //! code is 0 whatever the numbers (2 on bad input).
 
-use super::common::{Outcome, load_project, print_json, start_pool};
+use super::common::{Outcome, load_project, print_json, start_scheduler};
 use clap::Args;
 use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use precept_engine::lifecycle::report::quality::MutationSummary;
@@ -49,10 +49,10 @@ const SHOWN_IDS: usize = 3;
 pub fn run(args: &CoverageArgs) -> Outcome {
     let (project, compiled) = load_project(&args.dir)?;
     let jobs = args.jobs.map(usize::from);
-    let pool = start_pool(&project, &compiled, args.timeout_ms, jobs)?;
+    let pool = start_scheduler(&project, &compiled, args.timeout_ms, jobs)?;
     let tests = &project.tests.tests;
     let started = Instant::now();
-    let coverage = rule_coverage_pooled(&pool, &compiled, tests);
+    let coverage = rule_coverage_pooled(pool.workers(), &compiled, tests);
     let coverage_ms = started.elapsed().as_millis();
     let timeout_ms = args
         .timeout_ms
@@ -77,7 +77,13 @@ pub fn run(args: &CoverageArgs) -> Outcome {
         };
         let cache = EquivalenceCache::of_project(&project.dir);
         let report = mutation_score_cached(
-            &pool, &compiled, tests, chosen, generated, &progress, &cache,
+            pool.workers(),
+            &compiled,
+            tests,
+            chosen,
+            generated,
+            &progress,
+            &cache,
         );
         if show {
             eprintln!();

@@ -15,7 +15,7 @@ use clap::Args;
 use precept_engine::define::check::CheckedDefinition;
 use precept_engine::define::pass::{definition_pass, meaning};
 use precept_engine::model::definition_shapes::decisions;
-use precept_engine::solve::SolverPool;
+use precept_engine::scheduler::Scheduler;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -74,8 +74,8 @@ pub fn run(args: &DefineArgs) -> Outcome {
         .jobs
         .map(usize::from)
         .or(project.settings.solver_jobs)
-        .unwrap_or_else(SolverPool::default_jobs);
-    let pool = SolverPool::spawn(jobs, timeout);
+        .unwrap_or_else(Scheduler::default_jobs);
+    let pool = Scheduler::new(jobs, timeout);
     let result = definition_pass(
         &project.model,
         &project.tests.tests,

@@ -5,7 +5,7 @@
 //! finding, the rules that justify it and why the test was generated).
 //! `--save` appends them to `tests.json` as proposed tests for `precept review`.
 
-use super::common::{Failure, Outcome, load_project, print_json, start_pool};
+use super::common::{Failure, Outcome, load_project, print_json, start_scheduler};
 use clap::Args;
 use precept_engine::model::{CompiledModel, LogicTest, TestSuite};
 use precept_engine::testgen::generate::{GeneratedTest, generate_pooled, to_proposed};
@@ -66,13 +66,13 @@ pub fn run(args: &GenTestsArgs) -> Outcome {
         return Err(Failure::Input("--max must be at least 1".into()));
     }
     let (mut project, compiled) = load_project(&args.dir)?;
-    let pool = start_pool(
+    let pool = start_scheduler(
         &project,
         &compiled,
         args.timeout_ms,
         args.jobs.map(usize::from),
     )?;
-    let generated = generate_pooled(&pool, &compiled, args.max, args.seed);
+    let generated = generate_pooled(pool.workers(), &compiled, args.max, args.seed);
     drop(pool);
 
     let mut ids: Vec<Option<String>> = vec![None; generated.len()];

@@ -10,7 +10,7 @@ use precept_engine::lint::triage::{test_components, tests_reached, triage};
 use precept_engine::lint::{Diagnostic, LintCounts, Severity};
 use precept_engine::model::graph::RuleGraph;
 use precept_engine::model::{CompiledModel, LogicTest, Project, compile};
-use precept_engine::solve::SolverPool;
+use precept_engine::scheduler::Scheduler;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,9 +50,9 @@ pub fn run(args: &LintArgs) -> Outcome {
             .jobs
             .map(usize::from)
             .or(project.settings.solver_jobs)
-            .unwrap_or_else(SolverPool::default_jobs);
+            .unwrap_or_else(Scheduler::default_jobs);
         // Each worker loads the model itself when the lint starts.
-        SolverPool::spawn(jobs, Duration::from_millis(timeout_ms))
+        Scheduler::new(jobs, Duration::from_millis(timeout_ms))
     });
     let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = |done: usize, total: usize, stage: &str| {
@@ -61,7 +61,12 @@ pub fn run(args: &LintArgs) -> Outcome {
             let _ = std::io::stderr().flush();
         }
     };
-    let diagnostics = full_lint(&project.model, &compiled, pool.as_ref(), &progress);
+    let diagnostics = full_lint(
+        &project.model,
+        &compiled,
+        pool.as_ref().map(|p| p.workers()),
+        &progress,
+    );
     if show_progress && pool.is_some() {
         eprint!("\r\x1b[2K");
     }

@@ -2,11 +2,11 @@
 //! not use a terminal, one self-contained HTML file. Lint, tests, coverage
 //! and the mutation score are reused from earlier runs on exactly this
 //! model, tests and settings (`--recompute` to refuse that), else computed
-//! on a solver pool; versions and sign-offs are checked; the diff against
+//! on the scheduler's solver workers; versions and sign-offs are checked; the diff against
 //! the previous version is proved (or reused on the same terms). Progress
 //! goes to stderr, with a final line naming the file.
 
-use super::common::{Failure, Outcome, load_project, start_pool};
+use super::common::{Failure, Outcome, load_project, start_scheduler};
 use clap::Args;
 use precept_engine::lifecycle::clock::now_utc;
 use precept_engine::lifecycle::report::figures::{
@@ -83,7 +83,7 @@ pub fn run(args: &ReportArgs) -> Outcome {
     }
     let started = Instant::now();
     let start = || {
-        start_pool(
+        start_scheduler(
             &project,
             &compiled,
             args.timeout_ms,

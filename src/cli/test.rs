@@ -4,7 +4,7 @@
 //! `.cache/translations/`). `DIR@N` tests version N, with the project's
 //! cache (where `precept diff` finds the translations).
 
-use super::common::{Failure, Outcome, load_project, print_json, start_pool};
+use super::common::{Failure, Outcome, load_project, print_json, start_scheduler};
 use super::llm_setup::{LlmArgs, llm_client};
 use super::render;
 use clap::Args;
@@ -135,13 +135,13 @@ pub fn run(args: &TestArgs) -> Outcome {
             .cloned()
             .collect()
     };
-    let pool = start_pool(
+    let pool = start_scheduler(
         &project,
         &compiled,
         args.timeout_ms,
         args.jobs.map(usize::from),
     )?;
-    let outcomes = run_tests_pooled(&pool, &compiled, &tests);
+    let outcomes = run_tests_pooled(pool.workers(), &compiled, &tests);
     if args.filter.is_none() && reference.version.is_none() {
         // The draft's whole suite: kept for `precept report`, which shows
         // the same rows (never written into a frozen version's folder).

@@ -9,7 +9,8 @@ use crate::support;
 use crate::synthetic;
 
 use precept::model::{CompiledModel, LogicTest, Project, compile};
-use precept::solve::{SolverPool, SolverWorker};
+use precept::scheduler::Scheduler;
+use precept::solve::SolverWorker;
 use precept::testgen::equivalence_cache::{
     EQUIVALENT_MUTANTS_FILE, EquivalenceCache, mutant_key, rule_context,
 };
@@ -26,13 +27,13 @@ use support::{sample, worker};
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 fn pooled(jobs: usize, model: &CompiledModel, tests: &[LogicTest], limit: usize) -> MutationReport {
-    let pool = SolverPool::spawn(jobs, TIMEOUT);
+    let pool = Scheduler::new(jobs, TIMEOUT);
     pool.load(model).unwrap();
     let all = mutants(model);
     let generated = all.len();
     let seen = Mutex::new(Vec::new());
     let report = mutation_score_pooled(
-        &pool,
+        pool.workers(),
         model,
         tests,
         spread(all, limit),
@@ -276,11 +277,11 @@ fn cached_run(
     tests: &[LogicTest],
     cache: &EquivalenceCache,
 ) -> MutationReport {
-    let pool = SolverPool::spawn(2, TIMEOUT);
+    let pool = Scheduler::new(2, TIMEOUT);
     pool.load(model).unwrap();
     let all = mutants(model);
     let generated = all.len();
-    mutation_score_cached(&pool, model, tests, all, generated, &|_| {}, cache)
+    mutation_score_cached(pool.workers(), model, tests, all, generated, &|_| {}, cache)
 }
 
 /// A second run finds every equivalent mutant in the cache (asking the

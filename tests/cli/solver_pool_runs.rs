@@ -11,8 +11,9 @@ use crate::synthetic;
 use precept::model::diagnostic::{Diagnostic, LintCode};
 use precept::model::finding::KnownSides;
 use precept::model::{CompiledModel, LogicTest, Project, compile};
-use precept::solve::lint_checks::{LintEvent, LintMemo};
-use precept::solve::{FindingKind, SolverPool, SolverWorker};
+use precept::scheduler::Scheduler;
+use precept::solve::lint_checks::LintEvent;
+use precept::solve::{FindingKind, SolverWorker};
 use precept::test_runner::carry_over::{RuleChange, known_sides, still_proved};
 use precept::test_runner::shares::model_graph;
 use precept::test_runner::{
@@ -20,7 +21,6 @@ use precept::test_runner::{
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use std::sync::Arc;
 use std::time::Duration;
 use support::random_groups::{random_model, random_questions, random_rules, random_tests};
 use support::{model, sample, worker};
@@ -54,10 +54,9 @@ fn pooled_lint(
     jobs: usize,
     timeout: Duration,
 ) -> (Vec<Diagnostic>, (usize, usize)) {
-    let pool = SolverPool::spawn(jobs, timeout);
+    let pool = Scheduler::new(jobs, timeout);
     let (events, received) = std::sync::mpsc::channel();
-    let tickets = pool.lint(model.clone(), events);
-    assert_eq!(tickets.len(), jobs);
+    pool.lint(model.clone(), events);
     drain(received)
 }
 
@@ -108,9 +107,9 @@ fn decided(outcomes: &[TestOutcome]) -> Vec<Value> {
 }
 
 fn pooled_tests(model: &CompiledModel, tests: &[LogicTest], jobs: usize) -> Vec<Value> {
-    let pool = SolverPool::spawn(jobs, TIMEOUT);
+    let pool = Scheduler::new(jobs, TIMEOUT);
     pool.load(model).unwrap();
-    decided(&run_tests_pooled(&pool, model, tests))
+    decided(&run_tests_pooled(pool.workers(), model, tests))
 }
 
 fn assert_same_runs(model: &CompiledModel, tests: &[LogicTest], what: &str) {
@@ -183,7 +182,7 @@ fn a_check_that_times_out_on_the_pool_is_not_decided_never_a_pass() {
     assert_eq!(undecided, not_decided);
     assert!(!found.iter().any(|d| d.code == LintCode::Inconsistent));
 
-    let pool = SolverPool::spawn(2, timeout);
+    let pool = Scheduler::new(2, timeout);
     pool.load(&cubes).unwrap();
     let question = LogicTest::new(
         "T1",
@@ -192,16 +191,15 @@ fn a_check_that_times_out_on_the_pool_is_not_decided_never_a_pass() {
         "(> x 1)",
         FindingKind::Valid,
     );
-    let outcomes = run_tests_pooled(&pool, &cubes, &[question]);
+    let outcomes = run_tests_pooled(pool.workers(), &cubes, &[question]);
     let finding = outcomes[0].finding.as_ref().unwrap();
     assert_eq!(finding.kind, FindingKind::TooComplex, "{finding:?}");
     assert!(!outcomes[0].passed);
 }
 
-fn remembering(model: &CompiledModel, memo: &Arc<LintMemo>) -> (Vec<Diagnostic>, (usize, usize)) {
-    let pool = SolverPool::spawn(2, TIMEOUT);
+fn remembering(model: &CompiledModel, scheduler: &Scheduler) -> (Vec<Diagnostic>, (usize, usize)) {
     let (events, received) = std::sync::mpsc::channel();
-    pool.lint_remembering(model.clone(), events, memo);
+    scheduler.lint(model.clone(), events);
     drain(received)
 }
 
@@ -217,9 +215,10 @@ fn two_groups(first: &str) -> CompiledModel {
 
 #[test]
 fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_finds() {
-    let memo = Arc::new(LintMemo::new());
+    let scheduler = Scheduler::new(2, TIMEOUT);
+    let memo = scheduler.lint_memo();
     let before = two_groups("(=> a (> x 5))");
-    let first = remembering(&before, &memo);
+    let first = remembering(&before, &scheduler);
     assert_eq!(first, single_lint(&before, TIMEOUT));
     assert_eq!(memo.len(), 2, "both groups kept");
     let (found, (checks, _)) = &first;
@@ -233,7 +232,7 @@ fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_
     );
 
     // Nothing changed: only the whole-model consistency check is asked.
-    let (again, (again_checks, _)) = remembering(&before, &memo);
+    let (again, (again_checks, _)) = remembering(&before, &scheduler);
     assert_eq!(&again, found);
     assert_eq!(again_checks, 1);
     assert!(again_checks < *checks);
@@ -241,7 +240,7 @@ fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_
     // R1 edited: its group is checked again, b's group is kept; the result
     // is the full lint's of the edited model.
     let after = two_groups("(=> a (> x 7))");
-    let edited = remembering(&after, &memo);
+    let edited = remembering(&after, &scheduler);
     let full = single_lint(&after, TIMEOUT);
     assert_eq!(edited.0, full.0);
     assert!(

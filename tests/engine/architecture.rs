@@ -134,6 +134,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
     (
         "precept-engine",
         &[
+            ("scheduler", &["scheduler"]),
             ("export", &["export"]),
             ("formats", &["formats"]),
             ("lifecycle", &["lifecycle"]),

@@ -11,8 +11,9 @@ use crate::synthetic;
 
 use precept::model::graph::RuleGraph;
 use precept::model::{CompiledModel, LogicTest, PolicyModel, Project, TestSuite, compile};
+use precept::scheduler::Scheduler;
 use precept::smt::{Expr, Op, parse_expr};
-use precept::solve::{Finding, FindingKind, SolverPool, SolverWorker};
+use precept::solve::{Finding, FindingKind, SolverWorker};
 use precept::test_runner::{TestCheckError, check_test, run_tests};
 use precept::testgen::coverage::{
     CoverageReport, CoverageTotals, RuleCoverage, SkippedTest, antecedent, conclusion, in_cone,
@@ -291,8 +292,8 @@ fn json_of(report: &CoverageReport) -> String {
     serde_json::to_string_pretty(report).unwrap()
 }
 
-fn pool(model: &CompiledModel, jobs: usize) -> SolverPool {
-    let pool = SolverPool::spawn(jobs, TIMEOUT);
+fn pool(model: &CompiledModel, jobs: usize) -> Scheduler {
+    let pool = Scheduler::new(jobs, TIMEOUT);
     pool.load(model).expect("loads");
     pool
 }
@@ -309,13 +310,18 @@ fn assert_same_as_reference(model: &CompiledModel, tests: &[LogicTest]) -> Cover
     );
     let two = pool(model, 2);
     assert_eq!(
-        json_of(&rule_coverage_pooled(&two, model, tests)),
+        json_of(&rule_coverage_pooled(two.workers(), model, tests)),
         reference,
         "two workers differ from the reference"
     );
     let outcomes = run_tests(&worker(model, TIMEOUT), model, tests);
     assert_eq!(
-        json_of(&rule_coverage_with_outcomes(&two, model, tests, &outcomes)),
+        json_of(&rule_coverage_with_outcomes(
+            two.workers(),
+            model,
+            tests,
+            &outcomes
+        )),
         reference,
         "the report from a test run's findings differs from the reference"
     );
@@ -382,7 +388,7 @@ fn a_synthetic_section_matches_the_reference() {
 fn synthetic_sections_do_not_depend_on_the_worker_count() {
     let (model, tests) = synthetic_sections(2, synthetic::TESTS_PER_SECTION);
     let one = rule_coverage(&worker(&model, TIMEOUT), &model, &tests);
-    let two = rule_coverage_pooled(&pool(&model, 2), &model, &tests);
+    let two = rule_coverage_pooled(pool(&model, 2).workers(), &model, &tests);
     assert_eq!(json_of(&one), json_of(&two));
     assert_eq!(one.tests_used.len(), 2 * synthetic::TESTS_PER_SECTION);
     assert!(
@@ -515,7 +521,7 @@ proptest! {
         let model = random_model(&rules);
         let suite = random_tests(&tests);
         let reference = json_of(&reference_coverage(&worker(&model, TIMEOUT), &model, &suite));
-        let fast = json_of(&rule_coverage_pooled(&pool(&model, 2), &model, &suite));
+        let fast = json_of(&rule_coverage_pooled(pool(&model, 2).workers(), &model, &suite));
         prop_assert_eq!(fast, reference);
     }
 }

@@ -6,7 +6,8 @@
 use crate::support;
 
 use precept::model::{CompiledModel, Project};
-use precept::solve::{SolverPool, SolverWorker};
+use precept::scheduler::Scheduler;
+use precept::solve::SolverWorker;
 use precept::testgen::generate::{generate, generate_pooled};
 use std::time::Duration;
 
@@ -16,9 +17,9 @@ fn single_and_pooled(model: &CompiledModel, max: usize, seed: u64) -> (String, S
     let worker = SolverWorker::spawn(TIMEOUT);
     worker.load(model.clone()).expect("loads");
     let single = generate(&worker, model, max, seed);
-    let pool = SolverPool::spawn(2, TIMEOUT);
+    let pool = Scheduler::new(2, TIMEOUT);
     pool.load(model).expect("loads");
-    let pooled = generate_pooled(&pool, model, max, seed);
+    let pooled = generate_pooled(pool.workers(), model, max, seed);
     assert!(!single.is_empty(), "the model yields tests");
     (
         serde_json::to_string_pretty(&single).unwrap(),

@@ -1,5 +1,5 @@
 //! A question verified on two workers at once, one side of it on each
-//! (`SolverPool::verify`), must get the finding the whole verify gets on
+//! (`Scheduler::verify`), must get the finding the whole verify gets on
 //! one worker: the same kind, warnings, rule sets proved minimal and
 //! scenarios that are evidence; on every sample, on the synthetic model, on
 //! random models, on inconsistent rules and when the solver gives up.
@@ -9,8 +9,9 @@ use crate::support;
 use crate::synthetic;
 
 use precept::model::{CompiledModel, LogicTest, Project, compile};
+use precept::scheduler::Scheduler;
 use precept::smt::Expr;
-use precept::solve::{Deadline, Finding, FindingKind, Side, SideAnswer, SolverPool, join_sides};
+use precept::solve::{Deadline, Finding, FindingKind, Side, SideAnswer, join_sides};
 use precept::test_runner::check_test;
 use proptest::prelude::*;
 use std::time::Duration;
@@ -21,8 +22,8 @@ use support::{formula, model, sample, worker};
 const TIMEOUT: Duration = Duration::from_secs(10);
 const SAMPLES: [&str; 3] = ["airline-refunds", "benefit-eligibility", "park-admission"];
 
-fn pool(model: &CompiledModel, timeout: Duration) -> SolverPool {
-    let pool = SolverPool::spawn(2, timeout);
+fn pool(model: &CompiledModel, timeout: Duration) -> Scheduler {
+    let pool = Scheduler::new(2, timeout);
     pool.load(model).unwrap();
     pool
 }
@@ -244,7 +245,7 @@ proptest! {
 #[test]
 fn a_pool_of_one_verifies_the_whole_question_on_its_worker() {
     let fees = model("(declare-const fee Int)(assert (>= fee 0))");
-    let lone = SolverPool::spawn(1, TIMEOUT);
+    let lone = Scheduler::new(1, TIMEOUT);
     lone.load(&fees).unwrap();
     let (premise, claim) = (formula(&fees, "true"), formula(&fees, "(>= fee 0)"));
     let finding = lone.verify(premise.clone(), claim.clone());

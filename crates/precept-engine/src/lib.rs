@@ -13,4 +13,5 @@ pub mod export;
 pub mod formalization;
 pub mod formats;
 pub mod lifecycle;
+pub mod scheduler;
 pub mod workspace;

@@ -14,16 +14,15 @@
 //! `guard/` (the OpenAI-compatible proxy), `auth` (the bearer token),
 //! `router`, `server` (binding and running).
 
+pub mod admission;
 pub mod api_error;
 pub mod auth;
 pub mod endpoints;
 pub mod error;
 pub mod guard;
-pub mod lease;
 pub mod metrics;
 pub mod on_worker;
 pub mod options;
-pub mod pool;
 pub mod reload;
 pub mod router;
 pub mod served_model;

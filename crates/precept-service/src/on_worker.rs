@@ -3,16 +3,16 @@
 //! guard here then interrupts the solver, so abandoned work stops at once.
 
 use super::api_error::ApiError;
-use super::lease::Lease;
 use super::served_model::ServedModel;
 use super::state::ServiceState;
 use precept_engine::answer::VerifyCancel;
+use precept_engine::scheduler::WorkerRef;
 use precept_engine::solve::SolverWorker;
 use std::sync::Arc;
 
 /// Interrupts the worker's running job unless disarmed (the job finished).
 struct CancelOnDrop {
-    worker: Arc<SolverWorker>,
+    worker: WorkerRef,
     cancel: VerifyCancel,
     armed: bool,
 }
@@ -41,14 +41,16 @@ where
         return Err(ApiError::busy());
     };
     let model = state.serving().map_err(ApiError::unavailable)?;
-    let lease = Lease::take(model)
+    let lease = model
+        .scheduler
+        .lease()
         .await
         .ok_or_else(|| ApiError::internal("the worker pool is closed"))?;
     let worker = lease.worker();
-    let hash = lease.model.hash.clone();
+    let hash = model.hash.clone();
     let cancel = VerifyCancel::new();
     let mut guard = CancelOnDrop {
-        worker: Arc::clone(&worker),
+        worker: worker.clone(),
         cancel: cancel.clone(),
         armed: true,
     };
@@ -57,7 +59,7 @@ where
         .name("precept-request".into())
         .spawn(move || {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                job(&lease.model, &worker, &cancel)
+                job(&model, &worker, &cancel)
             }));
             // The worker goes back to the pool before the reply is sent.
             drop(lease);

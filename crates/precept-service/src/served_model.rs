@@ -1,13 +1,15 @@
-//! One loaded model with its pool of warm solver workers: what a request
-//! runs against from start to finish, even if a reload swaps in another.
+//! One loaded model with its scheduler of warm solver workers: what a
+//! request runs against from start to finish, even if a reload swaps in
+//! another.
 
-use super::pool::WorkerPool;
 use crate::error::Error;
 use precept_engine::model::project::MODEL_FILE;
 use precept_engine::model::{CompiledModel, Project};
-use precept_engine::solve::{Defaults, SolverWorker};
+use precept_engine::scheduler::Scheduler;
+use precept_engine::solve::Defaults;
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub struct ServedModel {
@@ -18,7 +20,8 @@ pub struct ServedModel {
     pub defaults: Defaults,
     /// The SHA-256 of the model file, in hex.
     pub hash: String,
-    pub pool: WorkerPool,
+    /// Its warm workers, leased one to a request (`scheduler/lending.rs`).
+    pub scheduler: Arc<Scheduler>,
     /// The project's files when they were read (see [`fingerprint`]).
     pub fingerprint: Fingerprint,
 }
@@ -39,23 +42,17 @@ impl ServedModel {
         let project = Project::load(dir)?;
         let compiled = project.compile_strict()?;
         let timeout = timeout.unwrap_or(Duration::from_millis(project.settings.solver_timeout_ms));
-        let mut pool = Vec::with_capacity(workers);
-        for _ in 0..workers.max(1) {
-            let worker = SolverWorker::spawn(timeout);
-            worker
-                .load(compiled.clone())
-                .map_err(|source| Error::Solver {
-                    dir: dir.to_path_buf(),
-                    source,
-                })?;
-            pool.push(worker);
-        }
+        let scheduler = Scheduler::new(workers, timeout);
+        scheduler.load(&compiled).map_err(|source| Error::Solver {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
         Ok(ServedModel {
             project,
             defaults: Defaults::of(&compiled),
             compiled,
             hash: hex(&Sha256::digest(&bytes)),
-            pool: WorkerPool::new(pool),
+            scheduler: Arc::new(scheduler),
             fingerprint,
         })
     }

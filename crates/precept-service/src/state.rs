@@ -2,9 +2,9 @@
 //! on reload), why the last load failed, the metrics, the queue limit and
 //! the translator.
 
+use super::admission::Admission;
 use super::metrics::Metrics;
 use super::options::ServeOptions;
-use super::pool::Admission;
 use super::served_model::ServedModel;
 use crate::error::Error;
 use precept_engine::llm::LlmClient;

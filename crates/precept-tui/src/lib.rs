@@ -52,7 +52,7 @@ pub fn run(dir: &Path) -> ExitCode {
     let jobs = project
         .settings
         .solver_jobs
-        .unwrap_or_else(precept_engine::solve::SolverPool::default_jobs);
+        .unwrap_or_else(precept_engine::scheduler::Scheduler::default_jobs);
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(error) => {

@@ -16,10 +16,11 @@ use crate::lint::{Diagnostic, LintCode};
 use crate::model::finding::Scenario;
 use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, CompiledRule, LogicTest, PolicyModel, compile};
+use crate::scheduler::Scheduler;
 use crate::smt::Expr;
 use crate::smt::build::{and_of, not_of};
 use crate::smt::parse_expr;
-use crate::solve::{FormulaQuery, Satisfiability, SolverPool, SolverWorker};
+use crate::solve::{FormulaQuery, Satisfiability, SolverWorker};
 use crate::test_runner::TestOutcome;
 use crate::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 use serde::Serialize;
@@ -122,9 +123,10 @@ struct LintFacts {
     conflicts: usize,
 }
 
-fn lint_facts(model: &PolicyModel, pool: &SolverPool) -> LintFacts {
+fn lint_facts(model: &PolicyModel, scheduler: &Scheduler) -> LintFacts {
     let compiled = compile(model);
-    let found: Vec<Diagnostic> = full_lint(model, &compiled, Some(pool), &|_, _, _| {});
+    let found: Vec<Diagnostic> =
+        full_lint(model, &compiled, Some(scheduler.workers()), &|_, _, _| {});
     LintFacts {
         inconsistent: found.iter().any(|d| d.code == LintCode::Inconsistent),
         impossible: found
@@ -140,18 +142,18 @@ fn lint_facts(model: &PolicyModel, pool: &SolverPool) -> LintFacts {
 }
 
 /// Checks each proposal against the model as it is (independently of the
-/// others), on `pool`'s workers.
+/// others), on the scheduler's workers.
 pub fn check_definitions(
     model: &PolicyModel,
     tests: &[LogicTest],
     proposals: &[DefinitionProposal],
-    pool: &SolverPool,
+    scheduler: &Scheduler,
     timeout: Duration,
 ) -> Vec<CheckedDefinition> {
     let baseline = suite_outcomes(model, tests, timeout).unwrap_or_default();
     proposals
         .iter()
-        .map(|p| check_one(model, tests, &baseline, p, pool, timeout))
+        .map(|p| check_one(model, tests, &baseline, p, scheduler, timeout))
         .collect()
 }
 
@@ -282,7 +284,7 @@ fn check_one(
     tests: &[LogicTest],
     baseline: &[TestOutcome],
     proposal: &DefinitionProposal,
-    pool: &SolverPool,
+    scheduler: &Scheduler,
     timeout: Duration,
 ) -> CheckedDefinition {
     let mut checked = CheckedDefinition {
@@ -329,8 +331,8 @@ fn check_one(
             edited_group.rules.len()
         ));
     } else {
-        let before = lint_facts(&model_group, pool);
-        let after = lint_facts(&edited_group, pool);
+        let before = lint_facts(&model_group, scheduler);
+        let after = lint_facts(&edited_group, scheduler);
         checked.conflicts_before = before.conflicts;
         checked.inconsistent = after.inconsistent && !before.inconsistent;
         checked.impossible_removed = before

@@ -12,7 +12,8 @@ use crate::compose::record::{DefinitionRecord, FormalizationRecord};
 use crate::lifecycle::behaviour::Relation;
 use crate::llm::{LlmClient, complete_blocking};
 use crate::model::{LogicTest, PolicyModel};
-use crate::solve::{SolverPool, SolverWorker};
+use crate::scheduler::Scheduler;
+use crate::solve::SolverWorker;
 use std::time::Duration;
 
 /// What the pass found: the checked proposals, and the LLM replies that
@@ -29,7 +30,7 @@ pub fn definition_pass(
     tests: &[LogicTest],
     document: Option<&str>,
     llm: Option<&LlmClient>,
-    pool: &SolverPool,
+    scheduler: &Scheduler,
     timeout: Duration,
 ) -> PassResult {
     let mut refused_replies = Vec::new();
@@ -59,7 +60,7 @@ pub fn definition_pass(
         })
         .collect();
     PassResult {
-        proposals: check_definitions(model, tests, &proposals, pool, timeout),
+        proposals: check_definitions(model, tests, &proposals, scheduler, timeout),
         refused_replies,
     }
 }
@@ -77,8 +78,15 @@ pub fn define_formalized(
     client: &LlmClient,
     timeout: Duration,
 ) -> Vec<String> {
-    let pool = SolverPool::spawn(SolverPool::default_jobs(), timeout);
-    let result = definition_pass(model, &[], Some(document), Some(client), &pool, timeout);
+    let scheduler = Scheduler::new(Scheduler::default_jobs(), timeout);
+    let result = definition_pass(
+        model,
+        &[],
+        Some(document),
+        Some(client),
+        &scheduler,
+        timeout,
+    );
     let (applied, notes) = apply_consistent(model, &result, timeout);
     for refused in &result.refused_replies {
         record.notes.push(format!(

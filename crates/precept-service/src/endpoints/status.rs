@@ -24,7 +24,7 @@ pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
         Ok(model) => Json(json!({
             "ready": true,
             "model_hash": model.hash,
-            "workers": model.pool.len(),
+            "workers": model.scheduler.len(),
             "reload_error": state.load_error(),
         }))
         .into_response(),
@@ -48,7 +48,7 @@ pub async fn model(State(state): State<Arc<ServiceState>>) -> Result<Json<Value>
         "types": policy.types.len(),
         "variables": policy.variables.len(),
         "rules": policy.rules.len(),
-        "workers": model.pool.len(),
+        "workers": model.scheduler.len(),
     })))
 }
 

@@ -6,7 +6,6 @@
 
 use super::record::{Answer, respond};
 use crate::api_error::{ApiError, parse_body};
-use crate::lease::Loan;
 use crate::on_worker::on_worker;
 use crate::state::ServiceState;
 use axum::body::Bytes;
@@ -54,7 +53,7 @@ async fn answer(state: &ServiceState, body: &[u8]) -> Result<Answer, ApiError> {
         let assumed = defaults.unmentioned(&premise, &claim, Reading::strict(request.strict));
         let asked = defaults.assumed_premise(&premise, &assumed);
         // An idle worker, if any, decides half of the question meanwhile.
-        let (finding, split) = match Loan::try_take(model) {
+        let (finding, split) = match model.scheduler.try_lend() {
             Some(loan) => {
                 let recalled = loan.recall_flag();
                 let abandoned = || cancel.is_cancelled();

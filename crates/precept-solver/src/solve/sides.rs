@@ -1,5 +1,5 @@
 //! A question's two sides decided apart, so that two workers can each take
-//! one (`SolverPool::verify`): the rules and the premise with the claim's
+//! one (`Scheduler::verify` in the engine): the rules and the premise with the claim's
 //! negation, and with the claim. Each side is answered by a scenario where
 //! it holds or by a minimal set of rules with which it cannot, and the two
 //! answers make the finding the whole verify gives (`join_sides`): the same

@@ -1,4 +1,4 @@
-//! A test run shared out over a pool of solver workers by cone of
+//! A test run shared out over solver workers by cone of
 //! influence (`shares.rs`): each share of tests runs on one worker, one
 //! test after another in that worker's warm solver of the cone, and the
 //! shares go to whichever worker is free, largest first. Outcomes come back
@@ -8,7 +8,7 @@ use super::outcome::{TestOutcome, check_test, outcome_of};
 use super::shares::{model_graph, shares, start_share};
 use crate::model::{CompiledModel, LogicTest};
 use crate::smt::Expr;
-use crate::solve::{Finding, SolverPool, SolverWorker};
+use crate::solve::{Finding, SolverWorker};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,10 +41,10 @@ fn run_share(
         .collect()
 }
 
-/// Runs `tests` on every worker of `pool` (each must have `model` loaded);
+/// Runs `tests` on every one of `workers` (each must have `model` loaded);
 /// outcomes come back in the order of `tests`.
 pub fn run_tests_pooled(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> Vec<TestOutcome> {
@@ -58,7 +58,7 @@ pub fn run_tests_pooled(
     let next = AtomicUsize::new(0);
     let answers: Mutex<Vec<Option<(Finding, Duration)>>> = Mutex::new(vec![None; tests.len()]);
     std::thread::scope(|scope| {
-        for worker in pool.workers() {
+        for worker in workers {
             scope.spawn(|| {
                 loop {
                     let taken = next.fetch_add(1, Ordering::Relaxed);

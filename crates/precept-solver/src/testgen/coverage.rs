@@ -53,7 +53,7 @@ use super::coverage_checks::{Exercise, RuleQuestions, Shared, TestJob, exercise}
 use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, LogicTest};
 use crate::smt::{Expr, ExprKind, Op, parse_expr};
-use crate::solve::{FindingKind, SolverPool, SolverWorker};
+use crate::solve::{FindingKind, SolverWorker};
 use crate::test_runner::{TestCheckError, TestOutcome, check_test};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -257,15 +257,15 @@ pub fn rule_coverage(
     cover(std::slice::from_ref(worker), model, tests, &[])
 }
 
-/// The same report, with the tests shared out over the workers of `pool`
+/// The same report, with the tests shared out over `workers`
 /// (every one with `model` loaded) by cone, merged in suite order: it does
 /// not depend on the number of workers.
 pub fn rule_coverage_pooled(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    cover(pool.workers(), model, tests, &[])
+    cover(workers, model, tests, &[])
 }
 
 /// As [`rule_coverage_pooled`], taking each test's finding from `outcomes`
@@ -273,12 +273,12 @@ pub fn rule_coverage_pooled(
 /// report makes just before) instead of proving it again; a test without
 /// a finding there is proved here.
 pub fn rule_coverage_with_outcomes(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
     outcomes: &[TestOutcome],
 ) -> CoverageReport {
-    cover(pool.workers(), model, tests, outcomes)
+    cover(workers, model, tests, outcomes)
 }
 
 /// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.

@@ -93,7 +93,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::model::{CompiledModel, LogicTest, TestStatus};
-use crate::solve::{Finding, FindingKind, SolverPool, SolverWorker};
+use crate::solve::{Finding, FindingKind, SolverWorker};
 
 use super::budget::*;
 use super::candidates::{
@@ -173,14 +173,14 @@ pub fn generate(
 }
 
 /// [`generate`] with the solver's questions shared out over every worker
-/// of a pool (each with `model` loaded); the same tests as on one worker.
+/// `workers` (each with `model` loaded); the same tests as on one worker.
 pub fn generate_pooled(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     max: usize,
     seed: u64,
 ) -> Vec<GeneratedTest> {
-    generate_on(pool.workers(), model, max, seed)
+    generate_on(workers, model, max, seed)
 }
 
 fn generate_on(

@@ -21,7 +21,7 @@ use super::mutation::{
 use super::report_text::thousands;
 use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, LogicTest};
-use crate::solve::{FindingKind, MutantVerdict, SchemaTest, SolverPool, SolverWorker};
+use crate::solve::{FindingKind, MutantVerdict, SchemaTest, SolverWorker};
 use crate::test_runner::run_tests;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -60,11 +60,11 @@ impl MutationProgress {
     }
 }
 
-/// Runs `mutants` against the counting tests on every worker of `pool`
+/// Runs `mutants` against the counting tests on every one of `workers`
 /// (each must have `model` loaded), calling `progress` after each rule.
 /// Every worker ends with the model it started with.
 pub fn mutation_score_pooled(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
     mutants: Vec<Mutant>,
@@ -72,14 +72,14 @@ pub fn mutation_score_pooled(
     progress: &(dyn Fn(MutationProgress) + Sync),
 ) -> MutationReport {
     let cache = EquivalenceCache::in_memory();
-    mutation_score_cached(pool, model, tests, mutants, generated, progress, &cache)
+    mutation_score_cached(workers, model, tests, mutants, generated, progress, &cache)
 }
 
 /// As `mutation_score_pooled`, with the mutants `cache` knows to be
 /// equivalent judged without the solver (they survive every test), and the
 /// ones proved equivalent now added to it.
 pub fn mutation_score_cached(
-    pool: &SolverPool,
+    workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
     mutants: Vec<Mutant>,
@@ -93,7 +93,7 @@ pub fn mutation_score_cached(
         .filter(|t| t.status.counts())
         .cloned()
         .collect();
-    let outcomes = run_tests(&pool.workers()[0], model, &counting);
+    let outcomes = run_tests(&workers[0], model, &counting);
     let baseline = passing_tests(model, &counting, &outcomes);
     let graph = rule_graph(model);
     let total = mutants.len();
@@ -102,7 +102,7 @@ pub fn mutation_score_cached(
     let done = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<MutantResult>>> = Mutex::new(vec![None; total]);
     std::thread::scope(|scope| {
-        for worker in pool.workers() {
+        for worker in workers {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);

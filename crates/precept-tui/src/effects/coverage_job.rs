@@ -1,13 +1,13 @@
 //! The workbench's coverage run: rule coverage and the full mutation score,
-//! on a pool of solver workers of its own, with progress as it goes.
+//! on a scheduler of its own, with progress as it goes.
 
 use crate::state::msg::Msg;
 use precept_engine::model::LogicTest;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-/// Measures coverage and the full mutation score on a pool of solver
-/// workers of its own (one per core), reporting the mutation's progress and
+/// Measures coverage and the full mutation score on a scheduler of its
+/// own (one worker per core), reporting the mutation's progress and
 /// time left as it goes, then the results. Equivalent mutants are taken
 /// from and kept in the project's cache (`project_dir/.cache/`).
 pub fn measure_coverage(
@@ -21,23 +21,21 @@ pub fn measure_coverage(
     use precept_engine::testgen::{coverage, mutation, mutation_pool};
     let (messages, stream) = mpsc::channel();
     std::thread::spawn(move || {
-        let pool = precept_engine::solve::SolverPool::spawn(
-            precept_engine::solve::SolverPool::default_jobs(),
-            timeout,
-        );
-        if pool.load(&model).is_err() {
+        use precept_engine::scheduler::Scheduler;
+        let scheduler = Scheduler::new(Scheduler::default_jobs(), timeout);
+        if scheduler.load(&model).is_err() {
             let _ = messages.send(Msg::IoFailed {
                 error: "coverage: the model did not load into the solver".into(),
             });
             return;
         }
-        let coverage = coverage::rule_coverage_pooled(&pool, &model, &tests);
+        let coverage = coverage::rule_coverage_pooled(scheduler.workers(), &model, &tests);
         let all = mutation::mutants(&model);
         let generated = all.len();
         let progress = std::sync::Mutex::new(messages.clone());
         let cache = EquivalenceCache::of_project(&project_dir);
         let report = mutation_pool::mutation_score_cached(
-            &pool,
+            scheduler.workers(),
             &model,
             &tests,
             all,

@@ -218,13 +218,13 @@ pub fn start_consolidation(
         let mut checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
         // The definition pass: one definition per decision written apart,
         // listed and applied like the links above.
-        let pool = precept_engine::solve::SolverPool::spawn(2, timeout);
+        let scheduler = precept_engine::scheduler::Scheduler::new(2, timeout);
         let definitions = precept_engine::define::pass::definition_pass(
             &model,
             &tests,
             document.as_deref(),
             llm.as_ref(),
-            &pool,
+            &scheduler,
             timeout,
         );
         notes.extend(

@@ -1,13 +1,11 @@
-//! The effects the update asks for, carried out off the UI thread: the
-//! solver workers and file writes (`runtime`; the workers, their edits and
-//! how lint and test runs are shared among them in `solvers`; the verify
-//! panel's question split over two of them by the solver's own
-//! `verify_on_two`), LLM and solver jobs in the background (`llm_jobs`), explanations on the shared solver
-//! (`explain_jobs`), the coverage run with the full mutation score on a
-//! pool of workers (`coverage_job`), chatbot probes (`probe_job`), whether an approved rule's edit kept
-//! its meaning (`rewrite_check`), the semantic diff against the draft's base
-//! version (`diff_job`), and the
-//! workbench's own settings on disk (`config`).
+//! The effects the update asks for, carried out off the UI thread: an
+//! adapter from `Effect` to the engine's `Scheduler` (lint, test runs,
+//! questions; `runtime`) and file writes, plus the jobs that run beside it:
+//! LLM work (`llm_jobs`), explanations on the main worker (`explain_jobs`),
+//! coverage with the full mutation score (`coverage_job`), chatbot probes
+//! (`probe_job`), whether an approved rule's edit kept its meaning
+//! (`rewrite_check`), the semantic diff against the draft's base version
+//! (`diff_job`), and the workbench's own settings on disk (`config`).
 
 pub mod config;
 pub mod coverage_job;
@@ -17,4 +15,3 @@ pub mod llm_jobs;
 pub mod probe_job;
 pub mod rewrite_check;
 pub mod runtime;
-pub mod solvers;

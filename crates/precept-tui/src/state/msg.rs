@@ -220,7 +220,7 @@ pub enum Effect {
     /// `check_consistency`, also check whether the policy alone is consistent.
     /// With `shared_out` (a partial run, such as an edit's rerun), every
     /// worker is given every test and whichever comes to one first answers
-    /// it (`Solvers::share_tests`), so the tests of one cone keep every core
+    /// it (`Scheduler::run_tests`), so the tests of one cone keep every core
     /// busy: the findings are proved all the same, but a scenario's values
     /// may differ from those one worker would pick. A full run keeps each
     /// cone on one worker, so it finds exactly what one worker finds.

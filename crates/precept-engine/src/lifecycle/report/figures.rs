@@ -16,7 +16,7 @@ use crate::lifecycle::versions::{
 };
 use crate::lint::full::full_lint;
 use crate::model::{CompiledModel, Project};
-use crate::solve::SolverPool;
+use crate::scheduler::Scheduler;
 use crate::test_runner::{TestOutcome, run_tests_pooled};
 use crate::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use crate::testgen::equivalence_cache::EquivalenceCache;
@@ -75,7 +75,7 @@ pub struct ShownDiff {
 /// only when a figure is not in `cache` (or `cache` is None: compute all).
 pub struct QualitySource<'a> {
     /// Starts the solver pool, every worker with the model loaded.
-    pub start_pool: &'a dyn Fn() -> Result<SolverPool, String>,
+    pub start_pool: &'a dyn Fn() -> Result<Scheduler, String>,
     pub cache: Option<&'a FiguresCache>,
     /// The solver deadline per question the figures are computed with.
     pub timeout_ms: u64,
@@ -93,7 +93,7 @@ pub fn quality(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Quality, String> {
     let started = std::cell::OnceCell::new();
-    let pool = || -> Result<&SolverPool, String> {
+    let pool = || -> Result<&Scheduler, String> {
         if let Some(pool) = started.get() {
             return Ok(pool);
         }
@@ -112,7 +112,12 @@ pub fn quality(
         .collect();
     let tests = &project.tests.tests;
     let lint = figure(project, source, FigureKind::Lint, progress, &pool, |pool| {
-        let diagnostics = full_lint(&project.model, compiled, Some(pool), &|_, _, _| {});
+        let diagnostics = full_lint(
+            &project.model,
+            compiled,
+            Some(pool.workers()),
+            &|_, _, _| {},
+        );
         Ok(diagnostics.iter().map(LintRow::from).collect())
     })?;
     // A test run made here lends its proved findings to the coverage.
@@ -124,7 +129,7 @@ pub fn quality(
         progress,
         &pool,
         |pool| {
-            let outcomes = run_tests_pooled(pool, compiled, &counting);
+            let outcomes = run_tests_pooled(pool.workers(), compiled, &counting);
             let rows = outcomes.iter().map(TestRow::from).collect();
             fresh_outcomes.replace(Some(outcomes));
             Ok(rows)
@@ -138,8 +143,10 @@ pub fn quality(
         &pool,
         |pool| {
             Ok(match fresh_outcomes.take() {
-                Some(outcomes) => rule_coverage_with_outcomes(pool, compiled, &counting, &outcomes),
-                None => rule_coverage_pooled(pool, compiled, &counting),
+                Some(outcomes) => {
+                    rule_coverage_with_outcomes(pool.workers(), compiled, &counting, &outcomes)
+                }
+                None => rule_coverage_pooled(pool.workers(), compiled, &counting),
             })
         },
     )?;
@@ -165,7 +172,7 @@ pub fn quality(
                 };
                 let equivalents = EquivalenceCache::of_project(&project.dir);
                 let report = mutation_score_cached(
-                    pool,
+                    pool.workers(),
                     compiled,
                     tests,
                     chosen,
@@ -192,8 +199,8 @@ fn figure<'p, T: Serialize + DeserializeOwned>(
     source: &QualitySource<'_>,
     kind: FigureKind,
     progress: &(dyn Fn(&str) + Sync),
-    pool: &dyn Fn() -> Result<&'p SolverPool, String>,
-    compute: impl FnOnce(&SolverPool) -> Result<T, String>,
+    pool: &dyn Fn() -> Result<&'p Scheduler, String>,
+    compute: impl FnOnce(&Scheduler) -> Result<T, String>,
 ) -> Result<Stamped<T>, String> {
     let key = FiguresCache::key(project, source.timeout_ms, kind);
     if let Some(cache) = source.cache

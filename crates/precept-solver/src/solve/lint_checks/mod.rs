@@ -29,3 +29,14 @@ pub use linter::{LintEvent, split_implication};
 pub use memo::LintMemo;
 pub use share::LintShare;
 pub(super) use share::lint_share;
+
+/// Shares one lint run out over `workers`, each taking groups of rules from
+/// the run's common queue; returns a ticket per worker, for cancelling.
+pub fn share_out(share: LintShare, workers: &[super::SolverWorker]) -> Vec<super::Ticket> {
+    let share = std::sync::Arc::new(share);
+    workers
+        .iter()
+        .enumerate()
+        .map(|(role, worker)| worker.lint_share(std::sync::Arc::clone(&share), role))
+        .collect()
+}

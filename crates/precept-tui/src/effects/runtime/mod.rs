@@ -2,9 +2,9 @@
 //! replies back into messages. One pending run at a time: a newer run
 //! cancels whatever the older one still has queued.
 
-use crate::effects::solvers::Solvers;
 use crate::state::msg::{Effect, Msg};
 use precept_engine::model::LogicTest;
+use precept_engine::scheduler::{JobId, Scheduler};
 use precept_engine::smt::{Expr, ExprKind};
 use precept_engine::solve::{
     FindingKind, QuestionClock, Reading, SolverReply, Ticket, verify_on_two,
@@ -21,8 +21,7 @@ mod files;
 /// A lint run in progress: its events arrive on their own channel.
 struct LintRun {
     generation: u64,
-    /// One per worker.
-    tickets: Vec<Ticket>,
+    job: JobId,
     events: Receiver<precept_engine::solve::lint_checks::LintEvent>,
 }
 
@@ -39,7 +38,9 @@ enum Pending {
 pub struct Runtime {
     project_dir: PathBuf,
     config_dir: Option<PathBuf>,
-    solver: Solvers,
+    scheduler: Scheduler,
+    /// The test run in progress, if any.
+    tests_job: Option<JobId>,
     reply: Sender<SolverReply>,
     replies: Receiver<SolverReply>,
     pending: HashMap<Ticket, Pending>,
@@ -64,7 +65,7 @@ pub struct Runtime {
 impl Runtime {
     /// A runtime with one solver worker per core.
     pub fn new(project_dir: PathBuf, config_dir: Option<PathBuf>, timeout: Duration) -> Runtime {
-        let jobs = precept_engine::solve::SolverPool::default_jobs();
+        let jobs = Scheduler::default_jobs();
         Runtime::with_solver_jobs(project_dir, config_dir, timeout, jobs)
     }
 
@@ -79,7 +80,8 @@ impl Runtime {
         Runtime {
             project_dir,
             config_dir,
-            solver: Solvers::spawn(jobs, timeout),
+            scheduler: Scheduler::new(jobs, timeout),
+            tests_job: None,
             reply,
             replies,
             pending: HashMap::new(),
@@ -111,11 +113,11 @@ impl Runtime {
         match effect {
             Effect::LoadSolver(model) => {
                 self.cancel_runs();
-                self.solver.load_in_background(*model);
+                self.scheduler.load_in_background(*model);
                 Vec::new()
             }
             Effect::ReplaceRule { id, formula } => {
-                self.solver.replace_rule(&id, formula);
+                self.scheduler.replace_rule(&id, formula);
                 Vec::new()
             }
             Effect::RunTests {
@@ -129,7 +131,9 @@ impl Runtime {
                 let mut runnable = Vec::new();
                 for job in jobs {
                     match job.formulas.clone() {
-                        Ok((premise, claim)) => runnable.push((premise, claim, job)),
+                        Ok((premise, claim)) => {
+                            runnable.push((premise, claim, job.known, Box::new(job.test)))
+                        }
                         Err(error) => messages.push(Msg::TestFinished {
                             generation,
                             outcome: Box::new(TestOutcome {
@@ -144,32 +148,20 @@ impl Runtime {
                         }),
                     }
                 }
-                let (reply, pending) = (&self.reply, &mut self.pending);
-                self.solver.share_tests(
-                    runnable,
-                    shared_out,
-                    |worker, premise, claim, mut job, taken| {
-                        let known = std::mem::take(&mut job.known);
-                        let ticket =
-                            worker.submit_shared(premise, claim, known, taken, reply.clone());
-                        pending.insert(
-                            ticket,
-                            Pending::Test {
-                                generation,
-                                test: Box::new(job.test),
-                            },
-                        );
-                    },
-                );
+                let (job, tickets) = self.scheduler.run_tests(runnable, shared_out, &self.reply);
+                for (ticket, test) in tickets {
+                    self.pending
+                        .insert(ticket, Pending::Test { generation, test });
+                }
+                self.tests_job = Some(job);
                 // After the main worker's tests: its first test has asked
                 // whether the edited rules hold together, so the probe then
                 // costs next to nothing and holds no test back.
                 if check_consistency {
                     let truth = Expr::new(ExprKind::Bool(true));
-                    let ticket =
-                        self.solver
-                            .main()
-                            .submit(truth.clone(), truth, self.reply.clone());
+                    let ticket = self
+                        .scheduler
+                        .ask_main(job, truth.clone(), truth, &self.reply);
                     self.pending
                         .insert(ticket, Pending::ConsistencyCheck { generation });
                 }
@@ -185,8 +177,8 @@ impl Runtime {
                 // settled (`solve/defaults.rs`), else one side on each of
                 // two workers (`solve/split_verify.rs`), timed by solver
                 // time as the expert's runs keep the workers busy.
-                let main = self.solver.main_shared();
-                let second = self.solver.second_shared();
+                let main = self.scheduler.worker(0).expect("a scheduler has a worker");
+                let second = self.scheduler.worker(1);
                 let (done, finding) = mpsc::channel();
                 std::thread::spawn(move || {
                     let finding = match (defaults, second) {
@@ -208,15 +200,13 @@ impl Runtime {
             }
             Effect::Lint { generation, model } => {
                 if let Some(old) = self.lint.take() {
-                    for ticket in old.tickets {
-                        self.solver.cancel(ticket);
-                    }
+                    self.scheduler.cancel(old.job);
                 }
                 let (events, received) = mpsc::channel();
-                let tickets = self.solver.lint(*model, events);
+                let job = self.scheduler.lint(*model, events);
                 self.lint = Some(LintRun {
                     generation,
-                    tickets,
+                    job,
                     events: received,
                 });
                 Vec::new()
@@ -244,7 +234,7 @@ impl Runtime {
                 use precept_engine::testgen::generate::generate_pooled;
                 self.in_background(model, move |pool, model| Msg::TestsGenerated {
                     generation,
-                    generated: generate_pooled(pool, model, max, 0),
+                    generated: generate_pooled(pool.workers(), model, max, 0),
                 });
                 Vec::new()
             }
@@ -300,7 +290,7 @@ impl Runtime {
                 inputs,
                 locate_parting,
             } => self.explain.start(
-                self.solver.main(),
+                self.scheduler.main(),
                 Kind::Why,
                 jobs::explain_test(ticket, premise, claim, inputs, locate_parting),
             ),
@@ -310,7 +300,7 @@ impl Runtime {
                 claim,
                 inputs,
             } => self.explain.start(
-                self.solver.main(),
+                self.scheduler.main(),
                 Kind::Consultant,
                 jobs::consult(ticket, premise, claim, inputs),
             ),
@@ -320,11 +310,11 @@ impl Runtime {
                 propagation,
                 variable,
             } => self.explain.start(
-                self.solver.main(),
+                self.scheduler.main(),
                 Kind::Why,
                 jobs::value_chain(ticket, premise, *propagation, variable),
             ),
-            Effect::CancelExplain => self.explain.cancel(self.solver.main(), Kind::Why),
+            Effect::CancelExplain => self.explain.cancel(self.scheduler.main(), Kind::Why),
             _ => {}
         }
         Vec::new()
@@ -332,31 +322,24 @@ impl Runtime {
 
     /// Cancels the tests and probes still queued or running.
     fn cancel_runs(&mut self) {
-        let stale: Vec<Ticket> = self.pending.keys().copied().collect();
-        for ticket in stale {
-            self.solver.cancel(ticket);
+        if let Some(job) = self.tests_job.take() {
+            self.scheduler.cancel(job);
         }
     }
 
-    /// Runs `job` on a thread with a solver pool of its own, as many workers
+    /// Runs `job` on a thread with a scheduler of its own, as many workers
     /// as the workbench's (so questions and test runs stay responsive
     /// meanwhile); its message arrives through `poll`.
     fn in_background(
         &mut self,
         model: Box<precept_engine::model::CompiledModel>,
-        job: impl FnOnce(
-            &precept_engine::solve::SolverPool,
-            &precept_engine::model::CompiledModel,
-        ) -> Msg
-        + Send
-        + 'static,
+        job: impl FnOnce(&Scheduler, &precept_engine::model::CompiledModel) -> Msg + Send + 'static,
     ) {
         let (done, result) = mpsc::channel();
-        let (jobs, timeout) = (self.solver.len().max(1), self.timeout);
+        let scheduler = self.scheduler.alongside();
         std::thread::spawn(move || {
-            let pool = precept_engine::solve::SolverPool::spawn(jobs, timeout);
-            if pool.load(&model).is_ok() {
-                let _ = done.send(job(&pool, &model));
+            if scheduler.load(&model).is_ok() {
+                let _ = done.send(job(&scheduler, &model));
             }
         });
         self.background.push(result);
@@ -407,6 +390,7 @@ impl Runtime {
                 });
             }
             if finished {
+                self.scheduler.finished(run.job);
                 self.lint = None;
             }
         }
