@@ -144,7 +144,7 @@ fn vetting_on_two_workers(
     let pool = Scheduler::new(2, Duration::from_secs(5));
     pool.load(compiled).expect("the model loads");
     let (events, received) = std::sync::mpsc::channel();
-    pool.lint(compiled.clone(), events);
+    pool.lint(precept::scheduler::JobId::next(), compiled.clone(), events);
     for event in received.iter() {
         if let LintEvent::Finished { .. } = event {
             break;
@@ -180,7 +180,7 @@ fn solver_lint(
     let pool = Scheduler::new(jobs, Duration::from_secs(5));
     let (events, received) = std::sync::mpsc::channel();
     let (start, cpu) = (Instant::now(), usage::cpu_time());
-    pool.lint(compiled.clone(), events);
+    pool.lint(precept::scheduler::JobId::next(), compiled.clone(), events);
     let mut found = Vec::new();
     let mut progress_events = 0;
     for event in received.iter() {

@@ -6,7 +6,7 @@ pub mod cli;
 
 pub use precept_engine::{
     answer, compose, define, document, explain, export, formalize, formats, lifecycle, lint, llm,
-    model, probe, repair, scheduler, smt, solve, test_runner, testgen,
+    model, probe, repair, scheduler, smt, solve, test_runner, testgen, workspace,
 };
 pub use precept_service as service;
 pub use precept_tui as tui;

@@ -11,7 +11,7 @@ use crate::synthetic;
 use precept::model::diagnostic::{Diagnostic, LintCode};
 use precept::model::finding::KnownSides;
 use precept::model::{CompiledModel, LogicTest, Project, compile};
-use precept::scheduler::Scheduler;
+use precept::scheduler::{JobId, Scheduler};
 use precept::solve::lint_checks::LintEvent;
 use precept::solve::{FindingKind, SolverWorker};
 use precept::test_runner::carry_over::{RuleChange, known_sides, still_proved};
@@ -56,7 +56,7 @@ fn pooled_lint(
 ) -> (Vec<Diagnostic>, (usize, usize)) {
     let pool = Scheduler::new(jobs, timeout);
     let (events, received) = std::sync::mpsc::channel();
-    pool.lint(model.clone(), events);
+    pool.lint(JobId::next(), model.clone(), events);
     drain(received)
 }
 
@@ -199,7 +199,7 @@ fn a_check_that_times_out_on_the_pool_is_not_decided_never_a_pass() {
 
 fn remembering(model: &CompiledModel, scheduler: &Scheduler) -> (Vec<Diagnostic>, (usize, usize)) {
     let (events, received) = std::sync::mpsc::channel();
-    scheduler.lint(model.clone(), events);
+    scheduler.lint(JobId::next(), model.clone(), events);
     drain(received)
 }
 

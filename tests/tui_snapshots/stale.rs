@@ -35,7 +35,7 @@ fn an_answer_check_after_an_edit() {
         bench.key(KeyCode::Tab, KeyModifiers::NONE);
         bench.type_text("No, you cannot visit the park.");
         let effects = key_unsent(&mut bench, KeyCode::Enter);
-        let Some(Effect::CheckAnswer { ticket, .. }) = effects.first() else {
+        let Some(Effect::CheckAnswer { stamp, .. }) = effects.first() else {
             panic!("the check is asked for");
         };
         let report = AnswerReport {
@@ -52,11 +52,11 @@ fn an_answer_check_after_an_edit() {
             feedback: String::new(),
             timing: Default::default(),
         };
-        let ticket = *ticket;
+        let stamp = *stamp;
         update(
             &mut bench.app,
             Msg::AnswerChecked {
-                ticket,
+                stamp,
                 result: Ok(Box::new(report)),
             },
         );
@@ -100,10 +100,10 @@ fn a_probe_report_after_an_edit() {
             },
         );
         let effects = key_unsent(&mut bench, KeyCode::Char('r'));
-        let Some(Effect::StartProbe { ticket, .. }) = effects.first() else {
+        let Some(Effect::StartProbe { stamp, .. }) = effects.first() else {
             panic!("the probe is started");
         };
-        let ticket = *ticket;
+        let stamp = *stamp;
         let report = ProbeReport::new(
             vec![
                 probe_result("Q1", Verdict::Correct),
@@ -114,7 +114,7 @@ fn a_probe_report_after_an_edit() {
         update(
             &mut bench.app,
             Msg::ProbeFinished {
-                ticket,
+                stamp,
                 result: Ok(Box::new(report)),
             },
         );

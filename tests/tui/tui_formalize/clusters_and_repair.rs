@@ -5,12 +5,12 @@ use super::*;
 /// The app after adopting the park formalization, on the clusters pane.
 fn formalized_app() -> (tempfile::TempDir, App) {
     let (dir, mut app) = open_park();
-    let generation = start_formalizing(&mut app);
+    let stamp = start_formalizing(&mut app);
     let formalized = park_formalized(&app);
     update(
         &mut app,
         Msg::FormalizeDone {
-            generation,
+            stamp,
             result: Ok(Box::new(formalized)),
         },
     );
@@ -123,7 +123,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     type_text(&mut app, "Children pay half; adults pay full.");
     let effects = key(&mut app, KeyCode::Enter);
     let Some(Effect::ProposeRepair {
-        ticket,
+        stamp,
         rules,
         feedback,
         ..
@@ -133,7 +133,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     };
     assert_eq!(rules, &["R6", "R7"]);
     assert_eq!(feedback, "Children pay half; adults pay full.");
-    let ticket = *ticket;
+    let stamp = *stamp;
 
     let edit = ModelEdit::ReplaceRule {
         id: "R6".into(),
@@ -154,7 +154,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     let effects = update(
         &mut app,
         Msg::RepairProposed {
-            ticket,
+            stamp,
             result: Ok(RepairProposal {
                 edits: vec![proposed(&edit), proposed(&second)],
                 refused: vec![],
@@ -174,7 +174,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     update(
         &mut app,
         Msg::RepairPreviewed {
-            ticket,
+            stamp,
             index: 0,
             flips: Ok(vec![flip.clone()]),
         },
@@ -219,15 +219,15 @@ fn a_stale_or_failed_repair_reply_is_handled() {
     press(&mut app, 'w');
     type_text(&mut app, "The base fee is $55.");
     let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::ProposeRepair { ticket, .. }) = effects.first() else {
+    let Some(Effect::ProposeRepair { stamp, .. }) = effects.first() else {
         panic!("expected ProposeRepair");
     };
-    let ticket = *ticket;
+    let stamp = *stamp;
     assert!(
         update(
             &mut app,
             Msg::RepairProposed {
-                ticket: ticket + 7,
+                stamp: another_job(stamp),
                 result: Err("old".into()),
             },
         )
@@ -236,7 +236,7 @@ fn a_stale_or_failed_repair_reply_is_handled() {
     update(
         &mut app,
         Msg::RepairProposed {
-            ticket,
+            stamp,
             result: Err("the LLM server did not answer within 120s".into()),
         },
     );

@@ -4,7 +4,9 @@
 //! flow is checked without a network (tests/tui/tui_e2e_llm.rs runs the real
 //! binary against the scripted server).
 
+use crate::another_job;
 use crate::support;
+use precept::workspace::Stamp;
 
 use crossterm::event::KeyCode;
 use precept::compose::document_run::FormalizedDocument as Formalized;
@@ -50,7 +52,7 @@ fn park_formalized(app: &App) -> Formalized {
     Formalized { model, record }
 }
 
-fn start_formalizing(app: &mut App) -> u64 {
+fn start_formalizing(app: &mut App) -> Stamp {
     press(app, '6');
     assert_eq!(app.screen, Screen::Formalize);
     // The park model has rules: the first F asks, the second starts.
@@ -66,7 +68,7 @@ fn start_formalizing(app: &mut App) -> u64 {
     );
     let effects = press(app, 'F');
     let Some(Effect::Formalize {
-        generation,
+        stamp,
         document,
         document_name,
     }) = effects.first()
@@ -75,7 +77,7 @@ fn start_formalizing(app: &mut App) -> u64 {
     };
     assert!(document.contains("Riverside Nature Park"));
     assert_eq!(document_name, "policy.md");
-    *generation
+    *stamp
 }
 
 mod clusters_and_repair;

@@ -6,12 +6,12 @@ use super::*;
 fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     let (_dir, mut app) = open_park();
     let original = app.ws.model.clone();
-    let generation = start_formalizing(&mut app);
+    let stamp = start_formalizing(&mut app);
     let spans = plan_spans(app.ws.document.as_deref().unwrap(), 3_000);
     update(
         &mut app,
         Msg::Formalize {
-            generation,
+            stamp,
             event: FormalizeEvent::Planned { spans },
         },
     );
@@ -22,14 +22,14 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     update(
         &mut app,
         Msg::Formalize {
-            generation,
+            stamp,
             event: FormalizeEvent::Started { span: 0 },
         },
     );
     update(
         &mut app,
         Msg::Formalize {
-            generation,
+            stamp,
             event: FormalizeEvent::Retrying {
                 span: 1,
                 round: 2,
@@ -46,7 +46,7 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     update(
         &mut app,
         Msg::Formalize {
-            generation,
+            stamp,
             event: FormalizeEvent::Finished { span: 0, counts },
         },
     );
@@ -67,7 +67,7 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
         update(
             &mut app,
             Msg::FormalizeDone {
-                generation: generation - 1,
+                stamp: another_job(stamp),
                 result: Ok(Box::new(formalized.clone())),
             },
         )
@@ -76,7 +76,7 @@ fn a_formalization_shows_progress_and_becomes_one_undoable_edit() {
     let effects = update(
         &mut app,
         Msg::FormalizeDone {
-            generation,
+            stamp,
             result: Ok(Box::new(formalized.clone())),
         },
     );
@@ -141,7 +141,7 @@ fn the_replace_confirmation_holds_for_the_next_key_only() {
 fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
     let (_dir, mut app) = open_park();
     let original = app.ws.model.clone();
-    let generation = start_formalizing(&mut app);
+    let stamp = start_formalizing(&mut app);
     assert_eq!(names(&key(&mut app, KeyCode::Esc)), ["CancelFormalize"]);
     assert!(app.formalization.run.is_none());
     let formalized = park_formalized(&app);
@@ -149,7 +149,7 @@ fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
         update(
             &mut app,
             Msg::FormalizeDone {
-                generation,
+                stamp,
                 result: Ok(Box::new(formalized)),
             },
         )
@@ -162,11 +162,11 @@ fn esc_stops_a_formalization_and_its_late_result_is_dropped() {
 fn a_failed_formalization_reports_why_and_changes_nothing() {
     let (_dir, mut app) = open_park();
     let original = app.ws.model.clone();
-    let generation = start_formalizing(&mut app);
+    let stamp = start_formalizing(&mut app);
     let effects = update(
         &mut app,
         Msg::FormalizeDone {
-            generation,
+            stamp,
             result: Err(
                 "LLM not configured: create llm.toml:\n\n[[profile]]\nname = \"local\"".into(),
             ),

@@ -36,7 +36,10 @@ fn select_fix_for_r16(app: &mut App, expression: &str) {
             expression: expression.into(),
         },
     );
-    let generation = app.lint.generation;
+    let stamp = precept::workspace::Stamp {
+        job: app.lint.job,
+        revision: app.ws.revision(),
+    };
     for event in [
         LintEvent::Found(Box::new(diagnostic)),
         LintEvent::Finished {
@@ -44,7 +47,7 @@ fn select_fix_for_r16(app: &mut App, expression: &str) {
             undecided: 0,
         },
     ] {
-        update(app, Msg::Lint { generation, event });
+        update(app, Msg::Lint { stamp, event });
     }
     let row = app
         .lint
@@ -148,10 +151,10 @@ fn an_accepted_repair_keeps_approval_only_for_a_pure_rewrite() {
     press(&mut app, 'w');
     type_text(&mut app, "R16 should say the tax the other way round.");
     let effects = code(&mut app, KeyCode::Enter);
-    let Some(Effect::ProposeRepair { ticket, .. }) = effects.first() else {
+    let Some(Effect::ProposeRepair { stamp, .. }) = effects.first() else {
         panic!("{:?}", kinds(&effects));
     };
-    let ticket = *ticket;
+    let stamp = *stamp;
     let proposed = |expression: &str| ProposedEdit {
         edit: ModelEdit::ReplaceRule {
             id: "R16".into(),
@@ -167,7 +170,7 @@ fn an_accepted_repair_keeps_approval_only_for_a_pure_rewrite() {
     update(
         &mut app,
         Msg::RepairProposed {
-            ticket,
+            stamp,
             result: Ok(RepairProposal {
                 edits: vec![proposed(R16_SWAPPED), proposed(R16_TAXED_MORE)],
                 refused: vec![],

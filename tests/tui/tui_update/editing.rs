@@ -35,7 +35,7 @@ fn e_opens_the_editor_on_the_selected_rule() {
 #[test]
 fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
     let (_dir, mut app) = park();
-    let generation = app.ws.run.generation;
+    let job = app.ws.run.job;
     edit_rule(&mut app, "R16", "(= totalExpense (* 1.2 cashPaymnt))");
     // The error shows live while typing, with line and column.
     let Some(Overlay::Editor(editor)) = &app.overlay else {
@@ -56,7 +56,7 @@ fn an_invalid_rule_is_kept_as_a_draft_and_not_applied() {
     );
     assert_eq!(&app.ws.drafts, drafts);
     assert_eq!(expression(&app.ws.model, "R16"), R16);
-    assert_eq!(app.ws.run.generation, generation, "nothing reruns");
+    assert_eq!(app.ws.run.job, job, "nothing reruns");
     // The editor stays open with the error, and the status line says why.
     assert!(matches!(app.overlay, Some(Overlay::Editor(_))));
     let status = app.status.last_error.clone().unwrap();
@@ -79,7 +79,7 @@ fn a_draft_is_what_the_editor_shows_next_time() {
 fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
     let (dir, mut app) = park();
     let mut runtime = start(&mut app);
-    let generation = app.ws.run.generation;
+    let job = app.ws.run.job;
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let effects = ctrl(&mut app, 's');
     assert_eq!(
@@ -98,9 +98,9 @@ fn a_valid_rule_is_saved_swapped_in_the_solver_and_rerun() {
         "{:?}",
         effects[0]
     );
-    let (new_generation, jobs, probe) = run_tests_effect(&effects);
-    assert_eq!(new_generation, generation + 1);
-    assert_eq!(app.ws.run.generation, generation + 1);
+    let (new_stamp, jobs, probe) = run_tests_effect(&effects);
+    assert_ne!(new_stamp.job, job, "a new run");
+    assert_eq!(app.ws.run.job, new_stamp.job);
     assert!(probe);
     assert!(jobs.contains(&"T1".to_string()) && jobs.contains(&"T2".to_string()));
 
@@ -313,7 +313,7 @@ fn an_edits_rerun_shared_by_two_workers_answers_each_test_once() {
     let mut runtime = start_with_jobs(&mut app, 2);
     edit_rule(&mut app, "R16", R16_TAXED_MORE);
     let mut effects = ctrl(&mut app, 's');
-    let generation = app.ws.run.generation;
+    let job = app.ws.run.job;
     let mut asked: Vec<String> = effects
         .iter()
         .flat_map(|e| match e {
@@ -337,11 +337,8 @@ fn an_edits_rerun_shared_by_two_workers_answers_each_test_once() {
         messages.extend(runtime.poll());
         messages.extend(runtime.wait(Duration::from_millis(100)));
         for message in messages {
-            if let Msg::TestFinished {
-                generation: g,
-                outcome,
-            } = &message
-                && *g == generation
+            if let Msg::TestFinished { stamp, outcome } = &message
+                && stamp.job == job
             {
                 answered.push(outcome.id.clone());
             }

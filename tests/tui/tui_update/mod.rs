@@ -4,7 +4,9 @@
 //! Where real results matter, the effects go through the real `Runtime`
 //! (solver thread and atomic saves) and its messages come back into `update`.
 
+use crate::another_job;
 use crate::support;
+use precept::workspace::Stamp;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use precept::model::drafts::Drafts;
@@ -77,17 +79,17 @@ fn expression<'a>(model: &'a PolicyModel, id: &str) -> &'a str {
     &model.rule(id).unwrap().expression
 }
 
-fn run_tests_effect(effects: &[Effect]) -> (u64, Vec<String>, bool) {
+fn run_tests_effect(effects: &[Effect]) -> (Stamp, Vec<String>, bool) {
     let runs: Vec<_> = effects
         .iter()
         .filter_map(|e| match e {
             Effect::RunTests {
-                generation,
+                stamp,
                 jobs,
                 check_consistency,
                 ..
             } => Some((
-                *generation,
+                *stamp,
                 jobs.iter().map(|j| j.test.id.clone()).collect::<Vec<_>>(),
                 *check_consistency,
             )),

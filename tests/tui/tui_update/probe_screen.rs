@@ -65,16 +65,16 @@ fn a_run_shows_progress_steps_through_wrong_answers_and_stops_on_esc() {
     press(&mut app, '7');
     targets(&mut app, &["translator", "bot"], Some("translator"));
     let effects = press(&mut app, 'r');
-    let Some(Effect::StartProbe { ticket, target, .. }) = effects.first() else {
+    let Some(Effect::StartProbe { stamp, target, .. }) = effects.first() else {
         panic!("{:?}", kinds(&effects));
     };
     assert_eq!(target, "bot");
-    let ticket = *ticket;
+    let stamp = *stamp;
     assert!(press(&mut app, 'r').is_empty(), "one run at a time");
     update(
         &mut app,
         Msg::Probed {
-            ticket,
+            stamp,
             event: ProbeEvent::Planned { questions: 3 },
         },
     );
@@ -87,7 +87,7 @@ fn a_run_shows_progress_steps_through_wrong_answers_and_stops_on_esc() {
             done,
             total: 3,
         };
-        update(&mut app, Msg::Probed { ticket, event });
+        update(&mut app, Msg::Probed { stamp, event });
     }
     // A reply from an older run changes nothing.
     let stale = ProbeEvent::Answered {
@@ -98,7 +98,7 @@ fn a_run_shows_progress_steps_through_wrong_answers_and_stops_on_esc() {
     update(
         &mut app,
         Msg::Probed {
-            ticket: ticket - 1,
+            stamp: another_job(stamp),
             event: stale,
         },
     );
@@ -118,7 +118,7 @@ fn a_run_shows_progress_steps_through_wrong_answers_and_stops_on_esc() {
     update(
         &mut app,
         Msg::ProbeFinished {
-            ticket,
+            stamp,
             result: Ok(Box::new(report)),
         },
     );

@@ -12,10 +12,10 @@ fn results_of_an_older_run_are_dropped() {
         TestState::Done(outcome) => outcome.clone(),
         other => panic!("T5 did not run: {other:?}"),
     };
-    let old_generation = app.ws.run.generation;
+    let old_stamp = app.ws.run.job;
     let effects = press(&mut app, 'r');
-    let (generation, jobs, _) = run_tests_effect(&effects);
-    assert_eq!(generation, old_generation + 1);
+    let (stamp, jobs, _) = run_tests_effect(&effects);
+    assert_ne!(stamp.job, old_stamp, "a new run");
     assert_eq!(jobs.len(), 18);
     assert_eq!(app.ws.run.pending, 18);
     assert_eq!(*app.test_state("T5"), TestState::Running);
@@ -26,7 +26,7 @@ fn results_of_an_older_run_are_dropped() {
     let effects = update(
         &mut app,
         Msg::TestFinished {
-            generation: old_generation,
+            stamp: another_job(stamp),
             outcome: stale,
         },
     );
@@ -39,7 +39,7 @@ fn results_of_an_older_run_are_dropped() {
     update(
         &mut app,
         Msg::TestFinished {
-            generation,
+            stamp,
             outcome: old.clone(),
         },
     );
@@ -62,19 +62,13 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
         })
         .collect();
     let effects = press(&mut app, 'r');
-    let (generation, _, _) = run_tests_effect(&effects);
+    let (stamp, _, _) = run_tests_effect(&effects);
     for mut outcome in outcomes {
         // T4 passed before and fails now; the others pass again: no flip.
         if outcome.id == "T4" {
             outcome.passed = false;
         }
-        update(
-            &mut app,
-            Msg::TestFinished {
-                generation,
-                outcome,
-            },
-        );
+        update(&mut app, Msg::TestFinished { stamp, outcome });
     }
     assert_eq!(app.ws.run.pending, 0);
     assert_eq!(
@@ -96,7 +90,7 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
         other => panic!("{other:?}"),
     };
     let effects = press(&mut app, 'r');
-    let (generation, _, _) = run_tests_effect(&effects);
+    let (stamp, _, _) = run_tests_effect(&effects);
     assert!(
         app.ws.run.flips.is_empty(),
         "a new run starts with no flips"
@@ -106,7 +100,7 @@ fn a_result_that_changes_pass_or_fail_is_recorded_as_a_flip() {
     update(
         &mut app,
         Msg::TestFinished {
-            generation,
+            stamp,
             outcome: fixed,
         },
     );
@@ -167,7 +161,7 @@ fn undo_restores_the_model_saves_it_and_reruns_everything() {
     let effects = ctrl(&mut app, 's');
     settle(&mut app, &mut runtime, effects);
     assert_eq!(app.counts(), (16, 2, 0));
-    let generation = app.ws.run.generation;
+    let job = app.ws.run.job;
 
     let effects = press(&mut app, 'u');
     assert_eq!(
@@ -177,8 +171,8 @@ fn undo_restores_the_model_saves_it_and_reruns_everything() {
     );
     assert_eq!(app.ws.model, original);
     assert_eq!(effects[0], Effect::SaveModel(Box::new(original.clone())));
-    let (new_generation, jobs, _) = run_tests_effect(&effects);
-    assert_eq!(new_generation, generation + 1);
+    let (new_stamp, jobs, _) = run_tests_effect(&effects);
+    assert_ne!(new_stamp.job, job, "a new run");
     assert_eq!(jobs.len(), 18, "undo reruns every test");
     assert_eq!(
         app.status.message.as_deref(),

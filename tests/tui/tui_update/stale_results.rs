@@ -43,10 +43,10 @@ fn an_answer_check_says_which_edit_made_it_stale_until_undone() {
     code(&mut app, KeyCode::Tab);
     type_text(&mut app, "No, you cannot visit the park.");
     let effects = code(&mut app, KeyCode::Enter);
-    let Some(Effect::CheckAnswer { ticket, .. }) = effects.first() else {
+    let Some(Effect::CheckAnswer { stamp, .. }) = effects.first() else {
         panic!("{:?}", kinds(&effects));
     };
-    let ticket = *ticket;
+    let stamp = *stamp;
     code(&mut app, KeyCode::Esc);
     // The model changes while the LLM translates: the report that comes
     // back describes the model before the edit.
@@ -55,7 +55,7 @@ fn an_answer_check_says_which_edit_made_it_stale_until_undone() {
     update(
         &mut app,
         Msg::AnswerChecked {
-            ticket,
+            stamp,
             result: Ok(Box::new(answer_report())),
         },
     );
@@ -106,10 +106,10 @@ fn a_probe_report_says_which_edit_made_it_stale_until_undone() {
         },
     );
     let effects = press(&mut app, 'r');
-    let Some(Effect::StartProbe { ticket, .. }) = effects.first() else {
+    let Some(Effect::StartProbe { stamp, .. }) = effects.first() else {
         panic!("{:?}", kinds(&effects));
     };
-    let ticket = *ticket;
+    let stamp = *stamp;
     let report = ProbeReport::new(
         vec![
             probe_screen::result("Q1", Verdict::Correct),
@@ -120,7 +120,7 @@ fn a_probe_report_says_which_edit_made_it_stale_until_undone() {
     update(
         &mut app,
         Msg::ProbeFinished {
-            ticket,
+            stamp,
             result: Ok(Box::new(report)),
         },
     );

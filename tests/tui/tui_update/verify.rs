@@ -28,7 +28,7 @@ fn enter_on_the_verify_screen_asks_the_solver() {
     let effects = ask(&mut app, PREMISE, CLAIM);
     assert_eq!(effects.len(), 1, "{effects:#?}");
     let Effect::Verify {
-        ticket,
+        stamp,
         premise,
         claim,
         defaults: None,
@@ -36,7 +36,7 @@ fn enter_on_the_verify_screen_asks_the_solver() {
     else {
         panic!("{effects:#?}")
     };
-    assert_eq!(*ticket, 1);
+    assert_eq!(stamp.job, app.verify.job);
     assert_eq!(*premise, app.ws.compiled.check_formula(PREMISE).unwrap().1);
     assert_eq!(*claim, app.ws.compiled.check_formula(CLAIM).unwrap().1);
     assert!(app.verify.running);
@@ -72,7 +72,7 @@ fn the_verify_finding_is_shown_only_for_the_latest_question() {
     let (_dir, mut app) = park();
     let mut runtime = start(&mut app);
     let effects = ask(&mut app, PREMISE, CLAIM);
-    let Effect::Verify { ticket, .. } = effects[0].clone() else {
+    let Effect::Verify { stamp, .. } = effects[0].clone() else {
         panic!()
     };
     // A reply for an older question is ignored.
@@ -80,7 +80,7 @@ fn the_verify_finding_is_shown_only_for_the_latest_question() {
     update(
         &mut app,
         Msg::VerifyFinished {
-            ticket: ticket - 1,
+            stamp: another_job(stamp),
             finding: Box::new(stale),
         },
     );
@@ -273,26 +273,26 @@ fn an_edit_asks_the_verify_question_again() {
     assert_eq!(app.verify.asked_again_after, None);
 }
 
-/// The finding the runtime brings for the panel's question `ticket`.
-fn panel_finding(runtime: &mut Runtime, ticket: u64, premise: Expr, claim: Expr) -> Finding {
+/// The finding the runtime brings for the panel's question `stamp`.
+fn panel_finding(runtime: &mut Runtime, stamp: Stamp, premise: Expr, claim: Expr) -> Finding {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut messages = runtime.execute(Effect::Verify {
-        ticket,
+        stamp,
         premise,
         claim,
         defaults: None,
     });
     loop {
         for message in messages.drain(..) {
-            if let Msg::VerifyFinished { ticket: t, finding } = message
-                && t == ticket
+            if let Msg::VerifyFinished { stamp: t, finding } = message
+                && t == stamp
             {
                 return *finding;
             }
         }
         assert!(
             Instant::now() < deadline,
-            "no finding for question {ticket}"
+            "no finding for question {stamp:?}"
         );
         messages = runtime.wait(Duration::from_millis(200));
     }
@@ -318,11 +318,12 @@ fn a_question_split_over_two_workers_gets_the_finding_one_worker_gives() {
             FindingKind::Impossible,
         ),
     ];
-    for (ticket, (premise, claim, kind)) in (1..).zip(questions) {
+    for (premise, claim, kind) in questions {
+        let stamp = one_app.ws.stamp();
         let formula = |text: &str| one_app.ws.compiled.check_formula(text).unwrap().1;
         let (p, c) = (formula(premise), formula(claim));
-        let whole = panel_finding(&mut one, ticket, p.clone(), c.clone());
-        let split = panel_finding(&mut two, ticket, p, c);
+        let whole = panel_finding(&mut one, stamp, p.clone(), c.clone());
+        let split = panel_finding(&mut two, stamp, p, c);
         assert_eq!(whole.kind, kind, "{premise} => {claim}: {whole:#?}");
         assert_eq!(split.kind, whole.kind, "{premise} => {claim}");
         assert_eq!(split.rules(), whole.rules(), "{premise} => {claim}");

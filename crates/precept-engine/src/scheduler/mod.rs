@@ -9,9 +9,9 @@
 //! - the service leases a worker to each request and lends an idle one to
 //!   a question for its second side (`lending.rs`).
 //!
-//! Calls that start work do not block: they return a [`JobId`], results
-//! arrive on the caller's channel, and [`Scheduler::cancel`] stops a job on
-//! every worker it went to.
+//! Calls that start work do not block: they take the [`JobId`] the caller
+//! named the work by, results arrive on the caller's channel, and
+//! [`Scheduler::cancel`] stops a job on every worker it went to.
 
 mod lending;
 mod test_shares;
@@ -37,15 +37,24 @@ use test_shares::Cones;
 /// ticket says which worker to cancel it on.
 const TICKET_SHIFT: u32 = 40;
 
-/// One piece of work handed to the scheduler: a lint run, a test run, a
-/// question. Cancelling it stops it on every worker it went to.
+/// One piece of work: a lint run, a test run, a question, an LLM job.
+/// Cancelling it stops it on every worker it went to. Numbered once in the
+/// process, so a front end can name a job before it hands it over and a
+/// result says which request it answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct JobId(pub u64);
+
+impl JobId {
+    /// A number no other job of this process has.
+    pub fn next() -> JobId {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        JobId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
 
 pub struct Scheduler {
     workers: Arc<[SolverWorker]>,
     timeout: Duration,
-    next_job: AtomicU64,
     /// The tickets each job still may have queued.
     jobs: Mutex<HashMap<JobId, Vec<Ticket>>>,
     /// Each group of rules' diagnostics by content.
@@ -69,7 +78,6 @@ impl Scheduler {
         Scheduler {
             workers: Arc::from(workers),
             timeout,
-            next_job: AtomicU64::new(1),
             jobs: Mutex::new(HashMap::new()),
             memo: Arc::new(LintMemo::new()),
             cones: Mutex::new(Cones::default()),
@@ -189,25 +197,26 @@ impl Scheduler {
     /// Lints `model` on every worker, each taking groups of rules from a
     /// common queue; events stream to `events` in the same order whatever
     /// the number of workers, ending with `Finished`.
-    pub fn lint(&self, model: CompiledModel, events: Sender<LintEvent>) -> JobId {
+    pub fn lint(&self, job: JobId, model: CompiledModel, events: Sender<LintEvent>) {
         let share = LintShare::new(model, self.workers.len(), events);
         let share = share.with_memo(Arc::clone(&self.memo));
-        self.record(share_out(share, &self.workers))
+        self.record(job, share_out(share, &self.workers));
     }
 
     /// Queues every test question (`premise`, `claim`, what is known of it
     /// already, and the caller's tag), share by share (`test_shares.rs`);
-    /// replies arrive on `reply`. Returns the job and each question's
-    /// ticket with its tag (a reply's ticket finds its tag). With
+    /// replies arrive on `reply`. Returns each question's ticket with its
+    /// tag (a reply's ticket finds its tag). With
     /// `shared_out` (an edit's rerun, often of one cone) every question
     /// goes to every worker and the first to come to it answers it; the
     /// others' replies say `answered_elsewhere`.
     pub fn run_tests<T: Clone>(
         &self,
+        job: JobId,
         questions: Vec<(Expr, Expr, KnownSides, T)>,
         shared_out: bool,
         reply: &Sender<SolverReply>,
-    ) -> (JobId, Vec<(Ticket, T)>) {
+    ) -> Vec<(Ticket, T)> {
         let mut tagged = Vec::new();
         self.cones().share_tests(
             &self.workers,
@@ -218,8 +227,8 @@ impl Scheduler {
                 tagged.push((ticket, tag));
             },
         );
-        let job = self.record(tagged.iter().map(|(ticket, _)| *ticket).collect());
-        (job, tagged)
+        self.record(job, tagged.iter().map(|(ticket, _)| *ticket).collect());
+        tagged
     }
 
     /// Asks one question on the main worker as part of `job` (after what
@@ -250,10 +259,8 @@ impl Scheduler {
         self.jobs().remove(&job);
     }
 
-    fn record(&self, tickets: Vec<Ticket>) -> JobId {
-        let job = JobId(self.next_job.fetch_add(1, Ordering::Relaxed));
-        self.jobs().insert(job, tickets);
-        job
+    fn record(&self, job: JobId, tickets: Vec<Ticket>) {
+        self.jobs().entry(job).or_default().extend(tickets);
     }
 
     /// The worker that gave `ticket`.

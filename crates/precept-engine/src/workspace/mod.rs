@@ -21,7 +21,9 @@ use crate::model::{CompiledModel, PolicyModel, Project, Rule, TestSuite, compile
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+mod revision;
 mod runs;
+pub use revision::{JobId, Reads, Revision, Stamp};
 pub use runs::{FindingChange, Flip, Runs, TestState};
 
 /// The names a test's premise and claim mention (None when one does not
@@ -72,6 +74,8 @@ pub struct Workspace {
     /// needs (from `precept.json`).
     pub answer_translations: usize,
     pub answer_threshold: f64,
+    /// The number of each state of the model and tests seen so far.
+    revisions: std::cell::RefCell<revision::Revisions>,
 }
 
 impl Workspace {
@@ -103,6 +107,7 @@ impl Workspace {
             drafts,
             answer_translations: settings.answer_translations,
             answer_threshold: settings.answer_threshold,
+            revisions: Default::default(),
         };
         for test in &workspace.tests.tests {
             workspace
@@ -112,6 +117,19 @@ impl Workspace {
         }
         workspace.refresh_derived();
         workspace
+    }
+
+    /// The revision the project is at now (see `revision.rs`).
+    pub fn revision(&self) -> Revision {
+        self.revisions.borrow_mut().of(&self.model, &self.tests)
+    }
+
+    /// The stamp for a new request on the project as it is now.
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            job: JobId::next(),
+            revision: self.revision(),
+        }
     }
 
     /// Recompiles the model after an edit (cheap: a few milliseconds for

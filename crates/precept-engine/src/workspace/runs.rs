@@ -44,8 +44,8 @@ pub struct FindingChange {
 pub struct Runs {
     pub results: HashMap<String, TestState>,
     pub flips: Vec<Flip>,
-    /// The run whose results are current; older results are dropped.
-    pub generation: u64,
+    /// The run whose results are current; older runs' results are dropped.
+    pub job: super::JobId,
     pub pending: usize,
     /// Tests being rerun in the current run (for the flip summary).
     pub run_size: usize,

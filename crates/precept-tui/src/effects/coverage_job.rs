@@ -11,7 +11,7 @@ use std::time::Duration;
 /// time left as it goes, then the results. Equivalent mutants are taken
 /// from and kept in the project's cache (`project_dir/.cache/`).
 pub fn measure_coverage(
-    generation: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: Box<precept_engine::model::CompiledModel>,
     tests: Vec<LogicTest>,
     timeout: Duration,
@@ -43,7 +43,7 @@ pub fn measure_coverage(
             &|p: mutation_pool::MutationProgress| {
                 if let Ok(messages) = progress.lock() {
                     let _ = messages.send(Msg::CoverageProgress {
-                        generation,
+                        stamp,
                         text: p.text(),
                     });
                 }
@@ -53,7 +53,7 @@ pub fn measure_coverage(
         // Only a cache: a failed write costs a later run time, nothing else.
         let _ = cache.save();
         let _ = messages.send(Msg::CoverageDone {
-            generation,
+            stamp,
             coverage: Box::new(coverage),
             mutation: Box::new(report),
         });

@@ -11,7 +11,11 @@ use std::sync::mpsc::{self, Receiver};
 
 /// Starts the diff; the stream carries progress, then the result, then
 /// hangs up.
-pub fn diff_against_version(dir: PathBuf, ticket: u64, base: u32) -> Receiver<Msg> {
+pub fn diff_against_version(
+    dir: PathBuf,
+    stamp: precept_engine::workspace::Stamp,
+    base: u32,
+) -> Receiver<Msg> {
     let (messages, stream) = mpsc::channel();
     std::thread::spawn(move || {
         let side = |version| {
@@ -25,13 +29,13 @@ pub fn diff_against_version(dir: PathBuf, ticket: u64, base: u32) -> Receiver<Ms
             let b = side(None)?;
             let progress = |text: &str| {
                 let _ = messages.send(Msg::VersionDiffProgress {
-                    ticket,
+                    stamp,
                     text: text.to_string(),
                 });
             };
             Ok(Box::new(diff_with_progress(&a, &b, None, &progress)))
         });
-        let _ = messages.send(Msg::VersionDiffDone { ticket, result });
+        let _ = messages.send(Msg::VersionDiffDone { stamp, result });
     });
     stream
 }

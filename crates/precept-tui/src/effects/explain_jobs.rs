@@ -23,7 +23,7 @@ pub enum Kind {
 
 struct Running {
     kind: Kind,
-    ticket: Ticket,
+    stamp: Ticket,
     reply: Receiver<Msg>,
 }
 
@@ -42,14 +42,10 @@ impl ExplainJobs {
     ) {
         self.cancel(worker, kind);
         let (send, reply) = mpsc::channel();
-        let ticket = worker.submit_task(Box::new(move |session, interruption| {
+        let stamp = worker.submit_task(Box::new(move |session, interruption| {
             let _ = send.send(task(session, interruption));
         }));
-        self.running.push(Running {
-            kind,
-            ticket,
-            reply,
-        });
+        self.running.push(Running { kind, stamp, reply });
     }
 
     pub fn cancel(&mut self, worker: &SolverWorker, kind: Kind) {
@@ -57,7 +53,7 @@ impl ExplainJobs {
             if job.kind == kind {
                 // A running explanation is interrupted, a queued one never
                 // starts; either way its answer is dropped.
-                worker.cancel(job.ticket);
+                worker.cancel(job.stamp);
                 false
             } else {
                 true
@@ -108,7 +104,7 @@ fn run(
 /// A test's explanation, and with `locate_parting` the step where its
 /// expected and actual findings part ways.
 pub fn explain_test(
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     premise: Expr,
     claim: Expr,
     inputs: Vec<String>,
@@ -134,7 +130,7 @@ pub fn explain_test(
             _ => None,
         };
         Msg::TestExplained {
-            ticket,
+            stamp,
             explanation: Box::new(explanation),
             parting,
         }
@@ -143,20 +139,20 @@ pub fn explain_test(
 
 /// What the consultant's facts force.
 pub fn consult(
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     premise: Expr,
     claim: Option<Expr>,
     inputs: Vec<String>,
 ) -> impl FnOnce(Option<&mut SolverSession>, &dyn Interruption) -> Msg + Send + 'static {
     move |session, interruption| Msg::Consulted {
-        ticket,
+        stamp,
         explanation: Box::new(run(session, interruption, premise, claim, inputs)),
     }
 }
 
 /// The chain of one forced value.
 pub fn value_chain(
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     premise: Expr,
     propagation: Propagation,
     variable: String,
@@ -169,7 +165,7 @@ pub fn value_chain(
             }
             None => Err("no model is loaded".into()),
         };
-        Msg::ValueChained { ticket, chain }
+        Msg::ValueChained { stamp, chain }
     }
 }
 

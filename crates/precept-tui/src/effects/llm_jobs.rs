@@ -42,7 +42,7 @@ fn client(project_dir: &Path) -> Result<LlmClient, String> {
 pub fn start_formalize(
     project_dir: &Path,
     timeout: Duration,
-    generation: u64,
+    stamp: precept_engine::workspace::Stamp,
     document: String,
     document_name: String,
 ) -> (Receiver<Msg>, Option<CancelToken>) {
@@ -51,7 +51,7 @@ pub fn start_formalize(
         Ok(client) => client,
         Err(error) => {
             let _ = send.send(Msg::FormalizeDone {
-                generation,
+                stamp,
                 result: Err(error),
             });
             return (receive, None);
@@ -63,7 +63,7 @@ pub fn start_formalize(
     std::thread::spawn(move || {
         let events = send.clone();
         let progress = Arc::new(move |event| {
-            let _ = events.send(Msg::Formalize { generation, event });
+            let _ = events.send(Msg::Formalize { stamp, event });
         });
         let result = formalize(
             Arc::new(client),
@@ -75,7 +75,7 @@ pub fn start_formalize(
             progress,
         );
         let _ = send.send(Msg::FormalizeDone {
-            generation,
+            stamp,
             result: result.map(Box::new).map_err(|e| e.to_string()),
         });
     });
@@ -95,7 +95,7 @@ fn formalize_options(project_dir: &Path) -> FormalizeOptions {
 /// Asks for a repair; one message answers.
 pub fn start_repair(
     project_dir: &Path,
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: PolicyModel,
     rules: Vec<String>,
     feedback: String,
@@ -110,7 +110,7 @@ pub fn start_repair(
                 .block_on(propose_repair(&client, &model, &rules, &feedback))
                 .map_err(|e| e.to_string())
         });
-        let _ = send.send(Msg::RepairProposed { ticket, result });
+        let _ = send.send(Msg::RepairProposed { stamp, result });
     });
     receive
 }
@@ -118,7 +118,7 @@ pub fn start_repair(
 /// Works out each edit's flips (edits in order, each on top of the earlier
 /// ones); one message per edit.
 pub fn start_preview(
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: PolicyModel,
     tests: Vec<LogicTest>,
     edits: Vec<ModelEdit>,
@@ -132,7 +132,7 @@ pub fn start_preview(
     }
     preview_stream(model, tests, edited, timeout, move |index, flips| {
         Msg::RepairPreviewed {
-            ticket,
+            stamp,
             index,
             flips,
         }
@@ -171,7 +171,7 @@ fn preview_stream(
 /// checked by the solver. One message at the end.
 pub fn start_consolidation(
     project_dir: &Path,
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: PolicyModel,
     record: Option<precept_engine::compose::record::FormalizationRecord>,
     tests: Vec<LogicTest>,
@@ -240,7 +240,7 @@ pub fn start_consolidation(
                 .map(precept_engine::define::pass::as_consolidation),
         );
         let _ = send.send(Msg::Consolidated {
-            ticket,
+            stamp,
             result: Ok(crate::state::msg::Consolidation {
                 proposals: checked,
                 notes,
@@ -253,7 +253,7 @@ pub fn start_consolidation(
 /// The tests each of `edited` (one model per fix to choose from) would
 /// flip against `model`: one message per fix.
 pub fn start_fix_preview(
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: PolicyModel,
     tests: Vec<LogicTest>,
     edited: Vec<PolicyModel>,
@@ -261,7 +261,7 @@ pub fn start_fix_preview(
 ) -> Receiver<Msg> {
     preview_stream(model, tests, edited, timeout, move |index, flips| {
         Msg::FixPreviewed {
-            ticket,
+            stamp,
             index,
             flips,
         }
@@ -298,7 +298,7 @@ fn verifier(
 /// profile: progress messages as translations arrive, then the report.
 pub fn start_check_answer(
     project_dir: &Path,
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     input: AnswerInput,
     model: PolicyModel,
     compiled: CompiledModel,
@@ -314,7 +314,7 @@ pub fn start_check_answer(
             |(verifier, worker)| {
                 let events = send.clone();
                 let mut on_event = move |event| {
-                    let _ = events.send(Msg::AnswerProgress { ticket, event });
+                    let _ = events.send(Msg::AnswerProgress { stamp, event });
                 };
                 verifier
                     .verify(&worker, &input, &mut on_event, &stop)
@@ -322,7 +322,7 @@ pub fn start_check_answer(
                     .map_err(|e| e.to_string())
             },
         );
-        let _ = send.send(Msg::AnswerChecked { ticket, result });
+        let _ = send.send(Msg::AnswerChecked { stamp, result });
     });
     (receive, cancel)
 }
@@ -331,7 +331,7 @@ pub fn start_check_answer(
 /// the configured profile; a message per test, then one at the end.
 pub fn start_answer_tests(
     project_dir: &Path,
-    ticket: u64,
+    stamp: precept_engine::workspace::Stamp,
     model: PolicyModel,
     compiled: CompiledModel,
     tests: Vec<AnswerTest>,
@@ -360,7 +360,7 @@ pub fn start_answer_tests(
             };
             if send
                 .send(Msg::AnswerTestDone {
-                    ticket,
+                    stamp,
                     outcome: Box::new(outcome),
                 })
                 .is_err()
@@ -368,7 +368,7 @@ pub fn start_answer_tests(
                 return;
             }
         }
-        let _ = send.send(Msg::AnswerTestsFinished { ticket });
+        let _ = send.send(Msg::AnswerTestsFinished { stamp });
     });
     (receive, cancel)
 }

@@ -25,7 +25,7 @@ pub const TARGET_CACHE: &str = "probe-target";
 
 /// What one workbench probe runs on.
 pub struct ProbeJob {
-    pub ticket: u64,
+    pub stamp: precept_engine::workspace::Stamp,
     pub target: String,
     pub questions: usize,
     pub model: PolicyModel,
@@ -65,13 +65,13 @@ pub fn start_probe(project_dir: &Path, job: ProbeJob) -> (Receiver<Msg>, Arc<Ato
     let stop = Arc::clone(&cancel);
     let cache = project_dir.join(CACHE_DIR);
     std::thread::spawn(move || {
-        let ticket = job.ticket;
+        let stamp = job.stamp;
         let events = send.clone();
         let on_event = move |event| {
-            let _ = events.send(Msg::Probed { ticket, event });
+            let _ = events.send(Msg::Probed { stamp, event });
         };
         let result = run(&cache, &job, &stop, &on_event).map(Box::new);
-        let _ = send.send(Msg::ProbeFinished { ticket, result });
+        let _ = send.send(Msg::ProbeFinished { stamp, result });
     });
     (receive, cancel)
 }

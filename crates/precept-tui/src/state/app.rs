@@ -8,6 +8,7 @@ use crate::style::highlight::Highlighter;
 use crate::style::theme::Theme;
 use precept_engine::model::drafts::Drafts;
 use precept_engine::model::{CompiledModel, LogicTest, Project};
+use precept_engine::workspace::JobId;
 use precept_engine::workspace::Workspace;
 use ratatui_textarea::TextArea;
 
@@ -120,7 +121,7 @@ pub enum Overlay {
 
 /// The fixes of one diagnostic to choose from (`x` on the vetting screen).
 pub struct FixChoice {
-    pub ticket: u64,
+    pub job: JobId,
     /// What the diagnostic says, for the overlay's title.
     pub title: String,
     pub fixes: Vec<precept_engine::lint::Fix>,
@@ -188,15 +189,8 @@ pub struct App {
     pub repair_feedback: String,
     /// Rules marked with space, for a repair from feedback about several rules.
     pub marked_rules: std::collections::BTreeSet<String>,
-    pub repair_ticket: u64,
-    /// The newest fix choice (`x` on a diagnostic with several fixes).
-    pub fix_ticket: u64,
-    /// The newest why-request (the why overlay drops older replies).
-    pub why_ticket: u64,
     /// The version the draft started from and whether it changed since.
     pub version: crate::state::version_diff::DraftVersion,
-    /// The newest diff request (the diff overlay drops older answers).
-    pub diff_ticket: u64,
     pub status: Status,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -263,11 +257,7 @@ impl App {
             answer_tests: crate::state::answer_tests::AnswerTestsState::default(),
             repair_feedback: String::new(),
             marked_rules: std::collections::BTreeSet::new(),
-            repair_ticket: 0,
-            fix_ticket: 0,
-            why_ticket: 0,
             version,
-            diff_ticket: 0,
             status: Status::default(),
             keymap,
             theme,

@@ -6,6 +6,7 @@
 
 use crate::state::list_cursor::ListCursor;
 use precept_engine::explain::Explanation;
+use precept_engine::workspace::JobId;
 use ratatui_textarea::TextArea;
 
 /// Ticks (about 100 ms each) before "working…" is shown.
@@ -79,18 +80,18 @@ pub struct Consultant {
     /// when it checks), as written.
     pub claim: Option<String>,
     /// The newest request; older replies are dropped.
-    pub ticket: u64,
+    pub job: JobId,
     pub running: bool,
     /// The tick the newest request started at (for "working…").
     pub started: u64,
     pub explanation: Option<Explanation>,
     /// Why the facts could not be asked (they do not check).
     pub error: Option<String>,
-    /// The fingerprint of the model the answer describes: an edit, undo or
-    /// redo that changes the model asks again.
+    /// The model's revision the answer describes: an edit, undo or redo
+    /// that changes the model asks again.
     pub model: u64,
-    /// The history's change count last looked at (the fingerprint is
-    /// compared only when it moves).
+    /// The history's change count last looked at (the revision is compared
+    /// only when it moves).
     pub seen_changes: u64,
 }
 

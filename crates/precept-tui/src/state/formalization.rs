@@ -5,6 +5,7 @@ use crate::state::list_cursor::ListCursor;
 use precept_engine::compose::record::FormalizationRecord;
 use precept_engine::compose::unify::ClusterRecord;
 use precept_engine::formalize::span_runs::SpanCounts;
+use precept_engine::workspace::JobId;
 
 /// Where one span of a running formalization stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub enum SpanProgress {
 /// A formalization running in the background.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormalizeRun {
-    pub generation: u64,
+    pub job: JobId,
     /// Span ids and the first words of each span.
     pub spans: Vec<(String, String)>,
     pub progress: Vec<SpanProgress>,
@@ -48,7 +49,7 @@ pub struct FormalizeState {
     /// `formalization.json`, when the project has one.
     pub record: Option<FormalizationRecord>,
     pub run: Option<FormalizeRun>,
-    pub generation: u64,
+    pub job: JobId,
     pub span_cursor: ListCursor,
     pub cluster_cursor: ListCursor,
     /// Set by a first `F` on a model that has rules; a second `F` replaces them.
@@ -58,7 +59,7 @@ pub struct FormalizeState {
     /// Consolidation proposals, checked against the model (`c`).
     pub proposals: Vec<precept_engine::compose::consolidate_check::CheckedProposal>,
     /// The newest consolidation request, and whether it is still running.
-    pub consolidation_ticket: u64,
+    pub consolidation_job: JobId,
     pub consolidating: bool,
 }
 

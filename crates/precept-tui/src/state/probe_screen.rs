@@ -4,6 +4,7 @@
 
 use precept_engine::probe::Verdict;
 use precept_engine::probe::report::{ProbeReport, ProbeResult};
+use precept_engine::workspace::JobId;
 
 /// How many source questions a workbench probe asks (variants and
 /// follow-ups come on top).
@@ -27,8 +28,8 @@ pub struct ProbeScreen {
     pub profiles_error: Option<String>,
     pub profile_cursor: usize,
     /// The run under way (its ticket), if any.
-    pub running: Option<u64>,
-    pub ticket: u64,
+    pub running: Option<JobId>,
+    pub job: JobId,
     pub planned: usize,
     pub done: usize,
     pub discarded: usize,

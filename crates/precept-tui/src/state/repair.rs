@@ -3,6 +3,7 @@
 
 use precept_engine::repair::RepairProposal;
 use precept_engine::test_runner::flips::TestFlip;
+use precept_engine::workspace::JobId;
 use ratatui_textarea::TextArea;
 
 /// A repair from feedback, from the expert's words to the decisions.
@@ -10,7 +11,7 @@ pub struct RepairState {
     /// The rules the feedback is about.
     pub rules: Vec<String>,
     pub feedback: TextArea<'static>,
-    pub ticket: u64,
+    pub job: JobId,
     pub stage: RepairStage,
 }
 

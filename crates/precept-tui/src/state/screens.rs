@@ -4,6 +4,7 @@
 
 use crate::state::list_cursor::ListCursor;
 use precept_engine::solve::Finding;
+use precept_engine::workspace::JobId;
 use ratatui_textarea::TextArea;
 
 /// What the verify screen asks: a premise and claim in logic, or a
@@ -23,7 +24,7 @@ pub struct AnswerPane {
     pub answer: TextArea<'static>,
     /// 0: question, 1: answer.
     pub field: usize,
-    pub ticket: u64,
+    pub job: JobId,
     pub running: bool,
     /// The translations asked for, and those arrived so far.
     pub asked: usize,
@@ -46,7 +47,7 @@ impl Default for AnswerPane {
             question,
             answer,
             field: 0,
-            ticket: 0,
+            job: JobId::default(),
             running: false,
             asked: 0,
             translations: Vec::new(),
@@ -68,15 +69,15 @@ pub struct VerifyPane {
     pub field: usize,
     pub error: Option<String>,
     pub finding: Option<Finding>,
-    pub ticket: u64,
+    pub job: JobId,
     pub running: bool,
     /// The premise and claim last asked (as typed), asked again after an
     /// edit so that the finding on screen describes the model on screen.
     pub asked: Option<(String, String)>,
     /// The edit (or undo) after which the question was asked again.
     pub asked_again_after: Option<String>,
-    /// The fingerprint of the model the question was last asked on (a
-    /// change to the tests alone asks nothing again).
+    /// The model's revision the question was last asked on (a change to
+    /// the tests alone asks nothing again).
     pub asked_on: u64,
     /// The strict reading (nothing assumed) instead of the default one.
     pub strict: bool,
@@ -97,7 +98,7 @@ impl Default for VerifyPane {
             field: 0,
             error: None,
             finding: None,
-            ticket: 0,
+            job: JobId::default(),
             running: false,
             asked: None,
             asked_again_after: None,
@@ -113,7 +114,7 @@ impl Default for VerifyPane {
 pub struct LintState {
     pub diagnostics: Vec<precept_engine::lint::Diagnostic>,
     /// The run whose results are shown; events of older runs are dropped.
-    pub generation: u64,
+    pub job: JobId,
     pub running: bool,
     pub progress: Option<(usize, usize, &'static str)>,
     /// Whether a lint has ever run (the screen offers to start one).
@@ -128,8 +129,11 @@ pub struct LintState {
     /// The rule chosen among the selected row's rules.
     pub rule_cursor: ListCursor,
     /// The graph components each test reaches (for ranking rows), and the
-    /// fingerprint of the model and tests they were worked out for.
-    pub test_reach: (Option<u64>, Vec<std::collections::BTreeSet<usize>>),
+    /// revision of the model and tests they were worked out for.
+    pub test_reach: (
+        Option<precept_engine::workspace::Revision>,
+        Vec<std::collections::BTreeSet<usize>>,
+    ),
     /// Whether the run's end is announced in the status line: yes when the
     /// expert asked for it (`L`), no when an edit started it (the edit's own
     /// news, such as the tests it flipped, stays in view).
@@ -158,14 +162,14 @@ impl LintState {
 /// Test generation in the background.
 #[derive(Debug, Clone, Default)]
 pub struct GenerationState {
-    pub generation: u64,
+    pub job: JobId,
     pub running: bool,
 }
 
 /// Rule coverage and mutation score, computed in the background.
 #[derive(Debug, Clone, Default)]
 pub struct CoverageState {
-    pub generation: u64,
+    pub job: JobId,
     pub running: bool,
     pub coverage: Option<precept_engine::testgen::coverage::CoverageReport>,
     pub mutation: Option<precept_engine::testgen::mutation::MutationReport>,

@@ -9,6 +9,7 @@ use precept_engine::lifecycle::behaviour::Relation;
 use precept_engine::lifecycle::diff::ModelDiff;
 use precept_engine::lifecycle::versions::draft_state;
 use precept_engine::model::finding::Scenario;
+use precept_engine::workspace::JobId;
 use std::path::Path;
 
 /// The version the draft started from (the newest one) and whether its
@@ -55,7 +56,7 @@ pub enum DiffView {
 #[derive(Debug, Clone, PartialEq)]
 pub struct VersionDiffState {
     /// Answers to older requests are dropped.
-    pub ticket: u64,
+    pub job: JobId,
     pub base: u32,
     pub view: DiffView,
     /// Lines scrolled past.

@@ -5,6 +5,7 @@
 use crate::state::list_cursor::ListCursor;
 use precept_engine::explain::{Ask, Chain};
 use precept_engine::solve::FindingKind;
+use precept_engine::workspace::JobId;
 
 /// What the overlay explains.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,18 +50,18 @@ pub struct WhyState {
     pub parting: Option<Parting>,
     /// The selected step.
     pub cursor: ListCursor,
-    pub ticket: u64,
+    pub job: JobId,
 }
 
 impl WhyState {
-    pub fn new(subject: WhySubject, ticket: u64) -> WhyState {
+    pub fn new(subject: WhySubject, job: JobId) -> WhyState {
         WhyState {
             subject,
             actual: None,
             content: WhyContent::Working,
             parting: None,
             cursor: ListCursor::default(),
-            ticket,
+            job,
         }
     }
 

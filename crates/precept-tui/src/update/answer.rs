@@ -3,10 +3,12 @@
 //! natural-language test with the finding the expert expects.
 
 use crate::state::app::{App, Overlay, Pane, VerifyMode};
-use crate::state::freshness::{Basis, model_fingerprint};
+use crate::state::freshness::Basis;
 use crate::state::msg::Effect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept_engine::answer::{AnswerReport, VerifyEvent};
+use precept_engine::workspace::Reads;
+use precept_engine::workspace::Stamp;
 
 /// ctrl-t on the verify screen: switch between logic and question/answer.
 /// ctrl-t on the verify screen: switches what is asked. The keyboard stays
@@ -55,17 +57,18 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
         qa.error = Some("type the answer (or statement) to check".into());
         return Vec::new();
     }
-    qa.ticket += 1;
+    let stamp = app.ws.stamp();
+    qa.job = stamp.job;
     qa.running = true;
     qa.error = None;
     qa.report = None;
     qa.translations.clear();
     qa.asked = 0;
     qa.solving = None;
-    qa.basis = Basis::new(model_fingerprint(&app.ws.model));
+    qa.basis = Basis::new(stamp.revision, Reads::Model);
     app.status.job = Some("translating the answer".into());
     vec![Effect::CheckAnswer {
-        ticket: qa.ticket,
+        stamp,
         question,
         answer,
         model: Box::new(app.ws.model.clone()),
@@ -77,9 +80,9 @@ pub fn run_check(app: &mut App) -> Vec<Effect> {
     }]
 }
 
-pub fn progress(app: &mut App, ticket: u64, event: VerifyEvent) -> Vec<Effect> {
+pub fn progress(app: &mut App, stamp: Stamp, event: VerifyEvent) -> Vec<Effect> {
     let qa = &mut app.verify.qa;
-    if ticket != qa.ticket || !qa.running {
+    if stamp.job != qa.job || !qa.running {
         return Vec::new();
     }
     match event {
@@ -97,11 +100,11 @@ pub fn progress(app: &mut App, ticket: u64, event: VerifyEvent) -> Vec<Effect> {
 
 pub fn checked(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     result: Result<Box<AnswerReport>, String>,
 ) -> Vec<Effect> {
     let qa = &mut app.verify.qa;
-    if ticket != qa.ticket {
+    if stamp.job != qa.job {
         return Vec::new();
     }
     qa.running = false;

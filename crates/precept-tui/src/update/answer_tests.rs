@@ -6,6 +6,7 @@
 use crate::state::app::App;
 use crate::state::msg::Effect;
 use precept_engine::answer::AnswerTestOutcome;
+use precept_engine::workspace::Stamp;
 
 /// Runs every natural-language test (replacing a run in progress).
 pub fn start(app: &mut App) -> Vec<Effect> {
@@ -17,7 +18,8 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    app.answer_tests.ticket += 1;
+    let stamp = app.ws.stamp();
+    app.answer_tests.job = stamp.job;
     app.answer_tests.running = true;
     app.answer_tests.done = 0;
     app.answer_tests.total = app.ws.tests.nl_tests.len();
@@ -27,7 +29,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         app.answer_tests.total
     ));
     vec![Effect::RunAnswerTests {
-        ticket: app.answer_tests.ticket,
+        stamp,
         model: Box::new(app.ws.model.clone()),
         compiled: Box::new(app.ws.compiled.clone()),
         tests: app.ws.tests.nl_tests.clone(),
@@ -53,8 +55,8 @@ pub fn rerun_if_stale(app: &mut App) -> Vec<Effect> {
     }
 }
 
-pub fn test_done(app: &mut App, ticket: u64, outcome: AnswerTestOutcome) -> Vec<Effect> {
-    if ticket != app.answer_tests.ticket {
+pub fn test_done(app: &mut App, stamp: Stamp, outcome: AnswerTestOutcome) -> Vec<Effect> {
+    if stamp.job != app.answer_tests.job {
         return Vec::new();
     }
     app.answer_tests.done += 1;
@@ -68,8 +70,8 @@ pub fn test_done(app: &mut App, ticket: u64, outcome: AnswerTestOutcome) -> Vec<
     Vec::new()
 }
 
-pub fn finished(app: &mut App, ticket: u64) -> Vec<Effect> {
-    if ticket != app.answer_tests.ticket {
+pub fn finished(app: &mut App, stamp: Stamp) -> Vec<Effect> {
+    if stamp.job != app.answer_tests.job {
         return Vec::new();
     }
     app.answer_tests.running = false;

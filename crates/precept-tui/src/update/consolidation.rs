@@ -6,25 +6,27 @@
 use crate::state::app::{App, Pane, Screen};
 use crate::state::msg::{Consolidation, Effect};
 use precept_engine::compose::consolidate::{ProposalSource, apply};
+use precept_engine::workspace::Stamp;
 
 /// `c`: asks for consolidation proposals, replacing an older request.
 pub fn start(app: &mut App) -> Vec<Effect> {
     if app.screen != Screen::Formalize {
         return Vec::new();
     }
-    app.formalization.consolidation_ticket += 1;
+    let stamp = app.ws.stamp();
+    app.formalization.consolidation_job = stamp.job;
     app.formalization.consolidating = true;
     app.status.job = Some("consolidation: asking for proposals and checking them".into());
     vec![Effect::Consolidate {
-        ticket: app.formalization.consolidation_ticket,
+        stamp,
         model: Box::new(app.ws.model.clone()),
         record: app.formalization.record.clone().map(Box::new),
         tests: app.ws.tests.tests.clone(),
     }]
 }
 
-pub fn done(app: &mut App, ticket: u64, result: Result<Consolidation, String>) -> Vec<Effect> {
-    if ticket != app.formalization.consolidation_ticket {
+pub fn done(app: &mut App, stamp: Stamp, result: Result<Consolidation, String>) -> Vec<Effect> {
+    if stamp.job != app.formalization.consolidation_job {
         return Vec::new();
     }
     app.formalization.consolidating = false;

@@ -7,7 +7,6 @@
 use crate::input::keymap::Action;
 use crate::state::app::{App, Overlay, VerifyMode};
 use crate::state::consultant::{ConsultantFocus, Fact, ValueEntry, premise_text};
-use crate::state::freshness::model_fingerprint;
 use crate::state::msg::Effect;
 use crate::state::why::{WhyState, WhySubject};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -15,6 +14,7 @@ use precept_engine::explain::Explanation;
 use precept_engine::explain::describe::describe;
 use precept_engine::explain::inputs::inputs;
 use precept_engine::smt::Sort;
+use precept_engine::workspace::Stamp;
 use ratatui_textarea::TextArea;
 
 /// Rows the consultant's lists show (the screen less its frame).
@@ -42,7 +42,7 @@ pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     app.verify.consultant.seen_changes = changes;
-    if app.verify.consultant.model == model_fingerprint(&app.ws.model) {
+    if app.verify.consultant.model == app.ws.revision().model {
         return Vec::new();
     }
     refresh(app)
@@ -84,13 +84,14 @@ pub fn recompute(app: &mut App) -> Vec<Effect> {
         .and_then(|c| app.ws.compiled.check_formula(c).ok())
         .map(|(_, claim)| claim);
     consultant.error = None;
-    consultant.model = model_fingerprint(&app.ws.model);
+    consultant.model = app.ws.revision().model;
     consultant.seen_changes = app.ws.history.changes();
-    consultant.ticket += 1;
+    let stamp = app.ws.stamp();
+    consultant.job = stamp.job;
     consultant.running = true;
     consultant.started = app.tick;
     vec![Effect::Consult {
-        ticket: consultant.ticket,
+        stamp,
         premise,
         claim,
         inputs: consultant.inputs.clone(),
@@ -98,8 +99,8 @@ pub fn recompute(app: &mut App) -> Vec<Effect> {
 }
 
 /// The solver's answer for request `ticket`.
-pub fn consulted(app: &mut App, ticket: u64, mut explanation: Explanation) {
-    if ticket != app.verify.consultant.ticket {
+pub fn consulted(app: &mut App, stamp: Stamp, mut explanation: Explanation) {
+    if stamp.job != app.verify.consultant.job {
         return;
     }
     describe(
@@ -264,15 +265,15 @@ fn open_chain(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let (variable, propagation) = (forced.variable.clone(), explanation.propagation.clone());
-    app.why_ticket += 1;
+    let stamp = app.ws.stamp();
     app.overlay = Some(Overlay::Why(Box::new(WhyState::new(
         WhySubject::Forced {
             variable: variable.clone(),
         },
-        app.why_ticket,
+        stamp.job,
     ))));
     vec![Effect::ChainForValue {
-        ticket: app.why_ticket,
+        stamp,
         premise,
         propagation: Box::new(propagation),
         variable,

@@ -13,6 +13,7 @@ use precept_engine::compose::document_run::FormalizedDocument;
 use precept_engine::compose::record::FormalizationRecord;
 use precept_engine::formalize::span_runs::FormalizeEvent;
 use precept_engine::model::PolicyModel;
+use precept_engine::workspace::Stamp;
 
 /// `F`: formalize the project's document. On a model with rules the first
 /// press asks, the second replaces them (undo brings them back).
@@ -37,10 +38,10 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     }
     app.formalization.confirm_replace = false;
     app.formalization.error = None;
-    app.formalization.generation += 1;
-    let generation = app.formalization.generation;
+    let stamp = app.ws.stamp();
+    app.formalization.job = stamp.job;
     app.formalization.run = Some(FormalizeRun {
-        generation,
+        job: stamp.job,
         spans: Vec::new(),
         progress: Vec::new(),
     });
@@ -51,7 +52,7 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         .clone()
         .unwrap_or_else(|| "policy.md".into());
     vec![Effect::Formalize {
-        generation,
+        stamp,
         document,
         document_name,
     }]
@@ -62,18 +63,19 @@ pub fn cancel(app: &mut App) -> Vec<Effect> {
     if app.formalization.run.take().is_none() {
         return Vec::new();
     }
-    app.formalization.generation += 1;
+    // Whatever the stopped run still sends is dropped.
+    app.formalization.job = precept_engine::workspace::JobId::default();
     app.status.job = None;
     app.status.message = Some("formalization stopped; the model is unchanged".into());
     vec![Effect::CancelFormalize]
 }
 
-pub fn event(app: &mut App, generation: u64, event: FormalizeEvent) -> Vec<Effect> {
+pub fn event(app: &mut App, stamp: Stamp, event: FormalizeEvent) -> Vec<Effect> {
     let Some(run) = app
         .formalization
         .run
         .as_mut()
-        .filter(|r| r.generation == generation)
+        .filter(|r| r.job == stamp.job)
     else {
         return Vec::new();
     };
@@ -122,10 +124,10 @@ pub fn event(app: &mut App, generation: u64, event: FormalizeEvent) -> Vec<Effec
 
 pub fn done(
     app: &mut App,
-    generation: u64,
+    stamp: Stamp,
     result: Result<Box<FormalizedDocument>, String>,
 ) -> Vec<Effect> {
-    if app.formalization.generation != generation {
+    if app.formalization.job != stamp.job {
         return Vec::new();
     }
     app.formalization.run = None;

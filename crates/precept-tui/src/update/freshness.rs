@@ -8,7 +8,6 @@
 
 use super::vetting;
 use crate::state::app::App;
-use crate::state::freshness::{model_fingerprint, suite_fingerprint};
 use crate::state::msg::Effect;
 use precept_engine::lint::syntactic;
 
@@ -34,9 +33,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     app.status.last_error = None;
     let mut effects = Vec::new();
     if app.lint.ran {
-        app.lint
-            .basis
-            .observe(model_fingerprint(&app.ws.model), &change);
+        app.lint.basis.observe(app.ws.revision(), &change);
         if app.lint.basis.stale_since().is_some() {
             if app.ws.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
                 effects.extend(vetting::relint(app));
@@ -48,7 +45,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     effects.extend(reask_verify(app, &change));
     // The answer check and the probe asked an LLM: too dear to redo on
     // every edit, so they say after which edit they stopped being current.
-    let now = model_fingerprint(&app.ws.model);
+    let now = app.ws.revision();
     let qa = &mut app.verify.qa;
     if qa.running || qa.report.is_some() {
         qa.basis.observe(now, &change);
@@ -57,9 +54,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
         app.probe.basis.observe(now, &change);
     }
     if app.coverage.running || app.coverage.coverage.is_some() {
-        app.coverage
-            .basis
-            .observe(suite_fingerprint(&app.ws.model, &app.ws.tests), &change);
+        app.coverage.basis.observe(now, &change);
     }
     effects
 }
@@ -73,11 +68,11 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
     let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
         return Vec::new();
     };
-    let fingerprint = model_fingerprint(&app.ws.model);
-    if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == fingerprint {
+    let now = app.ws.revision().model;
+    if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == now {
         return Vec::new();
     }
-    app.verify.asked_on = fingerprint;
+    app.verify.asked_on = now;
     let checked = app
         .ws
         .compiled
@@ -94,7 +89,7 @@ fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
     match checked {
         Ok((premise, claim)) => {
             app.verify.error = None;
-            app.verify.ticket += 1;
+            app.verify.job = precept_engine::workspace::JobId::next();
             app.verify.running = true;
             app.verify.asked_again_after = Some(change.to_string());
             vec![super::runs::verify_question(app, premise, claim)]

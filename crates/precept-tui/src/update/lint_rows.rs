@@ -3,7 +3,6 @@
 //! `f`, which shows or folds the notes.
 
 use crate::state::app::App;
-use crate::state::freshness::suite_fingerprint;
 use crate::state::msg::Effect;
 use precept_engine::lint::triage::{test_components, tests_reached, triage};
 
@@ -12,7 +11,7 @@ use precept_engine::lint::triage::{test_components, tests_reached, triage};
 pub fn retriage(app: &mut App) {
     // Which parts of the graph each test reaches: worked out again only
     // when the model or the tests change, not on every diagnostic found.
-    let key = suite_fingerprint(&app.ws.model, &app.ws.tests);
+    let key = app.ws.revision();
     if app.lint.test_reach.0 != Some(key) {
         app.lint.test_reach = (
             Some(key),

@@ -58,48 +58,39 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             navigation::rescroll(app);
             Vec::new()
         }
-        Msg::TestFinished {
-            generation,
-            outcome,
-        } => {
-            let mut effects = runs::test_finished(app, generation, *outcome);
-            if app.ws.run.pending == 0 && generation == app.ws.run.generation {
+        Msg::TestFinished { stamp, outcome } => {
+            let mut effects = runs::test_finished(app, stamp, *outcome);
+            if app.ws.run.pending == 0 && stamp.job == app.ws.run.job {
                 effects.extend(answer_tests::rerun_if_stale(app));
             }
             effects
         }
-        Msg::ConsistencyChecked {
-            generation,
-            consistent,
-        } => runs::consistency_checked(app, generation, consistent),
-        Msg::VerifyFinished { ticket, finding } => {
-            if ticket == app.verify.ticket {
+        Msg::ConsistencyChecked { stamp, consistent } => {
+            runs::consistency_checked(app, stamp, consistent)
+        }
+        Msg::VerifyFinished { stamp, finding } => {
+            if stamp.job == app.verify.job {
                 app.verify.running = false;
                 app.verify.finding = Some(*finding);
                 app.status.job = None;
             }
             Vec::new()
         }
-        Msg::Lint { generation, event } => vetting::lint_event(app, generation, event),
-        Msg::TestsGenerated {
-            generation,
-            generated,
-        } => vetting::tests_generated(app, generation, generated),
+        Msg::Lint { stamp, event } => vetting::lint_event(app, stamp, event),
+        Msg::TestsGenerated { stamp, generated } => vetting::tests_generated(app, stamp, generated),
         Msg::DraftVersion(version) => version_diff::draft_version(app, version),
-        Msg::VersionDiffProgress { ticket, text } => version_diff::progress(app, ticket, text),
-        Msg::VersionDiffDone { ticket, result } => version_diff::done(app, ticket, result),
-        Msg::CoverageProgress { generation, text } => {
-            vetting::coverage_progress(app, generation, text)
-        }
+        Msg::VersionDiffProgress { stamp, text } => version_diff::progress(app, stamp, text),
+        Msg::VersionDiffDone { stamp, result } => version_diff::done(app, stamp, result),
+        Msg::CoverageProgress { stamp, text } => vetting::coverage_progress(app, stamp, text),
         Msg::CoverageDone {
-            generation,
+            stamp,
             coverage,
             mutation,
-        } => vetting::coverage_done(app, generation, *coverage, *mutation),
-        Msg::Formalize { generation, event } => formalize::event(app, generation, event),
-        Msg::FormalizeDone { generation, result } => formalize::done(app, generation, result),
-        Msg::RepairProposed { ticket, result } => repair::proposed(app, ticket, result),
-        Msg::AnswerProgress { ticket, event } => answer::progress(app, ticket, event),
+        } => vetting::coverage_done(app, stamp, *coverage, *mutation),
+        Msg::Formalize { stamp, event } => formalize::event(app, stamp, event),
+        Msg::FormalizeDone { stamp, result } => formalize::done(app, stamp, result),
+        Msg::RepairProposed { stamp, result } => repair::proposed(app, stamp, result),
+        Msg::AnswerProgress { stamp, event } => answer::progress(app, stamp, event),
         Msg::ProbeTargets {
             names,
             translator,
@@ -108,46 +99,43 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             probe_screen::targets(app, names, translator, error);
             Vec::new()
         }
-        Msg::Probed { ticket, event } => {
-            probe_screen::probed(app, ticket, event);
+        Msg::Probed { stamp, event } => {
+            probe_screen::probed(app, stamp, event);
             Vec::new()
         }
-        Msg::ProbeFinished { ticket, result } => {
-            probe_screen::finished(app, ticket, result);
+        Msg::ProbeFinished { stamp, result } => {
+            probe_screen::finished(app, stamp, result);
             Vec::new()
         }
-        Msg::AnswerChecked { ticket, result } => answer::checked(app, ticket, result),
-        Msg::AnswerTestDone { ticket, outcome } => answer_tests::test_done(app, ticket, *outcome),
-        Msg::AnswerTestsFinished { ticket } => answer_tests::finished(app, ticket),
-        Msg::Consolidated { ticket, result } => consolidation::done(app, ticket, result),
+        Msg::AnswerChecked { stamp, result } => answer::checked(app, stamp, result),
+        Msg::AnswerTestDone { stamp, outcome } => answer_tests::test_done(app, stamp, *outcome),
+        Msg::AnswerTestsFinished { stamp } => answer_tests::finished(app, stamp),
+        Msg::Consolidated { stamp, result } => consolidation::done(app, stamp, result),
         Msg::FixPreviewed {
-            ticket,
+            stamp,
             index,
             flips,
-        } => vetting::fix_previewed(app, ticket, index, flips),
+        } => vetting::fix_previewed(app, stamp, index, flips),
         Msg::RepairPreviewed {
-            ticket,
+            stamp,
             index,
             flips,
-        } => repair::previewed(app, ticket, index, flips),
+        } => repair::previewed(app, stamp, index, flips),
         Msg::Exported { format, path } => {
             commands::exported(app, format, &path);
             Vec::new()
         }
         Msg::TestExplained {
-            ticket,
+            stamp,
             explanation,
             parting,
-        } => why::test_explained(app, ticket, *explanation, parting),
-        Msg::Consulted {
-            ticket,
-            explanation,
-        } => {
-            consultant::consulted(app, ticket, *explanation);
+        } => why::test_explained(app, stamp, *explanation, parting),
+        Msg::Consulted { stamp, explanation } => {
+            consultant::consulted(app, stamp, *explanation);
             Vec::new()
         }
-        Msg::ValueChained { ticket, chain } => {
-            why::value_chained(app, ticket, chain);
+        Msg::ValueChained { stamp, chain } => {
+            why::value_chained(app, stamp, chain);
             Vec::new()
         }
         Msg::RewriteChecked { id, new, was, same } => {

@@ -4,12 +4,14 @@
 //! natural-language test, so the model keeps being checked against it.
 
 use crate::state::app::{App, Pane};
-use crate::state::freshness::{Basis, model_fingerprint};
+use crate::state::freshness::Basis;
 use crate::state::msg::Effect;
 use crate::state::probe_screen::{ProbeScreen, WORKBENCH_QUESTIONS};
 use precept_engine::model::AnswerTest;
 use precept_engine::probe::run::ProbeEvent;
 use precept_engine::solve::FindingKind;
+use precept_engine::workspace::Reads;
+use precept_engine::workspace::Stamp;
 
 /// The profiles of `llm.toml` arrived: every one but the translator's.
 pub fn targets(
@@ -42,8 +44,9 @@ pub fn start(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let probe = &mut app.probe;
-    probe.ticket += 1;
-    probe.running = Some(probe.ticket);
+    let stamp = app.ws.stamp();
+    probe.job = stamp.job;
+    probe.running = Some(probe.job);
     probe.planned = 0;
     probe.done = 0;
     probe.discarded = 0;
@@ -51,10 +54,10 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     probe.report = None;
     probe.error = None;
     probe.failure_cursor = 0;
-    probe.basis = Basis::new(model_fingerprint(&app.ws.model));
+    probe.basis = Basis::new(stamp.revision, Reads::Model);
     app.status.message = Some(format!("probing {target}: asking the questions…"));
     vec![Effect::StartProbe {
-        ticket: app.probe.ticket,
+        stamp,
         target,
         questions: WORKBENCH_QUESTIONS,
         model: Box::new(app.ws.model.clone()),
@@ -86,9 +89,9 @@ pub fn cancel(app: &mut App) -> Vec<Effect> {
 }
 
 /// Progress of the run.
-pub fn probed(app: &mut App, ticket: u64, event: ProbeEvent) {
+pub fn probed(app: &mut App, stamp: Stamp, event: ProbeEvent) {
     let probe = &mut app.probe;
-    if probe.running != Some(ticket) {
+    if probe.running != Some(stamp.job) {
         return;
     }
     match event {
@@ -112,10 +115,10 @@ pub fn probed(app: &mut App, ticket: u64, event: ProbeEvent) {
 /// The run ended (or could not start).
 pub fn finished(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     result: Result<Box<precept_engine::probe::report::ProbeReport>, String>,
 ) {
-    if app.probe.running != Some(ticket) {
+    if app.probe.running != Some(stamp.job) {
         return;
     }
     app.probe.running = None;

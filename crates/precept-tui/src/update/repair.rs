@@ -9,6 +9,7 @@ use crate::state::repair::{Proposed, RepairStage, RepairState};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept_engine::repair::RepairProposal;
 use precept_engine::test_runner::flips::TestFlip;
+use precept_engine::workspace::Stamp;
 use ratatui_textarea::TextArea;
 
 /// Space on the rules list: mark or unmark the selected rule.
@@ -58,11 +59,11 @@ pub fn open(app: &mut App) {
         "what {} gets wrong, in your words: a case it misses, a limit or condition the document states otherwise",
         rules.join(", ")
     ));
-    app.repair_ticket += 1;
+    let job = precept_engine::workspace::JobId::next();
     app.overlay = Some(Overlay::Repair(Box::new(RepairState {
         rules,
         feedback,
-        ticket: app.repair_ticket,
+        job,
         stage: RepairStage::Writing,
     })));
 }
@@ -104,9 +105,11 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 return Vec::new();
             }
             state.stage = RepairStage::Asking;
+            let stamp = app.ws.stamp();
+            state.job = stamp.job;
             app.status.job = Some("asking the LLM for a repair".into());
             vec![Effect::ProposeRepair {
-                ticket: state.ticket,
+                stamp,
                 model: Box::new(app.ws.model.clone()),
                 rules: state.rules.clone(),
                 feedback,
@@ -173,11 +176,15 @@ fn accept(app: &mut App) -> Vec<Effect> {
     effects
 }
 
-pub fn proposed(app: &mut App, ticket: u64, result: Result<RepairProposal, String>) -> Vec<Effect> {
+pub fn proposed(
+    app: &mut App,
+    stamp: Stamp,
+    result: Result<RepairProposal, String>,
+) -> Vec<Effect> {
     let Some(Overlay::Repair(state)) = app.overlay.as_mut() else {
         return Vec::new();
     };
-    if state.ticket != ticket {
+    if state.job != stamp.job {
         return Vec::new();
     }
     app.status.job = None;
@@ -202,7 +209,7 @@ pub fn proposed(app: &mut App, ticket: u64, result: Result<RepairProposal, Strin
             }
             app.status.job = Some("working out which tests the edits flip".into());
             vec![Effect::PreviewRepair {
-                ticket,
+                stamp,
                 model: Box::new(app.ws.model.clone()),
                 tests: app.ws.tests.tests.clone(),
                 edits,
@@ -213,14 +220,14 @@ pub fn proposed(app: &mut App, ticket: u64, result: Result<RepairProposal, Strin
 
 pub fn previewed(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     index: usize,
     flips: Result<Vec<TestFlip>, String>,
 ) -> Vec<Effect> {
     let Some(Overlay::Repair(state)) = app.overlay.as_mut() else {
         return Vec::new();
     };
-    if state.ticket != ticket {
+    if state.job != stamp.job {
         return Vec::new();
     }
     if let RepairStage::Proposed(proposed) = &mut state.stage {

@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept_engine::smt::Expr;
 use precept_engine::solve::{Defaults, Reading};
 use precept_engine::test_runner::{TestOutcome, check_test};
+use precept_engine::workspace::Stamp;
 use std::collections::HashSet;
 
 /// Reruns every test.
@@ -19,7 +20,8 @@ pub fn start_full_run(app: &mut App) -> Effect {
 /// one: the runtime cancels what is still queued, and results of older runs
 /// are dropped when they arrive.
 pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial: bool) -> Effect {
-    app.ws.run.generation += 1;
+    let stamp = app.ws.stamp();
+    app.ws.run.job = stamp.job;
     app.ws.run.flips.clear();
     // A run started while handling an edit, undo or redo is that change's rerun.
     app.ws.run.run_cause = (app.ws.history.changes() != app.seen_changes)
@@ -89,15 +91,15 @@ pub fn start_run(app: &mut App, ids: &[String], check_consistency: bool, partial
         ))
     };
     Effect::RunTests {
-        generation: app.ws.run.generation,
+        stamp,
         jobs,
         check_consistency,
         shared_out: partial,
     }
 }
 
-pub fn test_finished(app: &mut App, generation: u64, outcome: TestOutcome) -> Vec<Effect> {
-    if generation != app.ws.run.generation {
+pub fn test_finished(app: &mut App, stamp: Stamp, outcome: TestOutcome) -> Vec<Effect> {
+    if stamp.job != app.ws.run.job {
         return Vec::new();
     }
     let id = outcome.id.clone();
@@ -199,8 +201,8 @@ pub fn flips_summary(flips: &[Flip]) -> String {
 
 /// The probe that accompanies a partial rerun: if the edit made the policy
 /// inconsistent, every test may have changed, so all are rerun.
-pub fn consistency_checked(app: &mut App, generation: u64, consistent: bool) -> Vec<Effect> {
-    if generation != app.ws.run.generation {
+pub fn consistency_checked(app: &mut App, stamp: Stamp, consistent: bool) -> Vec<Effect> {
+    if stamp.job != app.ws.run.job {
         return Vec::new();
     }
     if consistent {
@@ -286,10 +288,10 @@ pub fn run_verify(app: &mut App) -> Vec<Effect> {
         }
     };
     app.verify.error = None;
-    app.verify.ticket += 1;
+    app.verify.job = precept_engine::workspace::JobId::next();
     app.verify.running = true;
     app.verify.asked = Some((premise_text, claim_text));
-    app.verify.asked_on = crate::state::freshness::model_fingerprint(&app.ws.model);
+    app.verify.asked_on = app.ws.revision().model;
     app.verify.asked_again_after = None;
     app.status.job = Some("verifying".into());
     vec![verify_question(app, premise, claim)]
@@ -306,7 +308,10 @@ pub(super) fn verify_question(app: &App, premise: Expr, claim: Expr) -> Effect {
         .filter(|d| !d.unmentioned(&premise, &claim, reading).is_empty())
         .map(|d| crate::state::msg::Assuming(std::sync::Arc::new(d)));
     Effect::Verify {
-        ticket: app.verify.ticket,
+        stamp: Stamp {
+            job: app.verify.job,
+            revision: app.ws.revision(),
+        },
         premise,
         claim,
         defaults,

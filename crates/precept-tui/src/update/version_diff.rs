@@ -9,6 +9,7 @@ use crate::state::app::{App, Overlay};
 use crate::state::msg::Effect;
 use crate::state::version_diff::{DiffView, DraftVersion, VersionDiffState, view_lines};
 use crossterm::event::{KeyCode, KeyEvent};
+use precept_engine::workspace::Stamp;
 
 /// Opens the diff overlay and starts the diff (before any version: says how
 /// to freeze one).
@@ -18,29 +19,26 @@ pub fn open(app: &mut App) -> Vec<Effect> {
             Some("no version to compare with yet: freeze one with `precept version DIR`".into());
         return Vec::new();
     };
-    app.diff_ticket += 1;
+    let stamp = app.ws.stamp();
     app.status.job = Some(format!("diff against v{base}"));
     app.overlay = Some(Overlay::VersionDiff(Box::new(VersionDiffState {
-        ticket: app.diff_ticket,
+        job: stamp.job,
         base,
         view: DiffView::Running("starting".into()),
         offset: 0,
     })));
-    vec![Effect::VersionDiff {
-        ticket: app.diff_ticket,
-        base,
-    }]
+    vec![Effect::VersionDiff { stamp, base }]
 }
 
-fn current(app: &mut App, ticket: u64) -> Option<&mut VersionDiffState> {
+fn current(app: &mut App, stamp: Stamp) -> Option<&mut VersionDiffState> {
     match app.overlay.as_mut() {
-        Some(Overlay::VersionDiff(state)) if state.ticket == ticket => Some(state),
+        Some(Overlay::VersionDiff(state)) if state.job == stamp.job => Some(state),
         _ => None,
     }
 }
 
-pub fn progress(app: &mut App, ticket: u64, text: String) -> Vec<Effect> {
-    if let Some(state) = current(app, ticket) {
+pub fn progress(app: &mut App, stamp: Stamp, text: String) -> Vec<Effect> {
+    if let Some(state) = current(app, stamp) {
         state.view = DiffView::Running(text);
     }
     Vec::new()
@@ -48,13 +46,15 @@ pub fn progress(app: &mut App, ticket: u64, text: String) -> Vec<Effect> {
 
 pub fn done(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     result: Result<Box<precept_engine::lifecycle::diff::ModelDiff>, String>,
 ) -> Vec<Effect> {
-    if ticket == app.diff_ticket {
+    // The newest diff answered, or nobody waits for one any more.
+    let waiting = matches!(&app.overlay, Some(Overlay::VersionDiff(_)));
+    if !waiting || current(app, stamp).is_some() {
         app.status.job = None;
     }
-    if let Some(state) = current(app, ticket) {
+    if let Some(state) = current(app, stamp) {
         state.view = match result {
             Ok(diff) => DiffView::Ready(diff),
             Err(error) => DiffView::Failed(error),

@@ -2,18 +2,20 @@
 //! background with progress) and one-keystroke fixes.
 
 use crossterm::event::{KeyCode, KeyEvent};
+use precept_engine::workspace::Stamp;
 
 use super::lint_rows::retriage;
 use super::model_change::finish_declaration_edit;
 use crate::state::app::{App, Screen, TestState};
 use crate::state::app::{FixChoice, Overlay};
-use crate::state::freshness::{Basis, model_fingerprint, suite_fingerprint};
+use crate::state::freshness::Basis;
 use crate::state::msg::Effect;
 use precept_engine::lint::{Fix, ModelEdit, syntactic};
 use precept_engine::model::TestStatus;
 use precept_engine::solve::FindingKind;
 use precept_engine::solve::lint_checks::LintEvent;
 use precept_engine::test_runner::flips::TestFlip;
+use precept_engine::workspace::Reads;
 
 /// Starts a lint run, replacing any older one.
 pub fn start_lint(app: &mut App) -> Vec<Effect> {
@@ -28,9 +30,10 @@ pub fn relint(app: &mut App) -> Vec<Effect> {
 }
 
 fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
-    app.lint.basis = Basis::new(model_fingerprint(&app.ws.model));
     app.lint.announce = announce;
-    app.lint.generation += 1;
+    let stamp = app.ws.stamp();
+    app.lint.basis = Basis::new(stamp.revision, Reads::Model);
+    app.lint.job = stamp.job;
     app.lint.diagnostics = syntactic::check(&app.ws.model, &app.ws.compiled);
     app.lint.running = true;
     app.lint.ran = true;
@@ -40,13 +43,13 @@ fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
         app.status.job = Some("linting".into());
     }
     vec![Effect::Lint {
-        generation: app.lint.generation,
+        stamp,
         model: Box::new(app.ws.compiled.clone()),
     }]
 }
 
-pub fn lint_event(app: &mut App, generation: u64, event: LintEvent) -> Vec<Effect> {
-    if generation != app.lint.generation {
+pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> {
+    if stamp.job != app.lint.job {
         return Vec::new();
     }
     match event {
@@ -117,7 +120,7 @@ pub fn apply_fix(app: &mut App) -> Vec<Effect> {
 }
 
 fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect> {
-    app.fix_ticket += 1;
+    let stamp = app.ws.stamp();
     let edited: Vec<_> = fixes
         .iter()
         .map(|fix| {
@@ -128,14 +131,14 @@ fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect>
         })
         .collect();
     app.overlay = Some(Overlay::FixChoice(Box::new(FixChoice {
-        ticket: app.fix_ticket,
+        job: stamp.job,
         title,
         flips: vec![None; fixes.len()],
         fixes,
         selected: 0,
     })));
     vec![Effect::PreviewFixes {
-        ticket: app.fix_ticket,
+        stamp,
         model: Box::new(app.ws.model.clone()),
         tests: app.ws.tests.tests.clone(),
         edited,
@@ -145,12 +148,12 @@ fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect>
 /// The flips of one fix of the open choice have been worked out.
 pub fn fix_previewed(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     index: usize,
     flips: Result<Vec<TestFlip>, String>,
 ) -> Vec<Effect> {
     if let Some(Overlay::FixChoice(choice)) = &mut app.overlay
-        && choice.ticket == ticket
+        && choice.job == stamp.job
         && let Some(slot) = choice.flips.get_mut(index)
     {
         *slot = Some(flips);
@@ -209,20 +212,21 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
 
 /// Starts measuring coverage and the mutation score, replacing an older run.
 pub fn start_coverage(app: &mut App) -> Vec<Effect> {
-    app.coverage.basis = Basis::new(suite_fingerprint(&app.ws.model, &app.ws.tests));
-    app.coverage.generation += 1;
+    let stamp = app.ws.stamp();
+    app.coverage.basis = Basis::new(stamp.revision, Reads::ModelAndTests);
+    app.coverage.job = stamp.job;
     app.coverage.running = true;
     app.status.job = Some("measuring coverage and mutation score".into());
     vec![Effect::Coverage {
-        generation: app.coverage.generation,
+        stamp,
         model: Box::new(app.ws.compiled.clone()),
         tests: app.ws.tests.tests.clone(),
     }]
 }
 
 /// Shows how far the mutation score of the current coverage run has come.
-pub fn coverage_progress(app: &mut App, generation: u64, text: String) -> Vec<Effect> {
-    if generation == app.coverage.generation && app.coverage.running {
+pub fn coverage_progress(app: &mut App, stamp: Stamp, text: String) -> Vec<Effect> {
+    if stamp.job == app.coverage.job && app.coverage.running {
         app.status.job = Some(format!("mutation score: {text}"));
     }
     Vec::new()
@@ -230,11 +234,11 @@ pub fn coverage_progress(app: &mut App, generation: u64, text: String) -> Vec<Ef
 
 pub fn coverage_done(
     app: &mut App,
-    generation: u64,
+    stamp: Stamp,
     coverage: precept_engine::testgen::coverage::CoverageReport,
     mutation: precept_engine::testgen::mutation::MutationReport,
 ) -> Vec<Effect> {
-    if generation != app.coverage.generation {
+    if stamp.job != app.coverage.job {
         return Vec::new();
     }
     app.coverage.running = false;
@@ -260,11 +264,12 @@ pub const GENERATED_PER_RUN: usize = 50;
 
 /// ctrl-g: generate tests on a solver of their own.
 pub fn start_generation(app: &mut App) -> Vec<Effect> {
-    app.generating.generation += 1;
+    let stamp = app.ws.stamp();
+    app.generating.job = stamp.job;
     app.generating.running = true;
     app.status.job = Some("generating tests".into());
     vec![Effect::Generate {
-        generation: app.generating.generation,
+        stamp,
         model: Box::new(app.ws.compiled.clone()),
         max: GENERATED_PER_RUN,
     }]
@@ -274,10 +279,10 @@ pub fn start_generation(app: &mut App) -> Vec<Effect> {
 /// suite), saves them and runs them.
 pub fn tests_generated(
     app: &mut App,
-    generation: u64,
+    stamp: Stamp,
     generated: Vec<precept_engine::testgen::generate::GeneratedTest>,
 ) -> Vec<Effect> {
-    if generation != app.generating.generation {
+    if stamp.job != app.generating.job {
         return Vec::new();
     }
     app.generating.running = false;

@@ -15,6 +15,7 @@ use precept_engine::explain::markdown::chain_markdown;
 use precept_engine::explain::{Chain, Explanation};
 use precept_engine::model::finding::FindingKind;
 use precept_engine::test_runner::check_test;
+use precept_engine::workspace::Stamp;
 
 /// Steps the overlay's list moves by on page keys.
 const PAGE_STEPS: isize = 5;
@@ -37,16 +38,16 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         }
     };
     let failing = matches!(app.ws.run.results.get(&test.id), Some(TestState::Done(o)) if !o.passed);
-    app.why_ticket += 1;
+    let stamp = app.ws.stamp();
     app.overlay = Some(Overlay::Why(Box::new(WhyState::new(
         WhySubject::Test {
             id: test.id.clone(),
             expected: test.expected,
         },
-        app.why_ticket,
+        stamp.job,
     ))));
     vec![Effect::ExplainTest {
-        ticket: app.why_ticket,
+        stamp,
         premise,
         claim,
         inputs: precept_engine::explain::inputs::inputs(&app.ws.compiled),
@@ -54,9 +55,9 @@ pub fn open(app: &mut App) -> Vec<Effect> {
     }]
 }
 
-fn open_why(app: &mut App, ticket: u64) -> Option<&mut WhyState> {
+fn open_why(app: &mut App, stamp: Stamp) -> Option<&mut WhyState> {
     match app.overlay.as_mut() {
-        Some(Overlay::Why(why)) if why.ticket == ticket => Some(why),
+        Some(Overlay::Why(why)) if why.job == stamp.job => Some(why),
         _ => None,
     }
 }
@@ -93,7 +94,7 @@ fn no_chain_reason(kind: FindingKind, explanation: &Explanation) -> String {
 /// The explanation of a test's finding arrived.
 pub fn test_explained(
     app: &mut App,
-    ticket: u64,
+    stamp: Stamp,
     mut explanation: Explanation,
     parting: Option<usize>,
 ) -> Vec<Effect> {
@@ -103,7 +104,7 @@ pub fn test_explained(
         &app.ws.model,
         app.ws.document.as_deref(),
     );
-    let Some(why) = open_why(app, ticket) else {
+    let Some(why) = open_why(app, stamp) else {
         return Vec::new();
     };
     let Some(kind) = explanation.finding.as_ref().map(|f| f.kind) else {
@@ -142,7 +143,7 @@ pub fn test_explained(
 }
 
 /// The chain of a forced value arrived.
-pub fn value_chained(app: &mut App, ticket: u64, chain: Result<Option<Chain>, String>) {
+pub fn value_chained(app: &mut App, stamp: Stamp, chain: Result<Option<Chain>, String>) {
     let chain = chain.map(|chain| {
         chain.map(|mut chain| {
             describe_chain(
@@ -154,7 +155,7 @@ pub fn value_chained(app: &mut App, ticket: u64, chain: Result<Option<Chain>, St
             chain
         })
     });
-    let Some(why) = open_why(app, ticket) else {
+    let Some(why) = open_why(app, stamp) else {
         return;
     };
     why.content = match chain {

@@ -11,17 +11,17 @@ impl Runtime {
     /// `poll`.
     pub(super) fn execute_background(&mut self, effect: Effect) -> Vec<Msg> {
         match effect {
-            Effect::VersionDiff { ticket, base } => {
+            Effect::VersionDiff { stamp, base } => {
                 self.streams
                     .push(crate::effects::diff_job::diff_against_version(
                         self.project_dir.clone(),
-                        ticket,
+                        stamp,
                         base,
                     ));
                 Vec::new()
             }
             Effect::Formalize {
-                generation,
+                stamp,
                 document,
                 document_name,
             } => {
@@ -31,7 +31,7 @@ impl Runtime {
                 let (messages, cancel) = crate::effects::llm_jobs::start_formalize(
                     &self.project_dir,
                     self.timeout,
-                    generation,
+                    stamp,
                     document,
                     document_name,
                 );
@@ -40,7 +40,7 @@ impl Runtime {
                 Vec::new()
             }
             Effect::CheckAnswer {
-                ticket,
+                stamp,
                 question,
                 answer,
                 model,
@@ -52,7 +52,7 @@ impl Runtime {
                 }
                 let (messages, cancel) = crate::effects::llm_jobs::start_check_answer(
                     &self.project_dir,
-                    ticket,
+                    stamp,
                     precept_engine::answer::AnswerInput::new(question, answer),
                     *model,
                     *compiled,
@@ -64,7 +64,7 @@ impl Runtime {
                 Vec::new()
             }
             Effect::StartProbe {
-                ticket,
+                stamp,
                 target,
                 questions,
                 model,
@@ -73,7 +73,7 @@ impl Runtime {
             } => {
                 self.stop_probe();
                 let job = crate::effects::probe_job::ProbeJob {
-                    ticket,
+                    stamp,
                     target,
                     questions,
                     model: *model,
@@ -97,7 +97,7 @@ impl Runtime {
                 )]
             }
             Effect::RunAnswerTests {
-                ticket,
+                stamp,
                 model,
                 compiled,
                 tests,
@@ -108,7 +108,7 @@ impl Runtime {
                 }
                 let (messages, cancel) = crate::effects::llm_jobs::start_answer_tests(
                     &self.project_dir,
-                    ticket,
+                    stamp,
                     *model,
                     *compiled,
                     tests,
@@ -126,14 +126,14 @@ impl Runtime {
                 Vec::new()
             }
             Effect::ProposeRepair {
-                ticket,
+                stamp,
                 model,
                 rules,
                 feedback,
             } => {
                 self.streams.push(crate::effects::llm_jobs::start_repair(
                     &self.project_dir,
-                    ticket,
+                    stamp,
                     *model,
                     rules,
                     feedback,
@@ -141,13 +141,13 @@ impl Runtime {
                 Vec::new()
             }
             Effect::PreviewRepair {
-                ticket,
+                stamp,
                 model,
                 tests,
                 edits,
             } => {
                 self.streams.push(crate::effects::llm_jobs::start_preview(
-                    ticket,
+                    stamp,
                     *model,
                     tests,
                     edits,
@@ -156,7 +156,7 @@ impl Runtime {
                 Vec::new()
             }
             Effect::Consolidate {
-                ticket,
+                stamp,
                 model,
                 record,
                 tests,
@@ -164,7 +164,7 @@ impl Runtime {
                 self.streams
                     .push(crate::effects::llm_jobs::start_consolidation(
                         &self.project_dir,
-                        ticket,
+                        stamp,
                         *model,
                         record.map(|r| *r),
                         tests,
@@ -173,14 +173,14 @@ impl Runtime {
                 Vec::new()
             }
             Effect::PreviewFixes {
-                ticket,
+                stamp,
                 model,
                 tests,
                 edited,
             } => {
                 self.streams
                     .push(crate::effects::llm_jobs::start_fix_preview(
-                        ticket,
+                        stamp,
                         *model,
                         tests,
                         edited,

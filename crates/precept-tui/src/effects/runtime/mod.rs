@@ -20,18 +20,17 @@ mod files;
 
 /// A lint run in progress: its events arrive on their own channel.
 struct LintRun {
-    generation: u64,
-    job: JobId,
+    stamp: precept_engine::workspace::Stamp,
     events: Receiver<precept_engine::solve::lint_checks::LintEvent>,
 }
 
 enum Pending {
     Test {
-        generation: u64,
+        stamp: precept_engine::workspace::Stamp,
         test: Box<LogicTest>,
     },
     ConsistencyCheck {
-        generation: u64,
+        stamp: precept_engine::workspace::Stamp,
     },
 }
 
@@ -121,7 +120,7 @@ impl Runtime {
                 Vec::new()
             }
             Effect::RunTests {
-                generation,
+                stamp,
                 jobs,
                 check_consistency,
                 shared_out,
@@ -135,7 +134,7 @@ impl Runtime {
                             runnable.push((premise, claim, job.known, Box::new(job.test)))
                         }
                         Err(error) => messages.push(Msg::TestFinished {
-                            generation,
+                            stamp,
                             outcome: Box::new(TestOutcome {
                                 id: job.test.id,
                                 name: job.test.name,
@@ -148,27 +147,28 @@ impl Runtime {
                         }),
                     }
                 }
-                let (job, tickets) = self.scheduler.run_tests(runnable, shared_out, &self.reply);
+                let tickets =
+                    self.scheduler
+                        .run_tests(stamp.job, runnable, shared_out, &self.reply);
                 for (ticket, test) in tickets {
-                    self.pending
-                        .insert(ticket, Pending::Test { generation, test });
+                    self.pending.insert(ticket, Pending::Test { stamp, test });
                 }
-                self.tests_job = Some(job);
+                self.tests_job = Some(stamp.job);
                 // After the main worker's tests: its first test has asked
                 // whether the edited rules hold together, so the probe then
                 // costs next to nothing and holds no test back.
                 if check_consistency {
                     let truth = Expr::new(ExprKind::Bool(true));
-                    let ticket = self
-                        .scheduler
-                        .ask_main(job, truth.clone(), truth, &self.reply);
+                    let ticket =
+                        self.scheduler
+                            .ask_main(stamp.job, truth.clone(), truth, &self.reply);
                     self.pending
-                        .insert(ticket, Pending::ConsistencyCheck { generation });
+                        .insert(ticket, Pending::ConsistencyCheck { stamp });
                 }
                 messages
             }
             Effect::Verify {
-                ticket,
+                stamp,
                 premise,
                 claim,
                 defaults,
@@ -191,34 +191,33 @@ impl Runtime {
                         (None, None) => main.verify(premise, claim),
                     };
                     let _ = done.send(Msg::VerifyFinished {
-                        ticket,
+                        stamp,
                         finding: Box::new(finding),
                     });
                 });
                 self.background.push(finding);
                 Vec::new()
             }
-            Effect::Lint { generation, model } => {
+            Effect::Lint { stamp, model } => {
                 if let Some(old) = self.lint.take() {
-                    self.scheduler.cancel(old.job);
+                    self.scheduler.cancel(old.stamp.job);
                 }
                 let (events, received) = mpsc::channel();
-                let job = self.scheduler.lint(*model, events);
+                self.scheduler.lint(stamp.job, *model, events);
                 self.lint = Some(LintRun {
-                    generation,
-                    job,
+                    stamp,
                     events: received,
                 });
                 Vec::new()
             }
             Effect::Coverage {
-                generation,
+                stamp,
                 model,
                 tests,
             } => {
                 self.streams
                     .push(crate::effects::coverage_job::measure_coverage(
-                        generation,
+                        stamp,
                         model,
                         tests,
                         self.timeout,
@@ -226,14 +225,10 @@ impl Runtime {
                     ));
                 Vec::new()
             }
-            Effect::Generate {
-                generation,
-                model,
-                max,
-            } => {
+            Effect::Generate { stamp, model, max } => {
                 use precept_engine::testgen::generate::generate_pooled;
                 self.in_background(model, move |pool, model| Msg::TestsGenerated {
-                    generation,
+                    stamp,
                     generated: generate_pooled(pool.workers(), model, max, 0),
                 });
                 Vec::new()
@@ -284,7 +279,7 @@ impl Runtime {
         use crate::effects::explain_jobs::{self as jobs, Kind};
         match effect {
             Effect::ExplainTest {
-                ticket,
+                stamp,
                 premise,
                 claim,
                 inputs,
@@ -292,27 +287,27 @@ impl Runtime {
             } => self.explain.start(
                 self.scheduler.main(),
                 Kind::Why,
-                jobs::explain_test(ticket, premise, claim, inputs, locate_parting),
+                jobs::explain_test(stamp, premise, claim, inputs, locate_parting),
             ),
             Effect::Consult {
-                ticket,
+                stamp,
                 premise,
                 claim,
                 inputs,
             } => self.explain.start(
                 self.scheduler.main(),
                 Kind::Consultant,
-                jobs::consult(ticket, premise, claim, inputs),
+                jobs::consult(stamp, premise, claim, inputs),
             ),
             Effect::ChainForValue {
-                ticket,
+                stamp,
                 premise,
                 propagation,
                 variable,
             } => self.explain.start(
                 self.scheduler.main(),
                 Kind::Why,
-                jobs::value_chain(ticket, premise, *propagation, variable),
+                jobs::value_chain(stamp, premise, *propagation, variable),
             ),
             Effect::CancelExplain => self.explain.cancel(self.scheduler.main(), Kind::Why),
             _ => {}
@@ -385,12 +380,12 @@ impl Runtime {
                     precept_engine::solve::lint_checks::LintEvent::Finished { .. }
                 );
                 messages.push(Msg::Lint {
-                    generation: run.generation,
+                    stamp: run.stamp,
                     event,
                 });
             }
             if finished {
-                self.scheduler.finished(run.job);
+                self.scheduler.finished(run.stamp.job);
                 self.lint = None;
             }
         }
@@ -403,10 +398,10 @@ impl Runtime {
                 continue;
             }
             messages.push(match pending {
-                Pending::Test { generation, test } => {
+                Pending::Test { stamp, test } => {
                     let passed = reply.finding.kind == test.expected;
                     Msg::TestFinished {
-                        generation,
+                        stamp,
                         outcome: Box::new(TestOutcome {
                             id: test.id,
                             name: test.name,
@@ -418,8 +413,8 @@ impl Runtime {
                         }),
                     }
                 }
-                Pending::ConsistencyCheck { generation } => Msg::ConsistencyChecked {
-                    generation,
+                Pending::ConsistencyCheck { stamp } => Msg::ConsistencyChecked {
+                    stamp,
                     consistent: reply.finding.kind != FindingKind::Impossible,
                 },
             });
