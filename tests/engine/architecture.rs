@@ -327,6 +327,29 @@ fn the_checks_catch_planted_violations() {
             "x/b.rs:2 uses x/a.rs".to_string()
         ]]
     );
+
+    // No cycle through a module another crate's lib.rs forwards: x.rs
+    // names the other crate's `model`, not lib.rs, though lib.rs uses
+    // error.rs, which uses x.rs.
+    let forwarded = [
+        source(
+            "lib.rs",
+            "pub use other::{document, model};\npub mod error;\npub mod x;\npub use error::Error;\n",
+        ),
+        source("error.rs", "use crate::x::XError;\npub enum Error {}\n"),
+        source("x.rs", "use crate::model::Policy;\npub struct XError;\n"),
+    ];
+    assert!(FileGraph::build(&forwarded).cycles().is_empty());
+    // Through one of the crate's own re-exports it is still a cycle.
+    let own = [
+        source(
+            "lib.rs",
+            "pub mod error;\npub mod x;\npub use error::Error;\n",
+        ),
+        source("error.rs", "use crate::x::XError;\npub enum Error {}\n"),
+        source("x.rs", "use crate::Error;\npub struct XError;\n"),
+    ];
+    assert_eq!(FileGraph::build(&own).cycles().len(), 1);
 }
 
 /// The folder beside a checkout that the project's reference material sits
