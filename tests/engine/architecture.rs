@@ -109,6 +109,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("smt", &["smt"]),
             ("model", &["model"]),
             ("document", &["document"]),
+            ("error", &["error"]),
         ],
     ),
     (
