@@ -119,6 +119,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("lint", &["lint"]),
             ("testgen", &["testgen", "test_runner"]),
             ("explain", &["explain"]),
+            ("error", &["error"]),
         ],
     ),
     (
