@@ -131,6 +131,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("answer", &["answer"]),
             ("repair", &["repair"]),
             ("probe", &["probe"]),
+            ("error", &["error"]),
         ],
     ),
     (
