@@ -143,6 +143,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("define", &["define"]),
             ("formalization", &["formalization"]),
             ("workspace", &["workspace"]),
+            ("error", &["error"]),
         ],
     ),
     (
