@@ -98,7 +98,9 @@ fn each_crate_depends_only_on_the_crates_it_may_use() {
 
 /// The modules of each crate, in order: each may use only the ones before
 /// it (ARCHITECTURE.md: the data path from the SMT-LIB fragment to the
-/// definition pass; the workbench's folders from style to view).
+/// definition pass; the workbench's folders from style to view). Each
+/// crate's `error` gathers the errors of the modules before it (in the
+/// workbench, those up to `effects`, and the one `update` refuses with).
 /// A layer: its name and the top-level modules of the crate in it.
 type Layer = (&'static str, &'static [&'static str]);
 
@@ -154,6 +156,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("state", &["state"]),
             ("measure", &["measure"]),
             ("effects", &["effects"]),
+            ("error", &["error"]),
             ("update", &["update"]),
             ("view", &["view"]),
         ],
