@@ -168,8 +168,7 @@ fn report_bench() {
     let timeout_ms = 10_000;
     let start_pool = || {
         let pool = Scheduler::new(Scheduler::default_jobs(), Duration::from_millis(timeout_ms));
-        pool.load(&compiled).map_err(|e| e.to_string())?;
-        Ok(pool)
+        pool.load(&compiled).map(|()| pool)
     };
     let cache = FiguresCache::of_project(&project);
     let source = QualitySource {
@@ -238,7 +237,7 @@ fn report_bench() {
                 .history
                 .diff
                 .as_ref()
-                .map_or_else(|e| e.clone(), |d| d.value.relation.clone()),
+                .map_or_else(|e| e.to_string(), |d| d.value.relation.clone()),
         );
     }
 }

@@ -89,10 +89,6 @@ pub fn run(args: &ReportArgs) -> Outcome {
             args.timeout_ms,
             args.jobs.map(usize::from),
         )
-        .map_err(|failure| match failure {
-            Failure::Input(why) => why,
-            Failure::Check => "the solver workers could not start".to_string(),
-        })
     };
     let timeout_ms = args
         .timeout_ms
@@ -109,8 +105,7 @@ pub fn run(args: &ReportArgs) -> Outcome {
         (false, None) => MutationChoice::All,
     };
     let progress = |stage: &str| eprintln!("report: {stage}…");
-    let quality =
-        quality(&project, &compiled, &source, mutation, &progress).map_err(Failure::Input)?;
+    let quality = quality(&project, &compiled, &source, mutation, &progress)?;
     progress("versions, sign-offs and the diff against the previous version");
     let figures = Figures {
         generated: now_utc(),

@@ -308,7 +308,10 @@ fn tokenize(code: &str) -> Vec<(String, usize)> {
 }
 
 /// Which file uses which: an edge for every path that lands in another
-/// file, following re-exports to the defining file.
+/// file, following re-exports to the defining file. A path through a
+/// re-export of another crate's item (`crate::model` in the solver, which
+/// `lib.rs` forwards from the logic crate) names that crate, not the file
+/// that forwards it.
 pub struct FileGraph {
     pub files: Vec<String>,
     /// from → to → the first line of `from` that makes the edge.
@@ -329,24 +332,37 @@ impl FileGraph {
         let by_module = module_paths(sources);
         let written: Vec<Vec<WrittenPath>> =
             sources.iter().map(|s| written_paths(&s.code)).collect();
-        // Re-exports: (module, name) → the absolute path it stands for.
+        // Re-exports: (module, name) → the absolute path it stands for, and
+        // the (module, name) re-exported from outside the crate.
         let mut reexports: BTreeMap<(Vec<String>, String), Vec<String>> = BTreeMap::new();
+        let mut external: BTreeSet<(Vec<String>, String)> = BTreeSet::new();
         for (i, paths) in written.iter().enumerate() {
             for path in paths.iter().filter(|p| p.reexport) {
-                if let Some(absolute) = absolute_path(&sources[i].module, path, &by_module)
-                    && let Some(name) = absolute.last()
-                {
-                    reexports.insert((sources[i].module.clone(), name.clone()), absolute);
+                match absolute_path(&sources[i].module, path, &by_module) {
+                    Some(absolute) => {
+                        if let Some(name) = absolute.last() {
+                            reexports.insert((sources[i].module.clone(), name.clone()), absolute);
+                        }
+                    }
+                    None => {
+                        if let Some(name) = path.segments.last() {
+                            external.insert((sources[i].module.clone(), name.clone()));
+                        }
+                    }
                 }
             }
         }
+        let forwarded = Forwarded {
+            reexports: &reexports,
+            external: &external,
+        };
         let mut edges: BTreeMap<usize, BTreeMap<usize, usize>> = BTreeMap::new();
         for (from, paths) in written.iter().enumerate() {
             for path in paths {
                 let Some(absolute) = absolute_path(&sources[from].module, path, &by_module) else {
                     continue;
                 };
-                if let Some(to) = defining_file(&absolute, &by_module, &reexports, 0)
+                if let Some(to) = defining_file(&absolute, &by_module, &forwarded, 0)
                     && to != from
                 {
                     edges
@@ -484,24 +500,37 @@ pub fn absolute_path(
     Some(base)
 }
 
+/// A crate's re-exports: (module, name) → the absolute path it stands
+/// for, and the (module, name) re-exported from another crate.
+struct Forwarded<'a> {
+    reexports: &'a BTreeMap<(Vec<String>, String), Vec<String>>,
+    external: &'a BTreeSet<(Vec<String>, String)>,
+}
+
 /// The file that defines what `path` names: the deepest module file on the
-/// path, or, when the next name is a re-export there, where it leads.
+/// path, or, when the next name is a re-export there, where it leads
+/// (None when it leads out of the crate).
 fn defining_file(
     path: &[String],
     modules: &BTreeMap<Vec<String>, usize>,
-    reexports: &BTreeMap<(Vec<String>, String), Vec<String>>,
+    forwarded: &Forwarded<'_>,
     depth: usize,
 ) -> Option<usize> {
     let deepest = (0..=path.len())
         .rev()
         .find(|&k| modules.contains_key(&path[..k]))?;
     let module = &path[..deepest];
-    if depth < 8
-        && let Some(name) = path.get(deepest)
-        && let Some(target) = reexports.get(&(module.to_vec(), name.clone()))
-        && target.as_slice() != path
-    {
-        return defining_file(target, modules, reexports, depth + 1);
+    if let Some(name) = path.get(deepest) {
+        let key = (module.to_vec(), name.clone());
+        if forwarded.external.contains(&key) {
+            return None;
+        }
+        if depth < 8
+            && let Some(target) = forwarded.reexports.get(&key)
+            && target.as_slice() != path
+        {
+            return defining_file(target, modules, forwarded, depth + 1);
+        }
     }
     modules.get(module).copied()
 }

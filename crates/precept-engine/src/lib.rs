@@ -9,9 +9,12 @@ pub use precept_llm::{
 };
 
 pub mod define;
+pub mod error;
 pub mod export;
 pub mod formalization;
 pub mod formats;
 pub mod lifecycle;
 pub mod scheduler;
 pub mod workspace;
+
+pub use error::{Error, Result};

@@ -7,7 +7,10 @@ pub use precept_solver::{document, explain, lint, model, smt, solve, test_runner
 
 pub mod answer;
 pub mod compose;
+pub mod error;
 pub mod formalize;
 pub mod llm;
 pub mod probe;
 pub mod repair;
+
+pub use error::{Error, Result};

@@ -5,8 +5,11 @@
 
 pub use precept_logic::{document, model, smt};
 
+pub mod error;
 pub mod explain;
 pub mod lint;
 pub mod solve;
 pub mod test_runner;
 pub mod testgen;
+
+pub use error::{Error, Result};

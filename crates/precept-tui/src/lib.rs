@@ -6,12 +6,15 @@
 //! draws) → `view` (drawing; never updates). This file runs the loop.
 
 pub mod effects;
+pub mod error;
 pub mod input;
 pub mod measure;
 pub mod state;
 pub mod style;
 pub mod update;
 pub mod view;
+
+pub use error::{Error, Result};
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use effects::runtime::Runtime;

@@ -9,7 +9,7 @@ use crate::document::quote::find_quote;
 use crate::llm::prompts::{DEFINE, render};
 use crate::llm::{LlmClient, LlmRequest};
 use crate::model::{Definition, DefinitionPart, PolicyModel, SourceSpan};
-use crate::smt::parse_expr;
+use crate::smt::{SmtError, parse_expr};
 use serde_json::{Value, json};
 
 /// The JSON Schema of a reply.
@@ -131,27 +131,75 @@ const COMMANDS: [&str; 6] = [
     "(check-sat",
 ];
 
+/// Why a reply is refused: the field at fault (`cases[0].condition`) and
+/// what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DefinitionReplyError {
+    #[error("{field}[{index}]: no condition")]
+    NoCondition { field: &'static str, index: usize },
+    /// A condition or source (`what`) holding a solver command.
+    #[error("{field}[{index}].{what}: contains the solver command {command}…, not a condition")]
+    SolverCommand {
+        field: &'static str,
+        index: usize,
+        what: &'static str,
+        command: &'static str,
+    },
+    #[error("{field}[{index}].condition: {source}")]
+    Condition {
+        field: &'static str,
+        index: usize,
+        source: SmtError,
+    },
+    #[error("{field}[{index}].value: {source}")]
+    Value {
+        field: &'static str,
+        index: usize,
+        source: SmtError,
+    },
+    #[error("reply: no variable")]
+    NoVariable,
+    #[error("reply: asked to define '{asked}', it defined '{defined}'")]
+    OtherVariable { asked: String, defined: String },
+    #[error("reply: {0} is not a list")]
+    NotAList(&'static str),
+    #[error("reply: replaces holds a non-string")]
+    ReplacesNonString,
+    #[error("reply: replaces {0}, which is not a rule")]
+    ReplacesNoRule(String),
+}
+
 fn part(
-    field: &str,
+    field: &'static str,
     index: usize,
     item: &Value,
     document: Option<&str>,
-) -> Result<DefinitionPart, String> {
-    let at = format!("{field}[{index}]");
+) -> Result<DefinitionPart, DefinitionReplyError> {
     let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::trim);
-    let condition = text("condition").ok_or(format!("{at}: no condition"))?;
+    let condition = text("condition").ok_or(DefinitionReplyError::NoCondition { field, index })?;
     let source = text("source").unwrap_or("");
     for (what, value) in [("condition", condition), ("source", source)] {
         if let Some(command) = COMMANDS.iter().find(|c| value.contains(*c)) {
-            return Err(format!(
-                "{at}.{what}: contains the solver command {command}…, not a condition"
-            ));
+            return Err(DefinitionReplyError::SolverCommand {
+                field,
+                index,
+                what,
+                command,
+            });
         }
     }
-    parse_expr(condition).map_err(|e| format!("{at}.condition: {e}"))?;
+    parse_expr(condition).map_err(|source| DefinitionReplyError::Condition {
+        field,
+        index,
+        source,
+    })?;
     let value = match text("value") {
         Some(v) if !v.is_empty() => {
-            parse_expr(v).map_err(|e| format!("{at}.value: {e}"))?;
+            parse_expr(v).map_err(|source| DefinitionReplyError::Value {
+                field,
+                index,
+                source,
+            })?;
             Some(v.to_string())
         }
         _ => None,
@@ -174,16 +222,16 @@ pub fn read_reply(
     model: &PolicyModel,
     document: Option<&str>,
     start: &DefinitionProposal,
-) -> Result<DefinitionProposal, String> {
+) -> Result<DefinitionProposal, DefinitionReplyError> {
     let variable = reply
         .get("variable")
         .and_then(Value::as_str)
-        .ok_or("reply: no variable")?;
+        .ok_or(DefinitionReplyError::NoVariable)?;
     if variable != start.variable {
-        return Err(format!(
-            "reply: asked to define '{}', it defined '{variable}'",
-            start.variable
-        ));
+        return Err(DefinitionReplyError::OtherVariable {
+            asked: start.variable.clone(),
+            defined: variable.to_string(),
+        });
     }
     let mut lists: [Vec<DefinitionPart>; 3] = Default::default();
     for (slot, field) in lists
@@ -192,7 +240,7 @@ pub fn read_reply(
     {
         let items = reply
             .get(field)
-            .map(|v| v.as_array().ok_or(format!("reply: {field} is not a list")))
+            .map(|v| v.as_array().ok_or(DefinitionReplyError::NotAList(field)))
             .transpose()?
             .cloned()
             .unwrap_or_default();
@@ -207,9 +255,9 @@ pub fn read_reply(
         .into_iter()
         .flatten()
     {
-        let id = id.as_str().ok_or("reply: replaces holds a non-string")?;
+        let id = id.as_str().ok_or(DefinitionReplyError::ReplacesNonString)?;
         if model.rule(id).is_none() {
-            return Err(format!("reply: replaces {id}, which is not a rule"));
+            return Err(DefinitionReplyError::ReplacesNoRule(id.to_string()));
         }
         replaces.push(id.to_string());
     }

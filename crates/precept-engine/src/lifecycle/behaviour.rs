@@ -11,7 +11,7 @@
 use crate::explain::inputs::inputs;
 use crate::model::finding::{Scenario, Value};
 use crate::model::{CompiledModel, PolicyModel, compile};
-use crate::smt::Sort;
+use crate::smt::{SmtError, Sort};
 use crate::solve::{FormulaQuery, Interruption, Satisfiability, SolverSession};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashSet};
@@ -97,7 +97,7 @@ pub fn compare_with_progress(
     let union = match union_vocabulary(a, b) {
         Ok(union) => union,
         Err(conflict) => {
-            behaviour.notes.push(conflict);
+            behaviour.notes.push(conflict.to_string());
             return behaviour;
         }
     };
@@ -147,7 +147,7 @@ pub fn compare_with_progress(
             Ok(None) => {}
             Err(reason) => {
                 decided = false;
-                behaviour.notes.push(reason);
+                behaviour.notes.push(reason.to_string());
             }
         }
     }
@@ -214,9 +214,31 @@ pub fn same_meaning(model: &PolicyModel, old: &str, new: &str, timeout_ms: u64) 
         .map(|found| found.is_none())
 }
 
+/// A name the two models type differently: their behaviour is not compared.
+#[derive(Debug, thiserror::Error)]
+enum VocabularyConflict {
+    /// An enumeration with other values in B (A's and B's, in order).
+    #[error(
+        "type {name} has other values in B ({} instead of {}): the behaviour is not compared",
+        b_values.join(" "),
+        a_values.join(" ")
+    )]
+    TypeValues {
+        name: String,
+        a_values: Vec<String>,
+        b_values: Vec<String>,
+    },
+    #[error("variable {name} is {a_sort} in A and {b_sort} in B: the behaviour is not compared")]
+    VariableSort {
+        name: String,
+        a_sort: String,
+        b_sort: String,
+    },
+}
+
 /// The types and variables of both models, without rules; a name typed
 /// differently on the two sides is a conflict, reported in words.
-fn union_vocabulary(a: &PolicyModel, b: &PolicyModel) -> Result<PolicyModel, String> {
+fn union_vocabulary(a: &PolicyModel, b: &PolicyModel) -> Result<PolicyModel, VocabularyConflict> {
     let mut union = PolicyModel {
         rules: Vec::new(),
         ..a.clone()
@@ -229,12 +251,11 @@ fn union_vocabulary(a: &PolicyModel, b: &PolicyModel) -> Result<PolicyModel, Str
                     t.values.iter().map(|v| v.value.clone()).collect::<Vec<_>>()
                 };
                 if values(old) != values(def) {
-                    return Err(format!(
-                        "type {} has other values in B ({} instead of {}): the behaviour is not compared",
-                        def.name,
-                        values(def).join(" "),
-                        values(old).join(" ")
-                    ));
+                    return Err(VocabularyConflict::TypeValues {
+                        name: def.name.clone(),
+                        a_values: values(old),
+                        b_values: values(def),
+                    });
                 }
             }
         }
@@ -243,10 +264,11 @@ fn union_vocabulary(a: &PolicyModel, b: &PolicyModel) -> Result<PolicyModel, Str
         match a.variables.iter().find(|v| v.name == variable.name) {
             None => union.variables.push(variable.clone()),
             Some(old) if old.sort != variable.sort => {
-                return Err(format!(
-                    "variable {} is {} in A and {} in B: the behaviour is not compared",
-                    variable.name, old.sort, variable.sort
-                ));
+                return Err(VocabularyConflict::VariableSort {
+                    name: variable.name.clone(),
+                    a_sort: old.sort.clone(),
+                    b_sort: variable.sort.clone(),
+                });
             }
             Some(_) => {}
         }
@@ -337,6 +359,18 @@ fn minimization_order(a: &PolicyModel, b: &PolicyModel, changed: &[String]) -> O
     }
 }
 
+/// Why a check of the comparison has no answer.
+#[derive(Debug, thiserror::Error)]
+enum CheckError {
+    #[error("a rule does not check against the shared vocabulary: {0}")]
+    Unchecked(SmtError),
+    /// The solver's reason, in plain words.
+    #[error("the solver could not decide: {0}")]
+    Undecided(String),
+    #[error("the solver gave no answer")]
+    NoAnswer,
+}
+
 struct Checker<'a> {
     compiled: &'a CompiledModel,
     session: &'a SolverSession,
@@ -345,11 +379,11 @@ struct Checker<'a> {
 impl Checker<'_> {
     /// A scenario of `formula` (showing `show`), None when unsatisfiable,
     /// or why the solver could not say.
-    fn check(&self, formula: &str, show: &[String]) -> Result<Option<Scenario>, String> {
+    fn check(&self, formula: &str, show: &[String]) -> Result<Option<Scenario>, CheckError> {
         let (_, elaborated) = self
             .compiled
             .check_formula(formula)
-            .map_err(|e| format!("a rule does not check against the shared vocabulary: {e}"))?;
+            .map_err(CheckError::Unchecked)?;
         let query = FormulaQuery {
             formula: elaborated,
             show: show.to_vec(),
@@ -357,10 +391,8 @@ impl Checker<'_> {
         match self.session.check_formulas(&[query], &Unbounded).pop() {
             Some(Satisfiability::Satisfiable(scenario)) => Ok(Some(scenario)),
             Some(Satisfiability::Unsatisfiable) => Ok(None),
-            Some(Satisfiability::Unknown(reason)) => {
-                Err(format!("the solver could not decide: {reason}"))
-            }
-            None => Err("the solver gave no answer".into()),
+            Some(Satisfiability::Unknown(reason)) => Err(CheckError::Undecided(reason)),
+            None => Err(CheckError::NoAnswer),
         }
     }
 

@@ -17,7 +17,7 @@ use crate::answer::{
     samples_of,
 };
 use crate::llm::config::{process_env, user_config_dir};
-use crate::llm::{ClientOptions, LlmClient, Mode, Profile, resolve_profile};
+use crate::llm::{ClientOptions, LlmClient, LlmError, Mode, Profile, resolve_profile};
 use crate::model::AnswerTest;
 use crate::solve::{FindingKind, SolverWorker};
 use std::collections::BTreeMap;
@@ -53,11 +53,9 @@ enum OnSide {
 /// `precept test` would use (`wanted`, else `llm.toml`'s default, the
 /// environment, or a local Ollama, which is assumed rather than probed:
 /// only its name is needed).
-pub fn translator_profile(wanted: Option<&str>) -> Result<Profile, String> {
+pub fn translator_profile(wanted: Option<&str>) -> Result<Profile, LlmError> {
     let config_dir = user_config_dir().unwrap_or_else(|| PathBuf::from("."));
-    resolve_profile(&config_dir, wanted, &process_env, &|_| true)
-        .map(|resolved| resolved.profile)
-        .map_err(|e| e.to_string())
+    resolve_profile(&config_dir, wanted, &process_env, &|_| true).map(|resolved| resolved.profile)
 }
 
 /// Compares the natural-language tests of `a` and `b` (a test of one side
@@ -174,15 +172,13 @@ fn tests_of(tests: &[(AnswerTest, AnswerTest)], a: bool) -> Vec<AnswerTest> {
 
 /// A client for `profile` that can only replay, and has nothing to replay
 /// from: a translation that is not stored fails at once, without a request.
-fn replay_only(profile: Profile) -> Result<Arc<LlmClient>, String> {
+fn replay_only(profile: Profile) -> Result<Arc<LlmClient>, LlmError> {
     let options = ClientOptions {
         mode: Mode::Replay,
         cache_dir: None,
         ..ClientOptions::default()
     };
-    LlmClient::new(profile, options)
-        .map(Arc::new)
-        .map_err(|e| e.to_string())
+    LlmClient::new(profile, options).map(Arc::new)
 }
 
 /// Decides `tests` on `side` (named `letter` in the notes) from their
@@ -207,22 +203,22 @@ fn decide(
     let cache = TranslationCache::in_project_cache(&side.cache_dir);
     let translators = samples_of(client.clone(), settings.answer_translations);
     let run_hint = format!("run `precept test {}`", side.label);
-    let stored = |test: &AnswerTest| -> Result<(), String> {
+    let stored = |test: &AnswerTest| -> Result<(), StoredMiss> {
         let input = AnswerInput::new(&test.question, &test.answer);
         for (index, translator) in translators.iter().enumerate() {
-            let found =
-                stored_translation(verifier.vocabulary(), &input, translator, index + 1, &cache);
-            if let Err(miss) = found {
-                return Err(miss_reason(&miss, side, letter, &run_hint, &verifier));
-            }
+            stored_translation(verifier.vocabulary(), &input, translator, index + 1, &cache)?;
         }
         Ok(())
     };
-    let checked: Vec<Result<(), String>> = tests.iter().map(stored).collect();
+    let checked: Vec<Result<(), StoredMiss>> = tests.iter().map(stored).collect();
+    let undecided = |miss: &StoredMiss, verifier: &AnswerVerifier| {
+        OnSide::Undecided(miss_reason(miss, side, letter, &run_hint, verifier))
+    };
     if checked.iter().all(Result::is_err) {
         return checked
-            .into_iter()
-            .map(|r| OnSide::Undecided(r.err().unwrap_or_default()))
+            .iter()
+            .filter_map(|r| r.as_ref().err())
+            .map(|miss| undecided(miss, &verifier))
             .collect();
     }
     let worker = SolverWorker::spawn(Duration::from_millis(timeout_ms));
@@ -238,8 +234,8 @@ fn decide(
         .iter()
         .zip(checked)
         .map(|(test, checked)| {
-            if let Err(reason) = checked {
-                return OnSide::Undecided(reason);
+            if let Err(miss) = checked {
+                return undecided(&miss, &verifier);
             }
             let outcome = run_answer_tests(
                 &verifier,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::smt::{Sort, Vocabulary, parse_expr};
+use crate::smt::{SmtError, Sort, Vocabulary, parse_expr};
 
 /// An enum type proposed by a unit. A reply may also give it as an SMT-LIB
 /// declaration string, in the standard form or the ARC paper's
@@ -28,14 +28,26 @@ struct DescribedType {
     values: Vec<UnitValue>,
 }
 
+/// Why a type in a reply is not one: a declaration string that is not one
+/// enum declaration, or an object without the fields of a type.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitTypeError {
+    #[error("type declaration {0}")]
+    Declaration(SmtError),
+    #[error("expected one '(declare-datatype Name (VALUE ...))' in a type string, found '{0}'")]
+    NotOneDeclaration(String),
+    #[error(transparent)]
+    Described(#[from] serde_json::Error),
+}
+
 impl TryFrom<Value> for UnitType {
-    type Error = String;
+    type Error = UnitTypeError;
 
     fn try_from(value: Value) -> Result<Self, Self::Error> {
         if let Value::String(declaration) = &value {
             return declared_type(declaration);
         }
-        let described: DescribedType = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let described: DescribedType = serde_json::from_value(value)?;
         Ok(UnitType {
             name: described.name,
             description: described.description,
@@ -44,9 +56,8 @@ impl TryFrom<Value> for UnitType {
     }
 }
 
-fn declared_type(declaration: &str) -> Result<UnitType, String> {
-    let commands =
-        crate::smt::parse_script(declaration).map_err(|e| format!("type declaration {e}"))?;
+fn declared_type(declaration: &str) -> Result<UnitType, UnitTypeError> {
+    let commands = crate::smt::parse_script(declaration).map_err(UnitTypeError::Declaration)?;
     let mut enums = commands.into_iter().filter_map(|c| match c {
         crate::smt::Command::DeclareEnum { name, values, .. } => Some((name, values)),
         _ => None,
@@ -63,9 +74,7 @@ fn declared_type(declaration: &str) -> Result<UnitType, String> {
                 })
                 .collect(),
         }),
-        _ => Err(format!(
-            "expected one '(declare-datatype Name (VALUE ...))' in a type string, found '{declaration}'"
-        )),
+        _ => Err(UnitTypeError::NotOneDeclaration(declaration.to_string())),
     }
 }
 

@@ -16,10 +16,10 @@ use super::wording::{WordingContext, follow_up_question};
 use super::{Expected, ProbeKind, Verdict};
 use crate::answer::{AnswerInput, AnswerVerifier, VerifyCancel};
 use crate::explain::describe::source_sentence;
-use crate::llm::LlmClient;
 use crate::llm::chat::Conversation;
+use crate::llm::{LlmClient, LlmError};
 use crate::model::{CompiledModel, PolicyModel};
-use crate::smt::Expr;
+use crate::smt::{Expr, SmtError};
 use crate::solve::SolverWorker;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -103,6 +103,23 @@ struct Outcome {
     variant_of: Option<(String, Relation)>,
 }
 
+/// Why a probe stopped before every question was asked (the report's
+/// `stopped`).
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeStop {
+    #[error("the probe was cancelled")]
+    Cancelled,
+    #[error("the cap of {0} requests (--max-requests) was reached")]
+    RequestCap(usize),
+    /// The chatbot under test failed; asking on would fail the same way.
+    #[error("the chatbot under test (profile '{profile}') failed: {source}")]
+    Chatbot { profile: String, source: LlmError },
+    /// A planned question's formula does not check against the model (a
+    /// bug: the plan is made from the model).
+    #[error("internal: a question's formula {formula} does not check: {source}")]
+    FormulaUnchecked { formula: String, source: SmtError },
+}
+
 /// Shared counters and the stop flag.
 #[derive(Default)]
 struct Tally {
@@ -123,20 +140,19 @@ impl Tally {
         self.target_sent.load(Ordering::SeqCst) + self.translator_sent.load(Ordering::SeqCst)
     }
 
-    fn stop(&self, reason: String) -> bool {
+    fn stop(&self, reason: &ProbeStop) -> bool {
         let mut slot = self.reason.lock().unwrap_or_else(|e| e.into_inner());
         self.stop.store(true, Ordering::SeqCst);
         if slot.is_none() {
-            *slot = Some(reason);
+            *slot = Some(reason.to_string());
             return true;
         }
         false
     }
 
-    fn over_cap(&self, cap: Option<usize>) -> Option<String> {
+    fn over_cap(&self, cap: Option<usize>) -> Option<ProbeStop> {
         let cap = cap?;
-        (self.sent() >= cap)
-            .then(|| format!("the cap of {cap} requests (--max-requests) was reached"))
+        (self.sent() >= cap).then_some(ProbeStop::RequestCap(cap))
     }
 
     fn solver<T>(&self, work: impl FnOnce() -> T) -> T {
@@ -191,12 +207,14 @@ pub fn probe(
                     };
                     let cancelled = setup.cancel.is_some_and(|c| c.load(Ordering::SeqCst));
                     let stop = match cancelled {
-                        true => Some("the probe was cancelled".to_string()),
+                        true => Some(ProbeStop::Cancelled),
                         false => tally.over_cap(options.max_requests),
                     };
                     if let Some(reason) = stop {
-                        if tally.stop(reason.clone()) {
-                            on_event(ProbeEvent::Stopped { reason });
+                        if tally.stop(&reason) {
+                            on_event(ProbeEvent::Stopped {
+                                reason: reason.to_string(),
+                            });
                         }
                         return;
                     }
@@ -215,8 +233,10 @@ pub fn probe(
                         }
                         Ok(None) => {}
                         Err(reason) => {
-                            if tally.stop(reason.clone()) {
-                                on_event(ProbeEvent::Stopped { reason });
+                            if tally.stop(&reason) {
+                                on_event(ProbeEvent::Stopped {
+                                    reason: reason.to_string(),
+                                });
                             }
                             return;
                         }
@@ -287,7 +307,7 @@ fn ask_one(
     tally: &Tally,
     question: &ProbeQuestion,
     on_event: &(dyn Fn(ProbeEvent) + Sync),
-) -> Result<Option<Outcome>, String> {
+) -> Result<Option<Outcome>, ProbeStop> {
     let mut text = question.text.clone();
     // Source questions and paraphrases are worded by the translator; the
     // other variants keep their exact templated change.
@@ -398,11 +418,14 @@ fn push_note(tally: &Tally, note: String) {
         .push(note);
 }
 
-fn parse(compiled: &CompiledModel, formula: &str) -> Result<Expr, String> {
+fn parse(compiled: &CompiledModel, formula: &str) -> Result<Expr, ProbeStop> {
     compiled
         .check_formula(formula)
         .map(|(_, e)| e)
-        .map_err(|e| format!("internal: a question's formula {formula} does not check: {e}"))
+        .map_err(|source| ProbeStop::FormulaUnchecked {
+            formula: formula.to_string(),
+            source,
+        })
 }
 
 /// Asks the chatbot, counting the request; a failure stops the run.
@@ -412,16 +435,17 @@ fn chat(
     tally: &Tally,
     conversation: &mut Conversation,
     text: &str,
-) -> Result<String, String> {
+) -> Result<String, ProbeStop> {
     if let Some(reason) = tally.over_cap(options.max_requests) {
         return Err(reason);
     }
-    let reply = setup.chatbot.ask(conversation, text).map_err(|e| {
-        format!(
-            "the chatbot under test (profile '{}') failed: {e}",
-            setup.chatbot.profile_name()
-        )
-    })?;
+    let reply = setup
+        .chatbot
+        .ask(conversation, text)
+        .map_err(|source| ProbeStop::Chatbot {
+            profile: setup.chatbot.profile_name().to_string(),
+            source,
+        })?;
     let counter = if reply.from_cache {
         &tally.target_cached
     } else {

@@ -55,7 +55,7 @@ pub fn check_test(
 /// (None when the solver thread stopped first), or why it could not run.
 pub(crate) fn outcome_of(
     test: &LogicTest,
-    answer: Result<Option<(Finding, Duration)>, String>,
+    answer: Result<Option<(Finding, Duration)>, TestCheckError>,
 ) -> TestOutcome {
     let (finding, error, elapsed) = match answer {
         Ok(Some((finding, elapsed))) => (Some(finding), None, elapsed),
@@ -64,7 +64,7 @@ pub(crate) fn outcome_of(
             Some("the solver thread stopped".to_string()),
             Duration::ZERO,
         ),
-        Err(error) => (None, Some(error), Duration::ZERO),
+        Err(error) => (None, Some(error.to_string()), Duration::ZERO),
     };
     let passed = finding.as_ref().is_some_and(|f| f.kind == test.expected);
     TestOutcome {

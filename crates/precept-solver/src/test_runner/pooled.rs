@@ -79,8 +79,6 @@ pub fn run_tests_pooled(
         .iter()
         .zip(checked)
         .zip(answers)
-        .map(|((test, checked), answer)| {
-            outcome_of(test, checked.map(|_| answer).map_err(|e| e.to_string()))
-        })
+        .map(|((test, checked), answer)| outcome_of(test, checked.map(|_| answer)))
         .collect()
 }

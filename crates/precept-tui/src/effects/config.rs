@@ -5,6 +5,7 @@
 
 use crate::input::keymap::Keymap;
 use crate::style::theme::Theme;
+use precept_engine::model::ProjectError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -100,15 +101,37 @@ impl UserConfig {
     }
 }
 
+/// Why the chosen theme was not remembered.
+#[derive(Debug, thiserror::Error)]
+pub enum ThemeChoiceError {
+    #[error("{}: {source}", dir.display())]
+    Folder {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Toml(#[from] toml::ser::Error),
+    #[error(transparent)]
+    Write(#[from] ProjectError),
+}
+
 /// Remembers the chosen theme in `config.toml`.
-pub fn save_theme_choice(dir: &Path, name: &str) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn write_theme_choice(dir: &Path, name: &str) -> Result<(), ThemeChoiceError> {
+    std::fs::create_dir_all(dir).map_err(|source| ThemeChoiceError::Folder {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let text = toml::to_string(&ConfigFile {
         theme: Some(name.to_string()),
-    })
-    .map_err(|e| e.to_string())?;
-    precept_engine::model::project::write_atomic(&dir.join("config.toml"), text.as_bytes())
-        .map_err(|e| e.to_string())
+    })?;
+    precept_engine::model::project::write_atomic(&dir.join("config.toml"), text.as_bytes())?;
+    Ok(())
+}
+
+/// [`write_theme_choice`], its error as the status line shows it (the
+/// runtime's file effects carry their errors as messages).
+pub fn save_theme_choice(dir: &Path, name: &str) -> Result<(), String> {
+    write_theme_choice(dir, name).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -118,7 +141,7 @@ mod tests {
     #[test]
     fn the_theme_choice_is_kept_and_bad_files_fall_back() {
         let dir = tempfile::tempdir().unwrap();
-        save_theme_choice(dir.path(), "light").unwrap();
+        write_theme_choice(dir.path(), "light").unwrap();
         let config = UserConfig::load(Some(dir.path().to_path_buf()));
         assert_eq!(config.theme.name, "light");
         assert!(config.problems.is_empty(), "{:?}", config.problems);

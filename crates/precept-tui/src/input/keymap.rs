@@ -181,24 +181,41 @@ impl Default for Keymap {
     }
 }
 
+/// Why a keymap file cannot be used: the entry at fault and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum KeymapError {
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    #[error("bind[{index}].run: unknown action \"{action}\"")]
+    UnknownAction { index: usize, action: String },
+    #[error(
+        "bind[{index}].on: \"{key}\" is not a key (examples: \"j\", \"ctrl-s\", \"pagedown\", \"f1\")"
+    )]
+    NotAKey { index: usize, key: String },
+}
+
 impl Keymap {
     /// The defaults with a user file's entries applied on top.
-    pub fn with_overrides(text: &str) -> Result<Keymap, String> {
+    pub fn with_overrides(text: &str) -> Result<Keymap, KeymapError> {
         let mut keymap = Keymap::default();
         keymap.apply(text)?;
         Ok(keymap)
     }
 
-    fn apply(&mut self, text: &str) -> Result<(), String> {
-        let file: KeymapFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    fn apply(&mut self, text: &str) -> Result<(), KeymapError> {
+        let file: KeymapFile = toml::from_str(text)?;
         for (i, entry) in file.bind.iter().enumerate() {
-            let action = Action::from_name(&entry.run)
-                .ok_or_else(|| format!("bind[{i}].run: unknown action \"{}\"", entry.run))?;
+            let action =
+                Action::from_name(&entry.run).ok_or_else(|| KeymapError::UnknownAction {
+                    index: i,
+                    action: entry.run.clone(),
+                })?;
             for key in &entry.on {
                 if !is_valid_key(key) {
-                    return Err(format!(
-                        "bind[{i}].on: \"{key}\" is not a key (examples: \"j\", \"ctrl-s\", \"pagedown\", \"f1\")"
-                    ));
+                    return Err(KeymapError::NotAKey {
+                        index: i,
+                        key: key.clone(),
+                    });
                 }
             }
             // A key moved to this action leaves the action it had.
@@ -369,11 +386,13 @@ mod tests {
         assert!(
             Keymap::with_overrides("[[bind]]\non = [\"x\"]\nrun = \"fly\"\n")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown action \"fly\"")
         );
         assert!(
             Keymap::with_overrides("[[bind]]\non = [\"hyper-x\"]\nrun = \"up\"\n")
                 .unwrap_err()
+                .to_string()
                 .contains("is not a key")
         );
         assert!(Keymap::with_overrides("[[bind]\n").is_err());

@@ -66,6 +66,21 @@ fn parse_color(text: &str) -> Option<Color> {
     text.parse::<Color>().ok()
 }
 
+/// Why a theme file cannot be used: the key at fault and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ThemeError {
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    #[error("base = \"{0}\": no such built-in theme (dark, light)")]
+    UnknownBase(String),
+    #[error("colors.{key}: unknown colour name; expected one of {}", COLOR_NAMES.join(", "))]
+    UnknownColourName { key: String },
+    #[error("colors.{key}: expected \"#rrggbb\" or a colour name, found \"{value}\"")]
+    BadColour { key: String, value: String },
+    #[error("colors.{0} is missing")]
+    MissingColour(&'static str),
+}
+
 impl Theme {
     /// A built-in theme by name.
     pub fn built_in(name: &str) -> Option<Theme> {
@@ -74,30 +89,28 @@ impl Theme {
     }
 
     /// Reads a theme file. `base` supplies colours the file leaves out.
-    pub fn from_toml(text: &str, base: Option<&Theme>) -> Result<Theme, String> {
-        let file: ThemeFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_toml(text: &str, base: Option<&Theme>) -> Result<Theme, ThemeError> {
+        let file: ThemeFile = toml::from_str(text)?;
         let start = match (&file.base, base) {
-            (Some(name), _) => Some(Theme::built_in(name).ok_or_else(|| {
-                format!("base = \"{name}\": no such built-in theme (dark, light)")
-            })?),
+            (Some(name), _) => {
+                Some(Theme::built_in(name).ok_or_else(|| ThemeError::UnknownBase(name.clone()))?)
+            }
             (None, Some(theme)) => Some(theme.clone()),
             (None, None) => None,
         };
         let mut colors = start.map(|t| t.colors).unwrap_or_default();
         for (key, value) in &file.colors {
             if !COLOR_NAMES.contains(&key.as_str()) {
-                return Err(format!(
-                    "colors.{key}: unknown colour name; expected one of {}",
-                    COLOR_NAMES.join(", ")
-                ));
+                return Err(ThemeError::UnknownColourName { key: key.clone() });
             }
-            let color = parse_color(value).ok_or_else(|| {
-                format!("colors.{key}: expected \"#rrggbb\" or a colour name, found \"{value}\"")
+            let color = parse_color(value).ok_or_else(|| ThemeError::BadColour {
+                key: key.clone(),
+                value: value.clone(),
             })?;
             colors.insert(key.clone(), color);
         }
         if let Some(missing) = COLOR_NAMES.iter().find(|n| !colors.contains_key(**n)) {
-            return Err(format!("colors.{missing} is missing"));
+            return Err(ThemeError::MissingColour(missing));
         }
         Ok(Theme {
             name: if file.name.is_empty() {
@@ -222,7 +235,7 @@ mod tests {
         assert_eq!(light.base().fg, light.text().fg);
         let error =
             Theme::from_toml("name = \"bare\"\n[colors]\ntext = \"red\"\n", None).unwrap_err();
-        assert_eq!(error, "colors.background is missing");
+        assert_eq!(error.to_string(), "colors.background is missing");
     }
 
     #[test]
@@ -238,11 +251,13 @@ mod tests {
 
     #[test]
     fn bad_theme_files_say_what_is_wrong() {
-        let error =
-            Theme::from_toml("base = \"dark\"\n[colors]\nfail = \"blurple\"\n", None).unwrap_err();
+        let error = Theme::from_toml("base = \"dark\"\n[colors]\nfail = \"blurple\"\n", None)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("colors.fail"), "{error}");
-        let error =
-            Theme::from_toml("base = \"dark\"\n[colors]\nfial = \"red\"\n", None).unwrap_err();
+        let error = Theme::from_toml("base = \"dark\"\n[colors]\nfial = \"red\"\n", None)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("unknown colour name"), "{error}");
     }
 }

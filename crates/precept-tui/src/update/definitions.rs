@@ -6,6 +6,7 @@
 //! the tests rerun.
 
 use super::model_change::finish_declaration_edit;
+use crate::error::DefinitionEditError;
 use crate::input::editor::{EditTarget, Editor, part_form};
 use crate::state::app::{App, Overlay};
 use crate::state::msg::Effect;
@@ -91,7 +92,8 @@ fn open(app: &mut App, target: EditTarget, text: &str) {
 
 /// The editor's checked part applied: a new part takes the source span of
 /// the sentence selected in the document pane. Refused (with why, nothing
-/// changed) when the definition is gone or its rules would not check.
+/// changed) when the definition is gone or its rules would not check; the
+/// refusal as the editor shows it.
 pub fn apply_part(
     app: &mut App,
     id: &str,
@@ -100,13 +102,28 @@ pub fn apply_part(
     condition: String,
     value: Option<String>,
 ) -> Result<Vec<Effect>, String> {
+    applied_part(app, id, kind, index, condition, value).map_err(|e| e.to_string())
+}
+
+fn applied_part(
+    app: &mut App,
+    id: &str,
+    kind: PartKind,
+    index: Option<usize>,
+    condition: String,
+    value: Option<String>,
+) -> Result<Vec<Effect>, DefinitionEditError> {
     let Some(mut definition) = app.ws.model.definition(id).cloned() else {
-        return Err(format!("definition {id} is gone"));
+        return Err(DefinitionEditError::DefinitionGone(id.to_string()));
     };
     let label = match index {
         Some(i) => {
             let Some(part) = definition.parts_mut(kind).get_mut(i) else {
-                return Err(format!("{} {} of {id} is gone", kind.noun(), i + 1));
+                return Err(DefinitionEditError::PartGone {
+                    kind,
+                    number: i + 1,
+                    id: id.to_string(),
+                });
             };
             part.condition = condition;
             part.value = value;
@@ -165,7 +182,7 @@ fn replace(app: &mut App, label: String, definition: Option<Definition>, id: &st
     match edited_model(app, definition, id) {
         Ok(model) => commit(app, label, model),
         Err(why) => {
-            app.status.last_error = Some(why);
+            app.status.last_error = Some(why.to_string());
             Vec::new()
         }
     }
@@ -177,12 +194,17 @@ fn edited_model(
     app: &App,
     definition: Option<Definition>,
     id: &str,
-) -> Result<PolicyModel, String> {
+) -> Result<PolicyModel, DefinitionEditError> {
     let mut edited = app.ws.model.clone();
     match definition {
-        Some(definition) => edited
-            .set_definition(definition)
-            .map_err(|error| format!("{id} not changed: {error}"))?,
+        Some(definition) => {
+            edited
+                .set_definition(definition)
+                .map_err(|source| DefinitionEditError::Refused {
+                    id: id.to_string(),
+                    source,
+                })?
+        }
         None => {
             edited.remove_definition(id);
         }
@@ -193,10 +215,11 @@ fn edited_model(
         .iter()
         .find(|i| i.subject.starts_with(&format!("{id}.")) || i.subject == id)
     {
-        Some(issue) => Err(format!(
-            "{id} not changed: {}: {}",
-            issue.subject, issue.message
-        )),
+        Some(issue) => Err(DefinitionEditError::RuleIssue {
+            id: id.to_string(),
+            subject: issue.subject.clone(),
+            message: issue.message.clone(),
+        }),
         None => Ok(edited),
     }
 }

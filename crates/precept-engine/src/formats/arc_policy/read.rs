@@ -218,31 +218,38 @@ fn sort_of(type_name: &str, model: &PolicyModel) -> Option<Sort> {
     }
 }
 
-fn nl_test(case: &ArcTestCase, tests: &TestSuite) -> Result<AnswerTest, String> {
+/// Why a test case cannot become a natural-language test.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum ArcTestCaseError {
+    #[error(
+        "expected an aggregated finding (VALID, INVALID, SATISFIABLE, IMPOSSIBLE, \
+         TRANSLATION_AMBIGUOUS, TOO_COMPLEX, NO_TRANSLATION), found '{0}'"
+    )]
+    UnknownFinding(String),
+    #[error("expected a confidence threshold between 0 and 1, found {0}")]
+    ThresholdOutOfRange(f64),
+    #[error("expected a guard content to check, found an empty one")]
+    EmptyGuardContent,
+    #[error("expected a test case id not used before, found '{0}' again")]
+    DuplicateId(String),
+}
+
+fn nl_test(case: &ArcTestCase, tests: &TestSuite) -> Result<AnswerTest, ArcTestCaseError> {
     let expected = finding_of(&case.expected_aggregated_findings_result).ok_or_else(|| {
-        format!(
-            "expected an aggregated finding (VALID, INVALID, SATISFIABLE, IMPOSSIBLE, \
-             TRANSLATION_AMBIGUOUS, TOO_COMPLEX, NO_TRANSLATION), found '{}'",
-            case.expected_aggregated_findings_result
-        )
+        ArcTestCaseError::UnknownFinding(case.expected_aggregated_findings_result.clone())
     })?;
     if let Some(threshold) = case.confidence_threshold
         && !(0.0..=1.0).contains(&threshold)
     {
-        return Err(format!(
-            "expected a confidence threshold between 0 and 1, found {threshold}"
-        ));
+        return Err(ArcTestCaseError::ThresholdOutOfRange(threshold));
     }
     if case.guard_content.trim().is_empty() {
-        return Err("expected a guard content to check, found an empty one".into());
+        return Err(ArcTestCaseError::EmptyGuardContent);
     }
     let id = if case.test_case_id.is_empty() {
         tests.fresh_nl_id()
     } else if tests.nl_tests.iter().any(|t| t.id == case.test_case_id) {
-        return Err(format!(
-            "expected a test case id not used before, found '{}' again",
-            case.test_case_id
-        ));
+        return Err(ArcTestCaseError::DuplicateId(case.test_case_id.clone()));
     } else {
         case.test_case_id.clone()
     };

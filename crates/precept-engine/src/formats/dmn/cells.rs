@@ -4,10 +4,28 @@
 //! rows it can overlap).
 
 use super::feel_unary::{Comparison, Literal, Test, UnaryTests};
-use super::terms::literal_term;
+use super::terms::{DmnTermError, literal_term};
 use super::vocabulary::{Kind, Vocabulary};
 use num_rational::BigRational;
 use std::cmp::Ordering;
+
+/// Why an input cell is not a condition on its column's subject: what
+/// was expected and what was found, without the word "expected".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DmnCellError {
+    /// A literal that is not a value of the subject's type.
+    #[error(transparent)]
+    Literal(#[from] DmnTermError),
+    /// `<`, `<=`, `>` or `>=` on a subject that is not a number (the
+    /// literal compared with).
+    #[error(
+        "a value to compare with '=' (ordering applies to numbers only), found an ordering test on {0}"
+    )]
+    OrderingNotNumeric(String),
+    /// A range on a subject that is not a number (its low end).
+    #[error("a single value (ranges apply to numbers only), found a range from {0}")]
+    RangeNotNumeric(String),
+}
 
 /// The condition `tests` put on `subject` (an SMT-LIB term of `kind`);
 /// `None` for `-`.
@@ -16,7 +34,7 @@ pub fn condition(
     subject: &str,
     kind: Kind,
     vocabulary: &Vocabulary,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, DmnCellError> {
     let (positive, list) = match tests {
         UnaryTests::Any => return Ok(None),
         UnaryTests::AnyOf(list) => (true, list),
@@ -25,7 +43,7 @@ pub fn condition(
     let parts = list
         .iter()
         .map(|test| one_test(test, subject, kind, vocabulary))
-        .collect::<Result<Vec<String>, String>>()?;
+        .collect::<Result<Vec<String>, DmnCellError>>()?;
     let either = if parts.len() == 1 {
         parts.into_iter().next().unwrap_or_default()
     } else {
@@ -43,7 +61,7 @@ fn one_test(
     subject: &str,
     kind: Kind,
     vocabulary: &Vocabulary,
-) -> Result<String, String> {
+) -> Result<String, DmnCellError> {
     let numeric = matches!(kind, Kind::Real | Kind::Int);
     match test {
         Test::Compare(Comparison::Equal, literal) => {
@@ -56,10 +74,7 @@ fn one_test(
         }
         Test::Compare(comparison, literal) => {
             if !numeric {
-                return Err(format!(
-                    "a value to compare with '=' (ordering applies to numbers only), found an ordering test on {}",
-                    literal.describe()
-                ));
+                return Err(DmnCellError::OrderingNotNumeric(literal.describe()));
             }
             let term = literal_term(literal, kind, vocabulary)?;
             let op = match comparison {
@@ -77,10 +92,7 @@ fn one_test(
             high_closed,
         } => {
             if !numeric {
-                return Err(format!(
-                    "a single value (ranges apply to numbers only), found a range from {}",
-                    low.describe()
-                ));
+                return Err(DmnCellError::RangeNotNumeric(low.describe()));
             }
             let low = literal_term(low, kind, vocabulary)?;
             let high = literal_term(high, kind, vocabulary)?;

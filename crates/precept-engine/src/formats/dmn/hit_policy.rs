@@ -28,6 +28,24 @@ pub enum Aggregation {
     Max,
 }
 
+/// Why a table cannot be encoded under its hit policy: what was expected
+/// (and found), without the word "expected".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HitPolicyError {
+    #[error("output values on every output (PRIORITY ranks rows by them)")]
+    PriorityWithoutOutputValues,
+    /// A row's output entry (as a term) that is not among the output
+    /// values, and the row.
+    #[error(
+        "an output entry among the output values (PRIORITY ranks rows by them), found {entry} in {row}"
+    )]
+    PriorityEntryNotListed { entry: String, row: String },
+    #[error("a single output column (COLLECT with an aggregator takes one)")]
+    AggregateOfSeveralOutputs,
+    #[error("a number output (COLLECT aggregates numbers)")]
+    AggregateOfNonNumber,
+}
+
 /// One output column as the encoding needs it.
 #[derive(Debug, Clone)]
 pub struct OutputColumn {
@@ -114,7 +132,7 @@ pub fn encode_table(
     aggregation: Option<Aggregation>,
     outputs: &[OutputColumn],
     rows: &[EncodedRow],
-) -> Result<Vec<TableRule>, String> {
+) -> Result<Vec<TableRule>, HitPolicyError> {
     let mut rules = match (policy, aggregation) {
         (HitPolicy::Collect, None) => return Ok(membership(outputs, rows)),
         (HitPolicy::Collect, Some(aggregation)) => aggregate(aggregation, outputs, rows)?,
@@ -130,7 +148,7 @@ pub fn encode_table(
             let ranks = rows
                 .iter()
                 .map(|row| priority_rank(row, outputs))
-                .collect::<Result<Vec<Vec<usize>>, String>>()?;
+                .collect::<Result<Vec<Vec<usize>>, HitPolicyError>>()?;
             ordered(outputs, rows, |j, i| ranks[j] < ranks[i])
         }
     };
@@ -184,23 +202,21 @@ fn ordered(
         .collect()
 }
 
-fn priority_rank(row: &EncodedRow, outputs: &[OutputColumn]) -> Result<Vec<usize>, String> {
+fn priority_rank(row: &EncodedRow, outputs: &[OutputColumn]) -> Result<Vec<usize>, HitPolicyError> {
     outputs
         .iter()
         .zip(&row.outputs)
         .map(|(column, term)| {
             if column.priorities.is_empty() {
-                return Err("output values on every output (PRIORITY ranks rows by them)".into());
+                return Err(HitPolicyError::PriorityWithoutOutputValues);
             }
             column
                 .priorities
                 .iter()
                 .position(|p| *p == term.text)
-                .ok_or_else(|| {
-                    format!(
-                        "an output entry among the output values (PRIORITY ranks rows by them), found {} in {}",
-                        term.text, row.label
-                    )
+                .ok_or_else(|| HitPolicyError::PriorityEntryNotListed {
+                    entry: term.text.clone(),
+                    row: row.label.clone(),
                 })
         })
         .collect()
@@ -327,12 +343,12 @@ fn aggregate(
     aggregation: Aggregation,
     outputs: &[OutputColumn],
     rows: &[EncodedRow],
-) -> Result<Vec<TableRule>, String> {
+) -> Result<Vec<TableRule>, HitPolicyError> {
     let [column] = outputs else {
-        return Err("a single output column (COLLECT with an aggregator takes one)".into());
+        return Err(HitPolicyError::AggregateOfSeveralOutputs);
     };
     if !matches!(column.kind, Kind::Real | Kind::Int) {
-        return Err("a number output (COLLECT aggregates numbers)".into());
+        return Err(HitPolicyError::AggregateOfNonNumber);
     }
     let (zero, one) = if column.kind == Kind::Int {
         ("0", "1")

@@ -8,9 +8,9 @@ use super::definitions::{DecisionLogic, Definitions, FeelText};
 use super::error::DmnError;
 use super::feel_expression::{Expression, parse_expression};
 use super::feel_unary::Literal;
-use super::hit_policy::{EncodedRow, OutputColumn, TableRule, encode_table};
+use super::hit_policy::{EncodedRow, HitPolicyError, OutputColumn, TableRule, encode_table};
 use super::table_columns::{Subject, TableColumns, declare_outputs, feel_error, read_columns};
-use super::terms::{Term, expression_term, literal_term};
+use super::terms::{DmnTermError, Term, expression_term, literal_term};
 use super::vocabulary::{Kind, Vocabulary};
 use super::xml::read_definitions;
 use crate::model::{DecisionTable, PolicyModel, ReviewStatus, Rule};
@@ -93,7 +93,9 @@ pub fn import_dmn(source: &str) -> Result<DmnModel, DmnError> {
                 )
                 .map_err(|e| match e {
                     Located::Cell(error) => error,
-                    Located::Table(message) => DmnError::new(table.place, context.clone(), message),
+                    Located::Table(error) => {
+                        DmnError::new(table.place, context.clone(), error.to_string())
+                    }
                 })?;
                 table_index += 1;
                 let mut ids = Vec::new();
@@ -214,7 +216,20 @@ fn entry_key(expression: &Expression) -> String {
 
 enum Located {
     Cell(DmnError),
-    Table(String),
+    Table(TableError),
+}
+
+/// What is wrong with a table as a whole (placed at the table): what was
+/// expected, without the word "expected".
+#[derive(Debug, thiserror::Error)]
+enum TableError {
+    #[error("a default output entry of the output's type ({0})")]
+    Default(DmnTermError),
+    /// An output value that is not a value of the output's type.
+    #[error(transparent)]
+    OutputValue(DmnTermError),
+    #[error(transparent)]
+    HitPolicy(#[from] HitPolicyError),
 }
 
 fn encode(
@@ -253,9 +268,8 @@ fn encode(
         };
         let default = match &slot.default {
             Some(expression) if slot.variable.is_some() => Some(
-                expression_term(expression, kind, vocabulary).map_err(|(_, m)| {
-                    Located::Table(format!("a default output entry of the output's type ({m})"))
-                })?,
+                expression_term(expression, kind, vocabulary)
+                    .map_err(|(_, m)| Located::Table(TableError::Default(m)))?,
             ),
             _ => None,
         };
@@ -263,8 +277,8 @@ fn encode(
             .values
             .iter()
             .map(|literal: &Literal| literal_term(literal, kind, vocabulary).map(|t| t.text))
-            .collect::<Result<Vec<String>, String>>()
-            .map_err(Located::Table)?;
+            .collect::<Result<Vec<String>, DmnTermError>>()
+            .map_err(|m| Located::Table(TableError::OutputValue(m)))?;
         output_columns.push(OutputColumn {
             symbol,
             kind,
@@ -326,7 +340,7 @@ fn encode(
         &output_columns,
         &encoded,
     )
-    .map_err(Located::Table)
+    .map_err(|e| Located::Table(e.into()))
 }
 
 fn literal_decision(

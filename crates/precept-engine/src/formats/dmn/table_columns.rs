@@ -12,7 +12,12 @@ use crate::formats::dmn::definitions::ItemDefinition;
 use crate::model::HitPolicy;
 
 /// A FEEL failure in `text` at byte `offset`, located in the file.
-pub fn feel_error(text: &FeelText, offset: usize, context: &str, message: String) -> DmnError {
+pub fn feel_error(
+    text: &FeelText,
+    offset: usize,
+    context: &str,
+    message: impl std::fmt::Display,
+) -> DmnError {
     let element = if text.element_id.is_empty() {
         String::new()
     } else {
@@ -21,7 +26,7 @@ pub fn feel_error(text: &FeelText, offset: usize, context: &str, message: String
     DmnError::new(
         text.place_at(offset),
         format!("{context}{element}"),
-        message,
+        message.to_string(),
     )
 }
 
@@ -138,6 +143,19 @@ fn add_listed_values(
     Ok(literals)
 }
 
+/// A string value the listed values of a closed enum do not hold.
+#[derive(Debug, thiserror::Error)]
+#[error("one of the listed values {}, found \"{value}\"", quoted(listed))]
+struct UnlistedValue {
+    listed: Vec<String>,
+    value: String,
+}
+
+fn quoted(values: &[String]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+    quoted.join(", ")
+}
+
 /// Learns from a literal compared with (or given to) a variable: its type
 /// if still unknown, and a new enum value where the values are not listed.
 fn learn(
@@ -145,7 +163,7 @@ fn learn(
     variable: usize,
     literal: &Literal,
     open: bool,
-) -> Result<(), String> {
+) -> Result<(), UnlistedValue> {
     let kind = match (vocabulary.variables[variable].kind, literal) {
         (Kind::Unknown, Literal::Number { .. }) => {
             vocabulary.settle(variable, &Declared::Real, open)
@@ -160,15 +178,14 @@ fn learn(
         let listed = vocabulary.enums[e].values.iter().any(|(v, _)| v == value);
         if !listed {
             if vocabulary.enums[e].declared {
-                let values: Vec<String> = vocabulary.enums[e]
-                    .values
-                    .iter()
-                    .map(|(v, _)| format!("\"{v}\""))
-                    .collect();
-                return Err(format!(
-                    "one of the listed values {}, found \"{value}\"",
-                    values.join(", ")
-                ));
+                return Err(UnlistedValue {
+                    listed: vocabulary.enums[e]
+                        .values
+                        .iter()
+                        .map(|(v, _)| v.clone())
+                        .collect(),
+                    value: value.clone(),
+                });
             }
             vocabulary.add_value(e, value);
         }

@@ -153,7 +153,7 @@ fn fact(
             let number = Number::parse(digits)
                 .ok_or_else(|| error(value_place, format!("a number, found '{text}'")))?;
             number_term(negative, &number, variable.kind)
-                .map_err(|m| error(value_place, m))?
+                .map_err(|m| error(value_place, m.to_string()))?
                 .text
         }
         Kind::Bool => match text {

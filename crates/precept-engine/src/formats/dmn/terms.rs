@@ -13,21 +13,36 @@ pub struct Term {
     pub kind: Kind,
 }
 
+/// Why a literal or expression is not a term of the type it needs: what
+/// was expected and what was found, without the word "expected".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DmnTermError {
+    /// A number with a fraction where the input is an integer.
+    #[error("a whole number (integer input), found {0}")]
+    NotWhole(String),
+    /// A literal of another type: what a value of the type is called
+    /// (`kind_words`) and the literal as found.
+    #[error("{expected}, found {found}")]
+    WrongType { expected: String, found: String },
+    #[error("the name of an input data or a decision, found '{0}'")]
+    UnknownName(String),
+    /// A term of arithmetic that is not a number.
+    #[error("a number in arithmetic, found '{0}'")]
+    NotNumber(String),
+}
+
 /// A failure inside a FEEL text: the byte offset and what was expected.
-pub type TermError = (usize, String);
+pub type TermError = (usize, DmnTermError);
 
 fn is_numeric(kind: Kind) -> bool {
     matches!(kind, Kind::Real | Kind::Int)
 }
 
 /// A number as a term of `kind` (Int only for whole numbers).
-pub fn number_term(negative: bool, number: &Number, kind: Kind) -> Result<Term, String> {
+pub fn number_term(negative: bool, number: &Number, kind: Kind) -> Result<Term, DmnTermError> {
     let digits = if kind == Kind::Int {
         if !number.is_integer() {
-            return Err(format!(
-                "a whole number (integer input), found {}",
-                number.text
-            ));
+            return Err(DmnTermError::NotWhole(number.text.clone()));
         }
         number.text.clone()
     } else if number.text.contains('.') {
@@ -69,13 +84,10 @@ pub fn literal_term(
     literal: &Literal,
     kind: Kind,
     vocabulary: &Vocabulary,
-) -> Result<Term, String> {
-    let mismatch = || {
-        format!(
-            "{}, found {}",
-            kind_words(kind, vocabulary),
-            literal.describe()
-        )
+) -> Result<Term, DmnTermError> {
+    let mismatch = || DmnTermError::WrongType {
+        expected: kind_words(kind, vocabulary),
+        found: literal.describe(),
     };
     match (literal, kind) {
         (Literal::Number { negative, number }, Kind::Real | Kind::Int) => {
@@ -126,15 +138,18 @@ pub fn expression_term(
                 .ok_or_else(|| {
                     (
                         0,
-                        format!("{}, found \"{value}\"", kind_words(expected, vocabulary)),
+                        DmnTermError::WrongType {
+                            expected: kind_words(expected, vocabulary),
+                            found: format!("\"{value}\""),
+                        },
                     )
                 }),
             _ => Err((
                 0,
-                format!(
-                    "{}, found the string \"{value}\"",
-                    kind_words(expected, vocabulary)
-                ),
+                DmnTermError::WrongType {
+                    expected: kind_words(expected, vocabulary),
+                    found: format!("the string \"{value}\""),
+                },
             )),
         },
         Expression::Name { name, offset } => match vocabulary.find(name) {
@@ -145,10 +160,7 @@ pub fn expression_term(
                     kind: variable.kind,
                 })
             }
-            None => Err((
-                *offset,
-                format!("the name of an input data or a decision, found '{name}'"),
-            )),
+            None => Err((*offset, DmnTermError::UnknownName(name.clone()))),
         },
         Expression::Negate(inner) => {
             let inner = numeric(inner, expected, vocabulary)?;
@@ -206,10 +218,7 @@ fn numeric(
             Expression::Name { offset, .. } => *offset,
             _ => 0,
         };
-        Err((
-            offset,
-            format!("a number in arithmetic, found '{}'", term.text),
-        ))
+        Err((offset, DmnTermError::NotNumber(term.text)))
     }
 }
 

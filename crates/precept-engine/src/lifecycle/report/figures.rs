@@ -7,6 +7,7 @@
 use super::figures_cache::{FigureKind, FiguresCache};
 use super::quality::{LintRow, MutationSummary, Quality, Stamped, TestRow};
 use super::sections;
+use crate::lifecycle::LifecycleError;
 use crate::lifecycle::clock::now_utc;
 use crate::lifecycle::diff::{Side, diff};
 use crate::lifecycle::reference::ModelRef;
@@ -38,7 +39,7 @@ pub enum MutationChoice {
 }
 
 /// What the report shows beyond the project's files.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Figures {
     /// When the report was made (RFC 3339, UTC).
     pub generated: String,
@@ -51,15 +52,25 @@ pub struct Figures {
 
 /// The project's versions, the draft, the sign-offs checked and the diff
 /// against the previous version.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct History {
     pub versions: Vec<VersionManifest>,
     pub draft: Option<DraftState>,
     /// The sign-offs checked against the files now, or why they could not be.
-    pub signoffs: Result<Vec<Checked>, String>,
+    pub signoffs: Result<Vec<Checked>, LifecycleError>,
     /// The diff against the previous version as the report shows it, or
     /// why there is none.
-    pub diff: Result<Stamped<ShownDiff>, String>,
+    pub diff: Result<Stamped<ShownDiff>, NoDiff>,
+}
+
+/// Why the report shows no diff against the previous version.
+#[derive(Debug, thiserror::Error)]
+pub enum NoDiff {
+    #[error("there is no previous version to compare with")]
+    NoPreviousVersion,
+    /// A side of the diff could not be loaded.
+    #[error(transparent)]
+    Side(#[from] LifecycleError),
 }
 
 /// The semantic diff as the report shows it.
@@ -73,9 +84,10 @@ pub struct ShownDiff {
 
 /// Where the quality figures come from: a pool to compute them on, started
 /// only when a figure is not in `cache` (or `cache` is None: compute all).
-pub struct QualitySource<'a> {
+/// `E` is why the pool could not start, as the caller has it.
+pub struct QualitySource<'a, E> {
     /// Starts the solver pool, every worker with the model loaded.
-    pub start_pool: &'a dyn Fn() -> Result<Scheduler, String>,
+    pub start_pool: &'a dyn Fn() -> Result<Scheduler, E>,
     pub cache: Option<&'a FiguresCache>,
     /// The solver deadline per question the figures are computed with.
     pub timeout_ms: u64,
@@ -84,16 +96,17 @@ pub struct QualitySource<'a> {
 /// Lint, tests, coverage and mutation: each taken from `source.cache` when
 /// it holds that figure for exactly this model, tests and settings, else
 /// computed on the pool (started once, on first need) and filed there.
-/// `progress` hears each stage by name.
-pub fn quality(
+/// `progress` hears each stage by name. Fails only when the pool, needed,
+/// does not start.
+pub fn quality<E>(
     project: &Project,
     compiled: &CompiledModel,
-    source: &QualitySource<'_>,
+    source: &QualitySource<'_, E>,
     mutation: MutationChoice,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<Quality, String> {
+) -> Result<Quality, E> {
     let started = std::cell::OnceCell::new();
-    let pool = || -> Result<&Scheduler, String> {
+    let pool = || -> Result<&Scheduler, E> {
         if let Some(pool) = started.get() {
             return Ok(pool);
         }
@@ -194,14 +207,14 @@ pub fn quality(
 }
 
 /// One figure: from the cache when it is there, else computed and filed.
-fn figure<'p, T: Serialize + DeserializeOwned>(
+fn figure<'p, T: Serialize + DeserializeOwned, E>(
     project: &Project,
-    source: &QualitySource<'_>,
+    source: &QualitySource<'_, E>,
     kind: FigureKind,
     progress: &(dyn Fn(&str) + Sync),
-    pool: &dyn Fn() -> Result<&'p Scheduler, String>,
-    compute: impl FnOnce(&Scheduler) -> Result<T, String>,
-) -> Result<Stamped<T>, String> {
+    pool: &dyn Fn() -> Result<&'p Scheduler, E>,
+    compute: impl FnOnce(&Scheduler) -> Result<T, E>,
+) -> Result<Stamped<T>, E> {
     let key = FiguresCache::key(project, source.timeout_ms, kind);
     if let Some(cache) = source.cache
         && let Some(found) = cache.load::<T>(&key)
@@ -239,7 +252,7 @@ pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> His
         .filter_map(|&n| read_manifest(dir, n).ok())
         .collect();
     let draft = draft_state(dir).ok();
-    let signoffs = verify(dir).map_err(|e| e.to_string());
+    let signoffs = verify(dir);
     let pair = match (numbers.last(), &draft) {
         (None, _) => None,
         (Some(&newest), Some(state)) if !state.changed.is_empty() => Some((Some(newest), None)),
@@ -250,14 +263,14 @@ pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> His
             .map(|&previous| (Some(previous), Some(newest))),
     };
     let diff = match pair {
-        None => Err("there is no previous version to compare with".to_string()),
+        None => Err(NoDiff::NoPreviousVersion),
         Some((a, b)) => {
             let side = |version| {
                 Side::load(&ModelRef {
                     project: dir.to_path_buf(),
                     version,
                 })
-                .map_err(|e| e.to_string())
+                .map_err(NoDiff::Side)
             };
             side(a).and_then(|a| side(b).map(|b| diff_shown(dir, &a, &b, cache, timeout_ms)))
         }

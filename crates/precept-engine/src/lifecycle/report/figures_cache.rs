@@ -13,8 +13,8 @@
 use super::quality::Stamped;
 use crate::lifecycle::clock::now_utc;
 use crate::lifecycle::content::sha256_hex;
-use crate::model::Project;
 use crate::model::project::write_atomic;
+use crate::model::{Project, ProjectError};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
@@ -55,6 +55,20 @@ impl FigureKind {
             FigureKind::Mutation(_) => "mutation",
         }
     }
+}
+
+/// Why a figure was not filed.
+#[derive(Debug, thiserror::Error)]
+pub enum FigureStoreError {
+    #[error("{}: {source}", dir.display())]
+    Folder {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Write(#[from] ProjectError),
 }
 
 /// The project's store of figures.
@@ -138,11 +152,18 @@ impl FiguresCache {
 
     /// Files a figure under `key` and drops the oldest entries of its kind
     /// beyond the newest few.
-    pub fn store<T: Serialize>(&self, key: &str, figure: &Stamped<T>) -> Result<(), String> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
-        let bytes = serde_json::to_vec(figure).map_err(|e| e.to_string())?;
+    pub fn store<T: Serialize>(
+        &self,
+        key: &str,
+        figure: &Stamped<T>,
+    ) -> Result<(), FigureStoreError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| FigureStoreError::Folder {
+            dir: self.dir.clone(),
+            source,
+        })?;
+        let bytes = serde_json::to_vec(figure)?;
         let path = self.path(key);
-        write_atomic(&path, &bytes).map_err(|e| e.to_string())?;
+        write_atomic(&path, &bytes)?;
         self.prune(key.split('-').next().unwrap_or(key));
         Ok(())
     }

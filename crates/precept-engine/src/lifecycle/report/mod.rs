@@ -262,7 +262,7 @@ pub fn render(
                 esc(&d.provenance()),
                 d.value.html
             ),
-            Err(why) => format!("<p>{}</p>", esc(why)),
+            Err(why) => format!("<p>{}</p>", esc(&why.to_string())),
         }
     );
     out.push_str("</body></html>\n");

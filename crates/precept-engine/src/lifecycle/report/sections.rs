@@ -4,6 +4,7 @@
 
 use super::html::{anchor, badge, esc, rule_link, table};
 use super::quality::{LintRow, MutationSummary, TestRow};
+use crate::lifecycle::LifecycleError;
 use crate::lifecycle::behaviour::Relation;
 use crate::lifecycle::diff::{ModelDiff, TestKind};
 use crate::lifecycle::signoff::{CheckStatus, Checked};
@@ -288,7 +289,7 @@ pub fn probe(report: &serde_json::Value) -> String {
 pub fn versions(
     versions: &[VersionManifest],
     draft: Option<&DraftState>,
-    signoffs: &Result<Vec<Checked>, String>,
+    signoffs: &Result<Vec<Checked>, LifecycleError>,
 ) -> String {
     let mut out = String::new();
     if versions.is_empty() {
@@ -327,7 +328,7 @@ pub fn versions(
             out += &format!(
                 "<p>{} {}</p>",
                 badge("bad", "sign-offs not checked"),
-                esc(e)
+                esc(&e.to_string())
             )
         }
         Ok(list_) if list_.is_empty() => out += "<p>No sign-offs.</p>",

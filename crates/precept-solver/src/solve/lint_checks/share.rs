@@ -17,6 +17,7 @@ use super::memo::{LintMemo, Part, group_key};
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::model::graph::RuleGraph;
+use crate::solve::SolveError;
 use crate::solve::check_gate::in_fresh_context;
 use crate::solve::session::{Interruption, SolverSession};
 use std::collections::{BTreeMap, HashSet};
@@ -310,9 +311,17 @@ pub(crate) fn lint_share(
     }
 }
 
-fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, String> {
-    SolverSession::load(model, timeout_ms)
-        .map_err(|e| format!("the model could not be loaded into the solver: {e}"))
+/// Why a piece of the lint could not run (a diagnostic says so).
+#[derive(Debug, thiserror::Error)]
+enum LintPartError {
+    #[error("the model could not be loaded into the solver: {0}")]
+    Load(SolveError),
+    #[error("the solver failed internally while linting")]
+    Panicked,
+}
+
+fn load(model: &CompiledModel, timeout_ms: u64) -> Result<SolverSession, LintPartError> {
+    SolverSession::load(model, timeout_ms).map_err(LintPartError::Load)
 }
 
 /// What a piece of work counted.
@@ -341,7 +350,7 @@ impl Tally {
 fn lint_part(
     share: &LintShare,
     progress: bool,
-    work: impl FnOnce(&mut dyn FnMut(LintEvent)) -> Result<Tally, String>,
+    work: impl FnOnce(&mut dyn FnMut(LintEvent)) -> Result<Tally, LintPartError>,
 ) -> Part {
     let mut found = Vec::new();
     let ran = {
@@ -363,13 +372,13 @@ fn lint_part(
                 complete: true,
             };
         }
-        Ok(Err(message)) => message,
-        Err(_) => "the solver failed internally while linting".to_string(),
+        Ok(Err(error)) => error,
+        Err(_) => LintPartError::Panicked,
     };
     found.push(Diagnostic::new(
         LintCode::NotDecided,
         Severity::Error,
-        failure,
+        failure.to_string(),
     ));
     Part {
         found,
