@@ -185,7 +185,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     let RepairStage::Proposed(proposed_state) = &state.stage else {
         panic!("edits are proposed");
     };
-    assert_eq!(proposed_state.flips[0], Some(Ok(vec![flip])));
+    assert!(matches!(&proposed_state.flips[0], Some(Ok(flips)) if *flips == vec![flip]));
 
     // Reject the first, accept the second.
     press(&mut app, 'n');
@@ -228,7 +228,7 @@ fn a_stale_or_failed_repair_reply_is_handled() {
             &mut app,
             Msg::RepairProposed {
                 stamp: another_job(stamp),
-                result: Err("old".into()),
+                result: Err(JobError::of(LlmError::Cancelled)),
             },
         )
         .is_empty()
@@ -237,7 +237,9 @@ fn a_stale_or_failed_repair_reply_is_handled() {
         &mut app,
         Msg::RepairProposed {
             stamp,
-            result: Err("the LLM server did not answer within 120s".into()),
+            result: Err(JobError::of(LlmError::Timeout {
+                after: std::time::Duration::from_secs(120),
+            })),
         },
     );
     let Some(Overlay::Repair(state)) = &app.overlay else {

@@ -6,6 +6,8 @@
 
 use crate::another_job;
 use crate::support;
+use precept::llm::LlmError;
+use precept::tui::state::job_error::JobError;
 use precept::workspace::Stamp;
 
 use crossterm::event::KeyCode;

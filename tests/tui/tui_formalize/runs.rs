@@ -167,9 +167,9 @@ fn a_failed_formalization_reports_why_and_changes_nothing() {
         &mut app,
         Msg::FormalizeDone {
             stamp,
-            result: Err(
-                "LLM not configured: create llm.toml:\n\n[[profile]]\nname = \"local\"".into(),
-            ),
+            result: Err(JobError::of(LlmError::NotConfigured {
+                how_to: "create llm.toml:\n\n[[profile]]\nname = \"local\"".into(),
+            })),
         },
     );
     assert!(effects.is_empty());

@@ -128,12 +128,6 @@ pub fn write_theme_choice(dir: &Path, name: &str) -> Result<(), ThemeChoiceError
     Ok(())
 }
 
-/// [`write_theme_choice`], its error as the status line shows it (the
-/// runtime's file effects carry their errors as messages).
-pub fn save_theme_choice(dir: &Path, name: &str) -> Result<(), String> {
-    write_theme_choice(dir, name).map_err(|e| e.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

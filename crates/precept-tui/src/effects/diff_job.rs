@@ -23,7 +23,7 @@ pub fn diff_against_version(
                 project: dir.clone(),
                 version,
             })
-            .map_err(|e| e.to_string())
+            .map_err(crate::state::job_error::JobError::of)
         };
         let result = side(Some(base)).and_then(|a| {
             let b = side(None)?;

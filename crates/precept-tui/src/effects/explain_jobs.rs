@@ -2,6 +2,7 @@
 //! verify questions): a why-request and a consultant request, each
 //! replacing the older one of its kind, which is cancelled.
 
+use crate::state::job_error::{JobError, Unavailable};
 use crate::state::msg::Msg;
 use precept_engine::explain::job::{ExplainRequest, chain_for_value, explain, no_model};
 use precept_engine::explain::relevance::Budget;
@@ -161,9 +162,9 @@ pub fn value_chain(
         let chain = match session {
             Some(session) => {
                 chain_for_value(session, &premise, &propagation, &variable, interruption)
-                    .map_err(|e| e.to_string())
+                    .map_err(JobError::of)
             }
-            None => Err("no model is loaded".into()),
+            None => Err(JobError::of(Unavailable::NoModel)),
         };
         Msg::ValueChained { stamp, chain }
     }

@@ -4,6 +4,7 @@
 //! checking a question and answer (translations as they arrive, then the
 //! report).
 
+use crate::state::job_error::JobError;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver};
@@ -25,13 +26,13 @@ use precept_engine::repair::propose_repair;
 use precept_engine::solve::SolverWorker;
 use precept_engine::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 
-fn client(project_dir: &Path) -> Result<LlmClient, String> {
+fn client(project_dir: &Path) -> Result<LlmClient, JobError> {
     let cache = project_dir
         .join(precept_engine::model::project::CACHE_DIR)
         .join("llm");
     configured_client(None, Mode::Live, cache)
         .map(|(client, _)| client)
-        .map_err(|e| e.to_string())
+        .map_err(JobError::of)
 }
 
 /// Starts formalizing `document` with the project's formalize options
@@ -76,7 +77,7 @@ pub fn start_formalize(
         );
         let _ = send.send(Msg::FormalizeDone {
             stamp,
-            result: result.map(Box::new).map_err(|e| e.to_string()),
+            result: result.map(Box::new).map_err(JobError::of),
         });
     });
     (receive, Some(cancel))
@@ -104,11 +105,10 @@ pub fn start_repair(
     let project_dir = project_dir.to_path_buf();
     std::thread::spawn(move || {
         let result = client(&project_dir).and_then(|client| {
-            let runtime =
-                precept_engine::llm::runtime::blocking_runtime().map_err(|e| e.to_string())?;
+            let runtime = precept_engine::llm::runtime::blocking_runtime().map_err(JobError::of)?;
             runtime
                 .block_on(propose_repair(&client, &model, &rules, &feedback))
-                .map_err(|e| e.to_string())
+                .map_err(JobError::of)
         });
         let _ = send.send(Msg::RepairProposed { stamp, result });
     });
@@ -146,7 +146,7 @@ fn preview_stream(
     tests: Vec<LogicTest>,
     edited: Vec<PolicyModel>,
     timeout: Duration,
-    message: impl Fn(usize, Result<Vec<TestFlip>, String>) -> Msg + Send + 'static,
+    message: impl Fn(usize, Result<Vec<TestFlip>, JobError>) -> Msg + Send + 'static,
 ) -> Receiver<Msg> {
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
@@ -154,9 +154,9 @@ fn preview_stream(
         for (index, candidate) in edited.iter().enumerate() {
             let flips = match &baseline {
                 Ok(baseline) => {
-                    flips_of(candidate, &tests, baseline, timeout).map_err(|e| e.to_string())
+                    flips_of(candidate, &tests, baseline, timeout).map_err(JobError::of)
                 }
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(JobError::of(error.clone())),
             };
             if send.send(message(index, flips)).is_err() {
                 return;
@@ -206,7 +206,7 @@ pub fn start_consolidation(
             Err(error) => {
                 notes.push(format!(
                     "no LLM configured, so only the open merges and the definitions the rules' shapes give: {}",
-                    error.lines().next().unwrap_or_default()
+                    error.to_string().lines().next().unwrap_or_default()
                 ));
                 None
             }
@@ -276,7 +276,7 @@ fn verifier(
     compiled: &CompiledModel,
     redundancy: Redundancy,
     timeout: Duration,
-) -> Result<(AnswerVerifier, SolverWorker), String> {
+) -> Result<(AnswerVerifier, SolverWorker), JobError> {
     let client = client(project_dir)?;
     let cache_dir = project_dir.join(precept_engine::model::project::CACHE_DIR);
     let verifier = AnswerVerifier::new(
@@ -290,7 +290,7 @@ fn verifier(
     )
     .with_cache(TranslationCache::in_project_cache(&cache_dir));
     let worker = SolverWorker::spawn(timeout);
-    worker.load(compiled.clone()).map_err(|e| e.to_string())?;
+    worker.load(compiled.clone()).map_err(JobError::of)?;
     Ok((verifier, worker))
 }
 
@@ -319,7 +319,7 @@ pub fn start_check_answer(
                 verifier
                     .verify(&worker, &input, &mut on_event, &stop)
                     .map(Box::new)
-                    .map_err(|e| e.to_string())
+                    .map_err(JobError::of)
             },
         );
         let _ = send.send(Msg::AnswerChecked { stamp, result });
@@ -356,7 +356,7 @@ pub fn start_answer_tests(
                         Err(error) => AnswerTestOutcome::not_run(test, error.to_string()),
                     }
                 }
-                Err(error) => AnswerTestOutcome::not_run(test, error.clone()),
+                Err(error) => AnswerTestOutcome::not_run(test, error.to_string()),
             };
             if send
                 .send(Msg::AnswerTestDone {

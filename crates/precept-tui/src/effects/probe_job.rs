@@ -4,6 +4,7 @@
 //! and the report come back as messages; the cancel flag stops the run
 //! between questions.
 
+use crate::state::job_error::{JobError, Unavailable};
 use crate::state::msg::Msg;
 use precept_engine::answer::{AnswerVerifier, TranslationCache, VerifyOptions, samples_of};
 use precept_engine::llm::{Mode, configured_client};
@@ -81,28 +82,24 @@ fn run(
     job: &ProbeJob,
     cancel: &AtomicBool,
     on_event: &(dyn Fn(precept_engine::probe::run::ProbeEvent) + Sync),
-) -> Result<ProbeReport, String> {
+) -> Result<ProbeReport, JobError> {
     let translator = configured_client(None, Mode::Live, cache.join("llm"))
         .map(|(client, _)| Arc::new(client))
-        .map_err(|e| format!("the translator: {e}"))?;
+        .map_err(|e| JobError::doing("the translator", e))?;
     let target = configured_client(
         Some(&job.target),
         Mode::Live,
         PathBuf::from(cache).join(TARGET_CACHE),
     )
     .map(|(client, _)| client)
-    .map_err(|e| format!("the chatbot {}: {e}", job.target))?;
-    let concurrency = probe_concurrency(&target, &translator).map_err(|_| {
-        format!(
-            "{} is the translator's profile: choose another chatbot to test",
-            job.target
-        )
-    })?;
+    .map_err(|e| JobError::doing(format!("the chatbot {}", job.target), e))?;
+    let concurrency = probe_concurrency(&target, &translator)
+        .map_err(|_| JobError::of(Unavailable::TranslatorProfile(job.target.clone())))?;
     let chatbot = Chatbot::new(Arc::new(target), None, None);
     let worker = SolverWorker::spawn(job.timeout);
     worker
         .load(job.compiled.clone())
-        .map_err(|e| format!("the model does not load into the solver: {e}"))?;
+        .map_err(|e| JobError::doing("the model does not load into the solver", e))?;
     let verifier = AnswerVerifier::new(
         &job.model,
         &job.compiled,

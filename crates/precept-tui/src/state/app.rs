@@ -126,7 +126,14 @@ pub struct FixChoice {
     pub title: String,
     pub fixes: Vec<precept_engine::lint::Fix>,
     /// Per fix: the tests it would flip, once the solver has worked it out.
-    pub flips: Vec<Option<Result<Vec<precept_engine::test_runner::flips::TestFlip>, String>>>,
+    pub flips: Vec<
+        Option<
+            Result<
+                Vec<precept_engine::test_runner::flips::TestFlip>,
+                crate::state::job_error::JobError,
+            >,
+        >,
+    >,
     pub selected: usize,
 }
 

@@ -13,6 +13,7 @@ pub mod document_view;
 pub mod examples;
 pub mod formalization;
 pub mod freshness;
+pub mod job_error;
 pub mod list_cursor;
 pub mod msg;
 pub mod name_prompt;

@@ -43,7 +43,10 @@ pub enum Msg {
     /// The diff `stamp`, or why it could not be made.
     VersionDiffDone {
         stamp: Stamp,
-        result: Result<Box<precept_engine::lifecycle::diff::ModelDiff>, String>,
+        result: Result<
+            Box<precept_engine::lifecycle::diff::ModelDiff>,
+            crate::state::job_error::JobError,
+        >,
     },
     /// How far the mutation score of coverage run `stamp` has come
     /// ("1,200 of 6,000 mutants, about 40 s left").
@@ -75,12 +78,15 @@ pub enum Msg {
     /// The composed model of formalization run `stamp`, or why there is none.
     FormalizeDone {
         stamp: Stamp,
-        result: Result<Box<precept_engine::compose::document_run::FormalizedDocument>, String>,
+        result: Result<
+            Box<precept_engine::compose::document_run::FormalizedDocument>,
+            crate::state::job_error::JobError,
+        >,
     },
     /// The checked edits the LLM proposes for repair `stamp`.
     RepairProposed {
         stamp: Stamp,
-        result: Result<precept_engine::repair::RepairProposal, String>,
+        result: Result<precept_engine::repair::RepairProposal, crate::state::job_error::JobError>,
     },
     /// Progress of answer check `stamp` (translations arriving).
     AnswerProgress {
@@ -90,7 +96,8 @@ pub enum Msg {
     /// The report of answer check `stamp`, or why there is none.
     AnswerChecked {
         stamp: Stamp,
-        result: Result<Box<precept_engine::answer::AnswerReport>, String>,
+        result:
+            Result<Box<precept_engine::answer::AnswerReport>, crate::state::job_error::JobError>,
     },
     /// The `llm.toml` profiles a probe can test, and the translator's.
     ProbeTargets {
@@ -106,7 +113,10 @@ pub enum Msg {
     /// The report of chatbot probe `stamp`, or why the run could not start.
     ProbeFinished {
         stamp: Stamp,
-        result: Result<Box<precept_engine::probe::report::ProbeReport>, String>,
+        result: Result<
+            Box<precept_engine::probe::report::ProbeReport>,
+            crate::state::job_error::JobError,
+        >,
     },
     /// One natural-language test of run `stamp` finished.
     AnswerTestDone {
@@ -120,19 +130,25 @@ pub enum Msg {
     /// The checked consolidation proposals of request `stamp`.
     Consolidated {
         stamp: Stamp,
-        result: Result<Consolidation, String>,
+        result: Result<Consolidation, crate::state::job_error::JobError>,
     },
     /// The tests fix `index` of fix choice `stamp` would flip.
     FixPreviewed {
         stamp: Stamp,
         index: usize,
-        flips: Result<Vec<precept_engine::test_runner::flips::TestFlip>, String>,
+        flips: Result<
+            Vec<precept_engine::test_runner::flips::TestFlip>,
+            crate::state::job_error::JobError,
+        >,
     },
     /// The tests edit `index` of repair `stamp` would flip.
     RepairPreviewed {
         stamp: Stamp,
         index: usize,
-        flips: Result<Vec<precept_engine::test_runner::flips::TestFlip>, String>,
+        flips: Result<
+            Vec<precept_engine::test_runner::flips::TestFlip>,
+            crate::state::job_error::JobError,
+        >,
     },
     /// The model was exported in `format` to the file at `path` (a failed
     /// export comes back as `IoFailed`).
@@ -156,7 +172,7 @@ pub enum Msg {
     /// The chain of one forced value, for why-request `stamp`.
     ValueChained {
         stamp: Stamp,
-        chain: Result<Option<precept_engine::explain::Chain>, String>,
+        chain: Result<Option<precept_engine::explain::Chain>, crate::state::job_error::JobError>,
     },
     /// A file was written into the project folder (path relative to it).
     FileWritten {

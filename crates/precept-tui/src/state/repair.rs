@@ -27,7 +27,7 @@ pub enum RepairStage {
 pub struct Proposed {
     pub proposal: RepairProposal,
     /// Per edit: the flips (None while the solver works on them).
-    pub flips: Vec<Option<Result<Vec<TestFlip>, String>>>,
+    pub flips: Vec<Option<Result<Vec<TestFlip>, crate::state::job_error::JobError>>>,
     pub decisions: Vec<Option<bool>>,
     pub cursor: usize,
 }

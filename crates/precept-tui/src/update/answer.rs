@@ -101,7 +101,7 @@ pub fn progress(app: &mut App, stamp: Stamp, event: VerifyEvent) -> Vec<Effect> 
 pub fn checked(
     app: &mut App,
     stamp: Stamp,
-    result: Result<Box<AnswerReport>, String>,
+    result: Result<Box<AnswerReport>, crate::state::job_error::JobError>,
 ) -> Vec<Effect> {
     let qa = &mut app.verify.qa;
     if stamp.job != qa.job {
@@ -117,7 +117,7 @@ pub fn checked(
             ));
             qa.report = Some(report);
         }
-        Err(error) => qa.error = Some(error),
+        Err(error) => qa.error = Some(error.to_string()),
     }
     Vec::new()
 }

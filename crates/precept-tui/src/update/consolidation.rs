@@ -25,7 +25,11 @@ pub fn start(app: &mut App) -> Vec<Effect> {
     }]
 }
 
-pub fn done(app: &mut App, stamp: Stamp, result: Result<Consolidation, String>) -> Vec<Effect> {
+pub fn done(
+    app: &mut App,
+    stamp: Stamp,
+    result: Result<Consolidation, crate::state::job_error::JobError>,
+) -> Vec<Effect> {
     if stamp.job != app.formalization.consolidation_job {
         return Vec::new();
     }

@@ -101,17 +101,6 @@ pub fn apply_part(
     index: Option<usize>,
     condition: String,
     value: Option<String>,
-) -> Result<Vec<Effect>, String> {
-    applied_part(app, id, kind, index, condition, value).map_err(|e| e.to_string())
-}
-
-fn applied_part(
-    app: &mut App,
-    id: &str,
-    kind: PartKind,
-    index: Option<usize>,
-    condition: String,
-    value: Option<String>,
 ) -> Result<Vec<Effect>, DefinitionEditError> {
     let Some(mut definition) = app.ws.model.definition(id).cloned() else {
         return Err(DefinitionEditError::DefinitionGone(id.to_string()));

@@ -154,7 +154,7 @@ pub fn apply_editor(app: &mut App) -> Vec<Effect> {
                         editor.error = Some(crate::input::editor::EditorError {
                             line: 1,
                             column: 1,
-                            message: why.clone(),
+                            message: why.to_string(),
                         });
                     }
                     app.status.last_error = Some(format!("not applied: {why}"));

@@ -125,7 +125,7 @@ pub fn event(app: &mut App, stamp: Stamp, event: FormalizeEvent) -> Vec<Effect> 
 pub fn done(
     app: &mut App,
     stamp: Stamp,
-    result: Result<Box<FormalizedDocument>, String>,
+    result: Result<Box<FormalizedDocument>, crate::state::job_error::JobError>,
 ) -> Vec<Effect> {
     if app.formalization.job != stamp.job {
         return Vec::new();
@@ -135,6 +135,7 @@ pub fn done(
     match result {
         Err(error) => {
             // The status line has one row; the screen shows all of it.
+            let error = error.to_string();
             let first = error.lines().next().unwrap_or_default();
             app.status.last_error = Some(format!("formalization: {first}"));
             app.formalization.error = Some(error);

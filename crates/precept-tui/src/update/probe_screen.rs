@@ -116,7 +116,10 @@ pub fn probed(app: &mut App, stamp: Stamp, event: ProbeEvent) {
 pub fn finished(
     app: &mut App,
     stamp: Stamp,
-    result: Result<Box<precept_engine::probe::report::ProbeReport>, String>,
+    result: Result<
+        Box<precept_engine::probe::report::ProbeReport>,
+        crate::state::job_error::JobError,
+    >,
 ) {
     if app.probe.running != Some(stamp.job) {
         return;
@@ -139,7 +142,7 @@ pub fn finished(
         }
         Err(error) => {
             app.status.last_error = Some(format!("the probe did not run: {error}"));
-            app.probe.error = Some(error);
+            app.probe.error = Some(error.to_string());
         }
     }
 }

@@ -179,7 +179,7 @@ fn accept(app: &mut App) -> Vec<Effect> {
 pub fn proposed(
     app: &mut App,
     stamp: Stamp,
-    result: Result<RepairProposal, String>,
+    result: Result<RepairProposal, crate::state::job_error::JobError>,
 ) -> Vec<Effect> {
     let Some(Overlay::Repair(state)) = app.overlay.as_mut() else {
         return Vec::new();
@@ -191,7 +191,7 @@ pub fn proposed(
     match result {
         Err(error) => {
             app.repair_feedback = state.feedback.lines().join("\n");
-            state.stage = RepairStage::Failed(error);
+            state.stage = RepairStage::Failed(error.to_string());
             Vec::new()
         }
         Ok(proposal) => {
@@ -222,7 +222,7 @@ pub fn previewed(
     app: &mut App,
     stamp: Stamp,
     index: usize,
-    flips: Result<Vec<TestFlip>, String>,
+    flips: Result<Vec<TestFlip>, crate::state::job_error::JobError>,
 ) -> Vec<Effect> {
     let Some(Overlay::Repair(state)) = app.overlay.as_mut() else {
         return Vec::new();

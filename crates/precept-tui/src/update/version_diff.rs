@@ -47,7 +47,10 @@ pub fn progress(app: &mut App, stamp: Stamp, text: String) -> Vec<Effect> {
 pub fn done(
     app: &mut App,
     stamp: Stamp,
-    result: Result<Box<precept_engine::lifecycle::diff::ModelDiff>, String>,
+    result: Result<
+        Box<precept_engine::lifecycle::diff::ModelDiff>,
+        crate::state::job_error::JobError,
+    >,
 ) -> Vec<Effect> {
     // The newest diff answered, or nobody waits for one any more.
     let waiting = matches!(&app.overlay, Some(Overlay::VersionDiff(_)));
@@ -57,7 +60,7 @@ pub fn done(
     if let Some(state) = current(app, stamp) {
         state.view = match result {
             Ok(diff) => DiffView::Ready(diff),
-            Err(error) => DiffView::Failed(error),
+            Err(error) => DiffView::Failed(error.to_string()),
         };
     }
     Vec::new()

@@ -150,7 +150,7 @@ pub fn fix_previewed(
     app: &mut App,
     stamp: Stamp,
     index: usize,
-    flips: Result<Vec<TestFlip>, String>,
+    flips: Result<Vec<TestFlip>, crate::state::job_error::JobError>,
 ) -> Vec<Effect> {
     if let Some(Overlay::FixChoice(choice)) = &mut app.overlay
         && choice.job == stamp.job

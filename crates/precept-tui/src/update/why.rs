@@ -143,7 +143,11 @@ pub fn test_explained(
 }
 
 /// The chain of a forced value arrived.
-pub fn value_chained(app: &mut App, stamp: Stamp, chain: Result<Option<Chain>, String>) {
+pub fn value_chained(
+    app: &mut App,
+    stamp: Stamp,
+    chain: Result<Option<Chain>, crate::state::job_error::JobError>,
+) {
     let chain = chain.map(|chain| {
         chain.map(|mut chain| {
             describe_chain(
@@ -164,7 +168,7 @@ pub fn value_chained(app: &mut App, stamp: Stamp, chain: Result<Option<Chain>, S
             reason: "The value is no longer forced: there is no chain.".into(),
             ask: Vec::new(),
         },
-        Err(error) => WhyContent::Failed(error),
+        Err(error) => WhyContent::Failed(error.to_string()),
     };
 }
 

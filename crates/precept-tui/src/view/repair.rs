@@ -148,7 +148,12 @@ pub fn render_name(app: &App, frame: &mut Frame, prompt: &NamePrompt) {
 /// "tests: ↑T3 ↓T7" for an edit's flips, or what is still being worked out.
 pub fn flips_line(
     app: &App,
-    flips: &Option<Result<Vec<precept_engine::test_runner::flips::TestFlip>, String>>,
+    flips: &Option<
+        Result<
+            Vec<precept_engine::test_runner::flips::TestFlip>,
+            crate::state::job_error::JobError,
+        >,
+    >,
 ) -> Line<'static> {
     match flips {
         None => Line::styled(

@@ -4,30 +4,35 @@
 //! theme choice.
 
 use super::Runtime;
+use crate::state::job_error::JobError;
 use crate::state::msg::{Effect, Msg};
 use precept_engine::model::project::{MODEL_FILE, TESTS_FILE, write_json};
 
 impl Runtime {
     /// Carries out a file effect; its error, if any, as a message.
     pub(super) fn execute_file(&mut self, effect: Effect) -> Vec<Msg> {
-        let io = |result: Result<(), String>| match result {
+        let io = |result: Result<(), JobError>| match result {
             Ok(()) => Vec::new(),
-            Err(error) => vec![Msg::IoFailed { error }],
+            Err(error) => vec![Msg::IoFailed {
+                error: error.to_string(),
+            }],
         };
         match effect {
             Effect::SaveModel(model) => self.saved(
                 write_json(&self.project_dir.join(MODEL_FILE), &*model)
-                    .map_err(|e| format!("not saved: {e}")),
+                    .map_err(|e| JobError::doing("not saved", e)),
             ),
             Effect::SaveTests(tests) => self.saved(
                 write_json(&self.project_dir.join(TESTS_FILE), &*tests)
-                    .map_err(|e| format!("not saved: {e}")),
+                    .map_err(|e| JobError::doing("not saved", e)),
             ),
             Effect::SaveDrafts(drafts) => io(drafts
                 .save(&self.project_dir)
-                .map_err(|e| format!("draft not saved: {e}"))),
+                .map_err(|e| JobError::doing("draft not saved", e))),
             Effect::SaveThemeChoice(name) => match &self.config_dir {
-                Some(dir) => io(crate::effects::config::save_theme_choice(dir, &name)),
+                Some(dir) => io(
+                    crate::effects::config::write_theme_choice(dir, &name).map_err(JobError::of)
+                ),
                 None => Vec::new(),
             },
             Effect::RemoveRecord => {
@@ -45,10 +50,10 @@ impl Runtime {
                 &self.project_dir,
                 &spans,
             )
-            .map_err(|e| format!("not-policy marks not saved: {e}"))),
+            .map_err(|e| JobError::doing("not-policy marks not saved", e))),
             Effect::SaveRecord(record) => io(record
                 .save(&self.project_dir)
-                .map_err(|e| format!("formalization record not saved: {e}"))),
+                .map_err(|e| JobError::doing("formalization record not saved", e))),
             Effect::Export {
                 format,
                 model,

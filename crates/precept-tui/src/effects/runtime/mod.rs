@@ -98,12 +98,14 @@ impl Runtime {
 
     /// After a save of the draft's files: the error, or where the draft
     /// now stands against its versions (for the status line).
-    fn saved(&self, result: Result<(), String>) -> Vec<Msg> {
+    fn saved(&self, result: Result<(), crate::state::job_error::JobError>) -> Vec<Msg> {
         match result {
             Ok(()) => vec![Msg::DraftVersion(
                 crate::state::version_diff::DraftVersion::read(&self.project_dir),
             )],
-            Err(error) => vec![Msg::IoFailed { error }],
+            Err(error) => vec![Msg::IoFailed {
+                error: error.to_string(),
+            }],
         }
     }
 
