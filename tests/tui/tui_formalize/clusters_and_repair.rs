@@ -118,7 +118,7 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     press(&mut app, ' ');
     select_rule(&mut app, "R7");
     press(&mut app, ' ');
-    assert_eq!(app.marked_rules.len(), 2);
+    assert_eq!(app.repair_draft.marked.len(), 2);
     press(&mut app, 'w');
     type_text(&mut app, "Children pay half; adults pay full.");
     let effects = key(&mut app, KeyCode::Enter);

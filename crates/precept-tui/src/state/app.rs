@@ -191,11 +191,9 @@ pub struct App {
     pub generating: GenerationState,
     pub formalization: crate::state::formalization::FormalizeState,
     pub answer_tests: crate::state::answer_tests::AnswerTestsState,
-    /// The expert's last feedback for a repair that did not come back with
-    /// edits (no LLM, an error, or closed): offered again on the next `w`.
-    pub repair_feedback: String,
-    /// Rules marked with space, for a repair from feedback about several rules.
-    pub marked_rules: std::collections::BTreeSet<String>,
+    /// What a repair from feedback starts from: the rules marked with
+    /// space and the feedback a repair did not take.
+    pub repair_draft: crate::state::repair::RepairDraft,
     /// The version the draft started from and whether it changed since.
     pub version: crate::state::version_diff::DraftVersion,
     pub status: Status,
@@ -262,8 +260,7 @@ impl App {
             formalization: crate::state::formalization::FormalizeState::default(),
             probe: Default::default(),
             answer_tests: crate::state::answer_tests::AnswerTestsState::default(),
-            repair_feedback: String::new(),
-            marked_rules: std::collections::BTreeSet::new(),
+            repair_draft: Default::default(),
             version,
             status: Status::default(),
             keymap,

@@ -6,6 +6,17 @@ use precept_engine::test_runner::flips::TestFlip;
 use precept_engine::workspace::JobId;
 use ratatui_textarea::TextArea;
 
+/// What the next repair from feedback starts from.
+#[derive(Debug, Default)]
+pub struct RepairDraft {
+    /// Rules marked with space, for a repair from feedback about several
+    /// rules.
+    pub marked: std::collections::BTreeSet<String>,
+    /// The expert's last feedback for a repair that did not come back with
+    /// edits (no LLM, an error, or closed): offered again on the next `w`.
+    pub feedback: String,
+}
+
 /// A repair from feedback, from the expert's words to the decisions.
 pub struct RepairState {
     /// The rules the feedback is about.

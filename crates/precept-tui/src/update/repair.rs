@@ -20,19 +20,20 @@ pub fn toggle_mark(app: &mut App) {
     let Some(id) = app.selected_rule().map(|r| r.id.clone()) else {
         return;
     };
-    if !app.marked_rules.remove(&id) {
-        app.marked_rules.insert(id);
+    if !app.repair_draft.marked.remove(&id) {
+        app.repair_draft.marked.insert(id);
     }
     app.status.message = Some(format!(
         "{} rule(s) marked for feedback (w)",
-        app.marked_rules.len()
+        app.repair_draft.marked.len()
     ));
 }
 
 /// `w`: open the feedback box for the marked rules, or the selected one.
 pub fn open(app: &mut App) {
     let mut rules: Vec<String> = app
-        .marked_rules
+        .repair_draft
+        .marked
         .iter()
         .filter(|id| app.ws.model.rule(id).is_some())
         .cloned()
@@ -47,10 +48,16 @@ pub fn open(app: &mut App) {
         return;
     }
     // Feedback typed before and not yet answered with edits is never lost.
-    let mut feedback = if app.repair_feedback.is_empty() {
+    let mut feedback = if app.repair_draft.feedback.is_empty() {
         TextArea::default()
     } else {
-        let mut kept = TextArea::new(app.repair_feedback.lines().map(str::to_string).collect());
+        let mut kept = TextArea::new(
+            app.repair_draft
+                .feedback
+                .lines()
+                .map(str::to_string)
+                .collect(),
+        );
         kept.move_cursor(ratatui_textarea::CursorMove::Bottom);
         kept.move_cursor(ratatui_textarea::CursorMove::End);
         kept
@@ -84,8 +91,8 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.status.job = None;
         }
         if !matches!(state.stage, RepairStage::Proposed(_)) {
-            app.repair_feedback = state.feedback.lines().join("\n");
-            if !app.repair_feedback.trim().is_empty() {
+            app.repair_draft.feedback = state.feedback.lines().join("\n");
+            if !app.repair_draft.feedback.trim().is_empty() {
                 app.status.message = Some("your feedback is kept: w opens it again".into());
             }
         }
@@ -190,12 +197,12 @@ pub fn proposed(
     app.status.job = None;
     match result {
         Err(error) => {
-            app.repair_feedback = state.feedback.lines().join("\n");
+            app.repair_draft.feedback = state.feedback.lines().join("\n");
             state.stage = RepairStage::Failed(error.to_string());
             Vec::new()
         }
         Ok(proposal) => {
-            app.repair_feedback.clear();
+            app.repair_draft.feedback.clear();
             let edits: Vec<_> = proposal.edits.iter().map(|e| e.edit.clone()).collect();
             let count = edits.len();
             state.stage = RepairStage::Proposed(Box::new(Proposed {

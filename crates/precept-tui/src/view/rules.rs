@@ -37,10 +37,10 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         .iter()
         .filter(|r| r.review == ReviewStatus::Approved)
         .count();
-    let marked = if app.marked_rules.is_empty() {
+    let marked = if app.repair_draft.marked.is_empty() {
         String::new()
     } else {
-        format!(" · {} marked (w)", app.marked_rules.len())
+        format!(" · {} marked (w)", app.repair_draft.marked.len())
     };
     let title = format!(
         "Rules {}/{} · {approved} approved{marked}",
@@ -76,7 +76,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
                 Span::styled(format!("{symbol} "), style),
                 Span::styled(
                     format!("{:<id_width$}", rule.id),
-                    if app.marked_rules.contains(&rule.id) {
+                    if app.repair_draft.marked.contains(&rule.id) {
                         app.theme.emphasis()
                     } else {
                         app.theme.accent()
