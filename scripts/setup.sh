@@ -6,7 +6,9 @@
 #     tests as an independent oracle for the SMT-LIB export;
 #   - tmux, for the end-to-end terminal tests;
 #   - with --tests only: Chromium from the system packages, for the test that
-#     renders `precept report`'s HTML headless (running Precept never needs it).
+#     renders `precept report`'s HTML headless (running Precept never needs it),
+#     and the official `openai` and `anthropic` Python clients into .deps/py,
+#     which the guard's tests drive `precept serve` with.
 # It is idempotent: a second run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +60,16 @@ if [ ! -x .deps/cvc5/bin/cvc5 ] && [ ! -f .deps/cvc5/.installed ]; then
     "$PY" -m pip install --quiet --disable-pip-version-check --no-deps \
         --target .deps/cvc5 "cvc5==$CVC5_VERSION"
     touch .deps/cvc5/.installed
+fi
+
+OPENAI_VERSION=3.57.0
+ANTHROPIC_VERSION=2.14.0
+if [ "$FOR_TESTS" -eq 1 ] && [ ! -f ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION" ]; then
+    echo "setup: installing openai==$OPENAI_VERSION and anthropic==$ANTHROPIC_VERSION into .deps/py"
+    rm -rf .deps/py
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-warn-conflicts \
+        --target .deps/py "openai==$OPENAI_VERSION" "anthropic==$ANTHROPIC_VERSION"
+    touch ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION"
 fi
 
 echo "setup: ready (libz3 in .deps/z3/z3/lib)"

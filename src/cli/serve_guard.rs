@@ -3,11 +3,11 @@
 
 use super::common::Failure;
 use precept_service::GuardOptions;
-use precept_service::options::DEFAULT_BLOCK_MESSAGE;
+use precept_service::options::{DEFAULT_BLOCK_MESSAGE, StreamMode};
 
 #[derive(Debug, clap::Args)]
 pub struct GuardArgs {
-    /// Be a guard proxy: forward POST /v1/chat/completions to this llm.toml profile and check each reply
+    /// Be a guard proxy in front of this llm.toml profile, in its protocol: POST /v1/chat/completions (openai) or POST /v1/messages (anthropic); each reply is checked
     #[arg(long)]
     pub guard: Option<String>,
     /// With --guard: replace an INVALID or IMPOSSIBLE reply with --block-message
@@ -22,6 +22,16 @@ pub struct GuardArgs {
     /// With --guard: translations per check (as check-answer --k)
     #[arg(long = "guard-k", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub guard_k: u32,
+    /// With --guard, for requests with "stream": true: hold (check the whole reply, apply --block and --revise, then stream it; the verdict is in the header and the last content chunk) or pass (pass chunks on as they arrive, the verdict in one last chunk; --block and --revise cannot apply)
+    #[arg(long, value_enum, default_value_t = Streaming::Hold, requires = "guard")]
+    pub stream: Streaming,
+}
+
+/// `--stream`: how a streamed request is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Streaming {
+    Hold,
+    Pass,
 }
 
 impl GuardArgs {
@@ -38,6 +48,10 @@ impl GuardArgs {
                 .unwrap_or_else(|| DEFAULT_BLOCK_MESSAGE.to_string()),
             revise: self.revise,
             k: self.guard_k as usize,
+            stream: match self.stream {
+                Streaming::Hold => StreamMode::Hold,
+                Streaming::Pass => StreamMode::Pass,
+            },
         }))
     }
 }

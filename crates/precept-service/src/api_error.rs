@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use precept_engine::smt::SmtError;
 use serde_json::{Value, json};
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
     pub body: Value,

@@ -23,10 +23,6 @@ pub enum Error {
     Llm(#[from] LlmError),
     #[error("--guard {profile}: {source}")]
     GuardProfile { profile: String, source: LlmError },
-    #[error(
-        "--guard {profile}: the guard proxy forwards OpenAI-compatible chat requests, but this profile speaks {protocol}"
-    )]
-    GuardProtocol { profile: String, protocol: String },
     #[error("--guard {profile}: cannot build the HTTP client: {source}")]
     GuardClient {
         profile: String,

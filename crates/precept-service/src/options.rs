@@ -40,6 +40,20 @@ pub struct GuardOptions {
     pub revise: u32,
     /// Translations per check (as `check-answer --k`).
     pub k: usize,
+    /// How a streamed request is answered.
+    pub stream: StreamMode,
+}
+
+/// How the guard answers a request with `"stream": true`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StreamMode {
+    /// Read the chatbot's whole reply, check it (revise, block), then
+    /// stream the final reply; the verdict is known before the first byte.
+    #[default]
+    Hold,
+    /// Pass the chatbot's chunks on as they arrive; the verdict follows in
+    /// one last chunk. Nothing can be blocked or revised.
+    Pass,
 }
 
 /// The default message that replaces a blocked reply.

@@ -2,7 +2,9 @@
 
 use super::auth::require_token;
 use super::endpoints::{check_answer, explain, status, verify};
-use super::guard::chat::{Guard, chat_completions};
+use super::guard::Guard;
+use super::guard::anthropic::messages;
+use super::guard::openai::chat_completions;
 use super::options::MAX_BODY_BYTES;
 use super::state::ServiceState;
 use axum::Router;
@@ -12,6 +14,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
+use precept_engine::llm::config::Protocol;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -26,15 +29,26 @@ pub fn router(state: Arc<ServiceState>, guard: Option<Arc<Guard>>) -> Router {
         .route("/v1/verify", post(verify::verify))
         .route("/v1/check-answer", post(check_answer::check_answer))
         .route("/v1/explain", post(explain::explain));
+    // The guard speaks the API of its chatbot's profile.
     if let Some(guard) = guard {
-        routes = routes.route(
-            "/v1/chat/completions",
-            post(
-                move |State(state): State<Arc<ServiceState>>, body: Bytes| async move {
-                    chat_completions(state, guard, &body).await
-                },
+        routes = match guard.chatbot.protocol() {
+            Protocol::Anthropic => routes.route(
+                "/v1/messages",
+                post(
+                    move |State(state): State<Arc<ServiceState>>, body: Bytes| async move {
+                        messages(state, guard, &body).await
+                    },
+                ),
             ),
-        );
+            Protocol::OpenAi => routes.route(
+                "/v1/chat/completions",
+                post(
+                    move |State(state): State<Arc<ServiceState>>, body: Bytes| async move {
+                        chat_completions(state, guard, &body).await
+                    },
+                ),
+            ),
+        };
     }
     routes
         .fallback(|| async {

@@ -1,6 +1,6 @@
 //! Binding the address and running the service until the process ends.
 
-use super::guard::chat::Guard;
+use super::guard::Guard;
 use super::guard::chatbot::Chatbot;
 use super::options::ServeOptions;
 use super::reload::{reload, start_watching};

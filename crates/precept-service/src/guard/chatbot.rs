@@ -1,5 +1,6 @@
 //! Forwarding a chat request to the chatbot profile of llm.toml, as it is
-//! apart from the model name (the profile's).
+//! apart from the model name (the profile's), in the profile's protocol:
+//! OpenAI's chat completions or Anthropic's Messages API.
 
 use crate::api_error::ApiError;
 use crate::error::Error;
@@ -9,6 +10,9 @@ use precept_engine::llm::config::{
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// The Messages API version the guard speaks to an Anthropic chatbot.
+const ANTHROPIC_VERSION: &str = "2023-06-01";
+
 pub struct Chatbot {
     profile: Profile,
     endpoint: String,
@@ -16,7 +20,7 @@ pub struct Chatbot {
 }
 
 impl Chatbot {
-    /// The chatbot of profile `name`: it must speak the OpenAI protocol.
+    /// The chatbot of profile `name`, in its own protocol.
     pub fn for_profile(name: &str) -> Result<Chatbot, Error> {
         let config_dir = user_config_dir().unwrap_or_else(|| PathBuf::from("."));
         let resolved = resolve_profile(&config_dir, Some(name), &process_env, &probe_tcp).map_err(
@@ -26,15 +30,12 @@ impl Chatbot {
             },
         )?;
         let profile = resolved.profile;
-        if profile.protocol != Protocol::OpenAi {
-            return Err(Error::GuardProtocol {
-                profile: name.to_string(),
-                protocol: profile.protocol.as_str().to_string(),
-            });
-        }
         let _ = rustls::crypto::ring::default_provider().install_default();
+        // The profile's timeout bounds the wait for the reply to start; a
+        // stream then runs as long as the chatbot keeps sending.
         let http = reqwest::Client::builder()
-            .timeout(profile.timeout)
+            .connect_timeout(profile.timeout)
+            .read_timeout(profile.timeout)
             .build()
             .map_err(|source| Error::GuardClient {
                 profile: name.to_string(),
@@ -42,27 +43,51 @@ impl Chatbot {
             })?;
         let base = profile.base_url.trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
+        let path = match profile.protocol {
+            Protocol::Anthropic => "/v1/messages",
+            _ => "/v1/chat/completions",
+        };
         Ok(Chatbot {
-            endpoint: format!("{base}/v1/chat/completions"),
+            endpoint: format!("{base}{path}"),
             profile,
             http,
         })
     }
 
-    /// Sends `request` (a chat-completions body) and returns the reply's
-    /// body; an error status or an unreadable body is a 502.
-    pub async fn complete(&self, request: &Value) -> Result<Value, ApiError> {
+    pub fn protocol(&self) -> Protocol {
+        self.profile.protocol
+    }
+
+    pub fn name(&self) -> &str {
+        &self.profile.name
+    }
+
+    /// Sends `request` with the profile's model and `stream` set as asked;
+    /// an unreachable chatbot or an error status is a 502.
+    pub async fn send(&self, request: &Value, stream: bool) -> Result<reqwest::Response, ApiError> {
         let mut body = request.clone();
         if let Some(object) = body.as_object_mut() {
             object.insert("model".into(), Value::String(self.profile.model.clone()));
+            object.insert("stream".into(), Value::Bool(stream));
         }
         let mut call = self.http.post(&self.endpoint).json(&body);
-        if let Some(var) = &self.profile.api_key_env
-            && let Ok(key) = std::env::var(var)
-            && !key.trim().is_empty()
-        {
-            call = call.bearer_auth(key.trim());
-        }
+        let key = self
+            .profile
+            .api_key_env
+            .as_deref()
+            .and_then(|var| std::env::var(var).ok())
+            .filter(|key| !key.trim().is_empty());
+        call = match (self.profile.protocol, key) {
+            (Protocol::Anthropic, key) => {
+                let call = call.header("anthropic-version", ANTHROPIC_VERSION);
+                match key {
+                    Some(key) => call.header("x-api-key", key.trim()),
+                    None => call,
+                }
+            }
+            (_, Some(key)) => call.bearer_auth(key.trim()),
+            (_, None) => call,
+        };
         let reply = call.send().await.map_err(|e| {
             ApiError::bad_gateway(format!(
                 "the chatbot ({}) did not answer: {}",
@@ -71,51 +96,24 @@ impl Chatbot {
             ))
         })?;
         let status = reply.status();
-        let text = reply.text().await.map_err(|e| {
-            ApiError::bad_gateway(format!("the chatbot's reply could not be read: {e}"))
-        })?;
         if !status.is_success() {
+            let text = reply.text().await.unwrap_or_default();
             return Err(ApiError::bad_gateway(format!(
                 "the chatbot ({}) answered {status}: {}",
                 self.profile.name,
                 text.chars().take(300).collect::<String>()
             )));
         }
+        Ok(reply)
+    }
+
+    /// Sends `request` without streaming and returns the reply's body.
+    pub async fn complete(&self, request: &Value) -> Result<Value, ApiError> {
+        let reply = self.send(request, false).await?;
+        let text = reply.text().await.map_err(|e| {
+            ApiError::bad_gateway(format!("the chatbot's reply could not be read: {e}"))
+        })?;
         serde_json::from_str(&text)
             .map_err(|e| ApiError::bad_gateway(format!("the chatbot's reply is not JSON: {e}")))
-    }
-}
-
-/// The text of the first choice of a chat-completions reply.
-pub fn reply_text(reply: &Value) -> Option<&str> {
-    reply
-        .pointer("/choices/0/message/content")
-        .and_then(Value::as_str)
-}
-
-/// Replaces the text of the first choice.
-pub fn set_reply_text(reply: &mut Value, text: &str) {
-    if let Some(content) = reply.pointer_mut("/choices/0/message/content") {
-        *content = Value::String(text.to_string());
-    }
-}
-
-/// The text of the last user message of a chat request.
-pub fn last_user_message(request: &Value) -> Option<String> {
-    let messages = request.get("messages")?.as_array()?;
-    let last = messages
-        .iter()
-        .rev()
-        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?;
-    match last.get("content")? {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        _ => None,
     }
 }

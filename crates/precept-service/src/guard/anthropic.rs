@@ -1,0 +1,260 @@
+//! `POST /v1/messages` in front of an Anthropic chatbot, in the Messages
+//! API's format: a whole message with its verdict, or its stream of events
+//! (`message_start` … `message_stop`) held until checked or passed on as
+//! they come (`--stream`). The verdict rides in a `precept` field, on the
+//! message or on the stream's `message_delta` event.
+
+use super::conversation::{Conversation, Wire};
+use super::event_stream::{Events, event_stream};
+use super::judge::{Verdict, check_reply, held_reply};
+use super::openai::Failure;
+use super::sse::event;
+use super::upstream::Upstream;
+use super::{FINDING_HEADER, Guard, StreamMode, split_for_streaming};
+use crate::api_error::{ApiError, parse_body};
+use crate::endpoints::record::{Answer, MODEL_HEADER, record, respond};
+use crate::state::ServiceState;
+use axum::http::{HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+
+const ENDPOINT: &str = "/v1/messages";
+
+pub async fn messages(state: Arc<ServiceState>, guard: Arc<Guard>, body: &[u8]) -> Response {
+    let started = Instant::now();
+    let conversation = match parse_body(body).and_then(|v| Conversation::read(Wire::Anthropic, v)) {
+        Ok(conversation) => conversation,
+        Err(error) => return respond(&state, ENDPOINT, started, Err(error)),
+    };
+    match (conversation.wants_stream(), guard.options.stream) {
+        (false, _) => whole(state, guard, conversation, started).await,
+        (true, StreamMode::Hold) => held_stream(state, guard, conversation, started).await,
+        (true, StreamMode::Pass) => passed_stream(state, guard, conversation, started).await,
+    }
+}
+
+async fn whole(
+    state: Arc<ServiceState>,
+    guard: Arc<Guard>,
+    mut conversation: Conversation,
+    started: Instant,
+) -> Response {
+    let outcome = held_reply(&state, &guard, &mut conversation)
+        .await
+        .map(|(reply, verdict)| Answer {
+            json: reply,
+            finding: verdict.finding().to_string(),
+            model_hash: verdict.model_hash,
+        });
+    let finding = outcome.as_ref().ok().map(|a| a.finding.clone());
+    let mut response = respond(&state, ENDPOINT, started, outcome);
+    if let Some(finding) = finding
+        && let Ok(value) = HeaderValue::from_str(&finding)
+    {
+        response.headers_mut().insert(FINDING_HEADER, value);
+    }
+    response
+}
+
+/// The message checked (and revised, blocked) first, then streamed as the
+/// Messages API streams one; the verdict is in the header and on
+/// `message_delta`.
+async fn held_stream(
+    state: Arc<ServiceState>,
+    guard: Arc<Guard>,
+    mut conversation: Conversation,
+    started: Instant,
+) -> Response {
+    let (reply, verdict) = match held_reply(&state, &guard, &mut conversation).await {
+        Ok(held) => held,
+        Err(error) => {
+            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
+            return error.into_response();
+        }
+    };
+    record(
+        &state,
+        ENDPOINT,
+        started,
+        &Ok(((), verdict.finding().to_string())),
+    );
+    let text = conversation.reply_text(&reply).unwrap_or_default();
+    let headers = vec![
+        (
+            HeaderName::from_static(FINDING_HEADER),
+            verdict.finding().to_string(),
+        ),
+        (
+            HeaderName::from_static(MODEL_HEADER),
+            verdict.model_hash.clone(),
+        ),
+    ];
+    let precept = verdict.json();
+    event_stream(headers, move |events| async move {
+        let mut start = reply.clone();
+        if let Some(object) = start.as_object_mut() {
+            object.remove("precept");
+            object.insert("content".into(), json!([]));
+            object.insert("stop_reason".into(), Value::Null);
+            object.insert("stop_sequence".into(), Value::Null);
+        }
+        let mut out = vec![
+            named(
+                "message_start",
+                json!({"type": "message_start", "message": start}),
+            ),
+            named(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": 0,
+                       "content_block": {"type": "text", "text": ""}}),
+            ),
+        ];
+        for piece in split_for_streaming(&text) {
+            out.push(text_delta(&piece));
+        }
+        out.push(named(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ));
+        let output_tokens = reply
+            .pointer("/usage/output_tokens")
+            .cloned()
+            .unwrap_or(json!(0));
+        out.push(named(
+            "message_delta",
+            json!({"type": "message_delta",
+                   "delta": {"stop_reason": reply.get("stop_reason").cloned()
+                                 .filter(|r| !r.is_null()).unwrap_or(json!("end_turn")),
+                             "stop_sequence": null},
+                   "usage": {"output_tokens": output_tokens},
+                   "precept": precept}),
+        ));
+        out.push(named("message_stop", json!({"type": "message_stop"})));
+        for text in out {
+            if events.send(text).await.is_err() {
+                return;
+            }
+        }
+    })
+}
+
+/// The chatbot's events passed on as they arrive, but for `message_delta`
+/// and `message_stop`, held until the reply is checked: `message_delta`
+/// then carries the verdict.
+async fn passed_stream(
+    state: Arc<ServiceState>,
+    guard: Arc<Guard>,
+    conversation: Conversation,
+    started: Instant,
+) -> Response {
+    let upstream = match guard.chatbot.send(&conversation.request, true).await {
+        Ok(reply) => Upstream::new(reply),
+        Err(error) => {
+            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
+            return error.into_response();
+        }
+    };
+    event_stream(Vec::new(), move |events| async move {
+        let outcome = pass(&state, &guard, &conversation, upstream, &events).await;
+        let recorded = match &outcome {
+            Ok(verdict) => Ok(((), verdict.finding().to_string())),
+            Err(Failure::Gone) => return,
+            Err(Failure::Stream(reason)) => Err(ApiError::bad_gateway(reason.clone())),
+            Err(Failure::Check(error)) => Err(error.clone()),
+        };
+        record(&state, ENDPOINT, started, &recorded);
+        if let Err(failure) = outcome {
+            let _ = events.send(error_event(&failure.message())).await;
+        }
+    })
+}
+
+async fn pass(
+    state: &ServiceState,
+    guard: &Guard,
+    conversation: &Conversation,
+    mut upstream: Upstream,
+    events: &Events,
+) -> Result<Verdict, Failure> {
+    let mut text = String::new();
+    let mut delta = json!({"type": "message_delta",
+                           "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                           "usage": {"output_tokens": 0}});
+    loop {
+        let next = events
+            .unless_gone(upstream.next())
+            .await
+            .map_err(|_| Failure::Gone)?;
+        let Some(upstream_event) = next.map_err(Failure::Stream)? else {
+            break;
+        };
+        let name = upstream_event.name.clone().unwrap_or_default();
+        let data: Value = if upstream_event.data.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&upstream_event.data).map_err(|e| {
+                Failure::Stream(format!("the chatbot sent an event that is not JSON: {e}"))
+            })?
+        };
+        match name.as_str() {
+            "error" => {
+                let message = data
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("an error");
+                return Err(Failure::Stream(format!("the chatbot failed: {message}")));
+            }
+            "message_delta" => delta = data,
+            "message_stop" => break,
+            _ => {
+                if data.pointer("/delta/type").and_then(Value::as_str) == Some("text_delta")
+                    && let Some(piece) = data.pointer("/delta/text").and_then(Value::as_str)
+                {
+                    text.push_str(piece);
+                }
+                events
+                    .send(event(Some(&name), &upstream_event.data))
+                    .await
+                    .map_err(|_| Failure::Gone)?;
+            }
+        }
+    }
+    let question = conversation.question();
+    let verdict = events
+        .unless_gone(check_reply(state, guard, &question, &text))
+        .await
+        .map_err(|_| Failure::Gone)?
+        .map_err(Failure::Check)?;
+    delta["precept"] = verdict.json();
+    events
+        .send(named("message_delta", delta))
+        .await
+        .map_err(|_| Failure::Gone)?;
+    events
+        .send(named("message_stop", json!({"type": "message_stop"})))
+        .await
+        .map_err(|_| Failure::Gone)?;
+    Ok(verdict)
+}
+
+fn named(name: &str, data: Value) -> String {
+    event(Some(name), &data.to_string())
+}
+
+fn text_delta(piece: &str) -> String {
+    named(
+        "content_block_delta",
+        json!({"type": "content_block_delta", "index": 0,
+               "delta": {"type": "text_delta", "text": piece}}),
+    )
+}
+
+/// An error in the stream, as Anthropic's clients read one (they raise it).
+fn error_event(message: &str) -> String {
+    named(
+        "error",
+        json!({"type": "error", "error": {"type": "api_error", "message": message}}),
+    )
+}
