@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod guard_clients;
 mod llm_providers;
 mod serve;
 mod serve_guard;

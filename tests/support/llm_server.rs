@@ -32,6 +32,100 @@ pub enum Action {
     /// Sends the status line, headers and half the promised body, then
     /// closes the connection.
     DropMidResponse,
+    /// A `text/event-stream` reply: `events` (each whole, in wire text)
+    /// written in pieces that cut across event boundaries, `pause` between
+    /// writes; with `cut_after`, the connection closes in the middle of
+    /// that event instead of finishing.
+    Stream {
+        events: Vec<String>,
+        pause: Duration,
+        cut_after: Option<usize>,
+    },
+}
+
+/// One server-sent event in wire text.
+pub fn sse(name: Option<&str>, data: &Value) -> String {
+    match name {
+        Some(name) => format!("event: {name}\ndata: {data}\n\n"),
+        None => format!("data: {data}\n\n"),
+    }
+}
+
+/// Words of `text` with their spaces, as a chatbot streams them.
+pub fn pieces(text: &str) -> Vec<String> {
+    text.split_inclusive(' ').map(str::to_string).collect()
+}
+
+/// An OpenAI chat-completions stream of `text`, chunk by chunk.
+pub fn openai_stream(text: &str) -> Vec<String> {
+    let chunk = |delta: Value, finish: Value| {
+        sse(
+            None,
+            &json!({"id": "chatcmpl-scripted", "object": "chat.completion.chunk",
+                    "created": 1, "model": "chat-model",
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}),
+        )
+    };
+    let mut events = vec![chunk(
+        json!({"role": "assistant", "content": ""}),
+        Value::Null,
+    )];
+    events.extend(
+        pieces(text)
+            .iter()
+            .map(|p| chunk(json!({"content": p}), Value::Null)),
+    );
+    events.push(chunk(json!({}), json!("stop")));
+    events.push("data: [DONE]\n\n".to_string());
+    events
+}
+
+/// An Anthropic Messages API reply whose text is `text`.
+pub fn anthropic_reply(text: &str) -> Action {
+    ok(json!({
+        "id": "msg_scripted", "type": "message", "role": "assistant", "model": "chat-model",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn", "stop_sequence": null,
+        "usage": {"input_tokens": 12, "output_tokens": 7}
+    }))
+}
+
+/// An Anthropic Messages API stream of `text`, event by event.
+pub fn anthropic_stream(text: &str) -> Vec<String> {
+    let mut events = vec![
+        sse(
+            Some("message_start"),
+            &json!({"type": "message_start", "message": {
+                "id": "msg_scripted", "type": "message", "role": "assistant",
+                "model": "chat-model", "content": [], "stop_reason": null,
+                "stop_sequence": null, "usage": {"input_tokens": 12, "output_tokens": 1}}}),
+        ),
+        sse(
+            Some("content_block_start"),
+            &json!({"type": "content_block_start", "index": 0,
+                    "content_block": {"type": "text", "text": ""}}),
+        ),
+        sse(Some("ping"), &json!({"type": "ping"})),
+    ];
+    events.extend(pieces(text).iter().map(|p| {
+        sse(
+            Some("content_block_delta"),
+            &json!({"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "text_delta", "text": p}}),
+        )
+    }));
+    events.push(sse(
+        Some("content_block_stop"),
+        &json!({"type": "content_block_stop", "index": 0}),
+    ));
+    events.push(sse(
+        Some("message_delta"),
+        &json!({"type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                "usage": {"output_tokens": 7}}),
+    ));
+    events.push(sse(Some("message_stop"), &json!({"type": "message_stop"})));
+    events
 }
 
 pub fn ok(body: Value) -> Action {
@@ -281,6 +375,37 @@ fn perform(mut stream: TcpStream, action: Action, active: &AtomicUsize) {
             let _ = stream.write_all(head.as_bytes());
             let _ = stream.write_all(body.as_bytes());
             let _ = stream.flush();
+        }
+        Action::Stream {
+            events,
+            pause,
+            cut_after,
+        } => {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                        Cache-Control: no-cache\r\nConnection: close\r\n\r\n";
+            if stream.write_all(head.as_bytes()).is_err() {
+                return;
+            }
+            let mut wire = String::new();
+            for (i, event) in events.iter().enumerate() {
+                if cut_after == Some(i) {
+                    wire.push_str(&event[..event.len() / 2]);
+                    break;
+                }
+                wire.push_str(event);
+            }
+            // Pieces of 7 bytes cut every event boundary somewhere.
+            for piece in wire.as_bytes().chunks(7) {
+                if stream
+                    .write_all(piece)
+                    .and_then(|()| stream.flush())
+                    .is_err()
+                {
+                    return;
+                }
+                thread::sleep(pause);
+            }
+            let _ = stream.shutdown(std::net::Shutdown::Both);
         }
         Action::DropMidResponse => {
             let _ = stream.write_all(
