@@ -7,8 +7,9 @@
 #   - tmux, for the end-to-end terminal tests;
 #   - with --tests only: Chromium from the system packages, for the test that
 #     renders `precept report`'s HTML headless (running Precept never needs it),
-#     and the official `openai` and `anthropic` Python clients into .deps/py,
-#     which the guard's tests drive `precept serve` with.
+#     and into .deps/py the official `openai` and `anthropic` Python clients,
+#     which the guard's tests drive `precept serve` with, and
+#     openapi-spec-validator, which checks the service's /openapi.json.
 # It is idempotent: a second run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,12 +65,14 @@ fi
 
 OPENAI_VERSION=3.57.0
 ANTHROPIC_VERSION=2.14.0
-if [ "$FOR_TESTS" -eq 1 ] && [ ! -f ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION" ]; then
-    echo "setup: installing openai==$OPENAI_VERSION and anthropic==$ANTHROPIC_VERSION into .deps/py"
+OPENAPI_VALIDATOR_VERSION=0.9.0
+if [ "$FOR_TESTS" -eq 1 ] && [ ! -f ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION-$OPENAPI_VALIDATOR_VERSION" ]; then
+    echo "setup: installing the openai, anthropic and openapi-spec-validator Python packages into .deps/py"
     rm -rf .deps/py
     "$PY" -m pip install --quiet --disable-pip-version-check --no-warn-conflicts \
-        --target .deps/py "openai==$OPENAI_VERSION" "anthropic==$ANTHROPIC_VERSION"
-    touch ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION"
+        --target .deps/py "openai==$OPENAI_VERSION" "anthropic==$ANTHROPIC_VERSION" \
+        "openapi-spec-validator==$OPENAPI_VALIDATOR_VERSION"
+    touch ".deps/py/.installed-$OPENAI_VERSION-$ANTHROPIC_VERSION-$OPENAPI_VALIDATOR_VERSION"
 fi
 
 echo "setup: ready (libz3 in .deps/z3/z3/lib)"

@@ -15,7 +15,7 @@ pub struct ServeArgs {
     /// The address to listen on (loopback by default; port 0 picks a free one)
     #[arg(long, default_value = "127.0.0.1:8787")]
     pub addr: SocketAddr,
-    /// The environment variable holding the bearer token every request but /healthz needs
+    /// The environment variable holding the bearer token every request but /healthz and /openapi.json needs
     #[arg(long)]
     pub token_env: Option<String>,
     /// Solver workers, each with the model loaded (default: one per core)

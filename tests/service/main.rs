@@ -6,6 +6,7 @@ mod support;
 
 mod guard_clients;
 mod llm_providers;
+mod openapi;
 mod serve;
 mod serve_guard;
 mod serve_numerals;

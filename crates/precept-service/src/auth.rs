@@ -1,4 +1,5 @@
-//! The bearer token: with `--token-env`, every request but `/healthz` must
+//! The bearer token: with `--token-env`, every request but `/healthz` and
+//! `/openapi.json` must
 //! carry `Authorization: Bearer <token>`. The comparison takes the same
 //! time wherever the first difference is, and the token is never logged
 //! nor echoed.
@@ -30,7 +31,7 @@ pub async fn require_token(
     let Some(expected) = &state.options.token else {
         return next.run(request).await;
     };
-    if request.uri().path() == "/healthz" {
+    if matches!(request.uri().path(), "/healthz" | "/openapi.json") {
         return next.run(request).await;
     }
     let given = request

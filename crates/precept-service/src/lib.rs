@@ -22,6 +22,7 @@ pub mod error;
 pub mod guard;
 pub mod metrics;
 pub mod on_worker;
+pub mod openapi;
 pub mod options;
 pub mod reload;
 pub mod router;

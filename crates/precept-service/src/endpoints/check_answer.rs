@@ -23,9 +23,10 @@ use std::time::Instant;
 /// The translations `check-answer` asks for when the request names none.
 pub const DEFAULT_K: usize = 3;
 
-#[derive(Deserialize)]
+/// A question and the answer to check against the policy.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CheckBody {
+pub(crate) struct CheckBody {
     #[serde(default)]
     question: String,
     answer: String,
@@ -39,6 +40,9 @@ struct CheckBody {
     strict: bool,
 }
 
+#[utoipa::path(post, path = "/v1/check-answer", tag = "questions", request_body = CheckBody,
+    responses((status = 200, description = "The answer's report: its translations, their findings and the verdict, as `precept check-answer --json` prints it", content_type = "application/json"),
+        (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 503, description = "No model is being served")))]
 pub async fn check_answer(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;

@@ -17,14 +17,18 @@ use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Instant;
 
-#[derive(Deserialize)]
+/// Facts (and a claim) to explain: what they force and why.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ExplainBody {
+pub(crate) struct ExplainBody {
     premise: String,
     #[serde(default)]
     claim: Option<String>,
 }
 
+#[utoipa::path(post, path = "/v1/explain", tag = "questions", request_body = ExplainBody,
+    responses((status = 200, description = "Forced and open values with their chains, as `precept explain --json` prints it", content_type = "application/json"),
+        (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 503, description = "No model is being served")))]
 pub async fn explain(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 /// Alive: the process answers.
+#[utoipa::path(get, path = "/healthz", tag = "status",
+    responses((status = 200, description = "The process answers (no token needed)", content_type = "application/json")))]
 pub async fn healthz() -> Json<Value> {
     Json(json!({ "alive": true }))
 }
@@ -19,6 +21,9 @@ pub async fn healthz() -> Json<Value> {
 /// Ready once a model is loaded into warm workers. With an older model
 /// serving after a failed reload it stays ready and says why the reload
 /// failed; with no model at all it is not ready (503) and says why.
+#[utoipa::path(get, path = "/readyz", tag = "status",
+    responses((status = 200, description = "A model is loaded into warm workers: its hash, the workers, a failed reload's reason", content_type = "application/json"),
+        (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 503, description = "No model is loaded: why")))]
 pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
     match state.serving() {
         Ok(model) => Json(json!({
@@ -37,6 +42,9 @@ pub async fn readyz(State(state): State<Arc<ServiceState>>) -> Response {
 }
 
 /// The model being served: title, content hash, version and sizes.
+#[utoipa::path(get, path = "/v1/model", tag = "status",
+    responses((status = 200, description = "The model being served: title, hash, version and sizes", content_type = "application/json"),
+        (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 503, description = "No model is being served")))]
 pub async fn model(State(state): State<Arc<ServiceState>>) -> Result<Json<Value>, ApiError> {
     let model = state.serving().map_err(ApiError::unavailable)?;
     let policy = &model.project.model;
@@ -52,6 +60,8 @@ pub async fn model(State(state): State<Arc<ServiceState>>) -> Result<Json<Value>
     })))
 }
 
+#[utoipa::path(get, path = "/metrics", tag = "status",
+    responses((status = 200, description = "Prometheus metrics", content_type = "text/plain"), (status = 401, description = "A bearer token is required (`--token-env`)")))]
 pub async fn metrics(State(state): State<Arc<ServiceState>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
@@ -62,6 +72,9 @@ pub async fn metrics(State(state): State<Arc<ServiceState>>) -> Response {
 
 /// Loads the project again and swaps it in; a model that fails to load
 /// leaves the old one serving and answers 422 with the reason.
+#[utoipa::path(post, path = "/v1/reload", tag = "status",
+    responses((status = 200, description = "The project was loaded again and swapped in", content_type = "application/json"),
+        (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 422, description = "The project does not load; the old model keeps serving")))]
 pub async fn reload_now(State(state): State<Arc<ServiceState>>) -> Result<Json<Value>, ApiError> {
     let (done, result) = tokio::sync::oneshot::channel();
     let worker_state = Arc::clone(&state);

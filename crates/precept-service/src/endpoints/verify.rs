@@ -18,9 +18,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-#[derive(Deserialize)]
+/// A question: does `claim` follow from `premise` and the policy?
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct VerifyBody {
+pub(crate) struct VerifyBody {
+    /// SMT-LIB over the model's vocabulary (default `true`: no facts).
     #[serde(default = "always")]
     premise: String,
     claim: String,
@@ -33,6 +35,9 @@ fn always() -> String {
     "true".into()
 }
 
+#[utoipa::path(post, path = "/v1/verify", tag = "questions", request_body = VerifyBody,
+    responses((status = 200, description = "The finding, as `precept verify --json` prints it (`X-Precept-Model` names the model)", content_type = "application/json"),
+        (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 503, description = "No model is being served")))]
 pub async fn verify(State(state): State<Arc<ServiceState>>, body: Bytes) -> Response {
     let started = Instant::now();
     let outcome = answer(&state, &body).await;

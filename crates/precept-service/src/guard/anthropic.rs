@@ -22,6 +22,10 @@ use std::time::Instant;
 
 const ENDPOINT: &str = "/v1/messages";
 
+#[utoipa::path(post, path = "/v1/messages", tag = "guard",
+    request_body = crate::guard::requests::MessagesRequest,
+    responses((status = 200, description = "The chatbot's message with its verdict in `precept` (and `X-Precept-Finding`); with `\"stream\": true`, the Messages API's events, the verdict on `message_delta`", body = crate::guard::verdict::VerdictField),
+        (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 502, description = "The chatbot did not answer, or its reply is unreadable"), (status = 503, description = "No model is being served")))]
 pub async fn messages(state: Arc<ServiceState>, guard: Arc<Guard>, body: &[u8]) -> Response {
     let started = Instant::now();
     let conversation = match parse_body(body).and_then(|v| Conversation::read(Wire::Anthropic, v)) {

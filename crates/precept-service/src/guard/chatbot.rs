@@ -29,18 +29,21 @@ impl Chatbot {
                 source,
             },
         )?;
-        let profile = resolved.profile;
+        Chatbot::new(resolved.profile).map_err(|source| Error::GuardClient {
+            profile: name.to_string(),
+            source,
+        })
+    }
+
+    /// The chatbot of `profile`.
+    pub fn new(profile: Profile) -> Result<Chatbot, reqwest::Error> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         // The profile's timeout bounds the wait for the reply to start; a
         // stream then runs as long as the chatbot keeps sending.
         let http = reqwest::Client::builder()
             .connect_timeout(profile.timeout)
             .read_timeout(profile.timeout)
-            .build()
-            .map_err(|source| Error::GuardClient {
-                profile: name.to_string(),
-                source,
-            })?;
+            .build()?;
         let base = profile.base_url.trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
         let path = match profile.protocol {

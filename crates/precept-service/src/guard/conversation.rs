@@ -3,6 +3,7 @@
 //! context for the translator), the reply's text, and the turns a revision
 //! adds.
 
+use super::requests::{ChatCompletionsRequest, MessagesRequest};
 use crate::api_error::ApiError;
 use serde_json::{Value, json};
 
@@ -31,6 +32,15 @@ impl Conversation {
         if !request.is_object() {
             return Err(ApiError::bad_request(format!("expected {what}")));
         }
+        let typed = match wire {
+            Wire::OpenAi => {
+                serde_json::from_value::<ChatCompletionsRequest>(request.clone()).map(|_| ())
+            }
+            Wire::Anthropic => {
+                serde_json::from_value::<MessagesRequest>(request.clone()).map(|_| ())
+            }
+        };
+        typed.map_err(|e| ApiError::bad_request(format!("expected {what}: {e}")))?;
         let conversation = Conversation { wire, request };
         if conversation.last_user_index().is_none() {
             return Err(ApiError::bad_request(

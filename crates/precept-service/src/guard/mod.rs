@@ -19,6 +19,7 @@ pub mod conversation;
 pub mod event_stream;
 pub mod judge;
 pub mod openai;
+pub mod requests;
 pub mod sse;
 pub mod upstream;
 pub mod verdict;

@@ -18,6 +18,10 @@ use std::time::Instant;
 
 const ENDPOINT: &str = "/v1/chat/completions";
 
+#[utoipa::path(post, path = "/v1/chat/completions", tag = "guard",
+    request_body = crate::guard::requests::ChatCompletionsRequest,
+    responses((status = 200, description = "The chatbot's reply with its verdict in `precept` (and `X-Precept-Finding`); with `\"stream\": true`, server-sent events in OpenAI's chunk format ending with `[DONE]`, the verdict on the last content chunk (`--stream hold`) or on one last chunk with an empty delta (`--stream pass`)", body = crate::guard::verdict::VerdictField),
+        (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 502, description = "The chatbot did not answer, or its reply is unreadable"), (status = 503, description = "No model is being served")))]
 pub async fn chat_completions(
     state: Arc<ServiceState>,
     guard: Arc<Guard>,

@@ -3,7 +3,26 @@
 
 use precept_engine::answer::AnswerReport;
 use precept_engine::solve::FindingKind;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// The `precept` field the guard adds to a reply.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerdictField {
+    /// VALID, INVALID, SATISFIABLE, IMPOSSIBLE, TRANSLATION_AMBIGUOUS, …
+    pub finding: String,
+    /// How far the translations agreed (0 to 1).
+    pub confidence: f64,
+    /// The rules behind the finding.
+    pub rules: Vec<String>,
+    /// What the chatbot is told when its reply disagrees with the policy.
+    pub feedback: String,
+    /// Revision rounds it took (`--revise`).
+    pub revisions: u32,
+    /// Whether `--block` replaced the reply.
+    pub blocked: bool,
+}
 
 /// The `precept` field: what the check found, how sure the translations
 /// were, the rules behind it and the feedback for the chatbot.
@@ -22,14 +41,15 @@ pub fn verdict_json(report: &AnswerReport, revisions: u32, blocked: bool) -> Val
             }
         }
     }
-    json!({
-        "finding": report.finding.name(),
-        "confidence": confidence,
-        "rules": rules,
-        "feedback": report.feedback,
-        "revisions": revisions,
-        "blocked": blocked,
-    })
+    let field = VerdictField {
+        finding: report.finding.name().to_string(),
+        confidence,
+        rules,
+        feedback: report.feedback.clone(),
+        revisions,
+        blocked,
+    };
+    serde_json::to_value(field).unwrap_or_default()
 }
 
 /// Whether `--block` replaces a reply with this finding.
