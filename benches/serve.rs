@@ -7,12 +7,21 @@
 //! true), and a whole cold `precept verify` process against the same z3
 //! CLI run.
 //!
-//! Run with `cargo bench --bench serve`. Knobs: `SERVE_BENCH_REQUESTS`
+//! Then the guard's streaming (`support/guard_stream.rs`): time to first
+//! byte and total time, held and passed, against a whole reply, and memory
+//! per streamed request with 100 clients at once.
+//!
+//! Run with `cargo bench --bench serve`. Knobs: `SERVE_BENCH_GUARD_ONLY=1`
+//! (only the guard's streaming), `SERVE_BENCH_REQUESTS`
 //! (default 10,000 per model, the load), `SERVE_BENCH_CLIENTS`
 //! (default 200), `SERVE_BENCH_COLD_ONLY=1` (only the cold `precept verify`
 //! against the z3 CLI, no server) and `SERVE_BENCH_WRITE_SYNTHETIC=DIR`
 //! (also write the synthetic project to DIR, to profile it by hand).
 
+#[path = "support/guard_stream.rs"]
+mod guard_stream;
+#[path = "../tests/support/llm_server.rs"]
+mod llm_server;
 #[allow(unused_imports)]
 #[path = "support/scale_model.rs"]
 mod scale_model;
@@ -325,6 +334,10 @@ fn cold_report(name: &str, dir: &Path, head: &str, questions: &[(String, String)
 }
 
 fn main() {
+    if std::env::var_os("SERVE_BENCH_GUARD_ONLY").is_some() {
+        guard_stream::report();
+        return;
+    }
     let park = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/park-admission");
     let park_questions: Vec<(String, String)> = [
         (
@@ -370,4 +383,5 @@ fn main() {
         synthetic.path(),
         &questions,
     );
+    guard_stream::report();
 }
