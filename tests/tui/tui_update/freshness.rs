@@ -336,7 +336,7 @@ fn a_rewrite_proved_after_the_rerun_keeps_the_runs_counts_in_view() {
     );
     let (rewrite, run): (Vec<Effect>, Vec<Effect>) = ctrl(&mut app, 's')
         .into_iter()
-        .partition(|e| matches!(e, Effect::CheckRewrite { .. }));
+        .partition(|e| matches!(e, Effect::Background(task) if task.name == "CheckRewrite"));
     assert_eq!(rewrite.len(), 1);
     settle(&mut app, &mut runtime, run);
     let counts = app.status.message.clone().unwrap();

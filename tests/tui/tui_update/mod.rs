@@ -112,8 +112,6 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::RunTests { .. } => "RunTests",
             Effect::Verify { .. } => "Verify",
             Effect::Lint { .. } => "Lint",
-            Effect::Coverage { .. } => "Coverage",
-            Effect::Generate { .. } => "Generate",
             Effect::SaveThemeChoice(_) => "SaveThemeChoice",
             Effect::Formalize { .. } => "Formalize",
             Effect::CancelFormalize => "CancelFormalize",
@@ -136,8 +134,7 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::StartProbe { .. } => "StartProbe",
             Effect::CancelProbe => "CancelProbe",
             Effect::ListProbeTargets => "ListProbeTargets",
-            Effect::CheckRewrite { .. } => "CheckRewrite",
-            Effect::VersionDiff { .. } => "VersionDiff",
+            Effect::Background(task) => task.name,
         })
         .collect()
 }

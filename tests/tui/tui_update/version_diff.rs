@@ -30,10 +30,11 @@ fn the_draft_knows_its_base_version_and_d_diffs_it_against_that_version() {
     assert_eq!(app.version.label().as_deref(), Some("v1 · changed"));
 
     let effects = press(&mut app, 'D');
-    let [Effect::VersionDiff { stamp, base: 1 }] = effects.as_slice() else {
+    let [Effect::Background(task)] = effects.as_slice() else {
         panic!("{effects:?}")
     };
-    assert_eq!(stamp.revision, app.ws.revision());
+    assert_eq!(task.name, "VersionDiff");
+    assert_eq!(task.stamp.revision, app.ws.revision());
     assert!(matches!(
         &app.overlay,
         Some(Overlay::VersionDiff(state)) if matches!(state.view, DiffView::Running(_))

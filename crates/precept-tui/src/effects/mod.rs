@@ -8,10 +8,7 @@
 //! (`diff_job`), and the workbench's own settings on disk (`config`).
 
 pub mod config;
-pub mod coverage_job;
-pub mod diff_job;
 pub mod explain_jobs;
 pub mod llm_jobs;
 pub mod probe_job;
-pub mod rewrite_check;
 pub mod runtime;

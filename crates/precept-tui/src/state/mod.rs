@@ -21,5 +21,6 @@ pub mod probe_screen;
 pub mod queries;
 pub mod repair;
 pub mod screens;
+pub mod task;
 pub mod version_diff;
 pub mod why;

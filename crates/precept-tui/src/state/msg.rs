@@ -218,11 +218,6 @@ pub struct TestJob {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// The semantic diff of version `base` against the draft on disk.
-    VersionDiff {
-        stamp: Stamp,
-        base: u32,
-    },
     SaveModel(Box<PolicyModel>),
     SaveTests(Box<TestSuite>),
     SaveDrafts(Drafts),
@@ -261,18 +256,6 @@ pub enum Effect {
     Lint {
         stamp: Stamp,
         model: Box<CompiledModel>,
-    },
-    /// Measure rule coverage and the mutation score (on a solver of its own).
-    Coverage {
-        stamp: Stamp,
-        model: Box<CompiledModel>,
-        tests: Vec<LogicTest>,
-    },
-    /// Generate up to `max` tests with proved findings (on a solver of its own).
-    Generate {
-        stamp: Stamp,
-        model: Box<CompiledModel>,
-        max: usize,
     },
     SaveThemeChoice(String),
     /// Formalize the project's document (run `stamp`, replacing an older one).
@@ -388,15 +371,8 @@ pub enum Effect {
         path: String,
         contents: String,
     },
-    /// Ask a solver of its own whether rule `id`'s new text means what its
-    /// old text meant over `model`'s vocabulary (its review was `was`).
-    CheckRewrite {
-        id: String,
-        old: String,
-        new: String,
-        was: precept_engine::model::ReviewStatus,
-        model: Box<PolicyModel>,
-    },
+    /// A job for the background, written by the update (`state/task.rs`).
+    Background(crate::state::task::Task<Msg>),
 }
 
 /// A model's exceptions, read by default for the verify panel's question

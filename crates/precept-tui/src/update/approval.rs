@@ -5,6 +5,9 @@
 
 use crate::state::app::App;
 use crate::state::msg::Effect;
+use crate::state::msg::Msg;
+use crate::state::task::Task;
+use precept_engine::lifecycle::behaviour::same_meaning;
 use precept_engine::model::{PolicyModel, ReviewStatus};
 
 /// After an edit that is not the editor's (a lint fix, a repair): each
@@ -22,15 +25,33 @@ pub fn check_rewrites(app: &App, before: &PolicyModel) -> Vec<Effect> {
             let changed = old.expression != rule.expression
                 && old.review != ReviewStatus::Unreviewed
                 && rule.review == ReviewStatus::Unreviewed;
-            changed.then(|| Effect::CheckRewrite {
-                id: rule.id.clone(),
-                old: old.expression.clone(),
-                new: rule.expression.clone(),
-                was: old.review,
-                model: Box::new(app.ws.model.clone()),
+            changed.then(|| {
+                rewrite_check(
+                    app,
+                    rule.id.clone(),
+                    old.expression.clone(),
+                    rule.expression.clone(),
+                    old.review,
+                )
             })
         })
         .collect()
+}
+
+/// Asks a solver of its own whether rule `id`'s new text means what its
+/// old text meant over the model's vocabulary (its review was `was`); one
+/// `Msg::RewriteChecked` answers.
+pub fn rewrite_check(app: &App, id: String, old: String, new: String, was: ReviewStatus) -> Effect {
+    let model = app.ws.model.clone();
+    Effect::Background(Task::new(
+        "CheckRewrite",
+        app.ws.stamp(),
+        move |context, send| {
+            let timeout_ms = u64::try_from(context.timeout.as_millis()).unwrap_or(u64::MAX);
+            let same = same_meaning(&model, &old, &new, timeout_ms);
+            send(Msg::RewriteChecked { id, new, was, same });
+        },
+    ))
 }
 
 /// The solver decided whether an edit of a reviewed rule kept its meaning.

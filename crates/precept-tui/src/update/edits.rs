@@ -294,13 +294,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
             let (old, was) = (rule.expression.clone(), rule.review);
             // Back to review at once; the solver may prove it a pure rewrite.
             if rule.rewrite(expression.clone()) && was != ReviewStatus::Unreviewed {
-                rewrite_check = Some(Effect::CheckRewrite {
-                    id: id.to_string(),
-                    old,
-                    new: expression,
-                    was,
-                    model: Box::new(app.ws.model.clone()),
-                });
+                rewrite_check = Some((old, was));
             }
         }
         None => {
@@ -336,7 +330,12 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
     effects.push(rerun_affected(app, old_variables, id));
     // Saved once the solvers have their work: the write then delays no test.
     effects.push(Effect::SaveModel(Box::new(app.ws.model.clone())));
-    effects.extend(rewrite_check);
+    if let Some((old, was)) = rewrite_check {
+        let new = app.ws.model.rule(id).map(|r| r.expression.clone());
+        effects.extend(
+            new.map(|new| super::approval::rewrite_check(app, id.to_string(), old, new, was)),
+        );
+    }
     effects
 }
 

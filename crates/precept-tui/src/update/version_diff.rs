@@ -6,9 +6,14 @@ use crate::input::keymap::Action;
 use crate::measure::diff_rows::{diff_rows, diff_width};
 use crate::measure::layout::help_rows;
 use crate::state::app::{App, Overlay};
+use crate::state::job_error::JobError;
 use crate::state::msg::Effect;
+use crate::state::msg::Msg;
+use crate::state::task::Task;
 use crate::state::version_diff::{DiffView, DraftVersion, VersionDiffState, view_lines};
 use crossterm::event::{KeyCode, KeyEvent};
+use precept_engine::lifecycle::diff::{Side, diff_with_progress};
+use precept_engine::lifecycle::reference::ModelRef;
 use precept_engine::workspace::Stamp;
 
 /// Opens the diff overlay and starts the diff (before any version: says how
@@ -27,7 +32,30 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         view: DiffView::Running("starting".into()),
         offset: 0,
     })));
-    vec![Effect::VersionDiff { stamp, base }]
+    vec![Effect::Background(Task::new(
+        "VersionDiff",
+        stamp,
+        move |context, send| {
+            let side = |version| {
+                Side::load(&ModelRef {
+                    project: context.project_dir.clone(),
+                    version,
+                })
+                .map_err(JobError::of)
+            };
+            let result = side(Some(base)).and_then(|a| {
+                let b = side(None)?;
+                let progress = |text: &str| {
+                    send(Msg::VersionDiffProgress {
+                        stamp,
+                        text: text.to_string(),
+                    })
+                };
+                Ok(Box::new(diff_with_progress(&a, &b, None, &progress)))
+            });
+            send(Msg::VersionDiffDone { stamp, result });
+        },
+    ))]
 }
 
 fn current(app: &mut App, stamp: Stamp) -> Option<&mut VersionDiffState> {

@@ -1,6 +1,8 @@
 //! The vetting screen: lint runs (syntactic at once, solver checks in the
 //! background with progress) and one-keystroke fixes.
 
+use crate::state::msg::Msg;
+use crate::state::task::{Task, TaskContext};
 use crossterm::event::{KeyCode, KeyEvent};
 use precept_engine::workspace::Stamp;
 
@@ -217,11 +219,58 @@ pub fn start_coverage(app: &mut App) -> Vec<Effect> {
     app.coverage.job = stamp.job;
     app.coverage.running = true;
     app.status.job = Some("measuring coverage and mutation score".into());
-    vec![Effect::Coverage {
+    let (model, tests) = (app.ws.compiled.clone(), app.ws.tests.tests.clone());
+    vec![Effect::Background(Task::new(
+        "Coverage",
         stamp,
-        model: Box::new(app.ws.compiled.clone()),
-        tests: app.ws.tests.tests.clone(),
-    }]
+        move |context, send| measure_coverage(context, stamp, &model, &tests, send),
+    ))]
+}
+
+/// Rule coverage and the full mutation score on a scheduler of the task's
+/// own, the mutation's progress (and time left) reported as it goes.
+/// Equivalent mutants are taken from and kept in the project's cache.
+fn measure_coverage(
+    context: &TaskContext,
+    stamp: Stamp,
+    model: &precept_engine::model::CompiledModel,
+    tests: &[precept_engine::model::LogicTest],
+    send: &(dyn Fn(Msg) + Sync),
+) {
+    use precept_engine::testgen::equivalence_cache::EquivalenceCache;
+    use precept_engine::testgen::{coverage, mutation, mutation_pool};
+    let scheduler = context.scheduler();
+    if let Err(error) = scheduler.load(model) {
+        send(Msg::IoFailed {
+            error: format!("coverage: the model did not load into the solver: {error}"),
+        });
+        return;
+    }
+    let coverage = coverage::rule_coverage_pooled(scheduler.workers(), model, tests);
+    let all = mutation::mutants(model);
+    let generated = all.len();
+    let cache = EquivalenceCache::of_project(&context.project_dir);
+    let report = mutation_pool::mutation_score_cached(
+        scheduler.workers(),
+        model,
+        tests,
+        all,
+        generated,
+        &|p: mutation_pool::MutationProgress| {
+            send(Msg::CoverageProgress {
+                stamp,
+                text: p.text(),
+            })
+        },
+        &cache,
+    );
+    // Only a cache: a failed write costs a later run time, nothing else.
+    let _ = cache.save();
+    send(Msg::CoverageDone {
+        stamp,
+        coverage: Box::new(coverage),
+        mutation: Box::new(report),
+    });
 }
 
 /// Shows how far the mutation score of the current coverage run has come.
@@ -268,11 +317,26 @@ pub fn start_generation(app: &mut App) -> Vec<Effect> {
     app.generating.job = stamp.job;
     app.generating.running = true;
     app.status.job = Some("generating tests".into());
-    vec![Effect::Generate {
+    let model = app.ws.compiled.clone();
+    vec![Effect::Background(Task::new(
+        "Generate",
         stamp,
-        model: Box::new(app.ws.compiled.clone()),
-        max: GENERATED_PER_RUN,
-    }]
+        move |context, send| {
+            use precept_engine::testgen::generate::generate_pooled;
+            let scheduler = context.scheduler();
+            send(match scheduler.load(&model) {
+                Ok(()) => Msg::TestsGenerated {
+                    stamp,
+                    generated: generate_pooled(scheduler.workers(), &model, GENERATED_PER_RUN, 0),
+                },
+                Err(error) => Msg::IoFailed {
+                    error: format!(
+                        "test generation: the model did not load into the solver: {error}"
+                    ),
+                },
+            });
+        },
+    ))]
 }
 
 /// Adds the generated tests as proposed (skipping questions already in the

@@ -1,7 +1,7 @@
 //! The effects that start a background job answering as messages: the LLM
 //! jobs (formalize, answer checks, answer tests, repairs, consolidation),
-//! chatbot probes, previews of edits' flips, rewrite checks and the diff
-//! against the draft's base version.
+//! chatbot probes and previews of edits' flips, each with what stops it;
+//! and the tasks the update writes (`state/task.rs`), run as they are.
 
 use super::Runtime;
 use crate::state::msg::{Effect, Msg};
@@ -11,13 +11,19 @@ impl Runtime {
     /// `poll`.
     pub(super) fn execute_background(&mut self, effect: Effect) -> Vec<Msg> {
         match effect {
-            Effect::VersionDiff { stamp, base } => {
-                self.streams
-                    .push(crate::effects::diff_job::diff_against_version(
-                        self.project_dir.clone(),
-                        stamp,
-                        base,
-                    ));
+            Effect::Background(task) => {
+                let (send, messages) = std::sync::mpsc::channel();
+                let context = crate::state::task::TaskContext {
+                    project_dir: self.project_dir.clone(),
+                    timeout: self.timeout,
+                    solver_jobs: self.scheduler.len(),
+                };
+                std::thread::spawn(move || {
+                    task.run(&context, &|message| {
+                        let _ = send.send(message);
+                    })
+                });
+                self.streams.push(messages);
                 Vec::new()
             }
             Effect::Formalize {
@@ -186,19 +192,6 @@ impl Runtime {
                         edited,
                         self.timeout,
                     ));
-                Vec::new()
-            }
-            Effect::CheckRewrite {
-                id,
-                old,
-                new,
-                was,
-                model,
-            } => {
-                let timeout = self.timeout;
-                let check =
-                    crate::effects::rewrite_check::start(id, old, new, was, *model, timeout);
-                self.streams.push(check);
                 Vec::new()
             }
             _ => Vec::new(),

@@ -212,29 +212,6 @@ impl Runtime {
                 });
                 Vec::new()
             }
-            Effect::Coverage {
-                stamp,
-                model,
-                tests,
-            } => {
-                self.streams
-                    .push(crate::effects::coverage_job::measure_coverage(
-                        stamp,
-                        model,
-                        tests,
-                        self.timeout,
-                        self.project_dir.clone(),
-                    ));
-                Vec::new()
-            }
-            Effect::Generate { stamp, model, max } => {
-                use precept_engine::testgen::generate::generate_pooled;
-                self.in_background(model, move |pool, model| Msg::TestsGenerated {
-                    stamp,
-                    generated: generate_pooled(pool.workers(), model, max, 0),
-                });
-                Vec::new()
-            }
             Effect::ExplainTest { .. }
             | Effect::Consult { .. }
             | Effect::ChainForValue { .. }
@@ -260,7 +237,7 @@ impl Runtime {
             | Effect::SaveRecord(_)
             | Effect::Export { .. }
             | Effect::WriteProjectFile { .. } => self.execute_file(effect),
-            Effect::VersionDiff { .. }
+            Effect::Background(_)
             | Effect::Formalize { .. }
             | Effect::CheckAnswer { .. }
             | Effect::StartProbe { .. }
@@ -271,8 +248,7 @@ impl Runtime {
             | Effect::ProposeRepair { .. }
             | Effect::PreviewRepair { .. }
             | Effect::Consolidate { .. }
-            | Effect::PreviewFixes { .. }
-            | Effect::CheckRewrite { .. } => self.execute_background(effect),
+            | Effect::PreviewFixes { .. } => self.execute_background(effect),
         }
     }
 
@@ -322,24 +298,6 @@ impl Runtime {
         if let Some(job) = self.tests_job.take() {
             self.scheduler.cancel(job);
         }
-    }
-
-    /// Runs `job` on a thread with a scheduler of its own, as many workers
-    /// as the workbench's (so questions and test runs stay responsive
-    /// meanwhile); its message arrives through `poll`.
-    fn in_background(
-        &mut self,
-        model: Box<precept_engine::model::CompiledModel>,
-        job: impl FnOnce(&Scheduler, &precept_engine::model::CompiledModel) -> Msg + Send + 'static,
-    ) {
-        let (done, result) = mpsc::channel();
-        let scheduler = self.scheduler.alongside();
-        std::thread::spawn(move || {
-            if scheduler.load(&model).is_ok() {
-                let _ = done.send(job(&scheduler, &model));
-            }
-        });
-        self.background.push(result);
     }
 
     fn stop_probe(&mut self) {
