@@ -40,7 +40,7 @@ fn names(effects: &[Effect]) -> Vec<&'static str> {
             Effect::SaveRecord(_) => "SaveRecord",
             Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
-            Effect::PreviewRepair { .. } => "PreviewRepair",
+            Effect::Background(task) => task.name,
             _ => "other",
         })
         .collect()

@@ -121,8 +121,6 @@ fn kinds(effects: &[Effect]) -> Vec<&'static str> {
             Effect::SaveNotPolicy(_) => "SaveNotPolicy",
             Effect::RemoveRecord => "RemoveRecord",
             Effect::ProposeRepair { .. } => "ProposeRepair",
-            Effect::PreviewRepair { .. } => "PreviewRepair",
-            Effect::PreviewFixes { .. } => "PreviewFixes",
             Effect::Consolidate { .. } => "Consolidate",
             Effect::Quit => "Quit",
             Effect::Export { .. } => "Export",

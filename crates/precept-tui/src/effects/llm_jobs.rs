@@ -1,6 +1,7 @@
 //! The workbench's LLM jobs, each on a thread of its own that reports back
 //! as messages on a channel: formalizing the document (progress events,
-//! then the composed model), proposing a repair, previewing its flips, and
+//! then the composed model), proposing a repair, consolidating, running the
+//! natural-language tests, and
 //! checking a question and answer (translations as they arrive, then the
 //! report).
 
@@ -18,13 +19,11 @@ use precept_engine::answer::{
 };
 use precept_engine::formalization::formalize;
 use precept_engine::llm::{CancelToken, LlmClient, Mode, configured_client};
-use precept_engine::model::ModelEdit;
 use precept_engine::model::Settings;
 use precept_engine::model::settings::FormalizeOptions;
 use precept_engine::model::{AnswerTest, CompiledModel, LogicTest, PolicyModel};
 use precept_engine::repair::propose_repair;
 use precept_engine::solve::SolverWorker;
-use precept_engine::test_runner::flips::{TestFlip, flips_of, suite_outcomes};
 
 fn client(project_dir: &Path) -> Result<LlmClient, JobError> {
     let cache = project_dir
@@ -115,57 +114,6 @@ pub fn start_repair(
     receive
 }
 
-/// Works out each edit's flips (edits in order, each on top of the earlier
-/// ones); one message per edit.
-pub fn start_preview(
-    stamp: precept_engine::workspace::Stamp,
-    model: PolicyModel,
-    tests: Vec<LogicTest>,
-    edits: Vec<ModelEdit>,
-    timeout: Duration,
-) -> Receiver<Msg> {
-    let mut edited = Vec::with_capacity(edits.len());
-    let mut current = model.clone();
-    for edit in &edits {
-        let _ = edit.apply(&mut current);
-        edited.push(current.clone());
-    }
-    preview_stream(model, tests, edited, timeout, move |index, flips| {
-        Msg::RepairPreviewed {
-            stamp,
-            index,
-            flips,
-        }
-    })
-}
-
-/// The tests each of `edited` would flip against `model`, one message per
-/// model, made by `message(index, flips)`.
-fn preview_stream(
-    model: PolicyModel,
-    tests: Vec<LogicTest>,
-    edited: Vec<PolicyModel>,
-    timeout: Duration,
-    message: impl Fn(usize, Result<Vec<TestFlip>, JobError>) -> Msg + Send + 'static,
-) -> Receiver<Msg> {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let baseline = suite_outcomes(&model, &tests, timeout);
-        for (index, candidate) in edited.iter().enumerate() {
-            let flips = match &baseline {
-                Ok(baseline) => {
-                    flips_of(candidate, &tests, baseline, timeout).map_err(JobError::of)
-                }
-                Err(error) => Err(JobError::of(error.clone())),
-            };
-            if send.send(message(index, flips)).is_err() {
-                return;
-            }
-        }
-    });
-    receive
-}
-
 /// Consolidation proposals for `model`: the merges its record left open,
 /// and (when an LLM is configured) the LLM's review of the vocabulary; each
 /// checked by the solver. One message at the end.
@@ -248,24 +196,6 @@ pub fn start_consolidation(
         });
     });
     receive
-}
-
-/// The tests each of `edited` (one model per fix to choose from) would
-/// flip against `model`: one message per fix.
-pub fn start_fix_preview(
-    stamp: precept_engine::workspace::Stamp,
-    model: PolicyModel,
-    tests: Vec<LogicTest>,
-    edited: Vec<PolicyModel>,
-    timeout: Duration,
-) -> Receiver<Msg> {
-    preview_stream(model, tests, edited, timeout, move |index, flips| {
-        Msg::FixPreviewed {
-            stamp,
-            index,
-            flips,
-        }
-    })
 }
 
 /// An answer verifier with k samples of the configured profile and the

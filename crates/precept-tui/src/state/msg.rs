@@ -310,27 +310,12 @@ pub enum Effect {
         rules: Vec<String>,
         feedback: String,
     },
-    /// Work out which tests each edit would flip (one message per edit).
-    PreviewRepair {
-        stamp: Stamp,
-        model: Box<PolicyModel>,
-        tests: Vec<LogicTest>,
-        edits: Vec<precept_engine::model::ModelEdit>,
-    },
     /// Ask for consolidation proposals and check each against the model.
     Consolidate {
         stamp: Stamp,
         model: Box<PolicyModel>,
         record: Option<Box<precept_engine::compose::record::FormalizationRecord>>,
         tests: Vec<LogicTest>,
-    },
-    /// Work out which tests each fix to choose from would flip (one message
-    /// per fix; `edited` holds the model after each fix).
-    PreviewFixes {
-        stamp: Stamp,
-        model: Box<PolicyModel>,
-        tests: Vec<LogicTest>,
-        edited: Vec<PolicyModel>,
     },
     Quit,
     /// Export the model in `format` to its file in the project folder.

@@ -17,6 +17,7 @@ mod lint_rows;
 mod model_change;
 mod navigation;
 pub(crate) mod overlays;
+mod previews;
 mod probe_screen;
 mod repair;
 mod runs;

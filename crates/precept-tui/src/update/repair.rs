@@ -215,12 +215,24 @@ pub fn proposed(
                 return Vec::new();
             }
             app.status.job = Some("working out which tests the edits flip".into());
-            vec![Effect::PreviewRepair {
+            let mut edited = Vec::with_capacity(edits.len());
+            let mut current = app.ws.model.clone();
+            for edit in &edits {
+                let _ = edit.apply(&mut current);
+                edited.push(current.clone());
+            }
+            vec![super::previews::preview(
+                "PreviewRepair",
                 stamp,
-                model: Box::new(app.ws.model.clone()),
-                tests: app.ws.tests.tests.clone(),
-                edits,
-            }]
+                app.ws.model.clone(),
+                app.ws.tests.tests.clone(),
+                edited,
+                |stamp, index, flips| crate::state::msg::Msg::RepairPreviewed {
+                    stamp,
+                    index,
+                    flips,
+                },
+            )]
         }
     }
 }

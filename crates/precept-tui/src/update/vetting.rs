@@ -139,12 +139,18 @@ fn open_fix_choice(app: &mut App, title: String, fixes: Vec<Fix>) -> Vec<Effect>
         fixes,
         selected: 0,
     })));
-    vec![Effect::PreviewFixes {
+    vec![super::previews::preview(
+        "PreviewFixes",
         stamp,
-        model: Box::new(app.ws.model.clone()),
-        tests: app.ws.tests.tests.clone(),
+        app.ws.model.clone(),
+        app.ws.tests.tests.clone(),
         edited,
-    }]
+        |stamp, index, flips| Msg::FixPreviewed {
+            stamp,
+            index,
+            flips,
+        },
+    )]
 }
 
 /// The flips of one fix of the open choice have been worked out.

@@ -1,6 +1,6 @@
 //! The effects that start a background job answering as messages: the LLM
 //! jobs (formalize, answer checks, answer tests, repairs, consolidation),
-//! chatbot probes and previews of edits' flips, each with what stops it;
+//! chatbot probes, each with what stops it;
 //! and the tasks the update writes (`state/task.rs`), run as they are.
 
 use super::Runtime;
@@ -146,21 +146,6 @@ impl Runtime {
                 ));
                 Vec::new()
             }
-            Effect::PreviewRepair {
-                stamp,
-                model,
-                tests,
-                edits,
-            } => {
-                self.streams.push(crate::effects::llm_jobs::start_preview(
-                    stamp,
-                    *model,
-                    tests,
-                    edits,
-                    self.timeout,
-                ));
-                Vec::new()
-            }
             Effect::Consolidate {
                 stamp,
                 model,
@@ -174,22 +159,6 @@ impl Runtime {
                         *model,
                         record.map(|r| *r),
                         tests,
-                        self.timeout,
-                    ));
-                Vec::new()
-            }
-            Effect::PreviewFixes {
-                stamp,
-                model,
-                tests,
-                edited,
-            } => {
-                self.streams
-                    .push(crate::effects::llm_jobs::start_fix_preview(
-                        stamp,
-                        *model,
-                        tests,
-                        edited,
                         self.timeout,
                     ));
                 Vec::new()

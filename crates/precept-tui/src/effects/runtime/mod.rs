@@ -246,9 +246,7 @@ impl Runtime {
             | Effect::RunAnswerTests { .. }
             | Effect::CancelFormalize
             | Effect::ProposeRepair { .. }
-            | Effect::PreviewRepair { .. }
-            | Effect::Consolidate { .. }
-            | Effect::PreviewFixes { .. } => self.execute_background(effect),
+            | Effect::Consolidate { .. } => self.execute_background(effect),
         }
     }
 
