@@ -1,9 +1,9 @@
 //! The workbench's LLM jobs, each on a thread of its own that reports back
 //! as messages on a channel: formalizing the document (progress events,
 //! then the composed model), proposing a repair, consolidating, running the
-//! natural-language tests, and
-//! checking a question and answer (translations as they arrive, then the
-//! report).
+//! natural-language tests, and checking a question and answer (translations
+//! as they arrive, then the report). Each has what stops it, so these stay
+//! effects of their own rather than tasks.
 
 use crate::state::job_error::JobError;
 use std::path::Path;
