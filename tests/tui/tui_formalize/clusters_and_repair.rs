@@ -112,6 +112,26 @@ fn select_rule(app: &mut App, id: &str) {
 }
 
 #[test]
+fn marks_show_in_the_status_line_and_go_when_the_feedback_box_is_cancelled() {
+    let (_dir, mut app) = open_park();
+    select_rule(&mut app, "R6");
+    press(&mut app, ' ');
+    select_rule(&mut app, "R7");
+    press(&mut app, ' ');
+    let screen = support::keys::screen_text(&app);
+    assert!(screen.contains("● 2 marked"), "{screen}");
+    assert!(screen.contains("●R6") && screen.contains("●R7"), "{screen}");
+    press(&mut app, 'w');
+    key(&mut app, KeyCode::Esc);
+    assert!(app.repair_draft.marked.is_empty());
+    let screen = support::keys::screen_text(&app);
+    assert!(
+        !screen.contains("●R6") && !screen.contains("marked"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     let (_dir, mut app) = open_park();
     select_rule(&mut app, "R6");
@@ -195,8 +215,17 @@ fn feedback_becomes_proposed_edits_that_are_accepted_one_by_one() {
     );
     press(&mut app, 'j');
     let original = app.ws.model.clone();
+    assert_eq!(
+        app.repair_draft.marked.len(),
+        2,
+        "marks stay while undecided"
+    );
     let effects = press(&mut app, 'y');
     assert!(names(&effects).contains(&"SaveModel"));
+    assert!(
+        app.repair_draft.marked.is_empty(),
+        "an accepted repair answers the marks: the next w does not include them"
+    );
     assert_eq!(
         app.ws.model.rule("R6"),
         original.rule("R6"),

@@ -96,6 +96,8 @@ pub fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 app.status.message = Some("your feedback is kept: w opens it again".into());
             }
         }
+        // The marks were for this feedback: cancelled or answered, they go.
+        app.repair_draft.marked.clear();
         app.overlay = None;
         return Vec::new();
     }
@@ -170,6 +172,8 @@ fn accept(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     proposed.decisions[at] = Some(true);
+    // The marks were for this repair; an accepted edit answers them.
+    app.repair_draft.marked.clear();
     let mut model = app.ws.model.clone();
     if let Err(error) = edit.apply(&mut model) {
         app.status.message = Some(format!("cannot apply the repair: {error}"));

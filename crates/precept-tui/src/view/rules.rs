@@ -58,7 +58,7 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         .unwrap_or(0)
         .max(4)
         + 1;
-    let width = area.width.saturating_sub(5 + id_width as u16) as usize;
+    let width = area.width.saturating_sub(6 + id_width as u16) as usize;
     render_rows(
         app,
         frame,
@@ -72,11 +72,14 @@ pub fn render_list(app: &App, frame: &mut Frame, area: Rect) {
         |i| {
             let rule = &app.ws.model.rules[i];
             let (symbol, style) = mark(app, &rule.id, rule.review);
+            let marked = app.repair_draft.marked.contains(&rule.id);
             Line::from(vec![
                 Span::styled(format!("{symbol} "), style),
+                // Marked for feedback: a symbol, not a colour alone.
+                Span::styled(if marked { "●" } else { " " }, app.theme.emphasis()),
                 Span::styled(
                     format!("{:<id_width$}", rule.id),
-                    if app.repair_draft.marked.contains(&rule.id) {
+                    if marked {
                         app.theme.emphasis()
                     } else {
                         app.theme.accent()

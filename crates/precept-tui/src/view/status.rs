@@ -27,6 +27,13 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         ));
         spans.push(Span::raw(" "));
     }
+    // Rules marked for feedback go into the next `w`: never a surprise.
+    if !app.repair_draft.marked.is_empty() {
+        spans.push(Span::styled(
+            format!("● {} marked ", app.repair_draft.marked.len()),
+            app.theme.emphasis(),
+        ));
+    }
     if let Some(job) = &app.status.job {
         let spin = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][(app.tick % 10) as usize];
         spans.push(Span::styled(format!("{spin} {job}  "), app.theme.pending()));
