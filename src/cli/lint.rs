@@ -8,6 +8,7 @@ use precept_engine::lifecycle::report::quality::LintRow;
 use precept_engine::lint::full::full_lint;
 use precept_engine::lint::triage::{test_components, tests_reached, triage};
 use precept_engine::lint::{Diagnostic, LintCounts, Severity};
+use precept_engine::model::finding::Scenario;
 use precept_engine::model::graph::RuleGraph;
 use precept_engine::model::{CompiledModel, LogicTest, Project, compile};
 use precept_engine::scheduler::Scheduler;
@@ -36,7 +37,14 @@ pub struct LintArgs {
     /// conflicting overlaps, shadowed exceptions, impossible situations
     #[arg(long)]
     pub strict: bool,
+    /// Print every diagnostic (by default, the 5 most important of each
+    /// kind and a count of the rest; --json always has every one)
+    #[arg(long)]
+    pub all: bool,
 }
+
+/// Diagnostics of one kind printed without `--all`.
+const SHOWN_PER_KIND: usize = 5;
 
 pub fn run(args: &LintArgs) -> Outcome {
     // The linter reports rules that do not check, so the model is loaded without requiring it.
@@ -82,7 +90,7 @@ pub fn run(args: &LintArgs) -> Outcome {
     } else {
         print!(
             "{}",
-            triaged_text(&diagnostics, &compiled, &project.tests.tests)
+            triaged_text(&diagnostics, &compiled, &project.tests.tests, args.all)
         );
         println!("{counts}");
         if args.strict && conflicts > 0 {
@@ -104,6 +112,7 @@ fn triaged_text(
     diagnostics: &[Diagnostic],
     compiled: &CompiledModel,
     tests: &[LogicTest],
+    all: bool,
 ) -> String {
     let graph = RuleGraph::build(
         compiled.variables.iter().map(|(n, _)| n.as_str()),
@@ -112,23 +121,48 @@ fn triaged_text(
     let components = test_components(&graph, tests);
     let reached = |d: &Diagnostic| tests_reached(&graph, &components, d);
     let mut text = String::new();
+    let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut left: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
     for group in triage(diagnostics, &reached, true).groups {
+        let code = group.code.code();
+        let count = shown.entry(code).or_default();
+        let room = if all {
+            group.members.len()
+        } else {
+            SHOWN_PER_KIND.saturating_sub(*count)
+        };
+        if room == 0 {
+            *left.entry((code, group.code.name())).or_default() += group.members.len();
+            continue;
+        }
         if group.members.len() > 1 {
             text.push_str(&format!(
                 "── {} {} · {}\n",
-                group.code.code(),
+                code,
                 group.code.name(),
                 group.subject
             ));
         }
-        for &i in &group.members {
-            text.push_str(&diagnostic_text(&diagnostics[i]));
+        for &i in group.members.iter().take(room) {
+            text.push_str(&diagnostic_text(&diagnostics[i], Some(&graph)));
         }
+        *count += group.members.len().min(room);
+        let hidden = group.members.len().saturating_sub(room);
+        if hidden > 0 {
+            *left.entry((code, group.code.name())).or_default() += hidden;
+        }
+    }
+    for ((code, name), count) in left {
+        text.push_str(&format!(
+            "… {count} more {code} {name} (precept lint --all prints every one)\n"
+        ));
     }
     text
 }
 
-pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
+/// One diagnostic as text; with the rule graph, its scenario shows only
+/// the variables of the finding's rules (and the variables it names).
+pub fn diagnostic_text(diagnostic: &Diagnostic, graph: Option<&RuleGraph>) -> String {
     let severity = match diagnostic.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -141,15 +175,27 @@ pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
         diagnostic.code.code(),
         diagnostic.name,
         if subjects.is_empty() {
-            String::new()
+            "the whole model".to_string()
         } else {
             subjects.join(", ")
         }
     );
     text.push_str(&format!("    {}\n", diagnostic.message));
     if let Some(scenario) = &diagnostic.scenario {
-        text.push_str("    scenario:\n");
-        text.push_str(&render::scenario_table(&[("value", scenario)], 6));
+        match graph.map(|graph| needed(diagnostic, scenario, graph)) {
+            Some(shown) if shown.values.len() < scenario.values.len() => {
+                text.push_str(&format!(
+                    "    scenario ({} of its {} values: those of the rules named):\n",
+                    shown.values.len(),
+                    scenario.values.len()
+                ));
+                text.push_str(&render::scenario_table(&[("value", &shown)], 6));
+            }
+            _ => {
+                text.push_str("    scenario:\n");
+                text.push_str(&render::scenario_table(&[("value", scenario)], 6));
+            }
+        }
     }
     if let Some(fix) = &diagnostic.fix {
         text.push_str(&format!("    fix: {}\n", fix.description));
@@ -158,4 +204,22 @@ pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
         text.push_str(&format!("    or:  {}\n", fix.description));
     }
     text
+}
+
+/// The values of `scenario` the finding needs: those of the variables its
+/// rules mention and of the variables it names, in the scenario's order.
+fn needed(diagnostic: &Diagnostic, scenario: &Scenario, graph: &RuleGraph) -> Scenario {
+    let mut wanted: std::collections::HashSet<String> =
+        diagnostic.variables.iter().cloned().collect();
+    for rule in &diagnostic.rules {
+        wanted.extend(graph.variables_of(rule));
+    }
+    Scenario {
+        values: scenario
+            .values
+            .iter()
+            .filter(|(name, _)| wanted.contains(name))
+            .cloned()
+            .collect(),
+    }
 }

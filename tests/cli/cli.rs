@@ -381,11 +381,12 @@ fn a_closed_pipe_ends_a_command_quietly() {
 
 /// On the LLM-formalized CBT page, `precept lint` reads like the vetting
 /// screen: groups first under one line naming their members (every gap,
-/// then the conflicts deciding needsToTakeCbt), ranked by reach, notes last.
+/// then the conflicts deciding needsToTakeCbt), ranked by reach, notes last
+/// (with `--all`, every diagnostic).
 #[test]
 fn lint_text_groups_and_ranks_the_cbt_diagnostics() {
     let scratch = support::copy_test_data("lab/cbt-llm-model");
-    let out = precept(&["lint", scratch.path().to_str().unwrap()]);
+    let out = precept(&["lint", scratch.path().to_str().unwrap(), "--all"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("── ")).collect();

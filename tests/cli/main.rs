@@ -25,6 +25,7 @@ mod export;
 mod formalize;
 mod lab_eval;
 mod lifecycle;
+mod lint_output;
 mod mutation_pool;
 mod probe;
 mod report;

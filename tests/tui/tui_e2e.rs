@@ -136,7 +136,7 @@ fn a_typo_is_kept_as_a_draft_across_sessions() {
     session.wait_for(&["18 passed, 0 failed"]);
     session.keys(&["G", "k"]);
     let screen = session.wait_for(&["Rules 16/17", "Draft (not applied"]);
-    assert!(screen.contains("✎ R16"), "{screen}");
+    assert!(screen.contains("✎  R16"), "{screen}");
     assert!(screen.contains("cashPaymnt"), "{screen}");
     // e continues from the draft.
     session.keys(&["e"]);
@@ -301,7 +301,8 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     session.wait_for(&["flipped test 2 of 2: T2 passed→failed by edit rule R16"]);
 
     // A copy of R1 is a duplicate the moment it is added: lint runs again
-    // by itself, and undo takes the diagnostic away.
+    // by itself, reports it once (not also as redundant both ways), and
+    // undo takes the diagnostic away.
     session.keys(&["1", "a"]);
     session.wait_for(&["New rule R18"]);
     session.type_text("(= baseFee 50.0)");
@@ -310,7 +311,7 @@ fn an_edit_resets_approval_names_its_flips_and_relints() {
     session.keys(&["5"]);
     session.wait_for(&[
         "L120 R18 ↔ R1 · duplicate-rule",
-        "Lint · 3 warnings, 11 notes",
+        "Lint · 1 warning, 11 notes",
     ]);
     session.keys(&["u"]);
     session.wait_gone("L120");

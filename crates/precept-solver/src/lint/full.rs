@@ -4,7 +4,7 @@
 //! report never count the findings differently.
 
 use super::conflict_groups::group_conflicts;
-use super::{Diagnostic, syntactic};
+use super::{Diagnostic, LintCode, syntactic};
 use crate::model::{CompiledModel, PolicyModel};
 use crate::solve::SolverWorker;
 use crate::solve::lint_checks::{LintEvent, LintShare, share_out};
@@ -33,7 +33,40 @@ pub fn full_lint(
             }
         }
     }
-    let mut diagnostics = group_conflicts(model, diagnostics);
+    let mut diagnostics = once_per_rule_set(group_conflicts(model, diagnostics));
     diagnostics.sort_by_key(|d| (d.severity, d.code));
     diagnostics
+}
+
+/// A set of rules that repeat one another is reported once: as duplicates
+/// if their text is the same, else as equivalent, else as one redundant
+/// given the others (R5 redundant given R10 and R10 given R5 are one
+/// finding).
+pub fn once_per_rule_set(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let rank = |code: LintCode| match code {
+        LintCode::DuplicateRule => Some(0),
+        LintCode::EquivalentRule => Some(1),
+        LintCode::RedundantRule => Some(2),
+        _ => None,
+    };
+    let set = |d: &Diagnostic| {
+        let mut rules = d.rules.clone();
+        rules.sort();
+        rules
+    };
+    let mut best: std::collections::HashMap<Vec<String>, (usize, usize)> = Default::default();
+    for (i, d) in diagnostics.iter().enumerate() {
+        if let Some(r) = rank(d.code) {
+            let entry = best.entry(set(d)).or_insert((r, i));
+            if r < entry.0 {
+                *entry = (r, i);
+            }
+        }
+    }
+    diagnostics
+        .into_iter()
+        .enumerate()
+        .filter(|(i, d)| rank(d.code).is_none() || best.get(&set(d)).is_some_and(|b| b.1 == *i))
+        .map(|(_, d)| d)
+        .collect()
 }

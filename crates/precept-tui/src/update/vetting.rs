@@ -69,6 +69,11 @@ pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> 
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
             app.lint.progress = None;
+            // As `precept lint` reports them: rules that repeat one
+            // another are one finding.
+            let found = std::mem::take(&mut app.lint.diagnostics);
+            app.lint.diagnostics = precept_engine::lint::full::once_per_rule_set(found);
+            retriage(app);
             if !app.lint.announce {
                 return Vec::new();
             }
