@@ -264,3 +264,24 @@ fn multi_step_tests_chain_rules() {
         "composite tests find combinations the rules forbid"
     );
 }
+
+/// A generated IMPOSSIBLE test needs two rules or more: a premise that only
+/// denies one rule's own conclusion (A and not B, where a rule says A
+/// implies B) tests nothing the rule does not say, and is not proposed.
+#[test]
+fn no_generated_test_merely_contradicts_one_rule() {
+    for name in SAMPLES {
+        let model = load(name);
+        for test in generated(&model, 200, 0) {
+            if test.finding.kind == FindingKind::Impossible {
+                assert!(
+                    test.finding.rules().len() >= 2,
+                    "{name}: {} / {} contradicts only {:?}",
+                    test.premise,
+                    test.claim,
+                    test.finding.rules()
+                );
+            }
+        }
+    }
+}

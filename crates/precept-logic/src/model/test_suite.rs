@@ -12,6 +12,10 @@ pub struct TestSuite {
     /// Natural-language tests, run through the answer verifier.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nl_tests: Vec<AnswerTest>,
+    /// The ids of deleted tests: never given to another test, so an id
+    /// names one test for the project's whole history.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired_ids: Vec<String>,
 }
 
 impl Default for TestSuite {
@@ -20,6 +24,7 @@ impl Default for TestSuite {
             schema_version: super::SCHEMA_VERSION,
             tests: Vec::new(),
             nl_tests: Vec::new(),
+            retired_ids: Vec::new(),
         }
     }
 }
@@ -157,25 +162,68 @@ impl LogicTest {
 }
 
 impl TestSuite {
-    /// A natural-language test id not yet in use, of the form `NL<n>`.
+    /// A natural-language test id never used, of the form `NL<n>`.
     pub fn fresh_nl_id(&self) -> String {
-        let highest = self
-            .nl_tests
-            .iter()
-            .filter_map(|t| t.id.strip_prefix("NL")?.parse::<u64>().ok())
-            .max()
-            .unwrap_or(0);
-        format!("NL{}", highest + 1)
+        let used = self.nl_tests.iter().map(|t| t.id.as_str());
+        format!("NL{}", self.highest("NL", used) + 1)
     }
 
-    /// A test id not yet in use, of the form `T<n>`.
+    /// A test id never used (nor retired), of the form `T<n>`.
     pub fn fresh_id(&self) -> String {
-        let highest = self
-            .tests
-            .iter()
-            .filter_map(|t| t.id.strip_prefix('T')?.parse::<u64>().ok())
+        let used = self.tests.iter().map(|t| t.id.as_str());
+        format!("T{}", self.highest("T", used) + 1)
+    }
+
+    /// The highest number after `prefix` among `used` and the retired ids.
+    fn highest<'a>(&'a self, prefix: &str, used: impl Iterator<Item = &'a str>) -> u64 {
+        used.chain(self.retired_ids.iter().map(String::as_str))
+            .filter_map(|id| id.strip_prefix(prefix)?.parse::<u64>().ok())
             .max()
-            .unwrap_or(0);
-        format!("T{}", highest + 1)
+            .unwrap_or(0)
+    }
+
+    /// Deletes test `id` (logic or natural-language) and retires its id.
+    pub fn delete(&mut self, id: &str) {
+        let before = self.tests.len() + self.nl_tests.len();
+        self.tests.retain(|t| t.id != id);
+        self.nl_tests.retain(|t| t.id != id);
+        if self.tests.len() + self.nl_tests.len() < before
+            && !self.retired_ids.iter().any(|r| r == id)
+        {
+            self.retired_ids.push(id.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod id_tests {
+    use super::*;
+
+    fn test(id: &str) -> LogicTest {
+        LogicTest {
+            id: id.into(),
+            name: String::new(),
+            premise: "true".into(),
+            claim: "true".into(),
+            expected: FindingKind::Valid,
+            note: String::new(),
+            status: TestStatus::Manual,
+            proved: None,
+            rationale: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_deleted_tests_id_is_never_given_again() {
+        let mut suite = TestSuite {
+            tests: vec![test("T1"), test("T2")],
+            ..TestSuite::default()
+        };
+        suite.delete("T2");
+        assert_eq!(suite.retired_ids, ["T2"]);
+        assert_eq!(suite.fresh_id(), "T3");
+        let json = serde_json::to_string(&suite).unwrap();
+        let read: TestSuite = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.fresh_id(), "T3", "the retirement is saved");
     }
 }

@@ -162,7 +162,8 @@ pub(super) fn solve(
 }
 
 /// Keeps decided findings worth showing: drops TOO_COMPLEX (and the other
-/// undecided kinds) and premises that contradict themselves without any rule.
+/// undecided kinds), premises that contradict themselves without any rule,
+/// and premises that contradict one rule alone.
 pub(super) fn worth_keeping(decided: &Decided) -> bool {
     matches!(
         decided.finding.kind,
@@ -174,6 +175,14 @@ pub(super) fn worth_keeping(decided: &Decided) -> bool {
         .finding
         .warnings
         .contains(&LogicWarning::PremiseAlwaysFalse)
+        && !contradicts_one_rule(decided)
+}
+
+/// An IMPOSSIBLE finding whose premise contradicts one rule directly (A and
+/// not B, where a rule says A implies B): it tests nothing the rule's text
+/// does not say. An IMPOSSIBLE that needs two rules or more is kept.
+fn contradicts_one_rule(decided: &Decided) -> bool {
+    decided.finding.kind == FindingKind::Impossible && decided.finding.rules().len() <= 1
 }
 
 /// Drops a test whose finding repeats an earlier one of the same kind with

@@ -95,7 +95,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let before = app.snapshot();
-    app.ws.tests.nl_tests.retain(|t| t.id != test.id);
+    app.ws.tests.delete(&test.id);
     app.answer_tests.outcomes.remove(&test.id);
     app.ws
         .history

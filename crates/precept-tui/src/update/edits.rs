@@ -517,7 +517,7 @@ pub fn delete_selected(app: &mut App) -> Vec<Effect> {
                 return Vec::new();
             };
             let before = app.snapshot();
-            app.ws.tests.tests.retain(|t| t.id != test.id);
+            app.ws.tests.delete(&test.id);
             app.ws.run.results.remove(&test.id);
             app.ws
                 .history
