@@ -128,7 +128,9 @@ fn ctrl_s_then_v_saves_the_question_as_a_test() {
     let (written, _) = app.ws.compiled.check_formula("isEntryAllowed").unwrap();
     let english = app.ws.compiled.glossary.sentence(&written);
     assert!(!english.contains("isEntryAllowed"), "{english}");
-    assert_eq!(prompt.text(), format!("asked: {english}"));
+    // Short, from the claim alone (the premise is in the test).
+    assert_eq!(prompt.text(), english.trim().trim_end_matches('.'));
+    assert!(prompt.text().chars().count() <= 48, "{}", prompt.text());
     // esc saves nothing.
     code(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
@@ -340,4 +342,53 @@ fn a_question_split_over_two_workers_gets_the_finding_one_worker_gives() {
         );
     }
     assert!(!two.has_pending(), "a side is still waited for");
+}
+
+/// A claim the premise gives away by itself (premise and claim swapped)
+/// is VALID without any rule: ctrl-s warns first, and a second ctrl-s saves.
+#[test]
+fn saving_a_claim_the_premise_alone_implies_warns_first() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = ask(
+        &mut app,
+        "(and isLowSeason (= ageClass SENIOR))",
+        "isLowSeason",
+    );
+    settle(&mut app, &mut runtime, effects);
+    assert_eq!(
+        app.verify.finding.as_ref().map(|f| f.kind),
+        Some(FindingKind::Valid)
+    );
+    ctrl(&mut app, 's');
+    assert!(app.overlay.is_none(), "not saved yet");
+    assert!(
+        app.status
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("premise alone")),
+        "{:?}",
+        app.status.last_error
+    );
+    ctrl(&mut app, 's');
+    assert!(matches!(app.overlay, Some(Overlay::ExpectPrompt)));
+}
+
+/// ctrl-u clears the field that has the keys, and only that one.
+#[test]
+fn ctrl_u_clears_the_field_being_typed() {
+    let (_dir, mut app) = park();
+    press(&mut app, '4');
+    code(&mut app, KeyCode::Enter);
+    type_text(&mut app, "(= ageClass SENIOR)");
+    code(&mut app, KeyCode::Tab);
+    type_text(&mut app, "isEntryAllowed");
+    ctrl(&mut app, 'u');
+    assert_eq!(app.verify.claim.lines().join(""), "");
+    assert_eq!(app.verify.premise.lines().join(""), "(= ageClass SENIOR)");
+    let screen = support::keys::screen_text(&app);
+    assert!(
+        screen.contains("▸  claim"),
+        "the field with the keys is marked:\n{screen}"
+    );
 }

@@ -82,6 +82,9 @@ pub struct VerifyPane {
     /// The strict reading (nothing assumed) instead of the default one.
     pub strict: bool,
     pub consultant: crate::state::consultant::Consultant,
+    /// The question whose claim follows from its premise alone, warned
+    /// about at the first ctrl-s: a second ctrl-s saves it anyway.
+    pub warned_trivial: Option<(String, String)>,
 }
 
 impl Default for VerifyPane {
@@ -105,6 +108,7 @@ impl Default for VerifyPane {
             asked_on: 0,
             strict: false,
             consultant: Default::default(),
+            warned_trivial: None,
         }
     }
 }

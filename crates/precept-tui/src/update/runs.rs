@@ -250,13 +250,31 @@ pub fn verify_input_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.verify.field = 1 - app.verify.field
         }
         KeyCode::Enter => return run_verify(app),
-        KeyCode::Char('s') if ctrl => {
-            if app.verify.finding.is_some() {
-                app.overlay = Some(Overlay::ExpectPrompt);
-            } else {
-                app.status.message =
-                    Some("ask the question first (enter), then save it as a test".into());
+        KeyCode::Char('s') if ctrl => match &app.verify.finding {
+            Some(finding) if follows_from_premise(finding) && !warned(app) => {
+                app.verify.warned_trivial = app.verify.asked.clone();
+                app.status.last_error = Some(
+                    "the claim follows from the premise alone, without any rule: are \
+                         premise and claim the wrong way round? ctrl-s again saves it anyway"
+                        .into(),
+                );
             }
+            Some(_) => app.overlay = Some(Overlay::ExpectPrompt),
+            None => {
+                app.status.message =
+                    Some("ask the question first (enter), then save it as a test".into())
+            }
+        },
+        // Clears the field.
+        KeyCode::Char('u') if ctrl => {
+            let field = if app.verify.field == 0 {
+                &mut app.verify.premise
+            } else {
+                &mut app.verify.claim
+            };
+            field.move_cursor(ratatui_textarea::CursorMove::Bottom);
+            field.move_cursor(ratatui_textarea::CursorMove::End);
+            while field.delete_line_by_head() || field.delete_newline() {}
         }
         _ => {
             let field = if app.verify.field == 0 {
@@ -268,6 +286,17 @@ pub fn verify_input_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// A VALID finding that no rule is needed for: the premise alone implies
+/// the claim (a swap of premise and claim, or a tautology).
+fn follows_from_premise(finding: &precept_engine::solve::Finding) -> bool {
+    finding.kind == precept_engine::solve::FindingKind::Valid && finding.rules().is_empty()
+}
+
+/// Whether the question on screen was already warned about.
+fn warned(app: &App) -> bool {
+    app.verify.warned_trivial.is_some() && app.verify.warned_trivial == app.verify.asked
 }
 
 pub fn run_verify(app: &mut App) -> Vec<Effect> {

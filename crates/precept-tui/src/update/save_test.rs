@@ -18,10 +18,11 @@ pub fn ask_name(app: &mut App, expected: FindingKind) {
         answer.trim().chars().take(60).collect::<String>()
     } else {
         let claim = app.verify.claim.lines().join(" ");
-        match app.ws.compiled.check_formula(&claim) {
-            Ok((written, _)) => format!("asked: {}", app.ws.compiled.glossary.sentence(&written)),
-            Err(_) => format!("asked: {claim}"),
-        }
+        let said = match app.ws.compiled.check_formula(&claim) {
+            Ok((written, _)) => app.ws.compiled.glossary.sentence(&written),
+            Err(_) => claim,
+        };
+        short_name(&said)
     };
     app.overlay = Some(Overlay::Name(NamePrompt::new(
         NamePurpose::SaveTest {
@@ -31,6 +32,28 @@ pub fn ask_name(app: &mut App, expected: FindingKind) {
         "the test's name",
         &offered,
     )));
+}
+
+/// A test's offered name: the claim in words, cut after a few words (the
+/// premise is in the test itself).
+fn short_name(said: &str) -> String {
+    const MOST: usize = 48;
+    let said = said.trim().trim_end_matches('.');
+    if said.chars().count() <= MOST {
+        return said.to_string();
+    }
+    let mut name = String::new();
+    for word in said.split_whitespace() {
+        if name.chars().count() + word.chars().count() + 1 > MOST - 1 {
+            break;
+        }
+        if !name.is_empty() {
+            name.push(' ');
+        }
+        name.push_str(word);
+    }
+    name.push('…');
+    name
 }
 
 /// Keys of the name prompt: enter saves, esc saves nothing.

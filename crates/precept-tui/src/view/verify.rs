@@ -31,11 +31,15 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             break;
         }
         let active = typing && app.verify.field == i;
+        // The field with the keys says so: a marker, its label highlighted,
+        // and the terminal's own cursor in it.
+        let (marker, style) = if active {
+            ("▸", app.theme.selected())
+        } else {
+            (" ", app.theme.title(false))
+        };
         frame.render_widget(
-            Paragraph::new(Span::styled(
-                format!("{label:>8} "),
-                app.theme.title(active),
-            )),
+            Paragraph::new(Span::styled(format!("{marker}{label:>7} "), style)),
             Rect::new(inner.x, y, 9.min(inner.width), 1),
         );
         let area = Rect::new(inner.x + 9, y, inner.width.saturating_sub(9), 1);
@@ -45,6 +49,11 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             field.set_cursor_style(ratatui::style::Style::default());
         }
         frame.render_widget(&field, area);
+        if active && app.overlay.is_none() {
+            let column = field.cursor().1 as u16;
+            let x = (area.x + column).min(area.x + area.width.saturating_sub(1));
+            frame.set_cursor_position((x, area.y));
+        }
     }
     // The reading matters only where a definition has exceptions.
     let title = match (app.ws.compiled.exceptions.is_empty(), app.verify.strict) {
