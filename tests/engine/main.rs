@@ -19,6 +19,7 @@ mod dmn_hit_policies;
 mod docs;
 mod embedders;
 mod english;
+mod english_wording;
 mod explain_core;
 mod explain_relevance;
 mod findings;

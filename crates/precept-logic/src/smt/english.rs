@@ -101,6 +101,11 @@ impl Glossary {
             }
             Some(d) => {
                 let lowered = lower_first(d);
+                // "Whether the organisation is a charity or a CASC" asks a
+                // question; it does not name the thing: the name does.
+                if lowered.starts_with("whether ") {
+                    return format!("the {}", humanize(name));
+                }
                 // "How many hours the part lasted" names a number: "the
                 // number of hours the part lasted".
                 if let Some(rest) = lowered.strip_prefix("how many ") {
@@ -157,6 +162,9 @@ impl Glossary {
         match op {
             Op::And => join(&each(op), "and"),
             Op::Or => {
+                if let Some(choice) = self.value_choice(args) {
+                    return choice;
+                }
                 let parts = each(op);
                 if parts.len() == 2 {
                     format!("either {} or {}", parts[0], parts[1])
@@ -232,6 +240,9 @@ impl Glossary {
             Op::Le if pair => relation(strict_words(args, "is over", "is greater than")),
             Op::Gt if pair => relation("is at most"),
             Op::Ge if pair => relation(strict_words(args, "is under", "is less than")),
+            Op::Eq if pair && self.value_clause(args).is_some() => {
+                negate_clause(&self.value_clause(args)?)
+            }
             Op::Eq if pair && self.is_value_term(&args[1]) => relation("is not"),
             Op::Eq if pair && !args.iter().any(|a| self.is_bool_term(a)) => {
                 relation("does not equal")
@@ -285,6 +296,44 @@ impl Glossary {
         }
     }
 
+    /// `(= x V)` where V's description is a clause of its own ("The
+    /// organisation is a charity"): that clause, as the value says it.
+    fn value_clause(&self, args: &[Expr]) -> Option<String> {
+        let [variable, value] = args else {
+            return None;
+        };
+        let (ExprKind::Symbol(_), ExprKind::Symbol(value)) = (&variable.kind, &value.kind) else {
+            return None;
+        };
+        let said = lower_first(&sentence_part(self.values.get(value)?));
+        is_clause(&said).then_some(said)
+    }
+
+    /// `(or (= x A) (= x B) …)` whose values' clauses share their subject
+    /// and verb: "the organisation is a charity or a CASC".
+    fn value_choice(&self, args: &[Expr]) -> Option<String> {
+        let clauses: Vec<String> = args
+            .iter()
+            .map(|a| match &a.kind {
+                ExprKind::App(Op::Eq, pair) => self.value_clause(pair),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let verb_end = |c: &str| {
+            [" is ", " are ", " was ", " were "]
+                .iter()
+                .filter_map(|v| c.find(v).map(|at| at + v.len()))
+                .min()
+        };
+        let head_end = verb_end(&clauses[0])?;
+        let head = &clauses[0][..head_end];
+        let rests: Vec<String> = clauses
+            .iter()
+            .map(|c| c.strip_prefix(head).map(str::to_string))
+            .collect::<Option<_>>()?;
+        Some(format!("{head}{}", join(&rests, "or")))
+    }
+
     fn is_value_term(&self, expr: &Expr) -> bool {
         matches!(&expr.kind, ExprKind::Symbol(n) if self.values.contains_key(n))
     }
@@ -310,6 +359,9 @@ impl Glossary {
     }
 
     fn equality(&self, args: &[Expr]) -> String {
+        if let Some(clause) = self.value_clause(args) {
+            return clause;
+        }
         let parts: Vec<String> = args.iter().map(|a| self.operand(a, Op::Eq)).collect();
         if args.len() == 2 && self.is_value_term(&args[1]) {
             format!("{} is {}", parts[0], parts[1])
@@ -358,6 +410,28 @@ fn chain(parts: &[String], relation: &str) -> String {
         }
     }
     text
+}
+
+/// Whether a value's description reads as a clause ("the organisation is a
+/// charity"), not a noun phrase ("a cash donation").
+fn is_clause(said: &str) -> bool {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    let verb = words.iter().position(|w| {
+        matches!(
+            *w,
+            "is" | "are" | "was" | "were" | "has" | "have" | "had" | "can" | "may" | "must"
+        )
+    });
+    // "An adult who is not a senior" names someone: its verb is in a
+    // relative clause.
+    let relative = words
+        .iter()
+        .position(|w| matches!(*w, "who" | "which" | "that" | "whose" | "whom"));
+    words.len() >= 3
+        && ["the ", "a ", "an ", "they ", "it "]
+            .iter()
+            .any(|d| said.starts_with(d))
+        && verb.is_some_and(|v| v > 0 && relative.is_none_or(|r| v < r))
 }
 
 fn join(parts: &[String], conjunction: &str) -> String {

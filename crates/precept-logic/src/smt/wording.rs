@@ -66,6 +66,10 @@ pub fn sentence_part(description: &str) -> String {
             _ => {}
         }
     }
+    // What follows a semicolon defines a term or gives an example ("…;
+    // 'severe disablement' means at least 60% disabled"): it is not part
+    // of the name.
+    let kept = kept.split(';').next().unwrap_or_default();
     let words: Vec<&str> = kept.split_whitespace().collect();
     let mut text = words.join(" ");
     // An aside removed before a comma or the end leaves " ," or a trailing comma.
@@ -90,6 +94,21 @@ pub fn negate_clause(clause: &str) -> Option<String> {
     for (i, word) in words.iter().enumerate() {
         let lower = word.to_ascii_lowercase();
         if CLAUSE_BREAKS.contains(&lower.as_str()) {
+            // "the condition on where the vaccination was given is met":
+            // a clause that is the object of a preposition sits inside the
+            // subject, and the main verb is the clause's last auxiliary.
+            let after_preposition =
+                i > 0 && PREPOSITIONS.contains(&words[i - 1].to_ascii_lowercase().as_str());
+            if after_preposition
+                && let Some(at) = words.iter().rposition(|w| *w == "is" || *w == "are")
+                && at > i + 2
+                && at + 1 < words.len()
+            {
+                let mut out: Vec<&str> = words[..=at].to_vec();
+                out.push("not");
+                out.extend(&words[at + 1..]);
+                return Some(out.join(" "));
+            }
             // No auxiliary before the subordinate part; a simple verb right
             // after a short subject may still come before it ("the person
             // knows the rules that apply").
@@ -110,12 +129,15 @@ pub fn negate_clause(clause: &str) -> Option<String> {
             "cannot" => Some("can".into()),
             "can" => Some("cannot".into()),
             "must" => Some("need not".into()),
-            "is" | "are" | "was" | "were" | "may" | "will" | "would" | "should" | "could"
-            | "does" | "do" | "did" => Some(format!("{word} not")),
+            "is" | "are" | "was" | "were" | "may" | "might" | "will" | "would" | "should"
+            | "could" | "shall" | "does" | "do" | "did" => Some(format!("{word} not")),
             "has" | "have" | "had" => {
-                let auxiliary = next
-                    .as_deref()
-                    .is_some_and(|n| n == "been" || n.ends_with("ed") || n.ends_with("en"));
+                let auxiliary = next.as_deref().is_some_and(|n| {
+                    n == "been"
+                        || n.ends_with("ed")
+                        || n.ends_with("en")
+                        || IRREGULAR_PAST.iter().any(|(past, _)| *past == n)
+                });
                 Some(match (auxiliary, lower.as_str()) {
                     (true, _) => format!("{word} not"),
                     (false, "has") => "does not have".into(),
@@ -137,6 +159,38 @@ pub fn negate_clause(clause: &str) -> Option<String> {
 
 const DETERMINERS: [&str; 7] = ["the", "a", "an", "this", "their", "his", "her"];
 
+/// Prepositions after which a "where"/"whether" clause is an object.
+const PREPOSITIONS: [&str; 8] = ["on", "of", "about", "for", "to", "in", "at", "by"];
+
+/// Common irregular verbs' past forms (also their past participles, but
+/// for "given", "taken" and the like, which end in "en") and bases.
+const IRREGULAR_PAST: [(&str, &str); 24] = [
+    ("made", "make"),
+    ("got", "get"),
+    ("paid", "pay"),
+    ("sent", "send"),
+    ("kept", "keep"),
+    ("told", "tell"),
+    ("held", "hold"),
+    ("found", "find"),
+    ("left", "leave"),
+    ("met", "meet"),
+    ("brought", "bring"),
+    ("bought", "buy"),
+    ("sold", "sell"),
+    ("spent", "spend"),
+    ("won", "win"),
+    ("lost", "lose"),
+    ("had", "have"),
+    ("built", "build"),
+    ("lent", "lend"),
+    ("read", "read"),
+    ("heard", "hear"),
+    ("set", "set"),
+    ("put", "put"),
+    ("said", "say"),
+];
+
 /// A clause of a short subject ("the visit", "the refund request") and a
 /// verb in the simple present or past: "the visit falls …" → "the visit
 /// does not fall …", "the passenger travelled …" → "the passenger never
@@ -148,8 +202,13 @@ fn negate_simple_verb(words: &[&str]) -> Option<String> {
     }
     // The subject's nouns: one or two words that do not look like verbs,
     // plurals or possessives.
-    let looks_inflected = |w: &str| w.ends_with('s') || w.ends_with("ed") || w.contains('\'');
-    for verb_at in 2..=3 {
+    let looks_inflected = |w: &str| {
+        (w.ends_with('s') && !w.chars().all(|c| c.is_ascii_uppercase()))
+            || w.ends_with("ed")
+            || w.contains('\'')
+    };
+    // The subject: up to four words, "the charity or CASC" included.
+    for verb_at in 2..=5 {
         let verb = words.get(verb_at)?;
         let breaks = |w: &&str| CLAUSE_BREAKS.contains(&w.to_ascii_lowercase().as_str());
         if words[1..=verb_at].iter().any(breaks) {
@@ -159,7 +218,10 @@ fn negate_simple_verb(words: &[&str]) -> Option<String> {
             return None;
         }
         let lower = verb.to_ascii_lowercase();
-        let negated = if lower.len() > 3 && lower.ends_with("ed") {
+        let irregular = IRREGULAR_PAST.iter().find(|(past, _)| *past == lower);
+        let negated = if let Some((_, base)) = irregular {
+            Some(format!("did not {base}"))
+        } else if lower.len() > 3 && lower.ends_with("ed") {
             Some(format!("never {verb}"))
         } else if lower.len() > 3 && lower.ends_with('s') && !lower.ends_with("ss") {
             Some(format!("does not {}", present_base(verb)))
