@@ -345,3 +345,25 @@ fn verify_explain_adds_the_chain_and_keeps_every_other_field() {
     assert!(text.contains("chain to (not isEntryAllowed):\n"), "{text}");
     assert!(text.contains("  11. R17\n"), "{text}");
 }
+
+/// The Gift Aid page came as HTML: a rule's source quote in a chain shows
+/// the sentence, never its tags.
+#[test]
+fn a_source_quote_never_shows_html_tags() {
+    let project = support::copy_test_data("lab/gift-aid-llm-model");
+    let out = support::precept(&[
+        "explain",
+        project.path().to_str().unwrap(),
+        "--premise",
+        "(and claimsGiftAid donorIsIndividual (= organisationKind CHARITY) (= donationAmount 100.0))",
+        "--claim",
+        "(= giftAidClaimAmount 25.0)",
+    ]);
+    let text = support::stdout(&out);
+    let source = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("source:"))
+        .unwrap_or_else(|| panic!("a source quote: {text}"));
+    assert!(source.contains("You can claim back 25p"), "{source}");
+    assert!(!source.contains('<') && !source.contains('>'), "{source}");
+}

@@ -37,6 +37,35 @@ pub use span::{DocSpan, SpanKind};
 
 /// Splits `document` into spans, choosing the HTML, Markdown or plain-text
 /// reading.
+/// A stretch of the document as a quote shows it: HTML tags (`<p>`,
+/// `</li>`) removed, entities decoded, whitespace collapsed. A `<` that
+/// opens no tag ("x < 5") stays.
+pub fn plain_quote(raw: &str) -> String {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let opens_tag = after
+            .trim_start_matches('/')
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '!');
+        match after.find('>') {
+            Some(end) if opens_tag && !after[..end].contains('<') => {
+                out.push(' ');
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    html::normalize(&html::decode_entities(&out))
+}
+
 pub fn split_spans(document: &str) -> Vec<DocSpan> {
     if looks_like_html(document) {
         split_html(document)
@@ -95,3 +124,16 @@ pub fn heading_paths(spans: &[DocSpan]) -> Vec<Vec<String>> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod quote_tests {
+    use super::plain_quote;
+
+    #[test]
+    fn a_quote_loses_its_tags_but_not_its_comparisons() {
+        assert_eq!(
+            plain_quote("<p>You can claim Gift Aid &amp; more</p>\n<li>if x < 5</li>"),
+            "You can claim Gift Aid & more if x < 5"
+        );
+    }
+}

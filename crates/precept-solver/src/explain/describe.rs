@@ -24,12 +24,13 @@ pub fn rule_text(
     }
 }
 
-/// The document text a rule's source range covers, whitespace collapsed.
+/// The document text a rule's source range covers, as a quote: tags
+/// removed, whitespace collapsed.
 pub fn source_sentence(id: &str, model: &PolicyModel, document: Option<&str>) -> Option<String> {
     let span = model.rule(id)?.source_span?;
     let text = document?.get(span.start..span.end)?;
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!collapsed.is_empty()).then_some(collapsed)
+    let quote = crate::document::plain_quote(text);
+    (!quote.is_empty()).then_some(quote)
 }
 
 /// Fills in the rules' texts of the chain's steps and the questions.
