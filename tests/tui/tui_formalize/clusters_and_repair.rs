@@ -347,6 +347,18 @@ fn consolidation_proposals_are_accepted_as_one_undoable_edit_or_rejected() {
     );
 
     let before = app.ws.model.clone();
+    // "Similar words only" is a warning: the first y says so and changes
+    // nothing; the second accepts.
+    assert!(press(&mut app, 'y').is_empty());
+    assert_eq!(app.ws.model, before);
+    assert!(
+        app.status
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("similar words only") && e.contains("y again")),
+        "{:?}",
+        app.status.last_error
+    );
     let effects = press(&mut app, 'y');
     assert!(names(&effects).contains(&"SaveModel") && names(&effects).contains(&"SaveRecord"));
     assert!(app.ws.model.variable("visitorAge").is_none());

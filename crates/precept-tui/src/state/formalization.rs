@@ -54,6 +54,8 @@ pub struct FormalizeState {
     pub cluster_cursor: ListCursor,
     /// Set by a first `F` on a model that has rules; a second `F` replaces them.
     pub confirm_replace: bool,
+    /// The proposal with warnings whose `y` was asked to be repeated.
+    pub confirm_proposal: Option<String>,
     /// Why the last formalization gave no model (shown in full on the screen).
     pub error: Option<String>,
     /// Consolidation proposals, checked against the model (`c`).

@@ -76,6 +76,17 @@ pub fn accept(app: &mut App, index: usize) -> Vec<Effect> {
         ));
         return Vec::new();
     }
+    // A proposal with a warning is taken only at a second y.
+    let warnings = checked.warnings();
+    if !warnings.is_empty() && app.formalization.confirm_proposal.as_deref() != Some(&id) {
+        app.formalization.confirm_proposal = Some(id.clone());
+        app.status.last_error = Some(format!(
+            "{id}: {}; y again accepts it anyway",
+            warnings.join("; ")
+        ));
+        return Vec::new();
+    }
+    app.formalization.confirm_proposal = None;
     let before = app.snapshot();
     if let Err(error) = apply(
         &mut app.ws.model,
