@@ -31,10 +31,10 @@ fn select_input(app: &mut App, name: &str) {
     let index = app
         .verify
         .consultant
-        .inputs
+        .variables
         .iter()
         .position(|i| i == name)
-        .unwrap_or_else(|| panic!("{name} is not an input"));
+        .unwrap_or_else(|| panic!("{name} cannot be set"));
     for _ in 0..index {
         press(app, 'j');
     }
@@ -525,4 +525,27 @@ fn a_forced_values_chain_is_written_as_markdown_under_its_variable() {
     assert_eq!(written, expected);
     assert!(written.starts_with("**Derivation of** `(= discountRate 0.4)`\n\n"));
     assert!(written.contains("1. By rule R4:\n"), "{written}");
+}
+
+/// On a draft the expert may know what a rule would decide: any variable
+/// can be set; a fact on one a rule defines is an assumption, marked so.
+#[test]
+fn a_variable_a_rule_defines_can_be_set_as_an_assumption() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "isEntryAllowed");
+    let consultant = &app.verify.consultant;
+    assert!(consultant.is_derived("discountRate"));
+    assert!(consultant.variables.contains(&"discountRate".to_string()));
+    assert!(consultant.variables.len() > consultant.inputs.len());
+    set(&mut app, &mut runtime, "discountRate", "0.5");
+    assert!(app.verify.consultant.fact_of("discountRate").is_some());
+    let screen = support::keys::screen_text(&app);
+    assert!(screen.contains("◆ discountRate = 0.5"), "{screen}");
+    // "Ask next" is never blank without a reason.
+    let after = screen.split("Ask next").nth(1).unwrap_or_default();
+    assert!(
+        after.contains("? ") || after.contains("nothing:"),
+        "{screen}"
+    );
 }

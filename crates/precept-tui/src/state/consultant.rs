@@ -71,6 +71,10 @@ pub enum ConsultantFocus {
 pub struct Consultant {
     /// The model's input variables (no rule defines them), in declaration order.
     pub inputs: Vec<String>,
+    /// What a fact can be set on: the inputs, then every variable a rule
+    /// defines (on a draft the expert may know what a rule would decide; a
+    /// fact there is an assumption the rules must agree with).
+    pub variables: Vec<String>,
     pub facts: Vec<Fact>,
     pub input_cursor: ListCursor,
     pub forced_cursor: ListCursor,
@@ -101,8 +105,13 @@ impl Consultant {
     }
 
     pub fn selected_input(&self) -> Option<&str> {
-        self.inputs
+        self.variables
             .get(self.input_cursor.selected)
             .map(String::as_str)
+    }
+
+    /// Whether `variable` is one a rule defines (a fact on it is assumed).
+    pub fn is_derived(&self, variable: &str) -> bool {
+        !self.inputs.iter().any(|i| i == variable)
     }
 }

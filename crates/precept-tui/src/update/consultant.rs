@@ -34,8 +34,8 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
     refresh(app)
 }
 
-/// After an edit, undo or redo: the inputs and the answer again (facts on
-/// variables that are no longer inputs are dropped).
+/// After an edit, undo or redo: the variables and the answer again (facts
+/// on variables that are gone are dropped).
 pub fn react_to_edits(app: &mut App) -> Vec<Effect> {
     let changes = app.ws.history.changes();
     if app.verify.mode != VerifyMode::Consultant || app.verify.consultant.seen_changes == changes {
@@ -52,14 +52,24 @@ fn refresh(app: &mut App) -> Vec<Effect> {
     let height = list_height(app);
     let consultant = &mut app.verify.consultant;
     consultant.inputs = inputs(&app.ws.compiled);
+    let derived = app
+        .ws
+        .compiled
+        .variables
+        .iter()
+        .map(|(name, _)| name)
+        .filter(|name| !consultant.inputs.contains(name))
+        .cloned()
+        .collect::<Vec<_>>();
+    consultant.variables = consultant.inputs.iter().cloned().chain(derived).collect();
     consultant
         .facts
-        .retain(|f| consultant.inputs.contains(&f.variable));
+        .retain(|f| consultant.variables.contains(&f.variable));
     let claim = app.verify.claim.lines().join(" ");
     let claim = claim.trim();
     consultant.claim = (!claim.is_empty() && app.ws.compiled.check_formula(claim).is_ok())
         .then(|| claim.to_string());
-    let len = consultant.inputs.len();
+    let len = consultant.variables.len();
     consultant.input_cursor.step(0, len, height);
     recompute(app)
 }
@@ -326,7 +336,7 @@ pub fn key(app: &mut App, key: KeyEvent) -> Option<Vec<Effect>> {
         .as_ref()
         .map_or(0, |e| e.propagation.forced.len());
     let (cursor, len) = match consultant.focus {
-        ConsultantFocus::Inputs => (&mut consultant.input_cursor, consultant.inputs.len()),
+        ConsultantFocus::Inputs => (&mut consultant.input_cursor, consultant.variables.len()),
         ConsultantFocus::Forced => (&mut consultant.forced_cursor, forced),
     };
     match app.keymap.action_for(&key) {

@@ -40,15 +40,21 @@ fn render_inputs(app: &App, frame: &mut Frame, area: Rect, consultant: &Consulta
         pane(app, title, focused, area),
         ListView {
             cursor: consultant.input_cursor,
-            len: consultant.inputs.len(),
+            len: consultant.variables.len(),
             focused,
         },
         |i| {
-            let name = &consultant.inputs[i];
+            let name = &consultant.variables[i];
+            let derived = consultant.is_derived(name);
             let (text, style) = match consultant.fact_of(name) {
+                Some(fact) if derived => (
+                    format!("◆ {name} = {}  assumed: the rules must agree", fact.value),
+                    app.theme.pending(),
+                ),
                 Some(fact) => (format!("● {name} = {}", fact.value), app.theme.text()),
                 None => match forced.and_then(|p| p.value_of(name)) {
                     Some(value) => (format!("✓ {name} = {value}"), app.theme.pass()),
+                    None if derived => (format!("  {name} (a rule decides it)"), app.theme.dim()),
                     None => (format!("  {name}"), app.theme.dim()),
                 },
             };
@@ -142,16 +148,48 @@ fn render_consequences(app: &App, frame: &mut Frame, area: Rect, consultant: &Co
     }
     // The next question comes before the lists of open variables: on a
     // small terminal it is what the expert acts on, and the lists are cut.
-    if let Some(relevance) = &explanation.relevance {
-        lines.push(Line::styled("Ask next", app.theme.title(false)));
-        for ask in &relevance.ask {
+    lines.push(Line::styled("Ask next", app.theme.title(false)));
+    match (&explanation.relevance, &explanation.finding) {
+        (Some(relevance), _) if !relevance.ask.is_empty() => {
+            for ask in &relevance.ask {
+                push(
+                    &mut lines,
+                    &format!("? {}", ask.question),
+                    width,
+                    app.theme.accent(),
+                );
+            }
+        }
+        // An empty list always says why.
+        (_, _) if consultant.claim.is_none() => push(
+            &mut lines,
+            "  nothing: there is no claim to settle (type one in logic mode)",
+            width,
+            app.theme.dim(),
+        ),
+        (_, _) if propagation.contradiction.is_some() => push(
+            &mut lines,
+            "  nothing: the facts contradict the rules",
+            width,
+            app.theme.dim(),
+        ),
+        (_, Some(finding)) if finding.kind != precept_engine::solve::FindingKind::Satisfiable => {
             push(
                 &mut lines,
-                &format!("? {}", ask.question),
+                &format!(
+                    "  nothing: the facts already settle the claim ({})",
+                    finding.kind.name()
+                ),
                 width,
-                app.theme.accent(),
-            );
+                app.theme.dim(),
+            )
         }
+        _ => push(
+            &mut lines,
+            "  nothing: no input left open decides the claim (it may rest on a variable a rule should decide)",
+            width,
+            app.theme.dim(),
+        ),
     }
     let irrelevant: &[String] = explanation
         .relevance
