@@ -25,6 +25,7 @@ mod explain_relevance;
 mod findings;
 mod generation_pool;
 mod large_cones;
+mod lint_meaning;
 mod lint_solver;
 mod lint_syntactic;
 mod project_files;

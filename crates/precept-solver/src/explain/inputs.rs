@@ -43,11 +43,13 @@ fn collect(expr: &Expr, is_variable: &dyn Fn(&str) -> bool, out: &mut BTreeSet<S
             collect(&args[1], is_variable, out);
             collect(&args[2], is_variable, out);
         }
+        // `(= x e)` and `(= e x)` say the same: whichever side is a
+        // variable is defined (both, when both are).
         ExprKind::App(Op::Eq, args) if args.len() == 2 => {
-            let left = variable_name(&args[0], is_variable);
-            let right = variable_name(&args[1], is_variable);
-            if let Some(name) = left.or(right) {
-                out.insert(name.to_string());
+            for arg in args {
+                if let Some(name) = variable_name(arg, is_variable) {
+                    out.insert(name.to_string());
+                }
             }
         }
         _ => {}

@@ -101,12 +101,24 @@ fn defines(conclusion: &Expr, defined: &mut HashSet<String>) {
                 defined.insert(name.clone());
             }
         }
-        ExprKind::App(Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt, args) => {
+        // `(= x e)` and `(= e x)` say the same: whichever side is a
+        // variable is defined (both, when both are).
+        ExprKind::App(Op::Eq, args) => defines_either_side(args, defined),
+        ExprKind::App(Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt, args) => {
             if let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind) {
                 defined.insert(name.clone());
             }
         }
         _ => {}
+    }
+}
+
+/// The variables an equation defines, whichever side they are written on.
+fn defines_either_side(args: &[Expr], defined: &mut HashSet<String>) {
+    for arg in args {
+        if let ExprKind::Symbol(name) = &arg.kind {
+            defined.insert(name.clone());
+        }
     }
 }
 
@@ -451,10 +463,8 @@ impl Linter<'_> {
             match split_implication(formula) {
                 Some((_, conclusion)) => defines(&conclusion, &mut defined),
                 None => {
-                    if let ExprKind::App(Op::Eq, args) = &formula.kind
-                        && let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind)
-                    {
-                        defined.insert(name.clone());
+                    if let ExprKind::App(Op::Eq, args) = &formula.kind {
+                        defines_either_side(args, &mut defined);
                     }
                 }
             }
