@@ -7,6 +7,7 @@
 pub mod check;
 pub mod pass;
 pub mod request;
+pub mod restated_values;
 
 use crate::model::definition_shapes::shaped_definitions;
 use crate::model::{Definition, ModelEdit, PolicyModel};
@@ -20,6 +21,9 @@ pub enum Origin {
     Shapes,
     /// The LLM's reading of the rules and their sentences.
     Llm,
+    /// A Boolean that names an enum value (`restated_values.rs`): proposed
+    /// to the expert, never applied unasked.
+    RestatedValue,
 }
 
 /// One definition proposed for one variable, in place of the rules it

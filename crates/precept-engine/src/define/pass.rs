@@ -34,7 +34,14 @@ pub fn definition_pass(
     timeout: Duration,
 ) -> PassResult {
     let mut refused_replies = Vec::new();
-    let proposals: Vec<DefinitionProposal> = shape_proposals(model)
+    let shaped = shape_proposals(model);
+    let taken: Vec<String> = shaped.iter().map(|p| p.id.clone()).collect();
+    let shaped_variables: Vec<String> = shaped.iter().map(|p| p.variable.clone()).collect();
+    let restated: Vec<DefinitionProposal> = super::restated_values::restated_values(model, &taken)
+        .into_iter()
+        .filter(|p| !shaped_variables.contains(&p.variable))
+        .collect();
+    let proposals: Vec<DefinitionProposal> = shaped
         .into_iter()
         .map(|start| {
             let Some(client) = llm else {
@@ -58,6 +65,7 @@ pub fn definition_pass(
                 }
             }
         })
+        .chain(restated)
         .collect();
     PassResult {
         proposals: check_definitions(model, tests, &proposals, scheduler, timeout),
@@ -79,7 +87,7 @@ pub fn define_formalized(
     timeout: Duration,
 ) -> Vec<String> {
     let scheduler = Scheduler::new(Scheduler::default_jobs(), timeout);
-    let result = definition_pass(
+    let mut result = definition_pass(
         model,
         &[],
         Some(document),
@@ -87,6 +95,10 @@ pub fn define_formalized(
         &scheduler,
         timeout,
     );
+    // Two names for one fact are the expert's to join, not formalization's.
+    result
+        .proposals
+        .retain(|p| p.proposal.origin != super::Origin::RestatedValue);
     let (applied, notes) = apply_consistent(model, &result, timeout);
     for refused in &result.refused_replies {
         record.notes.push(format!(
@@ -158,6 +170,7 @@ pub fn apply_consistent(
             origin: match proposal.origin {
                 super::Origin::Shapes => "shapes".into(),
                 super::Origin::Llm => "llm".into(),
+                super::Origin::RestatedValue => "restated value".into(),
             },
             replaced: proposal
                 .replaces
@@ -210,6 +223,9 @@ pub fn as_consolidation(checked: &CheckedDefinition) -> CheckedProposal {
             reason: match proposal.origin {
                 super::Origin::Shapes => "read off the rules' shapes".into(),
                 super::Origin::Llm => "the LLM's reading of the rules and their sentences".into(),
+                super::Origin::RestatedValue => {
+                    "a Boolean whose name says one value of an enum: two names for one fact".into()
+                }
             },
             source: ProposalSource::Definition,
         },
