@@ -158,6 +158,7 @@ impl Builder {
                 start: self.offset,
                 end: self.offset + length,
             }),
+            also_from: Vec::new(),
             review,
             note: if review == ReviewStatus::NeedsChange {
                 "check the threshold against the latest circular".to_string()

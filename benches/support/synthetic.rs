@@ -50,6 +50,7 @@ pub fn synthetic() -> (PolicyModel, TestSuite) {
                 id: format!("R{}", s * RULES_PER_SECTION + k + 1),
                 expression,
                 source_span: None,
+                also_from: Vec::new(),
                 review: ReviewStatus::Unreviewed,
                 note: String::new(),
             });

@@ -33,6 +33,7 @@ fn rule(id: &str, expression: &str) -> Rule {
         id: id.into(),
         expression: expression.into(),
         source_span: None,
+        also_from: Vec::new(),
         review: ReviewStatus::Unreviewed,
         note: String::new(),
     }
@@ -320,7 +321,11 @@ fn duplicate_and_equivalent_rules() {
     assert!(duplicates.iter().all(|d| d.severity == Severity::Warning));
     assert_eq!(
         duplicates[1].fix.as_ref().unwrap().edit,
-        ModelEdit::DeleteRule { id: "R7".into() }
+        ModelEdit::DeleteRule {
+            id: "R7".into(),
+            into: Some("R1".into()),
+        },
+        "the copy's sentence goes to the rule it copies"
     );
 
     let equivalent = of(&diagnostics, LintCode::EquivalentRule);

@@ -57,6 +57,7 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
             id: format!("X{i}"),
             expression: format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
             source_span: None,
+            also_from: Vec::new(),
             review: ReviewStatus::Unreviewed,
             note: String::new(),
         });

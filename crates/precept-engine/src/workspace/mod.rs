@@ -185,12 +185,22 @@ impl Workspace {
             .position(|s| s.overlaps(source.start, source.end))
     }
 
-    /// Rule ids per document span.
+    /// Rule ids per document span: each rule under its own span and the
+    /// spans it carries for rules it took the place of.
     pub fn rules_by_span(&self) -> BTreeMap<usize, Vec<String>> {
         let mut map: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for rule in &self.model.rules {
-            if let Some(span) = self.span_of_rule(rule) {
-                map.entry(span).or_default().push(rule.id.clone());
+            for source in rule.source_span.iter().chain(&rule.also_from) {
+                if let Some(span) = self
+                    .spans
+                    .iter()
+                    .position(|s| s.overlaps(source.start, source.end))
+                {
+                    let ids = map.entry(span).or_default();
+                    if !ids.contains(&rule.id) {
+                        ids.push(rule.id.clone());
+                    }
+                }
             }
         }
         map

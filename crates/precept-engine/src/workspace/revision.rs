@@ -123,6 +123,7 @@ mod tests {
             id: "R1".into(),
             expression: expression.into(),
             source_span: None,
+            also_from: Vec::new(),
             review,
             note: String::new(),
         });

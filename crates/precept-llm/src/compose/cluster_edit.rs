@@ -219,6 +219,7 @@ mod tests {
             id: id.into(),
             expression: expression.into(),
             source_span: None,
+            also_from: Vec::new(),
             review: ReviewStatus::Unreviewed,
             note: String::new(),
         }

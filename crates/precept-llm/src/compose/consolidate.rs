@@ -440,6 +440,7 @@ pub fn apply(
                 id,
                 expression: format!("(=> {from} {to})"),
                 source_span,
+                also_from: Vec::new(),
                 review: ReviewStatus::Unreviewed,
                 note: format!("definitional link from consolidation: {}", proposal.reason),
             });

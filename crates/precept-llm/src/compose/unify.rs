@@ -302,6 +302,12 @@ fn compose_with(
                     task.id, rules[kept].id
                 ));
                 origins[kept].sources.push(source);
+                // The rule kept carries the dropped one's sentence too.
+                let span = locate_source(document, task, &rule.source_text);
+                let kept_rule = &mut rules[kept];
+                if kept_rule.source_span != Some(span) && !kept_rule.also_from.contains(&span) {
+                    kept_rule.also_from.push(span);
+                }
                 continue;
             }
             let id = format!("R{}", rules.len() + 1);
@@ -310,6 +316,7 @@ fn compose_with(
                 id: id.clone(),
                 expression: text,
                 source_span: Some(locate_source(document, task, &rule.source_text)),
+                also_from: Vec::new(),
                 review: ReviewStatus::Unreviewed,
                 note: String::new(),
             });

@@ -126,6 +126,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         },
         "delete_rule" => ModelEdit::DeleteRule {
             id: field("rule_id"),
+            into: None,
         },
         "add_variable" => ModelEdit::AddVariable {
             variable: Variable {
@@ -141,7 +142,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         other => return Err(RefusedEdit::UnknownKind(other.to_string())),
     };
     match &edit {
-        ModelEdit::ReplaceRule { id, .. } | ModelEdit::DeleteRule { id }
+        ModelEdit::ReplaceRule { id, .. } | ModelEdit::DeleteRule { id, .. }
             if model.rule(id).is_none() =>
         {
             return Err(RefusedEdit::NoRule(id.clone()));
@@ -203,7 +204,7 @@ fn describe(model: &PolicyModel, edit: &ModelEdit, reason: String) -> ProposedEd
                 english_of(&after_model, &id),
             )
         }
-        ModelEdit::DeleteRule { id: rule_id } => (
+        ModelEdit::DeleteRule { id: rule_id, .. } => (
             model
                 .rule(rule_id)
                 .map(|r| r.expression.clone())
@@ -385,6 +386,7 @@ mod tests {
                 id: "R1".into(),
                 expression: "(= isSenior (> age 65))".into(),
                 source_span: None,
+                also_from: Vec::new(),
                 review: ReviewStatus::Approved,
                 note: String::new(),
             }],

@@ -312,6 +312,7 @@ mod tests {
             id: id.into(),
             expression: expression.into(),
             source_span: None,
+            also_from: Vec::new(),
             review: Default::default(),
             note: String::new(),
         }

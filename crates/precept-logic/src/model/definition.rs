@@ -145,6 +145,7 @@ impl Definition {
             id,
             expression: expression.to_string(),
             source_span: span,
+            also_from: Vec::new(),
             review: ReviewStatus::Unreviewed,
             note: String::new(),
         };
@@ -459,6 +460,7 @@ mod tests {
                 id: "R1".into(),
                 expression: "isEmployee".into(),
                 source_span: None,
+                also_from: Vec::new(),
                 review: ReviewStatus::Approved,
                 note: String::new(),
             }],

@@ -277,6 +277,7 @@ mod tests {
                     id: format!("R{}", i + 1),
                     expression: e.to_string(),
                     source_span: None,
+                    also_from: Vec::new(),
                     review: ReviewStatus::Unreviewed,
                     note: String::new(),
                 })

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{Definition, PolicyModel, ReviewStatus, Rule, Variable};
+use super::{Definition, PolicyModel, ReviewStatus, Rule, SourceSpan, Variable};
 
 /// One proposed change to the model. In JSON (`precept lint --json`) it is
 /// an object tagged by `kind` (`delete_rule`, `replace_rule`, …).
@@ -25,6 +25,11 @@ pub enum ModelEdit {
     },
     DeleteRule {
         id: String,
+        /// The rule that keeps the deleted one's meaning (a duplicate's
+        /// original, the rules it is redundant beside): it takes over the
+        /// deleted rule's source spans, so no sentence loses its rule.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        into: Option<String>,
     },
     AddVariable {
         variable: Variable,
@@ -87,12 +92,31 @@ impl ModelEdit {
                     id,
                     expression: expression.clone(),
                     source_span: None,
+                    also_from: Vec::new(),
                     review: ReviewStatus::Unreviewed,
                     note: note.clone(),
                 });
             }
-            ModelEdit::DeleteRule { id } => {
-                remove_where(&mut model.rules, |r| &r.id == id, || format!("rule {id}"))?
+            ModelEdit::DeleteRule { id, into } => {
+                let sources: Vec<SourceSpan> = model
+                    .rule(id)
+                    .map(|r| r.source_span.iter().chain(&r.also_from).copied().collect())
+                    .unwrap_or_default();
+                remove_where(&mut model.rules, |r| &r.id == id, || format!("rule {id}"))?;
+                if let Some(keeper) = into
+                    .as_ref()
+                    .and_then(|k| model.rules.iter_mut().find(|r| &r.id == k))
+                {
+                    for span in sources {
+                        if keeper.source_span.is_none() {
+                            keeper.source_span = Some(span);
+                        } else if keeper.source_span != Some(span)
+                            && !keeper.also_from.contains(&span)
+                        {
+                            keeper.also_from.push(span);
+                        }
+                    }
+                }
             }
             ModelEdit::AddVariable { variable } => {
                 if model.variable(&variable.name).is_some() {
@@ -192,7 +216,7 @@ impl ModelEdit {
         match self {
             ModelEdit::ReplaceRule { id, .. } => format!("replace {id}"),
             ModelEdit::AddRule { .. } => "add a rule".into(),
-            ModelEdit::DeleteRule { id } => format!("delete {id}"),
+            ModelEdit::DeleteRule { id, .. } => format!("delete {id}"),
             ModelEdit::AddVariable { variable } => format!("add variable {}", variable.name),
             ModelEdit::DescribeVariable { name, .. } => format!("describe {name}"),
             ModelEdit::DeleteVariable { name } => format!("delete variable {name}"),
@@ -237,6 +261,7 @@ mod tests {
             id: "R1".into(),
             expression: "(>= age 18)".into(),
             source_span: None,
+            also_from: Vec::new(),
             review: ReviewStatus::Approved,
             note: String::new(),
         });
@@ -296,10 +321,43 @@ mod tests {
 
     #[test]
     fn lint_json_keeps_its_shape() {
-        let edit = ModelEdit::DeleteRule { id: "R7".into() };
+        let edit = ModelEdit::DeleteRule {
+            id: "R7".into(),
+            into: None,
+        };
         assert_eq!(
             serde_json::to_value(&edit).unwrap(),
             serde_json::json!({"kind": "delete_rule", "id": "R7"})
+        );
+    }
+
+    #[test]
+    fn a_deleted_copy_hands_its_sentence_to_the_rule_it_copies() {
+        let rule = |id: &str, start: usize| Rule {
+            id: id.into(),
+            expression: "(=> a b)".into(),
+            source_span: Some(SourceSpan {
+                start,
+                end: start + 10,
+            }),
+            also_from: Vec::new(),
+            review: ReviewStatus::Approved,
+            note: String::new(),
+        };
+        let mut model = PolicyModel {
+            rules: vec![rule("R1", 0), rule("R2", 20)],
+            ..PolicyModel::default()
+        };
+        ModelEdit::DeleteRule {
+            id: "R2".into(),
+            into: Some("R1".into()),
+        }
+        .apply(&mut model)
+        .unwrap();
+        assert_eq!(model.rules.len(), 1);
+        assert_eq!(
+            model.rules[0].also_from,
+            [SourceSpan { start: 20, end: 30 }]
         );
     }
 }

@@ -48,6 +48,7 @@ pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
                     id: format!("R{}", model.rules.len() + 1),
                     expression: expr.to_string(),
                     source_span: None,
+                    also_from: Vec::new(),
                     review: ReviewStatus::Unreviewed,
                     note: String::new(),
                 });

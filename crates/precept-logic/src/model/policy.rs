@@ -82,6 +82,11 @@ pub struct Rule {
     /// The byte range of the document span this rule formalizes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_span: Option<SourceSpan>,
+    /// Further spans whose meaning this rule carries: those of the rules
+    /// it took the place of (a duplicate deleted, a unit rule dropped as a
+    /// repeat), so no sentence is left uncovered by their going.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_from: Vec<SourceSpan>,
     #[serde(default)]
     pub review: ReviewStatus,
     #[serde(default, skip_serializing_if = "String::is_empty")]

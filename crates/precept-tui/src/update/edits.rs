@@ -302,6 +302,7 @@ fn apply_rule(app: &mut App, id: &str, is_new: bool, text: &str) -> Vec<Effect> 
                 id: id.to_string(),
                 expression,
                 source_span: if is_new { selected_span } else { None },
+                also_from: Vec::new(),
                 review: ReviewStatus::Unreviewed,
                 note: String::new(),
             });

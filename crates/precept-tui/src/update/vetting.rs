@@ -211,7 +211,7 @@ fn apply_chosen_fix(app: &mut App, fix: Fix) -> Vec<Effect> {
         app.status.last_error = Some(format!("fix not applied: {error}"));
         return Vec::new();
     }
-    if let ModelEdit::DeleteRule { id } | ModelEdit::ReplaceRule { id, .. } = &fix.edit {
+    if let ModelEdit::DeleteRule { id, .. } | ModelEdit::ReplaceRule { id, .. } = &fix.edit {
         app.ws.drafts.rules.remove(id);
     }
     let rewrites = super::approval::check_rewrites(app, &before.model);

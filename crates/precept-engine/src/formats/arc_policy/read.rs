@@ -160,6 +160,7 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
             id: rule.id.clone(),
             expression: rule.expression.clone(),
             source_span: None,
+            also_from: Vec::new(),
             review: ReviewStatus::Unreviewed,
             note: rule.alternate_expression.clone().unwrap_or_default(),
         });

@@ -140,6 +140,7 @@ fn rule_of(id: String, expression: String, note: String) -> Rule {
         id,
         expression,
         source_span: None,
+        also_from: Vec::new(),
         review: ReviewStatus::Unreviewed,
         note,
     }

@@ -38,11 +38,17 @@ fn section_level(spans: &[DocSpan]) -> Option<u8> {
     }
 }
 
-/// The ids of the rules whose source range falls in each span.
+/// The ids of the rules whose source ranges (their own, and those they
+/// carry for rules they took the place of) fall in each span.
 fn rules_per_span<'a>(spans: &[DocSpan], rules: &'a [Rule]) -> Vec<Vec<&'a str>> {
     let mut placed: Vec<(usize, usize, &str)> = rules
         .iter()
-        .filter_map(|r| r.source_span.map(|s| (s.start, s.end, r.id.as_str())))
+        .flat_map(|r| {
+            r.source_span
+                .iter()
+                .chain(&r.also_from)
+                .map(move |s| (s.start, s.end, r.id.as_str()))
+        })
         .collect();
     placed.sort_by_key(|&(start, _, _)| start);
     spans
@@ -175,6 +181,7 @@ mod tests {
             id: id.into(),
             expression: "true".into(),
             source_span: Some(SourceSpan { start, end }),
+            also_from: Vec::new(),
             review: ReviewStatus::Unreviewed,
             note: String::new(),
         }

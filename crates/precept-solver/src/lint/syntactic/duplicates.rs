@@ -126,6 +126,7 @@ pub(super) fn duplicate_rules(compiled: &CompiledModel, found: &mut Vec<Found>) 
                         format!("delete {later}, a copy of {earlier}"),
                         ModelEdit::DeleteRule {
                             id: later.to_string(),
+                            into: Some(earlier.to_string()),
                         },
                     ),
             ));
@@ -149,6 +150,7 @@ pub(super) fn duplicate_rules(compiled: &CompiledModel, found: &mut Vec<Found>) 
                         format!("delete {later}, a reordering of {earlier}"),
                         ModelEdit::DeleteRule {
                             id: later.to_string(),
+                            into: Some(earlier.to_string()),
                         },
                     ),
             ));

@@ -156,6 +156,7 @@ fn diagnostics_come_ordered_by_code_then_subject() {
         id: "R3".into(),
         expression: "(> fe 1.0)".into(),
         source_span: None,
+        also_from: Vec::new(),
         review: Default::default(),
         note: String::new(),
     });

@@ -219,7 +219,10 @@ impl Linter<'_> {
             );
         diagnostic.alternatives.push(Fix {
             description: format!("delete {id_a} ({id_b} states the rule with its exception)"),
-            edit: ModelEdit::DeleteRule { id: id_a },
+            edit: ModelEdit::DeleteRule {
+                id: id_a,
+                into: Some(id_b.clone()),
+            },
         });
         self.found(diagnostic);
     }

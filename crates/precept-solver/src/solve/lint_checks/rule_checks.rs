@@ -134,13 +134,15 @@ impl Linter<'_> {
                         )
                     };
                     let mut involved = vec![id.clone()];
+                    // The first rule it follows from keeps its sentence.
+                    let into = implying.first().cloned();
                     involved.extend(implying);
                     self.found(
                         Diagnostic::new(LintCode::RedundantRule, Severity::Warning, message)
                             .rules(involved)
                             .fix(
                                 format!("delete the redundant rule {id}"),
-                                ModelEdit::DeleteRule { id },
+                                ModelEdit::DeleteRule { id, into },
                             ),
                     );
                 }
