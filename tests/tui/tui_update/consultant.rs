@@ -549,3 +549,17 @@ fn a_variable_a_rule_defines_can_be_set_as_an_assumption() {
         "{screen}"
     );
 }
+
+/// Esc leaves the consultant, and the next key is a command: nothing leaks
+/// into the premise.
+#[test]
+fn esc_leaves_the_consultant_without_typing_the_next_key() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    consult(&mut app, &mut runtime, "");
+    code(&mut app, KeyCode::Esc);
+    assert_eq!(app.verify.mode, VerifyMode::Logic);
+    press(&mut app, 'j');
+    assert_eq!(app.verify.premise.lines().join(""), "");
+    assert_eq!(app.verify.claim.lines().join(""), "");
+}

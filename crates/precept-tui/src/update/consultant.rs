@@ -360,6 +360,9 @@ pub fn key(app: &mut App, key: KeyEvent) -> Option<Vec<Effect>> {
         Some(Action::Apply) => save_as_test(app),
         Some(Action::Close) => {
             app.verify.mode = VerifyMode::Logic;
+            // Esc leaves the consultant and types nothing: the next key is
+            // a command, not a character in the premise.
+            app.focus = crate::state::app::Pane::VerifyResult;
         }
         _ => return None,
     }
