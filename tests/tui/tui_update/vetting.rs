@@ -499,3 +499,27 @@ fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
         code(&mut app, KeyCode::Esc);
     }
 }
+
+/// A row that groups several findings whose messages point at "the
+/// scenario shown" shows one: its first member's, cut to that member's
+/// rules.
+#[test]
+fn a_group_row_shows_the_scenario_its_messages_point_to() {
+    let dir = support::copy_test_data("lab/cbt-llm-model");
+    let project = Project::load_unchecked(dir.path()).unwrap();
+    let mut app = App::new(
+        project,
+        Drafts::default(),
+        Keymap::default(),
+        Theme::built_in("dark").unwrap(),
+        (160, 250),
+    );
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.running);
+    // The first row is the group of gaps.
+    let screen = support::keys::screen_text(&app);
+    assert!(screen.contains("gap · "), "{screen}");
+    assert!(screen.contains("Scenario (of "), "{screen}");
+}

@@ -198,11 +198,33 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
             Span::styled(variables.join(", "), app.theme.text()),
         ]));
     }
-    if let [diagnostic] = members.as_slice()
+    // The scenario a message points to ("the scenario shows when") is
+    // shown, for a group its first member's, cut to the values of that
+    // member's rules and variables.
+    if let Some(diagnostic) = members.iter().find(|d| d.scenario.is_some())
         && let Some(scenario) = &diagnostic.scenario
     {
-        lines.push(Line::styled("Scenario", app.theme.dim()));
-        for (name, value) in &scenario.values {
+        let mut wanted: Vec<String> = diagnostic.variables.clone();
+        for rule in &diagnostic.rules {
+            wanted.extend(app.ws.graph.variables_of(rule));
+        }
+        let shown: Vec<_> = scenario
+            .values
+            .iter()
+            .filter(|(name, _)| wanted.contains(name))
+            .collect();
+        let shown = if shown.is_empty() {
+            scenario.values.iter().collect()
+        } else {
+            shown
+        };
+        let title = if members.len() > 1 {
+            format!("Scenario (of {})", diagnostic.rules.join(" ↔ "))
+        } else {
+            "Scenario".to_string()
+        };
+        lines.push(Line::styled(title, app.theme.dim()));
+        for (name, value) in shown {
             lines.push(Line::styled(
                 format!("  {name:<24} {value}"),
                 app.theme.text(),
