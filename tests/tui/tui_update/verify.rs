@@ -392,3 +392,20 @@ fn ctrl_u_clears_the_field_being_typed() {
         "the field with the keys is marked:\n{screen}"
     );
 }
+
+/// A premise longer than its field wraps onto the row below: the start
+/// and the end of what was typed are both in view.
+#[test]
+fn a_long_premise_wraps_instead_of_scrolling_out_of_sight() {
+    let (_dir, mut app) = park();
+    app.size = (80, 24);
+    press(&mut app, '4');
+    code(&mut app, KeyCode::Enter);
+    let premise =
+        "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4) (= creditUnits 3))";
+    type_text(&mut app, premise);
+    let screen = support::keys::screen_text(&app);
+    assert!(premise.len() > 70, "longer than the field at 80 columns");
+    assert!(screen.contains("(and (= ageClass SENIOR)"), "{screen}");
+    assert!(screen.contains("creditUnits 3))"), "{screen}");
+}

@@ -42,18 +42,11 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             Paragraph::new(Span::styled(format!("{marker}{label:>7} "), style)),
             Rect::new(inner.x, y, 9.min(inner.width), 1),
         );
-        let area = Rect::new(inner.x + 9, y, inner.width.saturating_sub(9), 1);
-        let mut field = field.clone();
-        field.set_cursor_line_style(ratatui::style::Style::default());
-        if !active {
-            field.set_cursor_style(ratatui::style::Style::default());
-        }
-        frame.render_widget(&field, area);
-        if active && app.overlay.is_none() {
-            let column = field.cursor().1 as u16;
-            let x = (area.x + column).min(area.x + area.width.saturating_sub(1));
-            frame.set_cursor_position((x, area.y));
-        }
+        // Two rows for each field: a long premise wraps instead of
+        // scrolling out of sight.
+        let rows = (inner.y + inner.height).saturating_sub(y).min(2);
+        let area = Rect::new(inner.x + 9, y, inner.width.saturating_sub(9), rows);
+        render_field(app, frame, field, area, active);
     }
     // The reading matters only where a definition has exceptions.
     let title = match (app.ws.compiled.exceptions.is_empty(), app.verify.strict) {
@@ -96,4 +89,71 @@ pub fn render(app: &App, frame: &mut Frame, inputs: Rect, result: Rect) {
             .scroll((app.detail_scroll, 0)),
         inner,
     );
+}
+
+/// One input: its text wrapped over the rows of `area` (the rows around
+/// the cursor when it needs more), its placeholder when empty, and the
+/// terminal's cursor in it while it has the keys.
+fn render_field(
+    app: &App,
+    frame: &mut Frame,
+    field: &ratatui_textarea::TextArea<'static>,
+    area: Rect,
+    active: bool,
+) {
+    let width = (area.width as usize).max(1);
+    let text: Vec<char> = field.lines().join(" ").chars().collect();
+    let cursor = field.cursor().1.min(text.len());
+    let rows = wrap_rows(&text, width);
+    // The row the cursor is on, and the first row shown so that it is.
+    let cursor_row = rows
+        .iter()
+        .position(|&(start, end)| cursor >= start && cursor < end)
+        .unwrap_or(rows.len() - 1);
+    let first = (cursor_row + 1).saturating_sub(area.height as usize);
+    if text.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Span::styled(
+                field.placeholder_text().to_string(),
+                app.theme.dim(),
+            )),
+            Rect::new(area.x, area.y, area.width, 1.min(area.height)),
+        );
+    } else {
+        let lines: Vec<Line> = rows
+            .iter()
+            .skip(first)
+            .take(area.height as usize)
+            .map(|&(start, end)| {
+                Line::styled(
+                    text[start..end].iter().collect::<String>(),
+                    app.theme.text(),
+                )
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
+    }
+    if active && app.overlay.is_none() {
+        let x = area.x + (cursor - rows[cursor_row].0) as u16;
+        let y = area.y + (cursor_row - first) as u16;
+        frame.set_cursor_position((x.min(area.x + area.width.saturating_sub(1)), y));
+    }
+}
+
+/// Where a line of `text` breaks into rows of at most `width` characters:
+/// after a space where there is one, else mid-word.
+fn wrap_rows(text: &[char], width: usize) -> Vec<(usize, usize)> {
+    let mut rows = Vec::new();
+    let mut start = 0;
+    while text.len() - start > width {
+        let limit = start + width;
+        let cut = (start + 1..=limit)
+            .rev()
+            .find(|&i| text[i - 1] == ' ')
+            .unwrap_or(limit);
+        rows.push((start, cut));
+        start = cut;
+    }
+    rows.push((start, text.len()));
+    rows
 }
