@@ -457,3 +457,44 @@ fn the_diff_overlay_wraps_both_sides_of_a_changed_rule_and_scrolls_to_the_end() 
     session.keys(&["q"]);
     session.wait_for(&["EXITED 0"]);
 }
+
+/// A question typed on the Verify screen of the real binary is saved as a
+/// test with its premise and claim where they were typed, its finding
+/// expected, and a short name from the claim.
+#[test]
+fn a_question_typed_on_the_verify_screen_is_saved_as_typed() {
+    let dir = copy_sample("park-admission");
+    let session = open("save-test", dir.path(), false);
+    session.wait_for(&["18 passed, 0 failed"]);
+    session.keys(&["4"]);
+    session.wait_for(&["TYPING", "▸premise"]);
+    let premise =
+        "(and (= ageClass SENIOR) isLowSeason (= totalAdmissionFund 35.4) (= creditUnits 3))";
+    session.type_text(premise);
+    session.keys(&["Tab"]);
+    session.wait_for(&["▸  claim"]);
+    session.type_text("isEntryAllowed");
+    session.keys(&["Enter"]);
+    session.wait_for(&["VALID"]);
+    session.keys(&["C-s"]);
+    session.wait_for(&["Save as a test expecting"]);
+    session.keys(&["v"]);
+    // The name offered: the claim in a few words.
+    session.wait_for(&["visitor may enter the park"]);
+    session.keys(&["Enter"]);
+    session.wait_for(&["saved test T"]);
+    session.keys(&["Escape"]);
+    session.wait_gone("TYPING");
+    session.keys(&["q"]);
+    session.wait_for(&["EXITED 0"]);
+    let tests: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("tests.json")).unwrap()).unwrap();
+    let saved = tests["tests"].as_array().unwrap().last().unwrap();
+    assert_eq!(saved["premise"], premise);
+    assert_eq!(saved["claim"], "isEntryAllowed");
+    assert_eq!(saved["expected"], "VALID");
+    assert!(
+        saved["name"].as_str().unwrap().chars().count() <= 48,
+        "{saved}"
+    );
+}
