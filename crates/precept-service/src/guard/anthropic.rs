@@ -1,102 +1,41 @@
 //! `POST /v1/messages` in front of an Anthropic chatbot, in the Messages
 //! API's format: a whole message with its verdict, or its stream of events
 //! (`message_start` … `message_stop`) held until checked or passed on as
-//! they come (`--stream`). The verdict rides in a `precept` field, on the
-//! message or on the stream's `message_delta` event.
+//! they come (`--stream`, `exchange.rs`). The verdict rides in a `precept`
+//! field, on the message or on the stream's `message_delta` event.
 
+use super::Guard;
 use super::conversation::{Conversation, Wire};
-use super::event_stream::{Events, event_stream};
-use super::judge::{Verdict, check_reply, held_reply};
-use super::openai::Failure;
+use super::event_stream::Events;
+use super::exchange::{Api, Failure, exchange};
+use super::judge::{Verdict, check_reply};
+use super::split_for_streaming;
 use super::sse::event;
 use super::upstream::Upstream;
-use super::{FINDING_HEADER, Guard, StreamMode, split_for_streaming};
-use crate::api_error::{ApiError, parse_body};
-use crate::endpoints::record::{Answer, MODEL_HEADER, record, respond};
 use crate::state::ServiceState;
-use axum::http::{HeaderName, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Value, json};
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
-
-const ENDPOINT: &str = "/v1/messages";
 
 #[utoipa::path(post, path = "/v1/messages", tag = "guard",
     request_body = crate::guard::requests::MessagesRequest,
     responses((status = 200, description = "The chatbot's message with its verdict in `precept` (and `X-Precept-Finding`); with `\"stream\": true`, the Messages API's events, the verdict on `message_delta`", body = crate::guard::verdict::VerdictField),
         (status = 400, description = "The body is not what the endpoint documents, or a formula does not check: the error names the field and the position"), (status = 401, description = "A bearer token is required (`--token-env`)"), (status = 429, description = "Every solver worker is busy and the queue is full"), (status = 502, description = "The chatbot did not answer, or its reply is unreadable"), (status = 503, description = "No model is being served")))]
 pub async fn messages(state: Arc<ServiceState>, guard: Arc<Guard>, body: &[u8]) -> Response {
-    let started = Instant::now();
-    let conversation = match parse_body(body).and_then(|v| Conversation::read(Wire::Anthropic, v)) {
-        Ok(conversation) => conversation,
-        Err(error) => return respond(&state, ENDPOINT, started, Err(error)),
-    };
-    match (conversation.wants_stream(), guard.options.stream) {
-        (false, _) => whole(state, guard, conversation, started).await,
-        (true, StreamMode::Hold) => held_stream(state, guard, conversation, started).await,
-        (true, StreamMode::Pass) => passed_stream(state, guard, conversation, started).await,
-    }
+    exchange::<Messages>(state, guard, body).await
 }
 
-async fn whole(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    mut conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let outcome = held_reply(&state, &guard, &mut conversation)
-        .await
-        .map(|(reply, verdict)| Answer {
-            json: reply,
-            finding: verdict.finding().to_string(),
-            model_hash: verdict.model_hash,
-        });
-    let finding = outcome.as_ref().ok().map(|a| a.finding.clone());
-    let mut response = respond(&state, ENDPOINT, started, outcome);
-    if let Some(finding) = finding
-        && let Ok(value) = HeaderValue::from_str(&finding)
-    {
-        response.headers_mut().insert(FINDING_HEADER, value);
-    }
-    response
-}
+/// Anthropic's Messages API.
+struct Messages;
 
-/// The message checked (and revised, blocked) first, then streamed as the
-/// Messages API streams one; the verdict is in the header and on
-/// `message_delta`.
-async fn held_stream(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    mut conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let (reply, verdict) = match held_reply(&state, &guard, &mut conversation).await {
-        Ok(held) => held,
-        Err(error) => {
-            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
-            return error.into_response();
-        }
-    };
-    record(
-        &state,
-        ENDPOINT,
-        started,
-        &Ok(((), verdict.finding().to_string())),
-    );
-    let text = conversation.reply_text(&reply).unwrap_or_default();
-    let headers = vec![
-        (
-            HeaderName::from_static(FINDING_HEADER),
-            verdict.finding().to_string(),
-        ),
-        (
-            HeaderName::from_static(MODEL_HEADER),
-            verdict.model_hash.clone(),
-        ),
-    ];
-    let precept = verdict.json();
-    event_stream(headers, move |events| async move {
+impl Api for Messages {
+    const WIRE: Wire = Wire::Anthropic;
+    const ENDPOINT: &'static str = "/v1/messages";
+
+    /// The message as the Messages API streams one, the verdict on
+    /// `message_delta`.
+    fn held_events(reply: &Value, text: &str, precept: Value) -> Vec<String> {
         let mut start = reply.clone();
         if let Some(object) = start.as_object_mut() {
             object.remove("precept");
@@ -112,10 +51,10 @@ async fn held_stream(
             named(
                 "content_block_start",
                 json!({"type": "content_block_start", "index": 0,
-                       "content_block": {"type": "text", "text": ""}}),
+                   "content_block": {"type": "text", "text": ""}}),
             ),
         ];
-        for piece in split_for_streaming(&text) {
+        for piece in split_for_streaming(text) {
             out.push(text_delta(&piece));
         }
         out.push(named(
@@ -129,50 +68,36 @@ async fn held_stream(
         out.push(named(
             "message_delta",
             json!({"type": "message_delta",
-                   "delta": {"stop_reason": reply.get("stop_reason").cloned()
-                                 .filter(|r| !r.is_null()).unwrap_or(json!("end_turn")),
-                             "stop_sequence": null},
-                   "usage": {"output_tokens": output_tokens},
-                   "precept": precept}),
+               "delta": {"stop_reason": reply.get("stop_reason").cloned()
+                             .filter(|r| !r.is_null()).unwrap_or(json!("end_turn")),
+                         "stop_sequence": null},
+               "usage": {"output_tokens": output_tokens},
+               "precept": precept}),
         ));
         out.push(named("message_stop", json!({"type": "message_stop"})));
-        for text in out {
-            if events.send(text).await.is_err() {
-                return;
-            }
-        }
-    })
-}
+        out
+    }
 
-/// The chatbot's events passed on as they arrive, but for `message_delta`
-/// and `message_stop`, held until the reply is checked: `message_delta`
-/// then carries the verdict.
-async fn passed_stream(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let upstream = match guard.chatbot.send(&conversation.request, true).await {
-        Ok(reply) => Upstream::new(reply),
-        Err(error) => {
-            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
-            return error.into_response();
-        }
-    };
-    event_stream(Vec::new(), move |events| async move {
-        let outcome = pass(&state, &guard, &conversation, upstream, &events).await;
-        let recorded = match &outcome {
-            Ok(verdict) => Ok(((), verdict.finding().to_string())),
-            Err(Failure::Gone) => return,
-            Err(Failure::Stream(reason)) => Err(ApiError::bad_gateway(reason.clone())),
-            Err(Failure::Check(error)) => Err(error.clone()),
-        };
-        record(&state, ENDPOINT, started, &recorded);
-        if let Err(failure) = outcome {
-            let _ = events.send(error_event(&failure.message())).await;
-        }
-    })
+    /// The chatbot's events as they arrive, but for `message_delta` and
+    /// `message_stop`, held until the reply is checked: `message_delta`
+    /// then carries the verdict.
+    fn pass<'a>(
+        state: &'a ServiceState,
+        guard: &'a Guard,
+        conversation: &'a Conversation,
+        upstream: Upstream,
+        events: &'a Events,
+    ) -> impl Future<Output = Result<Verdict, Failure>> + Send + 'a {
+        pass(state, guard, conversation, upstream, events)
+    }
+
+    /// An error as Anthropic's clients read one in a stream (they raise it).
+    fn error_event(message: &str) -> String {
+        named(
+            "error",
+            json!({"type": "error", "error": {"type": "api_error", "message": message}}),
+        )
+    }
 }
 
 async fn pass(
@@ -252,13 +177,5 @@ fn text_delta(piece: &str) -> String {
         "content_block_delta",
         json!({"type": "content_block_delta", "index": 0,
                "delta": {"type": "text_delta", "text": piece}}),
-    )
-}
-
-/// An error in the stream, as Anthropic's clients read one (they raise it).
-fn error_event(message: &str) -> String {
-    named(
-        "error",
-        json!({"type": "error", "error": {"type": "api_error", "message": message}}),
     )
 }

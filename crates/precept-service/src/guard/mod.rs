@@ -1,7 +1,8 @@
 //! The guard proxy (`precept serve DIR --guard PROFILE`), in front of a
 //! chatbot in the API its profile speaks: OpenAI's
 //! `POST /v1/chat/completions` (`openai.rs`) or Anthropic's
-//! `POST /v1/messages` (`anthropic.rs`). Each request is forwarded to the
+//! `POST /v1/messages` (`anthropic.rs`), one request handled the same way
+//! for both (`exchange.rs`). Each request is forwarded to the
 //! chatbot; the last user message (with the earlier turns as context,
 //! `conversation.rs`) and the reply are checked against the model
 //! (`judge.rs`), and the reply goes back with the verdict (`precept` field,
@@ -17,6 +18,7 @@ pub mod anthropic;
 pub mod chatbot;
 pub mod conversation;
 pub mod event_stream;
+pub mod exchange;
 pub mod judge;
 pub mod openai;
 pub mod requests;

@@ -1,22 +1,20 @@
 //! `POST /v1/chat/completions` in front of an OpenAI-compatible chatbot:
 //! a whole reply with its verdict, or a stream of chunks (`"stream": true`)
-//! held until checked or passed on as they come (`--stream`).
+//! held until checked or passed on as they come (`--stream`,
+//! `exchange.rs`).
 
+use super::Guard;
 use super::conversation::{Conversation, Wire};
-use super::event_stream::{Events, event_stream};
-use super::judge::{Verdict, check_reply, held_reply};
+use super::event_stream::Events;
+use super::exchange::{Api, Failure, exchange};
+use super::judge::{Verdict, check_reply};
+use super::split_for_streaming;
 use super::upstream::Upstream;
-use super::{FINDING_HEADER, Guard, StreamMode, split_for_streaming};
-use crate::api_error::{ApiError, parse_body};
-use crate::endpoints::record::{Answer, MODEL_HEADER, record, respond};
 use crate::state::ServiceState;
-use axum::http::{HeaderName, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Value, json};
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
-
-const ENDPOINT: &str = "/v1/chat/completions";
 
 #[utoipa::path(post, path = "/v1/chat/completions", tag = "guard",
     request_body = crate::guard::requests::ChatCompletionsRequest,
@@ -27,146 +25,53 @@ pub async fn chat_completions(
     guard: Arc<Guard>,
     body: &[u8],
 ) -> Response {
-    let started = Instant::now();
-    let conversation = match parse_body(body).and_then(|v| Conversation::read(Wire::OpenAi, v)) {
-        Ok(conversation) => conversation,
-        Err(error) => return respond(&state, ENDPOINT, started, Err(error)),
-    };
-    match (conversation.wants_stream(), guard.options.stream) {
-        (false, _) => whole(state, guard, conversation, started).await,
-        (true, StreamMode::Hold) => held_stream(state, guard, conversation, started).await,
-        (true, StreamMode::Pass) => passed_stream(state, guard, conversation, started).await,
-    }
+    exchange::<OpenAi>(state, guard, body).await
 }
 
-async fn whole(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    mut conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let outcome = held_reply(&state, &guard, &mut conversation)
-        .await
-        .map(|(reply, verdict)| Answer {
-            json: reply,
-            finding: verdict.finding().to_string(),
-            model_hash: verdict.model_hash,
-        });
-    let finding = outcome.as_ref().ok().map(|a| a.finding.clone());
-    let mut response = respond(&state, ENDPOINT, started, outcome);
-    if let Some(finding) = finding
-        && let Ok(value) = HeaderValue::from_str(&finding)
-    {
-        response.headers_mut().insert(FINDING_HEADER, value);
-    }
-    response
-}
+/// OpenAI's chat completions.
+struct OpenAi;
 
-/// The reply checked (and revised, blocked) first, then streamed in
-/// chunks; the verdict is in the header and on the last content chunk.
-async fn held_stream(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    mut conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let outcome = held_reply(&state, &guard, &mut conversation).await;
-    let (reply, verdict) = match outcome {
-        Ok(held) => held,
-        Err(error) => {
-            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
-            return error.into_response();
-        }
-    };
-    record(
-        &state,
-        ENDPOINT,
-        started,
-        &Ok(((), verdict.finding().to_string())),
-    );
-    let text = conversation.reply_text(&reply).unwrap_or_default();
-    let head = ChunkHead::of(&reply);
-    let precept = verdict.json();
-    let headers = vec![
-        (
-            HeaderName::from_static(FINDING_HEADER),
-            verdict.finding().to_string(),
-        ),
-        (
-            HeaderName::from_static(MODEL_HEADER),
-            verdict.model_hash.clone(),
-        ),
-    ];
-    event_stream(headers, move |events| async move {
-        let pieces = split_for_streaming(&text);
-        let mut chunks = vec![head.chunk(json!({"role": "assistant", "content": ""}), None)];
+impl Api for OpenAi {
+    const WIRE: Wire = Wire::OpenAi;
+    const ENDPOINT: &'static str = "/v1/chat/completions";
+
+    /// The reply in chunks, the verdict on the last content chunk, then
+    /// `[DONE]`.
+    fn held_events(reply: &Value, text: &str, precept: Value) -> Vec<String> {
+        let head = ChunkHead::of(reply);
+        let pieces = split_for_streaming(text);
+        let mut out = vec![data(
+            &head.chunk(json!({"role": "assistant", "content": ""}), None),
+        )];
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             let mut chunk = head.chunk(json!({ "content": piece }), (i == last).then_some("stop"));
             if i == last {
                 chunk["precept"] = precept.clone();
             }
-            chunks.push(chunk);
+            out.push(data(&chunk));
         }
-        for chunk in chunks {
-            if events.send(data(&chunk)).await.is_err() {
-                return;
-            }
-        }
-        let _ = events.send(done()).await;
-    })
-}
+        out.push(done());
+        out
+    }
 
-/// The chatbot's chunks passed on as they arrive; the verdict follows in
-/// one last chunk with an empty delta, before `[DONE]`.
-async fn passed_stream(
-    state: Arc<ServiceState>,
-    guard: Arc<Guard>,
-    conversation: Conversation,
-    started: Instant,
-) -> Response {
-    let upstream = match guard.chatbot.send(&conversation.request, true).await {
-        Ok(reply) => Upstream::new(reply),
-        Err(error) => {
-            record::<()>(&state, ENDPOINT, started, &Err(error.clone()));
-            return error.into_response();
-        }
-    };
-    event_stream(Vec::new(), move |events| async move {
-        let outcome = pass(&state, &guard, &conversation, upstream, &events).await;
-        let recorded = match &outcome {
-            Ok(verdict) => Ok(((), verdict.finding().to_string())),
-            Err(Failure::Gone) => return,
-            Err(Failure::Stream(reason)) => Err(ApiError::bad_gateway(reason.clone())),
-            Err(Failure::Check(error)) => Err(error.clone()),
-        };
-        record(&state, ENDPOINT, started, &recorded);
-        if let Err(failure) = outcome {
-            let _ = events.send(error_event(&failure.message())).await;
-        }
-    })
-}
+    /// The chatbot's chunks as they arrive; the verdict follows in one last
+    /// chunk with an empty delta, before `[DONE]`.
+    fn pass<'a>(
+        state: &'a ServiceState,
+        guard: &'a Guard,
+        conversation: &'a Conversation,
+        upstream: Upstream,
+        events: &'a Events,
+    ) -> impl Future<Output = Result<Verdict, Failure>> + Send + 'a {
+        pass(state, guard, conversation, upstream, events)
+    }
 
-/// Why a passed stream ended early.
-pub(super) enum Failure {
-    /// The client went away.
-    Gone,
-    /// The chatbot's stream broke off or carried an error.
-    Stream(String),
-    /// The reply could not be checked.
-    Check(ApiError),
-}
-
-impl Failure {
-    pub(super) fn message(&self) -> String {
-        match self {
-            Failure::Gone => "the client went away".into(),
-            Failure::Stream(reason) => reason.clone(),
-            Failure::Check(error) => error.body["error"]
-                .as_str()
-                .unwrap_or("the reply could not be checked")
-                .to_string(),
-        }
+    /// An error as OpenAI's clients read one in a stream (they raise it).
+    fn error_event(message: &str) -> String {
+        let body =
+            json!({"error": {"message": message, "type": "precept_guard_error", "code": null}});
+        super::sse::event(None, &body.to_string())
     }
 }
 
@@ -262,10 +167,4 @@ fn data(chunk: &Value) -> String {
 
 fn done() -> String {
     super::sse::event(None, "[DONE]")
-}
-
-/// An error in the stream, as OpenAI's clients read one (they raise it).
-fn error_event(message: &str) -> String {
-    let body = json!({"error": {"message": message, "type": "precept_guard_error", "code": null}});
-    super::sse::event(None, &body.to_string())
 }
