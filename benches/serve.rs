@@ -61,6 +61,12 @@ impl Drop for Server {
 }
 
 fn serve(dir: &Path) -> Server {
+    serve_with(dir, &[], &dir.join(".no-config"))
+}
+
+/// `precept serve DIR` on a free port of 127.0.0.1 with `args` beside the
+/// bench's own, its LLM configuration in `config`, once it is ready.
+fn serve_with(dir: &Path, args: &[&str], config: &Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_precept"))
         .arg("serve")
         .arg(dir)
@@ -72,7 +78,9 @@ fn serve(dir: &Path) -> Server {
             "--queue",
             "1000",
         ])
-        .env("PRECEPT_CONFIG_DIR", dir.join(".no-config"))
+        .args(args)
+        .env("PRECEPT_CONFIG_DIR", config)
+        .env("NO_PROXY", "127.0.0.1")
         .env_remove("PRECEPT_LLM_BASE_URL")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -7,27 +7,14 @@
 
 use crate::llm_server::{Action, Recorded, Server, openai_json, openai_reply, openai_stream};
 use serde_json::json;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const LATENCY: Duration = Duration::from_millis(300);
 const REPLY: &str = "No, members get no discount: the shop's rules say so for every kind of \
                      visit, on weekdays and at weekends, whatever the season.";
 const QUESTION: &str = "I am a member. Do I get the discount?";
-
-struct Guarded {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn scripted() -> (Server, Server) {
     let translator = Server::start();
@@ -54,36 +41,13 @@ fn scripted() -> (Server, Server) {
     (translator, chatbot)
 }
 
-fn start(dir: &Path, config: &Path, mode: &str) -> Guarded {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_precept"))
-        .arg("serve")
-        .arg(dir)
-        .args([
-            "--addr",
-            "127.0.0.1:0",
-            "--watch-ms",
-            "0",
-            "--queue",
-            "1000",
-        ])
-        .args(["--guard", "chatbot", "--guard-k", "1", "--stream", mode])
-        .env("PRECEPT_CONFIG_DIR", config)
-        .env("NO_PROXY", "127.0.0.1")
-        .env_remove("PRECEPT_LLM_BASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start precept serve --guard");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("precept serve: listening on ")
-        .expect("the address")
-        .to_string();
-    Guarded { child, url }
+/// The guard in front of the scripted chatbot, streaming in `mode`.
+fn start(dir: &Path, config: &Path, mode: &str) -> crate::Server {
+    crate::serve_with(
+        dir,
+        &["--guard", "chatbot", "--guard-k", "1", "--stream", mode],
+        config,
+    )
 }
 
 /// One request: the time to the first byte of content (the first `data:`
