@@ -76,21 +76,14 @@ fn chatbot() -> Server {
 }
 
 fn llm_config(dir: &Path, translator: &Server, chatbot: &Server) {
-    std::fs::write(
-        dir.join("llm.toml"),
-        format!(
-            "default = \"translator\"\n\
-             [[profile]]\nname = \"translator\"\nprotocol = \"openai\"\nbase_url = \"{t}\"\n\
-             model = \"translate-model\"\napi_key_env = \"\"\n\
-             [[profile]]\nname = \"chatbot\"\nprotocol = \"openai\"\nbase_url = \"{c}\"\n\
-             model = \"chat-model\"\napi_key_env = \"\"\n\
-             [[profile]]\nname = \"claude-bot\"\nprotocol = \"anthropic\"\nbase_url = \"{c}\"\n\
-             model = \"chat-model\"\napi_key_env = \"\"\n",
-            t = translator.url,
-            c = chatbot.url
-        ),
-    )
-    .unwrap();
+    support::service::llm_toml(
+        dir,
+        &[
+            ("translator", "openai", &translator.url, "translate-model"),
+            ("chatbot", "openai", &chatbot.url, "chat-model"),
+            ("claude-bot", "anthropic", &chatbot.url, "chat-model"),
+        ],
+    );
 }
 
 struct Setup {
@@ -115,18 +108,7 @@ fn setup() -> Setup {
 }
 
 fn guard(setup: &Setup, profile: &str, args: &[&str]) -> Served {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_precept"));
-    command
-        .env("PRECEPT_CONFIG_DIR", setup.config.path())
-        .env_remove("PRECEPT_LLM_BASE_URL")
-        .env_remove("PRECEPT_LLM_MODEL")
-        .env_remove("PRECEPT_LLM_PROTOCOL")
-        .env_remove("PRECEPT_LLM_API_KEY_ENV");
-    let mut all = vec!["--guard", profile, "--guard-k", "1"];
-    all.extend_from_slice(args);
-    let served = Served::start_with(command, setup.project.path(), &all);
-    served.wait_ready();
-    served
+    support::service::guard(setup.project.path(), setup.config.path(), profile, args)
 }
 
 /// What the official client of `api` saw for each scenario, by name.

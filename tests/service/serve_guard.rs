@@ -56,33 +56,17 @@ fn chatbot() -> Server {
 }
 
 fn llm_config(dir: &Path, translator: &Server, chatbot: &Server) {
-    std::fs::write(
-        dir.join("llm.toml"),
-        format!(
-            "default = \"translator\"\n\
-             [[profile]]\nname = \"translator\"\nprotocol = \"openai\"\nbase_url = \"{}\"\n\
-             model = \"translate-model\"\napi_key_env = \"\"\n\
-             [[profile]]\nname = \"chatbot\"\nprotocol = \"openai\"\nbase_url = \"{}\"\n\
-             model = \"chat-model\"\napi_key_env = \"\"\n",
-            translator.url, chatbot.url
-        ),
-    )
-    .unwrap();
+    support::service::llm_toml(
+        dir,
+        &[
+            ("translator", "openai", &translator.url, "translate-model"),
+            ("chatbot", "openai", &chatbot.url, "chat-model"),
+        ],
+    );
 }
 
 fn guard(project: &Path, config: &Path, args: &[&str]) -> Served {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_precept"));
-    command
-        .env("PRECEPT_CONFIG_DIR", config)
-        .env_remove("PRECEPT_LLM_BASE_URL")
-        .env_remove("PRECEPT_LLM_MODEL")
-        .env_remove("PRECEPT_LLM_PROTOCOL")
-        .env_remove("PRECEPT_LLM_API_KEY_ENV");
-    let mut all = vec!["--guard", "chatbot", "--guard-k", "1"];
-    all.extend_from_slice(args);
-    let served = Served::start_with(command, project, &all);
-    served.wait_ready();
-    served
+    support::service::guard(project, config, "chatbot", args)
 }
 
 fn ask(served: &Served) -> support::service::Reply {

@@ -213,3 +213,33 @@ impl Reply {
         )
     }
 }
+
+/// An llm.toml in `dir` with `profiles` (name, protocol, base URL, model),
+/// no key needed; the first is the default.
+pub fn llm_toml(dir: &Path, profiles: &[(&str, &str, &str, &str)]) {
+    let mut text = format!("default = \"{}\"\n", profiles[0].0);
+    for (name, protocol, url, model) in profiles {
+        text.push_str(&format!(
+            "[[profile]]\nname = \"{name}\"\nprotocol = \"{protocol}\"\nbase_url = \"{url}\"\n\
+             model = \"{model}\"\napi_key_env = \"\"\n"
+        ));
+    }
+    std::fs::write(dir.join("llm.toml"), text).unwrap();
+}
+
+/// `precept serve PROJECT --guard PROFILE --guard-k 1 ARGS` with the LLM
+/// configuration of `config` alone (none from the environment), once ready.
+pub fn guard(project: &Path, config: &Path, profile: &str, args: &[&str]) -> Served {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_precept"));
+    command
+        .env("PRECEPT_CONFIG_DIR", config)
+        .env_remove("PRECEPT_LLM_BASE_URL")
+        .env_remove("PRECEPT_LLM_MODEL")
+        .env_remove("PRECEPT_LLM_PROTOCOL")
+        .env_remove("PRECEPT_LLM_API_KEY_ENV");
+    let mut all = vec!["--guard", profile, "--guard-k", "1"];
+    all.extend_from_slice(args);
+    let served = Served::start_with(command, project, &all);
+    served.wait_ready();
+    served
+}
