@@ -506,14 +506,8 @@ fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
 #[test]
 fn a_group_row_shows_the_scenario_its_messages_point_to() {
     let dir = support::copy_test_data("lab/cbt-llm-model");
-    let project = Project::load_unchecked(dir.path()).unwrap();
-    let mut app = App::new(
-        project,
-        Drafts::default(),
-        Keymap::default(),
-        Theme::built_in("dark").unwrap(),
-        (160, 250),
-    );
+    let mut app = support::keys::open_app(dir.path());
+    app.size = (160, 250);
     let mut runtime = start(&mut app);
     let effects = press(&mut app, '5');
     settle(&mut app, &mut runtime, effects);
