@@ -31,9 +31,11 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     // The change went through: an error about an earlier attempt (a rule
     // kept as a draft, a fix that did not apply) no longer describes anything.
     app.status.last_error = None;
+    // One revision for every result: working it out reads the whole model.
+    let now = app.ws.revision();
     let mut effects = Vec::new();
     if app.lint.ran {
-        app.lint.basis.observe(app.ws.revision(), &change);
+        app.lint.basis.observe(now, &change);
         if app.lint.basis.stale_since().is_some() {
             if app.ws.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
                 effects.extend(vetting::relint(app));
@@ -42,10 +44,9 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
             }
         }
     }
-    effects.extend(reask_verify(app, &change));
+    effects.extend(reask_verify(app, &change, now.model));
     // The answer check and the probe asked an LLM: too dear to redo on
     // every edit, so they say after which edit they stopped being current.
-    let now = app.ws.revision();
     let qa = &mut app.verify.qa;
     if qa.running || qa.report.is_some() {
         qa.basis.observe(now, &change);
@@ -64,11 +65,10 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
 /// question), and the screen says after which change. A question that no
 /// longer checks (a variable it names was deleted) loses its finding and
 /// says why.
-fn reask_verify(app: &mut App, change: &str) -> Vec<Effect> {
+fn reask_verify(app: &mut App, change: &str, now: u64) -> Vec<Effect> {
     let Some((premise_text, claim_text)) = app.verify.asked.clone() else {
         return Vec::new();
     };
-    let now = app.ws.revision().model;
     if (app.verify.finding.is_none() && !app.verify.running) || app.verify.asked_on == now {
         return Vec::new();
     }
