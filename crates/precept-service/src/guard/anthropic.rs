@@ -7,8 +7,8 @@
 use super::Guard;
 use super::conversation::{Conversation, Wire};
 use super::event_stream::Events;
-use super::exchange::{Api, Failure, exchange};
-use super::judge::{Verdict, check_reply};
+use super::exchange::{Api, Failure, check_passed, exchange, next_event};
+use super::judge::Verdict;
 use super::split_for_streaming;
 use super::sse::event;
 use super::upstream::Upstream;
@@ -112,11 +112,7 @@ async fn pass(
                            "delta": {"stop_reason": "end_turn", "stop_sequence": null},
                            "usage": {"output_tokens": 0}});
     loop {
-        let next = events
-            .unless_gone(upstream.next())
-            .await
-            .map_err(|_| Failure::Gone)?;
-        let Some(upstream_event) = next.map_err(Failure::Stream)? else {
+        let Some(upstream_event) = next_event(&mut upstream, events).await? else {
             break;
         };
         let name = upstream_event.name.clone().unwrap_or_default();
@@ -150,12 +146,7 @@ async fn pass(
             }
         }
     }
-    let question = conversation.question();
-    let verdict = events
-        .unless_gone(check_reply(state, guard, &question, &text))
-        .await
-        .map_err(|_| Failure::Gone)?
-        .map_err(Failure::Check)?;
+    let verdict = check_passed(state, guard, conversation, &text, events).await?;
     delta["precept"] = verdict.json();
     events
         .send(named("message_delta", delta))

@@ -6,7 +6,8 @@
 
 use super::conversation::{Conversation, Wire};
 use super::event_stream::{Events, event_stream};
-use super::judge::{Verdict, held_reply};
+use super::judge::{Verdict, check_reply, held_reply};
+use super::sse::Event;
 use super::upstream::Upstream;
 use super::{FINDING_HEADER, Guard, StreamMode};
 use crate::api_error::{ApiError, parse_body};
@@ -62,6 +63,36 @@ impl Failure {
                 .to_string(),
         }
     }
+}
+
+/// The chatbot's next event, unless the client went away first; None
+/// once the chatbot's stream ended cleanly.
+pub(super) async fn next_event(
+    upstream: &mut Upstream,
+    events: &Events,
+) -> Result<Option<Event>, Failure> {
+    events
+        .unless_gone(upstream.next())
+        .await
+        .map_err(|_| Failure::Gone)?
+        .map_err(Failure::Stream)
+}
+
+/// The text a passed stream carried, checked as the answer to the
+/// conversation's question (unless the client went away first).
+pub(super) async fn check_passed(
+    state: &ServiceState,
+    guard: &Guard,
+    conversation: &Conversation,
+    text: &str,
+    events: &Events,
+) -> Result<Verdict, Failure> {
+    let question = conversation.question();
+    events
+        .unless_gone(check_reply(state, guard, &question, text))
+        .await
+        .map_err(|_| Failure::Gone)?
+        .map_err(Failure::Check)
 }
 
 /// Answers one request in API `A`.

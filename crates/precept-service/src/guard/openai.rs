@@ -6,8 +6,8 @@
 use super::Guard;
 use super::conversation::{Conversation, Wire};
 use super::event_stream::Events;
-use super::exchange::{Api, Failure, exchange};
-use super::judge::{Verdict, check_reply};
+use super::exchange::{Api, Failure, check_passed, exchange, next_event};
+use super::judge::Verdict;
 use super::split_for_streaming;
 use super::upstream::Upstream;
 use crate::state::ServiceState;
@@ -85,11 +85,7 @@ async fn pass(
     let mut text = String::new();
     let mut head = ChunkHead::default();
     loop {
-        let next = events
-            .unless_gone(upstream.next())
-            .await
-            .map_err(|_| Failure::Gone)?;
-        let Some(event) = next.map_err(Failure::Stream)? else {
+        let Some(event) = next_event(&mut upstream, events).await? else {
             break;
         };
         if event.data.trim() == "[DONE]" {
@@ -111,12 +107,7 @@ async fn pass(
         head = ChunkHead::of(&chunk);
         events.send(data(&chunk)).await.map_err(|_| Failure::Gone)?;
     }
-    let question = conversation.question();
-    let verdict = events
-        .unless_gone(check_reply(state, guard, &question, &text))
-        .await
-        .map_err(|_| Failure::Gone)?
-        .map_err(Failure::Check)?;
+    let verdict = check_passed(state, guard, conversation, &text, events).await?;
     let mut last = head.chunk(json!({}), None);
     last["precept"] = verdict.json();
     events.send(data(&last)).await.map_err(|_| Failure::Gone)?;
