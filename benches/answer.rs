@@ -11,11 +11,9 @@ mod llm_server;
 mod synthetic;
 
 use llm_server::{Recorded, Server, openai_json};
-use precept::answer::{
-    AnswerInput, AnswerReport, AnswerVerifier, VerifyCancel, VerifyOptions, samples_of,
-};
+use precept::answer::{AnswerInput, AnswerReport, AnswerVerifier, VerifyOptions, samples_of};
 use precept::llm::config::{Profile, Protocol};
-use precept::llm::{ClientOptions, LlmClient, Mode};
+use precept::llm::{Cancel, ClientOptions, LlmClient, Mode};
 use precept::model::{CompiledModel, PolicyModel, compile};
 use precept::solve::SolverWorker;
 use serde_json::json;
@@ -79,7 +77,7 @@ fn run(
         let input = AnswerInput::new(question, format!("That depends: case {case}."));
         let started = Instant::now();
         let report = verifier
-            .verify(&worker, &input, &mut |_| {}, &VerifyCancel::new())
+            .verify(&worker, &input, &mut |_| {}, &Cancel::new())
             .expect("verification runs");
         if case > 0 {
             wall.push(started.elapsed());

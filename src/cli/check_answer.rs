@@ -11,9 +11,10 @@ use super::render;
 use super::verify::parse_finding;
 use clap::Args;
 use precept_engine::answer::{
-    AnswerInput, AnswerReport, AnswerVerifier, Budget, PairReport, TranslationCache, VerifyCancel,
-    VerifyEvent, VerifyOptions, samples_of,
+    AnswerInput, AnswerReport, AnswerVerifier, Budget, PairReport, TranslationCache, VerifyEvent,
+    VerifyOptions, samples_of,
 };
+use precept_engine::llm::Cancel;
 use precept_engine::model::CompiledModel;
 use precept_engine::solve::FindingKind;
 use std::fmt::Write;
@@ -132,7 +133,7 @@ pub fn run(args: &CheckAnswerArgs) -> Outcome {
     };
     let input = AnswerInput::new(&args.question, &args.answer);
     let report = verifier
-        .verify(&worker, &input, &mut progress, &VerifyCancel::new())
+        .verify(&worker, &input, &mut progress, &Cancel::new())
         .map_err(|e| Failure::Input(e.to_string()))?;
     if args.json {
         print_json(&report)?;

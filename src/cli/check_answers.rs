@@ -9,9 +9,9 @@ use super::common::{Failure, Outcome, load_project, start_solver};
 use super::llm_setup::{LlmArgs, llm_client};
 use clap::Args;
 use precept_engine::answer::{
-    AnswerInput, AnswerReport, AnswerVerifier, Budget, TranslationCache, VerifyCancel,
-    VerifyOptions, samples_of,
+    AnswerInput, AnswerReport, AnswerVerifier, Budget, TranslationCache, VerifyOptions, samples_of,
 };
+use precept_engine::llm::Cancel;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -104,7 +104,7 @@ pub fn run(args: &CheckAnswersArgs) -> Outcome {
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                 let Some(item) = next else { break };
                 let input = AnswerInput::new(&item.question, &item.answer);
-                let outcome = verifier.verify(&worker, &input, &mut |_| {}, &VerifyCancel::new());
+                let outcome = verifier.verify(&worker, &input, &mut |_| {}, &Cancel::new());
                 let message = match outcome {
                     Ok(report) => Done::Checked(Box::new(item), Box::new(report)),
                     Err(e) => Done::Failed(Box::new(item), e.to_string()),

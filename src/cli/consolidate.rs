@@ -12,14 +12,10 @@
 use super::common::{Chosen, Failure, Outcome, chosen, load_project, print_json};
 use super::llm_setup::{LlmArgs, llm_client};
 use clap::Args;
-use precept_engine::compose::consolidate::{
-    Proposal, apply, number, read_reply, similarity_proposals,
-};
-use precept_engine::compose::consolidate_check::{
-    CheckedProposal, check_proposals, consolidation_request,
-};
+use precept_engine::compose::consolidate::{apply, number};
+use precept_engine::compose::consolidate_check::{CheckedProposal, check_proposals};
 use precept_engine::compose::record::FormalizationRecord;
-use precept_engine::llm::complete_blocking;
+use precept_engine::jobs::consolidation::gather_proposals;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -59,19 +55,13 @@ struct ConsolidationJson<'a> {
 pub fn run(args: &ConsolidateArgs) -> Outcome {
     let (mut project, _) = load_project(&args.dir)?;
     let mut record = FormalizationRecord::load(&args.dir)?;
-    let mut proposals: Vec<Proposal> = record
-        .as_ref()
-        .map(|r| similarity_proposals(r, &project.model))
-        .unwrap_or_default();
-    let mut refused_replies = Vec::new();
-    if !args.no_llm {
-        let client = llm_client(&args.llm, project.cache_dir().join("llm"))?;
-        let reply = complete_blocking(&client, &consolidation_request(&client, &project.model))
+    let client = match args.no_llm {
+        true => None,
+        false => Some(llm_client(&args.llm, project.cache_dir().join("llm"))?),
+    };
+    let (proposals, refused_replies) =
+        gather_proposals(record.as_ref(), &project.model, client.as_ref())
             .map_err(|e| Failure::Input(format!("asking the LLM to consolidate: {e}")))?;
-        let (asked, refused) = read_reply(&reply.json);
-        proposals.extend(asked);
-        refused_replies = refused;
-    }
     let proposals = number(proposals);
     let timeout = Duration::from_millis(
         args.timeout_ms

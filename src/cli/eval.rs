@@ -19,8 +19,9 @@ use precept_engine::answer::eval::{
     EvalResult, LabelledAnswer, Metrics, failures, metrics, read_labelled,
 };
 use precept_engine::answer::{
-    AnswerInput, AnswerVerifier, Budget, TranslationCache, VerifyCancel, VerifyOptions, samples_of,
+    AnswerInput, AnswerVerifier, Budget, TranslationCache, VerifyOptions, samples_of,
 };
+use precept_engine::llm::Cancel;
 use serde::Serialize;
 use std::fmt::Write;
 use std::io::IsTerminal;
@@ -168,7 +169,7 @@ fn evaluate(
                     };
                     let input = AnswerInput::new(&line.question, &line.answer);
                     let outcome = verifier
-                        .verify(worker, &input, &mut |_| {}, &VerifyCancel::new())
+                        .verify(worker, &input, &mut |_| {}, &Cancel::new())
                         .map(|report| EvalResult::new(line, report))
                         .map_err(|e| format!("line \"{}\": {e}", line.id));
                     let failed = outcome.is_err();

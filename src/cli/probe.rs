@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 /// Where the chatbot's replies are cached, inside the project's cache
 /// (apart from the translator's `llm/`).
-pub const TARGET_CACHE: &str = "probe-target";
+pub use precept_engine::jobs::probe::TARGET_CACHE;
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {

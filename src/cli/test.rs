@@ -9,12 +9,13 @@ use super::llm_setup::{LlmArgs, llm_client};
 use super::render;
 use clap::Args;
 use precept_engine::answer::{
-    AnswerTestOutcome, AnswerVerifier, Fault, TranslationCache, VerifyCancel, VerifyOptions,
-    run_answer_tests, samples_of,
+    AnswerTestOutcome, AnswerVerifier, Fault, TranslationCache, VerifyOptions, run_answer_tests,
+    samples_of,
 };
 use precept_engine::lifecycle::reference::ModelRef;
 use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use precept_engine::lifecycle::report::quality::TestRow;
+use precept_engine::llm::Cancel;
 use precept_engine::model::project::{CACHE_DIR, write_atomic};
 use precept_engine::model::verdict::verdict;
 use precept_engine::model::{AnswerTest, CompiledModel, Project};
@@ -101,13 +102,7 @@ fn run_nl(
         },
     )
     .with_cache(TranslationCache::in_project_cache(&cache));
-    run_answer_tests(
-        &verifier,
-        worker,
-        tests,
-        &mut |_, _| {},
-        &VerifyCancel::new(),
-    )
+    run_answer_tests(&verifier, worker, tests, &mut |_, _| {}, &Cancel::new())
 }
 
 pub fn run(args: &TestArgs) -> Outcome {

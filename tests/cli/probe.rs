@@ -663,8 +663,8 @@ fn the_core_run_reports_progress_and_stops_when_cancelled() {
     use precept::answer::{AnswerVerifier, VerifyOptions, samples_of};
     use precept::probe::chatbot::Chatbot;
     use precept::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
+    use precept::llm::Cancel;
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, Ordering};
 
     let project = Project::load(&support::sample("park-admission")).unwrap();
     let compiled = project.compile_strict().unwrap();
@@ -687,7 +687,7 @@ fn the_core_run_reports_progress_and_stops_when_cancelled() {
         samples_of(Arc::new(llm_server::scripted_client(&translator, None)), 1),
         VerifyOptions::default(),
     );
-    let cancel = AtomicBool::new(false);
+    let cancel = Cancel::new();
     let setup = ProbeSetup {
         model: &project.model,
         compiled: &compiled,
@@ -710,7 +710,7 @@ fn the_core_run_reports_progress_and_stops_when_cancelled() {
     let events = Mutex::new(Vec::new());
     let report = probe(&setup, &options, &|event| {
         if let ProbeEvent::Answered { done: 2, .. } = event {
-            cancel.store(true, Ordering::SeqCst);
+            cancel.cancel();
         }
         events.lock().unwrap().push(event);
     });

@@ -146,6 +146,7 @@ const LAYERS: [(&str, &[Layer]); 5] = [
             ("define", &["define"]),
             ("formalization", &["formalization"]),
             ("workspace", &["workspace"]),
+            ("jobs", &["jobs"]),
             ("error", &["error"]),
         ],
     ),

@@ -33,5 +33,6 @@ mod repair_feedback;
 mod repair_loop;
 mod report_figures;
 mod roundtrip;
+mod scheduler_jobs;
 mod spans_corpus;
 mod split_verify;

@@ -13,6 +13,7 @@ pub mod error;
 pub mod export;
 pub mod formalization;
 pub mod formats;
+pub mod jobs;
 pub mod lifecycle;
 pub mod scheduler;
 pub mod workspace;

@@ -5,7 +5,7 @@
 use super::api_error::ApiError;
 use super::served_model::ServedModel;
 use super::state::ServiceState;
-use precept_engine::answer::VerifyCancel;
+use precept_engine::llm::Cancel;
 use precept_engine::scheduler::WorkerRef;
 use precept_engine::solve::SolverWorker;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Interrupts the worker's running job unless disarmed (the job finished).
 struct CancelOnDrop {
     worker: WorkerRef,
-    cancel: VerifyCancel,
+    cancel: Cancel,
     armed: bool,
 }
 
@@ -33,7 +33,7 @@ impl Drop for CancelOnDrop {
 /// hash of the model the job ran on.
 pub async fn on_worker<T, F>(state: &ServiceState, job: F) -> Result<(T, String), ApiError>
 where
-    F: FnOnce(&Arc<ServedModel>, &SolverWorker, &VerifyCancel) -> T + Send + 'static,
+    F: FnOnce(&Arc<ServedModel>, &SolverWorker, &Cancel) -> T + Send + 'static,
     T: Send + 'static,
 {
     let Some(admitted) = state.admission.try_admit() else {
@@ -48,7 +48,7 @@ where
         .ok_or_else(|| ApiError::internal("the worker pool is closed"))?;
     let worker = lease.worker();
     let hash = model.hash.clone();
-    let cancel = VerifyCancel::new();
+    let cancel = Cancel::new();
     let mut guard = CancelOnDrop {
         worker: worker.clone(),
         cancel: cancel.clone(),

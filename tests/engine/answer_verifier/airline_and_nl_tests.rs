@@ -77,7 +77,7 @@ fn nl_tests_cache_translations_so_rule_edits_rerun_only_the_solver() {
             &bench.worker,
             &bench.project.tests.nl_tests,
             &mut |_, _| {},
-            &VerifyCancel::new(),
+            &Cancel::new(),
         )
     };
 
@@ -182,7 +182,7 @@ fn a_failing_nl_test_blames_the_translation_when_the_translations_disagree() {
         &bench.worker,
         &[nl_test("NL1", PARK_ANSWER, FindingKind::Satisfiable)],
         &mut |_, _| {},
-        &VerifyCancel::new(),
+        &Cancel::new(),
     );
     assert_eq!(outcomes[0].actual, Some(FindingKind::TranslationAmbiguous));
     match &outcomes[0].fault {
@@ -218,7 +218,7 @@ fn an_nl_test_with_its_own_confidence_threshold_is_judged_at_that_threshold() {
         &bench.worker,
         &[test],
         &mut |_, _| {},
-        &VerifyCancel::new(),
+        &Cancel::new(),
     );
     let report = outcomes[0].report.as_ref().expect("a report");
     assert_eq!(report.threshold, 0.3);

@@ -10,7 +10,7 @@ fn cancelling_stops_a_verification_waiting_for_the_llm() {
     server.respond_with(|_| openai_json(&translation(&[(PARK_PREMISE, PARK_CLAIM)], &[])));
     let bench = bench(dir.path());
     let verifier = bench.verifier(&server, 3, VerifyOptions::default());
-    let cancel = VerifyCancel::new();
+    let cancel = Cancel::new();
     let canceller = cancel.clone();
     let started = std::time::Instant::now();
     std::thread::spawn(move || {

@@ -10,10 +10,10 @@ use crate::support;
 use precept::answer::confidence::DissentReason;
 use precept::answer::locate::TextPart;
 use precept::answer::{
-    AnswerInput, AnswerReport, AnswerVerifier, Budget, Fault, TranslationCache, VerifyCancel,
-    VerifyEvent, VerifyOptions, run_answer_tests, samples_of,
+    AnswerInput, AnswerReport, AnswerVerifier, Budget, Fault, TranslationCache, VerifyEvent,
+    VerifyOptions, run_answer_tests, samples_of,
 };
-use precept::llm::LlmClient;
+use precept::llm::{Cancel, LlmClient};
 use precept::model::{AnswerTest, CompiledModel, Project};
 use precept::solve::{FindingKind, SolverWorker, Value};
 use serde_json::{Value as Json, json};
@@ -120,7 +120,7 @@ impl Bench {
                 &self.worker,
                 &AnswerInput::new(question, answer),
                 &mut |event| events.push(event),
-                &VerifyCancel::new(),
+                &Cancel::new(),
             )
             .expect("verification runs");
         (report, events)

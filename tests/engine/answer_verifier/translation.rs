@@ -146,7 +146,7 @@ fn hostile_replies_and_injected_text_never_enter() {
         &bench.worker,
         &AnswerInput::new(PARK_QUESTION, answer),
         &mut |_| {},
-        &VerifyCancel::new(),
+        &Cancel::new(),
     );
     // Two translations failed outright and the third has nothing usable: no verdict.
     let report = match outcome {
@@ -174,7 +174,7 @@ fn hostile_replies_and_injected_text_never_enter() {
             &bench.worker,
             &AnswerInput::new(PARK_QUESTION, "Yes, obviously."),
             &mut |_| {},
-            &VerifyCancel::new(),
+            &Cancel::new(),
         )
         .expect_err("no translation at all");
     assert!(

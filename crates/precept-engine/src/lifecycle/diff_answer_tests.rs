@@ -13,9 +13,9 @@
 use super::side::Side;
 use crate::answer::translate::{StoredMiss, stored_translation};
 use crate::answer::{
-    AnswerInput, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions, run_answer_tests,
-    samples_of,
+    AnswerInput, AnswerVerifier, TranslationCache, VerifyOptions, run_answer_tests, samples_of,
 };
+use crate::llm::Cancel;
 use crate::llm::config::{process_env, user_config_dir};
 use crate::llm::{ClientOptions, LlmClient, LlmError, Mode, Profile, resolve_profile};
 use crate::model::AnswerTest;
@@ -242,7 +242,7 @@ fn decide(
                 &worker,
                 std::slice::from_ref(test),
                 &mut |_, _| {},
-                &VerifyCancel::new(),
+                &Cancel::new(),
             )
             .pop();
             match outcome {

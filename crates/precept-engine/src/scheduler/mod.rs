@@ -11,7 +11,9 @@
 //!
 //! Calls that start work do not block: they take the [`JobId`] the caller
 //! named the work by, results arrive on the caller's channel, and
-//! [`Scheduler::cancel`] stops a job on every worker it went to.
+//! [`Scheduler::cancel`] stops a job on every worker it went to. Work that
+//! waits on an LLM (`engine::jobs`) runs under [`Scheduler::spawn`], so
+//! one `cancel(job)` stops any job.
 
 mod lending;
 mod test_shares;
@@ -20,6 +22,7 @@ mod worker_ref;
 pub use lending::{Lease, Loan};
 pub use worker_ref::WorkerRef;
 
+use crate::llm::Cancel;
 use crate::model::CompiledModel;
 use crate::model::finding::{Finding, KnownSides};
 use crate::smt::Expr;
@@ -62,6 +65,8 @@ pub struct Scheduler {
     /// The loaded model's rules and graph, to share tests out by cone.
     cones: Mutex<Cones>,
     lending: Arc<lending::Lending>,
+    /// The cancel of each job running on a thread of its own (`spawn`).
+    running: Arc<Mutex<HashMap<JobId, Cancel>>>,
 }
 
 impl Scheduler {
@@ -82,6 +87,7 @@ impl Scheduler {
             memo: Arc::new(LintMemo::new()),
             cones: Mutex::new(Cones::default()),
             lending: Arc::new(lending::Lending::new(count)),
+            running: Arc::default(),
         }
     }
 
@@ -245,12 +251,35 @@ impl Scheduler {
         ticket
     }
 
-    /// Stops `job` on every worker it went to (queued parts are dropped,
-    /// a running one is interrupted).
+    /// Runs `work` as `job` on a thread of its own and returns at once:
+    /// the jobs that wait on an LLM (`engine::jobs`) and a front end's other
+    /// background work. `work` gets the job's cancel, which
+    /// [`cancel`](Self::cancel) sets.
+    pub fn spawn(&self, job: JobId, work: impl FnOnce(&Cancel) + Send + 'static) {
+        let cancel = Cancel::new();
+        lock(&self.running).insert(job, cancel.clone());
+        let running = Arc::clone(&self.running);
+        std::thread::spawn(move || {
+            work(&cancel);
+            lock(&running).remove(&job);
+        });
+    }
+
+    /// Whether `job`, started by [`spawn`](Self::spawn), is still running.
+    pub fn is_running(&self, job: JobId) -> bool {
+        lock(&self.running).contains_key(&job)
+    }
+
+    /// Stops `job`, whatever it is: on every worker it went to (queued
+    /// parts are dropped, a running one is interrupted), and, for a job
+    /// started by [`spawn`](Self::spawn), through its cancel.
     pub fn cancel(&self, job: JobId) {
         let tickets = self.jobs().remove(&job).unwrap_or_default();
         for ticket in tickets {
             self.worker_of(ticket).cancel(ticket);
+        }
+        if let Some(cancel) = lock(&self.running).remove(&job) {
+            cancel.cancel();
         }
     }
 
@@ -270,10 +299,25 @@ impl Scheduler {
     }
 
     fn jobs(&self) -> MutexGuard<'_, HashMap<JobId, Vec<Ticket>>> {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.jobs)
     }
 
     fn cones(&self) -> MutexGuard<'_, Cones> {
-        self.cones.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.cones)
     }
+}
+
+impl Drop for Scheduler {
+    /// The jobs it spawned stop with it (the workbench quitting stops its
+    /// formalization and answer checks).
+    fn drop(&mut self) {
+        for (_, cancel) in lock(&self.running).drain() {
+            cancel.cancel();
+        }
+    }
+}
+
+/// A lock that survives a thread that panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

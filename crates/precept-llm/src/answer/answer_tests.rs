@@ -12,9 +12,10 @@
 //! - **solver**: the solver ran out of time.
 
 use super::feedback::answer_feedback;
-use super::pipeline::{AnswerVerifier, VerifyCancel, VerifyEvent};
+use super::pipeline::{AnswerVerifier, VerifyEvent};
 use super::report::{AnswerReport, pair_kind, worst_pair};
 use super::translate::AnswerInput;
+use crate::llm::Cancel;
 use crate::model::AnswerTest;
 use crate::solve::{FindingKind, SolverWorker};
 use serde::Serialize;
@@ -85,7 +86,7 @@ pub fn run_answer_tests(
     worker: &SolverWorker,
     tests: &[AnswerTest],
     on_event: &mut dyn FnMut(usize, VerifyEvent),
-    cancel: &VerifyCancel,
+    cancel: &Cancel,
 ) -> Vec<AnswerTestOutcome> {
     tests
         .iter()

@@ -38,6 +38,6 @@ pub mod vocabulary;
 pub use answer_tests::{AnswerTestOutcome, Fault, run_answer_tests};
 pub use budget::Budget;
 pub use cache::TranslationCache;
-pub use pipeline::{AnswerVerifier, VerifyCancel, VerifyError, VerifyEvent, VerifyOptions};
+pub use pipeline::{AnswerVerifier, VerifyError, VerifyEvent, VerifyOptions};
 pub use report::{AnswerReport, PairReport, UntranslatedSpan};
 pub use translate::{AnswerInput, Translation, Translator, one_per_profile, samples_of};

@@ -13,6 +13,7 @@ use super::report::{AnswerReport, PairReport, Timing, UntranslatedSpan, pair_kin
 use super::translate::{AnswerInput, Translation, TranslationStep, Translator, translate};
 use super::untranslated::{untranslated_spans, whole_answer_untranslated};
 use super::vocabulary::TranslationVocabulary;
+use crate::llm::Cancel;
 use crate::model::{CompiledModel, PolicyModel};
 use crate::solve::{
     Defaults, FindingKind, FormulaReply, Reading, SolverReply, SolverWorker, Ticket,
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc as async_mpsc, watch};
+use tokio::sync::mpsc as async_mpsc;
 use tokio::task::JoinSet;
 
 /// How often a blocking wait looks at the cancel token.
@@ -46,37 +47,6 @@ impl Default for VerifyOptions {
             budget: Budget::default(),
             strict: false,
         }
-    }
-}
-
-/// Cancels a verification: LLM requests in flight are dropped, queued
-/// solver requests are withdrawn, and `verify` returns `Cancelled`.
-#[derive(Clone)]
-pub struct VerifyCancel(Arc<watch::Sender<bool>>);
-
-impl VerifyCancel {
-    pub fn new() -> VerifyCancel {
-        VerifyCancel(Arc::new(watch::channel(false).0))
-    }
-
-    pub fn cancel(&self) {
-        self.0.send_replace(true);
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        *self.0.borrow()
-    }
-}
-
-impl Default for VerifyCancel {
-    fn default() -> Self {
-        VerifyCancel::new()
-    }
-}
-
-impl std::fmt::Debug for VerifyCancel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "VerifyCancel({})", self.is_cancelled())
     }
 }
 
@@ -186,7 +156,7 @@ impl AnswerVerifier {
         worker: &SolverWorker,
         input: &AnswerInput,
         on_event: &mut dyn FnMut(VerifyEvent),
-        cancel: &VerifyCancel,
+        cancel: &Cancel,
     ) -> Result<AnswerReport, VerifyError> {
         let started = Instant::now();
         if self.translators.is_empty() {
@@ -303,7 +273,7 @@ impl AnswerVerifier {
         input: &AnswerInput,
         replies_to: &mpsc::Sender<SolverReply>,
         on_event: &mut dyn FnMut(VerifyEvent),
-        cancel: &VerifyCancel,
+        cancel: &Cancel,
     ) -> Result<Arrivals, (VerifyError, Vec<PairTicket>)> {
         if crate::llm::runtime::inside_runtime() {
             return Err((
@@ -353,7 +323,7 @@ impl AnswerVerifier {
                 });
             }
             drop(progress_to);
-            let mut cancelled = cancel.0.subscribe();
+            let mut cancelled = cancel.subscribe();
             while arrivals.translations.len() < k {
                 let message = tokio::select! {
                     message = progress.recv() => message,
@@ -444,7 +414,7 @@ impl AnswerVerifier {
         tickets: &[PairTicket],
         replies: &Receiver<SolverReply>,
         on_event: &mut dyn FnMut(VerifyEvent),
-        cancel: &VerifyCancel,
+        cancel: &Cancel,
         started: Instant,
         mut timing: Timing,
     ) -> Result<AnswerReport, VerifyError> {
@@ -608,7 +578,7 @@ fn millis(duration: Duration) -> f64 {
 }
 
 /// Waits for one message, looking at the cancel token meanwhile.
-fn wait_one<T>(receiver: &Receiver<T>, cancel: &VerifyCancel) -> Result<T, VerifyError> {
+fn wait_one<T>(receiver: &Receiver<T>, cancel: &Cancel) -> Result<T, VerifyError> {
     loop {
         if cancel.is_cancelled() {
             return Err(VerifyError::Cancelled);
@@ -632,7 +602,7 @@ mod tests {
     #[test]
     fn a_verification_can_run_on_a_background_thread() {
         crosses_threads::<AnswerVerifier>();
-        crosses_threads::<VerifyCancel>();
+        crosses_threads::<Cancel>();
         crosses_threads::<VerifyEvent>();
         crosses_threads::<AnswerReport>();
         crosses_threads::<VerifyError>();

@@ -8,6 +8,7 @@
 //! and the client reads it for each request.
 
 pub mod cache;
+pub mod cancel;
 pub mod chat;
 pub mod config;
 pub mod embedding_reply;
@@ -26,8 +27,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::Semaphore;
 
+pub use cancel::Cancel;
 pub use config::{Profile, ProfileSource, Protocol, Resolved, resolve_profile};
 pub use request::{LlmError, LlmReply, LlmRequest, snippet};
 
@@ -105,29 +107,6 @@ impl fmt::Debug for ClientOptions {
     }
 }
 
-/// Cancels the requests of a client: those in flight end with
-/// [`LlmError::Cancelled`], and so do new ones until [`reset`](Self::reset).
-#[derive(Clone)]
-pub struct CancelToken(Arc<watch::Sender<bool>>);
-
-impl CancelToken {
-    pub fn cancel(&self) {
-        self.0.send_replace(true);
-    }
-    pub fn reset(&self) {
-        self.0.send_replace(false);
-    }
-    pub fn is_cancelled(&self) -> bool {
-        *self.0.borrow()
-    }
-}
-
-impl fmt::Debug for CancelToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CancelToken({})", self.is_cancelled())
-    }
-}
-
 /// Masks a secret for display: `sk-…abcd` (first 3 and last 4 characters
 /// kept for long secrets, nothing kept for short ones).
 pub fn mask_secret(secret: &str) -> String {
@@ -146,7 +125,7 @@ pub struct LlmClient {
     options: ClientOptions,
     http: reqwest::Client,
     permits: Arc<Semaphore>,
-    cancel: CancelToken,
+    cancel: Cancel,
     /// Created on first use by [`complete_blocking`].
     runtime: OnceLock<tokio::runtime::Runtime>,
 }
@@ -180,7 +159,7 @@ impl LlmClient {
             options,
             http,
             permits,
-            cancel: CancelToken(Arc::new(watch::channel(false).0)),
+            cancel: Cancel::new(),
             runtime: OnceLock::new(),
         })
     }
@@ -194,8 +173,14 @@ impl LlmClient {
     }
 
     /// A handle that cancels this client's requests.
-    pub fn cancel_token(&self) -> CancelToken {
+    pub fn cancel_token(&self) -> Cancel {
         self.cancel.clone()
+    }
+
+    /// This client, its requests stopped by `cancel` (a job's one cancel).
+    pub fn with_cancel(mut self, cancel: Cancel) -> LlmClient {
+        self.cancel = cancel;
+        self
     }
 
     /// The key, read from the environment now.
@@ -247,7 +232,7 @@ impl LlmClient {
                     .unwrap_or_else(|| "(no cache directory)".into()),
             });
         }
-        let mut cancelled = self.cancel.0.subscribe();
+        let mut cancelled = self.cancel.subscribe();
         let body = protocol::request_body(&self.profile, request);
         let raw = tokio::select! {
             result = self.fetch(&body) => result?,
@@ -310,7 +295,7 @@ impl LlmClient {
                 ),
             });
         }
-        let mut cancelled = self.cancel.0.subscribe();
+        let mut cancelled = self.cancel.subscribe();
         let body = chat::chat_body(&self.profile, conversation);
         let raw = tokio::select! {
             result = self.fetch(&body) => result?,

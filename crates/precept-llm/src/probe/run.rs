@@ -14,8 +14,9 @@ use super::verbalize::{Wording, verbalize};
 use super::verdict::{Assessment, Stance, assess};
 use super::wording::{WordingContext, follow_up_question};
 use super::{Expected, ProbeKind, Verdict};
-use crate::answer::{AnswerInput, AnswerVerifier, VerifyCancel};
+use crate::answer::{AnswerInput, AnswerVerifier};
 use crate::explain::describe::source_sentence;
+use crate::llm::Cancel;
 use crate::llm::chat::Conversation;
 use crate::llm::{LlmClient, LlmError};
 use crate::model::{CompiledModel, PolicyModel};
@@ -74,7 +75,7 @@ pub struct ProbeSetup<'a> {
     pub translator_name: String,
     /// Set it to stop the run: no new question starts, the ones in flight
     /// finish, and the report says it was cancelled.
-    pub cancel: Option<&'a AtomicBool>,
+    pub cancel: Option<&'a Cancel>,
 }
 
 /// Progress of a probe.
@@ -205,7 +206,7 @@ pub fn probe(
                     let Some(question) = questions.get(index) else {
                         return;
                     };
-                    let cancelled = setup.cancel.is_some_and(|c| c.load(Ordering::SeqCst));
+                    let cancelled = setup.cancel.is_some_and(Cancel::is_cancelled);
                     let stop = match cancelled {
                         true => Some(ProbeStop::Cancelled),
                         false => tally.over_cap(options.max_requests),
@@ -470,14 +471,13 @@ fn judge(
         return Assessment::untranslatable("NO_TRANSLATIONS", "the answer is empty");
     }
     let input = AnswerInput::new(question, answer);
-    let report =
-        match setup
-            .verifier
-            .verify(setup.worker, &input, &mut |_| {}, &VerifyCancel::new())
-        {
-            Ok(report) => report,
-            Err(error) => return Assessment::untranslatable("NO_TRANSLATIONS", error.to_string()),
-        };
+    let report = match setup
+        .verifier
+        .verify(setup.worker, &input, &mut |_| {}, &Cancel::new())
+    {
+        Ok(report) => report,
+        Err(error) => return Assessment::untranslatable("NO_TRANSLATIONS", error.to_string()),
+    };
     for translation in &report.translations {
         tally
             .translator_sent

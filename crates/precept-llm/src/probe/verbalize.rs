@@ -8,7 +8,8 @@
 use super::Expected;
 use super::question::{ProbeQuestion, Relation};
 use super::wording::{WordingContext, templated_question};
-use crate::answer::{AnswerInput, AnswerReport, AnswerVerifier, VerifyCancel};
+use crate::answer::{AnswerInput, AnswerReport, AnswerVerifier};
+use crate::llm::Cancel;
 use crate::llm::prompts::{VERBALIZE_QUESTION, render};
 use crate::llm::{LlmClient, LlmRequest, complete_blocking};
 use crate::smt::Expr;
@@ -136,7 +137,7 @@ pub fn verbalize(
         return outcome;
     }
     let input = AnswerInput::new(text.clone(), round_trip_answer(&question.expected, words));
-    let report = match verifier.verify(worker, &input, &mut |_| {}, &VerifyCancel::new()) {
+    let report = match verifier.verify(worker, &input, &mut |_| {}, &Cancel::new()) {
         Ok(report) => report,
         Err(error) => {
             outcome.wording = Wording::Fallback {

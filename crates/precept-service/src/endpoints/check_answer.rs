@@ -12,8 +12,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use precept_engine::answer::{
-    AnswerInput, AnswerReport, AnswerVerifier, Budget, VerifyCancel, VerifyOptions, samples_of,
+    AnswerInput, AnswerReport, AnswerVerifier, Budget, VerifyOptions, samples_of,
 };
+use precept_engine::llm::Cancel;
 use precept_engine::llm::LlmClient;
 use precept_engine::solve::SolverWorker;
 use serde::Deserialize;
@@ -108,7 +109,7 @@ pub fn translator(state: &ServiceState) -> Result<Arc<LlmClient>, ApiError> {
 pub fn check(
     model: &ServedModel,
     worker: &SolverWorker,
-    cancel: &VerifyCancel,
+    cancel: &Cancel,
     client: Arc<LlmClient>,
     input: &AnswerInput,
     k: usize,

@@ -1,304 +1,190 @@
-//! The workbench's LLM jobs, each on a thread of its own that reports back
-//! as messages on a channel: formalizing the document (progress events,
-//! then the composed model), proposing a repair, consolidating, running the
-//! natural-language tests, and checking a question and answer (translations
-//! as they arrive, then the report). Each has what stops it, so these stay
-//! effects of their own rather than tasks.
+//! The workbench's LLM jobs, an adapter from the engine's (`engine::jobs`)
+//! to messages: each runs under the scheduler's `spawn` with the request's
+//! job id (so `Scheduler::cancel` stops it), and its progress and result
+//! come back on a channel stamped with the request they answer.
 
 use crate::state::job_error::JobError;
+use crate::state::msg::{Msg, Redundancy};
+use precept_engine::answer::AnswerInput;
+use precept_engine::compose::record::FormalizationRecord;
+use precept_engine::jobs::JobContext;
+use precept_engine::jobs::answers::{AnswerSetup, check_answer, run_answer_tests};
+use precept_engine::jobs::consolidation::consolidate;
+use precept_engine::jobs::formalize::formalize_project;
+use precept_engine::jobs::probe::{ProbeRequest, run_probe};
+use precept_engine::jobs::repair::repair;
+use precept_engine::model::{AnswerTest, CompiledModel, LogicTest, PolicyModel};
+use precept_engine::scheduler::Scheduler;
+use precept_engine::workspace::Stamp;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, Sender};
 
-use crate::state::msg::{Msg, Redundancy};
-use precept_engine::answer::answer_tests::judge;
-use precept_engine::answer::{
-    AnswerInput, AnswerTestOutcome, AnswerVerifier, TranslationCache, VerifyCancel, VerifyOptions,
-    samples_of,
-};
-use precept_engine::formalization::formalize;
-use precept_engine::llm::{CancelToken, LlmClient, Mode, configured_client};
-use precept_engine::model::Settings;
-use precept_engine::model::settings::FormalizeOptions;
-use precept_engine::model::{AnswerTest, CompiledModel, LogicTest, PolicyModel};
-use precept_engine::repair::propose_repair;
-use precept_engine::solve::SolverWorker;
-
-fn client(project_dir: &Path) -> Result<LlmClient, JobError> {
-    let cache = project_dir
-        .join(precept_engine::model::project::CACHE_DIR)
-        .join("llm");
-    configured_client(None, Mode::Live, cache)
-        .map(|(client, _)| client)
-        .map_err(JobError::of)
+/// Runs `work` as the job of `stamp`; its messages arrive on the channel.
+fn spawn(
+    scheduler: &Scheduler,
+    stamp: Stamp,
+    work: impl FnOnce(&precept_engine::llm::Cancel, Sender<Msg>) + Send + 'static,
+) -> Receiver<Msg> {
+    let (send, receive) = mpsc::channel();
+    scheduler.spawn(stamp.job, move |cancel| work(cancel, send));
+    receive
 }
 
-/// Starts formalizing `document` with the project's formalize options
-/// (`precept.json`, as `precept formalize` recorded them; the defaults
-/// otherwise), as the command line does (`engine::formalization`); returns
-/// the message channel and the token that cancels it (None when no LLM is
-/// configured: the error is already on the channel).
-pub fn start_formalize(
-    project_dir: &Path,
-    timeout: Duration,
-    stamp: precept_engine::workspace::Stamp,
+/// Formalizes `document` with the project's formalize options, as
+/// `precept formalize` does: a message per span's progress, then the
+/// composed model.
+pub fn formalize(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
     document: String,
     document_name: String,
-) -> (Receiver<Msg>, Option<CancelToken>) {
-    let (send, receive) = mpsc::channel();
-    let client = match client(project_dir) {
-        Ok(client) => client,
-        Err(error) => {
-            let _ = send.send(Msg::FormalizeDone {
-                stamp,
-                result: Err(error),
-            });
-            return (receive, None);
-        }
-    };
-    let options = formalize_options(project_dir);
-    let cache = project_dir.join(precept_engine::model::project::CACHE_DIR);
-    let cancel = client.cancel_token();
-    std::thread::spawn(move || {
+) -> Receiver<Msg> {
+    spawn(scheduler, stamp, move |cancel, send| {
         let events = send.clone();
-        let progress = Arc::new(move |event| {
+        let on_event = Arc::new(move |event| {
             let _ = events.send(Msg::Formalize { stamp, event });
         });
-        let result = formalize(
-            Arc::new(client),
-            &document,
-            &document_name,
-            &options,
-            &cache,
-            timeout,
-            progress,
-        );
+        let result = formalize_project(&context, &document, &document_name, cancel, on_event);
         let _ = send.send(Msg::FormalizeDone {
             stamp,
             result: result.map(Box::new).map_err(JobError::of),
         });
-    });
-    (receive, Some(cancel))
+    })
 }
 
-/// The project's formalize options; the defaults when it records none (or
-/// its settings cannot be read: the project loaded, so they were once).
-fn formalize_options(project_dir: &Path) -> FormalizeOptions {
-    let path = project_dir.join(precept_engine::model::project::SETTINGS_FILE);
-    precept_engine::model::project::read_json::<Settings>(&path)
-        .ok()
-        .and_then(|settings| settings.formalize)
-        .unwrap_or_default()
-}
-
-/// Asks for a repair; one message answers.
-pub fn start_repair(
-    project_dir: &Path,
-    stamp: precept_engine::workspace::Stamp,
+/// Asks for a repair of `rules` from `feedback`; one message answers.
+pub fn propose_repair(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
     model: PolicyModel,
     rules: Vec<String>,
     feedback: String,
 ) -> Receiver<Msg> {
-    let (send, receive) = mpsc::channel();
-    let project_dir = project_dir.to_path_buf();
-    std::thread::spawn(move || {
-        let result = client(&project_dir).and_then(|client| {
-            let runtime = precept_engine::llm::runtime::blocking_runtime().map_err(JobError::of)?;
-            runtime
-                .block_on(propose_repair(&client, &model, &rules, &feedback))
-                .map_err(JobError::of)
-        });
+    spawn(scheduler, stamp, move |cancel, send| {
+        let result = repair(&context, &model, &rules, &feedback, cancel).map_err(JobError::of);
         let _ = send.send(Msg::RepairProposed { stamp, result });
-    });
-    receive
+    })
 }
 
-/// Consolidation proposals for `model`: the merges its record left open,
-/// and (when an LLM is configured) the LLM's review of the vocabulary; each
-/// checked by the solver. One message at the end.
-pub fn start_consolidation(
-    project_dir: &Path,
-    stamp: precept_engine::workspace::Stamp,
+/// The checked consolidation proposals for `model`; one message answers.
+pub fn consolidation(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
     model: PolicyModel,
-    record: Option<precept_engine::compose::record::FormalizationRecord>,
+    record: Option<FormalizationRecord>,
     tests: Vec<LogicTest>,
-    timeout: Duration,
 ) -> Receiver<Msg> {
-    use precept_engine::compose::consolidate::{number, read_reply, similarity_proposals};
-    use precept_engine::compose::consolidate_check::{check_proposals, consolidation_request};
-    let (send, receive) = mpsc::channel();
-    let client = client(project_dir);
-    let dir = project_dir.to_path_buf();
-    std::thread::spawn(move || {
-        let mut proposals = record
-            .as_ref()
-            .map(|r| similarity_proposals(r, &model))
-            .unwrap_or_default();
-        let mut notes = Vec::new();
-        let llm = match client {
-            Ok(client) => {
-                match precept_engine::llm::complete_blocking(
-                    &client,
-                    &consolidation_request(&client, &model),
-                ) {
-                    Ok(reply) => {
-                        let (asked, refused) = read_reply(&reply.json);
-                        proposals.extend(asked);
-                        notes.extend(refused.into_iter().map(|r| format!("not a proposal: {r}")));
-                    }
-                    Err(error) => notes.push(format!("the LLM could not be asked: {error}")),
-                }
-                Some(client)
-            }
-            Err(error) => {
-                notes.push(format!(
-                    "no LLM configured, so only the open merges and the definitions the rules' shapes give: {}",
-                    error.to_string().lines().next().unwrap_or_default()
-                ));
-                None
-            }
-        };
-        let document = precept_engine::model::Project::load_unchecked(&dir)
-            .ok()
-            .and_then(|p| p.document);
-        let proposals = number(proposals);
-        let mut checked = check_proposals(&model, record.as_ref(), &tests, &proposals, timeout);
-        // The definition pass: one definition per decision written apart,
-        // listed and applied like the links above.
-        let scheduler = precept_engine::scheduler::Scheduler::new(2, timeout);
-        let definitions = precept_engine::define::pass::definition_pass(
-            &model,
-            &tests,
-            document.as_deref(),
-            llm.as_ref(),
-            &scheduler,
-            timeout,
-        );
-        notes.extend(
-            definitions
-                .refused_replies
-                .iter()
-                .map(|r| format!("definition reply refused: {r}")),
-        );
-        checked.extend(
-            definitions
-                .proposals
-                .iter()
-                .map(precept_engine::define::pass::as_consolidation),
-        );
+    spawn(scheduler, stamp, move |cancel, send| {
+        let consolidation = consolidate(&context, &model, record.as_ref(), &tests, cancel);
         let _ = send.send(Msg::Consolidated {
             stamp,
-            result: Ok(crate::state::msg::Consolidation {
-                proposals: checked,
-                notes,
-            }),
+            result: Ok(consolidation),
         });
-    });
-    receive
+    })
 }
 
-/// An answer verifier with k samples of the configured profile and the
-/// project's translation cache, and a solver with `compiled` loaded.
-fn verifier(
-    project_dir: &Path,
-    model: &PolicyModel,
-    compiled: &CompiledModel,
-    redundancy: Redundancy,
-    timeout: Duration,
-) -> Result<(AnswerVerifier, SolverWorker), JobError> {
-    let client = client(project_dir)?;
-    let cache_dir = project_dir.join(precept_engine::model::project::CACHE_DIR);
-    let verifier = AnswerVerifier::new(
-        model,
-        compiled,
-        samples_of(Arc::new(client), redundancy.translations),
-        VerifyOptions {
-            threshold: redundancy.threshold,
-            ..VerifyOptions::default()
-        },
-    )
-    .with_cache(TranslationCache::in_project_cache(&cache_dir));
-    let worker = SolverWorker::spawn(timeout);
-    worker.load(compiled.clone()).map_err(JobError::of)?;
-    Ok((verifier, worker))
+/// What an answer check or an answer-test run is checked against.
+pub struct AnswerModel {
+    pub model: PolicyModel,
+    pub compiled: CompiledModel,
+    pub redundancy: Redundancy,
 }
 
-/// Checks a question and answer with k samples of the configured
-/// profile: progress messages as translations arrive, then the report.
-pub fn start_check_answer(
-    project_dir: &Path,
-    stamp: precept_engine::workspace::Stamp,
-    input: AnswerInput,
-    model: PolicyModel,
-    compiled: CompiledModel,
-    redundancy: Redundancy,
-    timeout: Duration,
-) -> (Receiver<Msg>, VerifyCancel) {
-    let (send, receive) = mpsc::channel();
-    let cancel = VerifyCancel::new();
-    let stop = cancel.clone();
-    let project_dir = project_dir.to_path_buf();
-    std::thread::spawn(move || {
-        let result = verifier(&project_dir, &model, &compiled, redundancy, timeout).and_then(
-            |(verifier, worker)| {
-                let events = send.clone();
-                let mut on_event = move |event| {
-                    let _ = events.send(Msg::AnswerProgress { stamp, event });
-                };
-                verifier
-                    .verify(&worker, &input, &mut on_event, &stop)
-                    .map(Box::new)
-                    .map_err(JobError::of)
-            },
-        );
-        let _ = send.send(Msg::AnswerChecked { stamp, result });
-    });
-    (receive, cancel)
-}
-
-/// Runs natural-language tests one after the other with k samples of
-/// the configured profile; a message per test, then one at the end.
-pub fn start_answer_tests(
-    project_dir: &Path,
-    stamp: precept_engine::workspace::Stamp,
-    model: PolicyModel,
-    compiled: CompiledModel,
-    tests: Vec<AnswerTest>,
-    redundancy: Redundancy,
-    timeout: Duration,
-) -> (Receiver<Msg>, VerifyCancel) {
-    let (send, receive) = mpsc::channel();
-    let cancel = VerifyCancel::new();
-    let stop = cancel.clone();
-    let project_dir = project_dir.to_path_buf();
-    std::thread::spawn(move || {
-        let setup = verifier(&project_dir, &model, &compiled, redundancy, timeout);
-        for test in &tests {
-            if stop.is_cancelled() {
-                break;
-            }
-            let outcome = match &setup {
-                Ok((verifier, worker)) => {
-                    let input = AnswerInput::new(&test.question, &test.answer);
-                    match verifier.verify(worker, &input, &mut |_| {}, &stop) {
-                        Ok(report) => judge(test, report, verifier.options().threshold),
-                        Err(error) => AnswerTestOutcome::not_run(test, error.to_string()),
-                    }
-                }
-                Err(error) => AnswerTestOutcome::not_run(test, error.to_string()),
-            };
-            if send
-                .send(Msg::AnswerTestDone {
-                    stamp,
-                    outcome: Box::new(outcome),
-                })
-                .is_err()
-            {
-                return;
-            }
+impl AnswerModel {
+    fn setup(&self) -> AnswerSetup<'_> {
+        AnswerSetup {
+            model: &self.model,
+            compiled: &self.compiled,
+            redundancy: self.redundancy,
         }
+    }
+}
+
+/// Checks a question and answer: a message per translation as it
+/// arrives, then the report.
+pub fn check(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
+    input: AnswerInput,
+    against: AnswerModel,
+) -> Receiver<Msg> {
+    spawn(scheduler, stamp, move |cancel, send| {
+        let events = send.clone();
+        let mut on_event = move |event| {
+            let _ = events.send(Msg::AnswerProgress { stamp, event });
+        };
+        let result = check_answer(&context, &against.setup(), &input, cancel, &mut on_event)
+            .map(Box::new)
+            .map_err(JobError::of);
+        let _ = send.send(Msg::AnswerChecked { stamp, result });
+    })
+}
+
+/// Runs the natural-language tests in order: a message per test, then
+/// one at the end.
+pub fn answer_tests(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
+    tests: Vec<AnswerTest>,
+    against: AnswerModel,
+) -> Receiver<Msg> {
+    spawn(scheduler, stamp, move |cancel, send| {
+        run_answer_tests(&context, &against.setup(), &tests, cancel, &mut |outcome| {
+            send.send(Msg::AnswerTestDone {
+                stamp,
+                outcome: Box::new(outcome),
+            })
+            .is_ok()
+        });
         let _ = send.send(Msg::AnswerTestsFinished { stamp });
-    });
-    (receive, cancel)
+    })
+}
+
+/// Probes a chatbot: a message per question settled, then the report.
+pub fn probe(
+    scheduler: &Scheduler,
+    context: JobContext,
+    stamp: Stamp,
+    request: ProbeRequest,
+) -> Receiver<Msg> {
+    spawn(scheduler, stamp, move |cancel, send| {
+        let events = send.clone();
+        let on_event = move |event| {
+            let _ = events.send(Msg::Probed { stamp, event });
+        };
+        let result = run_probe(&context, &request, cancel, &on_event)
+            .map(Box::new)
+            .map_err(JobError::of);
+        let _ = send.send(Msg::ProbeFinished { stamp, result });
+    })
+}
+
+/// The profiles of `llm.toml` in the configuration folder, and the
+/// translator's (the default one), for the Probe screen.
+pub fn probe_targets(config_dir: Option<&Path>) -> Msg {
+    let Some(dir) = config_dir else {
+        return Msg::ProbeTargets {
+            names: Vec::new(),
+            translator: None,
+            error: Some("there is no configuration folder".into()),
+        };
+    };
+    match precept_engine::llm::config::profile_names(dir) {
+        Ok((names, translator)) => Msg::ProbeTargets {
+            names,
+            translator,
+            error: None,
+        },
+        Err(error) => Msg::ProbeTargets {
+            names: Vec::new(),
+            translator: None,
+            error: Some(error.to_string()),
+        },
+    }
 }

@@ -57,7 +57,4 @@ impl std::error::Error for JobError {
 pub enum Unavailable {
     #[error("no model is loaded")]
     NoModel,
-    /// The chatbot chosen to probe is the translator's own profile.
-    #[error("{0} is the translator's profile: choose another chatbot to test")]
-    TranslatorProfile(String),
 }

@@ -189,21 +189,8 @@ pub enum Msg {
     },
 }
 
-/// Checked consolidation proposals, and what the expert should know about
-/// how they were made (no LLM configured, items of the reply refused).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Consolidation {
-    pub proposals: Vec<precept_engine::compose::consolidate_check::CheckedProposal>,
-    pub notes: Vec<String>,
-}
-
-/// How many translations an answer check asks for (k), and the share of
-/// them a pair needs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Redundancy {
-    pub translations: usize,
-    pub threshold: f64,
-}
+pub use precept_engine::jobs::answers::Redundancy;
+pub use precept_engine::jobs::consolidation::Consolidation;
 
 /// A test to run, already checked against the model.
 #[derive(Debug, Clone, PartialEq)]

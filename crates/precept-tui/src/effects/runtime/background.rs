@@ -1,9 +1,11 @@
 //! The effects that start a background job answering as messages: the LLM
-//! jobs (formalize, answer checks, answer tests, repairs, consolidation),
-//! chatbot probes, each with what stops it;
-//! and the tasks the update writes (`state/task.rs`), run as they are.
+//! jobs (formalize, answer checks, answer tests, repairs, consolidation,
+//! chatbot probes), each under the scheduler with its request's job id, a
+//! newer one of a kind stopping the older; and the tasks the update writes
+//! (`state/task.rs`), run as they are.
 
-use super::Runtime;
+use super::{LlmJob, Runtime};
+use crate::effects::llm_jobs;
 use crate::state::msg::{Effect, Msg};
 
 impl Runtime {
@@ -31,17 +33,14 @@ impl Runtime {
                 document,
                 document_name,
             } => {
-                if let Some(old) = self.formalize_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_formalize(
-                    &self.project_dir,
-                    self.timeout,
+                self.replace_llm_job(LlmJob::Formalize, stamp.job);
+                let messages = llm_jobs::formalize(
+                    &self.scheduler,
+                    self.context(),
                     stamp,
                     document,
                     document_name,
                 );
-                self.formalize_cancel = cancel;
                 self.streams.push(messages);
                 Vec::new()
             }
@@ -53,19 +52,15 @@ impl Runtime {
                 compiled,
                 redundancy,
             } => {
-                if let Some(old) = self.answer_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_check_answer(
-                    &self.project_dir,
-                    stamp,
-                    precept_engine::answer::AnswerInput::new(question, answer),
-                    *model,
-                    *compiled,
+                self.replace_llm_job(LlmJob::CheckAnswer, stamp.job);
+                let against = llm_jobs::AnswerModel {
+                    model: *model,
+                    compiled: *compiled,
                     redundancy,
-                    self.timeout,
-                );
-                self.answer_cancel = Some(cancel);
+                };
+                let input = precept_engine::answer::AnswerInput::new(question, answer);
+                let messages =
+                    llm_jobs::check(&self.scheduler, self.context(), stamp, input, against);
                 self.streams.push(messages);
                 Vec::new()
             }
@@ -77,30 +72,24 @@ impl Runtime {
                 compiled,
                 document,
             } => {
-                self.stop_probe();
-                let job = crate::effects::probe_job::ProbeJob {
-                    stamp,
+                self.replace_llm_job(LlmJob::Probe, stamp.job);
+                let request = precept_engine::jobs::probe::ProbeRequest {
                     target,
                     questions,
                     model: *model,
                     compiled: *compiled,
                     document,
-                    timeout: self.timeout,
                 };
-                let (messages, cancel) =
-                    crate::effects::probe_job::start_probe(&self.project_dir, job);
-                self.probe_cancel = Some(cancel);
+                let messages = llm_jobs::probe(&self.scheduler, self.context(), stamp, request);
                 self.streams.push(messages);
                 Vec::new()
             }
             Effect::CancelProbe => {
-                self.stop_probe();
+                self.stop_llm_job(LlmJob::Probe);
                 Vec::new()
             }
             Effect::ListProbeTargets => {
-                vec![crate::effects::probe_job::targets(
-                    self.config_dir.as_deref(),
-                )]
+                vec![llm_jobs::probe_targets(self.config_dir.as_deref())]
             }
             Effect::RunAnswerTests {
                 stamp,
@@ -109,26 +98,19 @@ impl Runtime {
                 tests,
                 redundancy,
             } => {
-                if let Some(old) = self.nl_cancel.take() {
-                    old.cancel();
-                }
-                let (messages, cancel) = crate::effects::llm_jobs::start_answer_tests(
-                    &self.project_dir,
-                    stamp,
-                    *model,
-                    *compiled,
-                    tests,
+                self.replace_llm_job(LlmJob::AnswerTests, stamp.job);
+                let against = llm_jobs::AnswerModel {
+                    model: *model,
+                    compiled: *compiled,
                     redundancy,
-                    self.timeout,
-                );
-                self.nl_cancel = Some(cancel);
+                };
+                let messages =
+                    llm_jobs::answer_tests(&self.scheduler, self.context(), stamp, tests, against);
                 self.streams.push(messages);
                 Vec::new()
             }
             Effect::CancelFormalize => {
-                if let Some(cancel) = self.formalize_cancel.take() {
-                    cancel.cancel();
-                }
+                self.stop_llm_job(LlmJob::Formalize);
                 Vec::new()
             }
             Effect::ProposeRepair {
@@ -137,8 +119,10 @@ impl Runtime {
                 rules,
                 feedback,
             } => {
-                self.streams.push(crate::effects::llm_jobs::start_repair(
-                    &self.project_dir,
+                self.replace_llm_job(LlmJob::Repair, stamp.job);
+                self.streams.push(llm_jobs::propose_repair(
+                    &self.scheduler,
+                    self.context(),
                     stamp,
                     *model,
                     rules,
@@ -152,15 +136,15 @@ impl Runtime {
                 record,
                 tests,
             } => {
-                self.streams
-                    .push(crate::effects::llm_jobs::start_consolidation(
-                        &self.project_dir,
-                        stamp,
-                        *model,
-                        record.map(|r| *r),
-                        tests,
-                        self.timeout,
-                    ));
+                self.replace_llm_job(LlmJob::Consolidate, stamp.job);
+                self.streams.push(llm_jobs::consolidation(
+                    &self.scheduler,
+                    self.context(),
+                    stamp,
+                    *model,
+                    record.map(|r| *r),
+                    tests,
+                ));
                 Vec::new()
             }
             _ => Vec::new(),

@@ -24,6 +24,17 @@ struct LintRun {
     events: Receiver<precept_engine::solve::lint_checks::LintEvent>,
 }
 
+/// The kinds of LLM job; one of each runs at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum LlmJob {
+    Formalize,
+    CheckAnswer,
+    AnswerTests,
+    Probe,
+    Repair,
+    Consolidate,
+}
+
 enum Pending {
     Test {
         stamp: precept_engine::workspace::Stamp,
@@ -48,14 +59,8 @@ pub struct Runtime {
     background: Vec<Receiver<Msg>>,
     /// Jobs that answer several times (LLM work), read until they hang up.
     streams: Vec<Receiver<Msg>>,
-    /// Stops the running formalization.
-    formalize_cancel: Option<precept_engine::llm::CancelToken>,
-    /// Stops the running answer check (a newer one replaces it).
-    answer_cancel: Option<precept_engine::answer::VerifyCancel>,
-    /// Stops the running natural-language tests (a newer run replaces them).
-    nl_cancel: Option<precept_engine::answer::VerifyCancel>,
-    /// Stops the running chatbot probe.
-    probe_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The running LLM job of each kind (a newer one replaces it).
+    llm_jobs: HashMap<LlmJob, JobId>,
     timeout: Duration,
     /// Why-requests and consultant requests on the shared solver.
     explain: crate::effects::explain_jobs::ExplainJobs,
@@ -87,10 +92,7 @@ impl Runtime {
             lint: None,
             background: Vec::new(),
             streams: Vec::new(),
-            formalize_cancel: None,
-            answer_cancel: None,
-            nl_cancel: None,
-            probe_cancel: None,
+            llm_jobs: HashMap::new(),
             timeout,
             explain: Default::default(),
         }
@@ -217,14 +219,8 @@ impl Runtime {
             | Effect::ChainForValue { .. }
             | Effect::CancelExplain => self.execute_explain(effect),
             Effect::Quit => {
-                if let Some(cancel) = self.formalize_cancel.take() {
-                    cancel.cancel();
-                }
-                for cancel in [self.answer_cancel.take(), self.nl_cancel.take()]
-                    .into_iter()
-                    .flatten()
-                {
-                    cancel.cancel();
+                for (_, job) in self.llm_jobs.drain() {
+                    self.scheduler.cancel(job);
                 }
                 Vec::new()
             }
@@ -298,10 +294,23 @@ impl Runtime {
         }
     }
 
-    fn stop_probe(&mut self) {
-        if let Some(cancel) = self.probe_cancel.take() {
-            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+    /// `job` is now the running LLM job of its `kind`: the older one stops.
+    fn replace_llm_job(&mut self, kind: LlmJob, job: JobId) {
+        if let Some(old) = self.llm_jobs.insert(kind, job) {
+            self.scheduler.cancel(old);
         }
+    }
+
+    /// Stops the running LLM job of `kind`, if any.
+    fn stop_llm_job(&mut self, kind: LlmJob) {
+        if let Some(job) = self.llm_jobs.remove(&kind) {
+            self.scheduler.cancel(job);
+        }
+    }
+
+    /// What an LLM job reads of the project.
+    fn context(&self) -> precept_engine::jobs::JobContext {
+        precept_engine::jobs::JobContext::new(&self.project_dir, self.timeout)
     }
 
     /// Solver replies that have arrived, as messages.
