@@ -124,6 +124,7 @@ impl Builder {
         let values = values
             .iter()
             .map(|v| EnumValue {
+                reading: Default::default(),
                 value: v.clone(),
                 description: format!("{} '{}'", description, v.to_lowercase()),
             })
@@ -137,6 +138,7 @@ impl Builder {
 
     fn variable(&mut self, name: String, sort: &str, description: String) {
         self.model.variables.push(Variable {
+            reading: Default::default(),
             name,
             sort: sort.to_string(),
             description,

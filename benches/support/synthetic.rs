@@ -22,6 +22,7 @@ pub fn synthetic() -> (PolicyModel, TestSuite) {
         let amount = |k: usize| format!("s{s}_amount{k}");
         for k in 0..5 {
             model.variables.push(Variable {
+                reading: Default::default(),
                 name: flag(k),
                 sort: "Bool".into(),
                 description: format!("Whether condition {k} of section {s} holds"),
@@ -29,6 +30,7 @@ pub fn synthetic() -> (PolicyModel, TestSuite) {
         }
         for k in 0..RULES_PER_SECTION {
             model.variables.push(Variable {
+                reading: Default::default(),
                 name: amount(k),
                 sort: "Real".into(),
                 description: format!("Amount {k} of section {s} in dollars"),

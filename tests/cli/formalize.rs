@@ -57,8 +57,16 @@ fn bag_of_words(text: &str) -> Vec<f32> {
 /// reply of that span (the last one repeats), and embeddings requests with
 /// bag-of-words vectors.
 fn scripted_server() -> Server {
+    scripted_server_with(|_, _| {})
+}
+
+/// The scripted server, each span's replies changed by `edit` first.
+fn scripted_server_with(edit: impl Fn(&str, &mut Value)) -> Server {
     let server = Server::start();
-    let replies = replies();
+    let mut replies = replies();
+    for (span, script) in replies.as_object_mut().unwrap() {
+        edit(span, script);
+    }
     let asked: Mutex<HashMap<String, usize>> = Mutex::new(HashMap::new());
     server.respond_with(move |request| {
         if request.path == EMBEDDINGS_PATH {
@@ -558,5 +566,74 @@ fn an_open_merge_is_proposed_and_applied_by_consolidate() {
             .iter()
             .any(|m| m["name"] == "visitorAge"),
         "{age}"
+    );
+}
+
+#[test]
+fn the_reading_forms_the_llm_gives_word_the_rules_and_bad_ones_fall_back_to_the_template() {
+    let forms = |holds: &str, negated: &str, noun: &str| json!({"holds": holds, "negated": negated, "noun": noun});
+    let server = scripted_server_with(move |span, script| {
+        let Some(variables) = script["reply"]["variables"].as_array_mut() else {
+            return;
+        };
+        for variable in variables {
+            let reading = match (span, variable["name"].as_str().unwrap()) {
+                ("S2", "isLowSeason") => forms(
+                    "the visit falls in the low season",
+                    "the visit does not fall in the low season",
+                    "",
+                ),
+                ("S1", "standardFee") => forms("", "", "the standard fee per visit, in dollars"),
+                // A question is not a clause: refused, the template says it.
+                ("S12", "canEnter") => forms(
+                    "whether the visitor may enter",
+                    "the visitor may not enter",
+                    "",
+                ),
+                _ => Value::Null,
+            };
+            variable["reading"] = reading;
+        }
+    });
+    let scratch = tempfile::tempdir().unwrap();
+    let document = park_document(scratch.path());
+    let out = scratch.path().join("park");
+    let run = formalize(&server, &document, &out, &[]);
+    assert!(out.join("model.json").is_file(), "{run:?}");
+
+    let model = json_file(&out.join("model.json"));
+    let variable = |name: &str| {
+        model["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    assert_eq!(
+        variable("isLowSeason")["reading"],
+        json!({"holds": "the visit falls in the low season",
+               "negated": "the visit does not fall in the low season"})
+    );
+    assert_eq!(
+        variable("standardFee")["reading"],
+        json!({"noun": "the standard fee per visit, in dollars"})
+    );
+    assert!(variable("canEnter").get("reading").is_none(), "{model:#}");
+
+    let english = support::precept(&["show", out.to_str().unwrap(), "--english"]);
+    let english = String::from_utf8_lossy(&english.stdout);
+    assert!(
+        english.contains("the visit falls in the low season"),
+        "{english}"
+    );
+    assert!(
+        english.contains("the standard fee per visit, in dollars"),
+        "{english}"
+    );
+    assert!(
+        !english.contains("whether the visitor may enter"),
+        "{english}"
     );
 }

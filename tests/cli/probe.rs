@@ -661,9 +661,9 @@ fn hostile_answers_are_classified_and_a_garbage_translator_never_stops_the_run()
 #[test]
 fn the_core_run_reports_progress_and_stops_when_cancelled() {
     use precept::answer::{AnswerVerifier, VerifyOptions, samples_of};
+    use precept::llm::Cancel;
     use precept::probe::chatbot::Chatbot;
     use precept::probe::run::{ProbeEvent, ProbeOptions, ProbeSetup, probe};
-    use precept::llm::Cancel;
     use std::sync::Mutex;
 
     let project = Project::load(&support::sample("park-admission")).unwrap();

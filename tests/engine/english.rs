@@ -4,6 +4,7 @@
 use precept::model::{CompiledModel, PolicyModel, compile};
 use precept::smt::english::Glossary;
 use precept::smt::parse_expr;
+use precept::smt::reading::Reading;
 use proptest::prelude::*;
 
 fn sample(json: &str) -> CompiledModel {
@@ -90,7 +91,63 @@ fn glossary() -> Glossary {
     g.values.insert("CHILD".into(), "A child".into());
     g.variables
         .insert("kind".into(), "The visitor's kind".into());
+    // Forms given by the LLM (or the expert) beside the description.
+    g.variables
+        .insert("declared".into(), "Whether a declaration was made".into());
+    g.bool_variables.insert("declared".into());
+    g.readings.insert(
+        "declared".into(),
+        Reading {
+            holds: "the donor has made a Gift Aid declaration".into(),
+            negated: "the donor has not made a Gift Aid declaration".into(),
+            noun: String::new(),
+        },
+    );
+    g.variables
+        .insert("amount".into(), "How much was given".into());
+    g.readings.insert(
+        "amount".into(),
+        Reading {
+            noun: "the donation amount, in pounds".into(),
+            ..Reading::default()
+        },
+    );
+    g.values.insert("CHARITY".into(), "A charity".into());
+    g.value_readings
+        .insert("CHARITY".into(), "the organisation is a charity".into());
+    g.values.insert("CASC".into(), "A CASC".into());
+    g.value_readings.insert(
+        "CASC".into(),
+        "the organisation is a community amateur sports club".into(),
+    );
     g
+}
+
+#[test]
+fn given_reading_forms_word_the_sentences() {
+    let g = glossary();
+    let say = |rule: &str| g.sentence(&parse_expr(rule).unwrap());
+    assert_eq!(
+        say("(=> (not declared) (< amount 30))"),
+        "If the donor has not made a Gift Aid declaration, then the donation amount, in pounds is under 30."
+    );
+    assert_eq!(
+        say("(=> (or (= org CHARITY) (= org CASC)) declared)"),
+        "If the organisation is a charity or a community amateur sports club, then the donor has made a Gift Aid declaration."
+    );
+    assert_eq!(
+        say("(not (>= amount 30))"),
+        "The donation amount, in pounds is under 30."
+    );
+    // Without forms, the template from the description says it.
+    assert_eq!(
+        g.reading("falls").negated,
+        "the visit does not fall in the low season"
+    );
+    assert_eq!(
+        g.reading("declared").holds,
+        "the donor has made a Gift Aid declaration"
+    );
 }
 
 fn bool_expr() -> impl Strategy<Value = String> {
@@ -100,6 +157,8 @@ fn bool_expr() -> impl Strategy<Value = String> {
         Just("falls".to_string()),
         Just("covers".to_string()),
         Just("bare".to_string()),
+        Just("declared".to_string()),
+        (0..100i32).prop_map(|n| format!("(> amount {n})")),
         Just("true".to_string()),
         (0..100i32).prop_map(|n| format!("(>= age {n})")),
         (0..100i32).prop_map(|n| format!("(< age {n})")),
@@ -135,5 +194,8 @@ proptest! {
             "{rule} reads {text}"
         );
         prop_assert!(!text.contains("(65 or over)"), "{rule} reads {text}");
+        for double in ["not not", "does not have made", "has not not", "the whether"] {
+            prop_assert!(!text.contains(double), "{rule} reads {text}");
+        }
     }
 }

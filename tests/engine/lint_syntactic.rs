@@ -200,11 +200,13 @@ fn rules_that_do_not_compile() {
         values: Vec::new(),
     });
     model.variables.push(Variable {
+        reading: Default::default(),
         name: "cost".into(),
         sort: "Money".into(),
         description: "the cost".into(),
     });
     model.variables.push(Variable {
+        reading: Default::default(),
         name: "fee".into(),
         sort: "Int".into(),
         description: "the fee again".into(),

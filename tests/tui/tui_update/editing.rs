@@ -569,3 +569,85 @@ fn editing_an_approved_rule_sends_it_back_to_review() {
     ctrl(&mut app, 's');
     assert_eq!(review(&app), ReviewStatus::Unreviewed);
 }
+
+/// Types `text` into the open editor, a line break as enter.
+fn type_lines(app: &mut App, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            code(app, KeyCode::Enter);
+        }
+        type_text(app, line);
+    }
+}
+
+#[test]
+fn a_variables_reading_forms_are_edited_on_the_variables_screen_and_word_its_rules() {
+    let (dir, mut app) = park();
+    press(&mut app, '2');
+    press(&mut app, 'j');
+    assert_eq!(
+        app.ws.model.variables[app.cursors.variable.selected].name,
+        "isLowSeason"
+    );
+    // The detail says how it reads, from the template until forms are given.
+    app.size = (140, 40);
+    let screen = screen_text(&app);
+    assert!(
+        screen.contains("Reads not the visit does not fall in the low season"),
+        "{screen}"
+    );
+    assert!(screen.contains("(template; e edits it)"), "{screen}");
+    press(&mut app, 'e');
+    assert!(
+        editor_text(&app).ends_with(
+            "reads: the visit falls in the low season\nreads not: the visit does not fall in the low season"
+        ),
+        "{}",
+        editor_text(&app)
+    );
+    let head =
+        "name: isLowSeason\ntype: Bool\ndescription: Whether the visit falls in the low season";
+    // A negation that negates nothing is refused where it stands.
+    clear_editor(&mut app);
+    type_lines(
+        &mut app,
+        &format!("{head}\nreads: it is the low season\nreads not: it is the low season"),
+    );
+    ctrl(&mut app, 's');
+    let Some(Overlay::Editor(editor)) = &app.overlay else {
+        panic!("a refused form keeps the editor open");
+    };
+    let error = editor.error.clone().expect("an error");
+    assert_eq!(error.line, 4, "{error:?}");
+    assert!(error.message.contains("does not negate"), "{error:?}");
+    assert!(app.ws.model.variables[1].reading.is_empty());
+
+    clear_editor(&mut app);
+    type_lines(
+        &mut app,
+        &format!("{head}\nreads: it is the low season\nreads not: it is not the low season"),
+    );
+    let effects = ctrl(&mut app, 's');
+    assert!(app.overlay.is_none(), "{:?}", app.status.last_error);
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::SaveModel(_))),
+        "the forms are saved"
+    );
+    let reading = &app.ws.model.variables[1].reading;
+    assert_eq!(reading.negated, "it is not the low season");
+    let rule = app
+        .ws
+        .model
+        .rules
+        .iter()
+        .find(|r| r.expression.starts_with("(=> (not isLowSeason)"))
+        .unwrap()
+        .id
+        .clone();
+    let english = &app.ws.rule_english[&rule];
+    assert!(
+        english.starts_with("If it is not the low season, then"),
+        "{english}"
+    );
+    let _ = dir;
+}

@@ -150,6 +150,7 @@ pub fn split(
     model.variables.insert(
         at,
         Variable {
+            reading: Default::default(),
             name: new_name.clone(),
             sort: variable.sort.clone(),
             description: member.description.clone(),
@@ -208,6 +209,7 @@ mod tests {
 
     fn variable(name: &str, sort: &str) -> Variable {
         Variable {
+            reading: Default::default(),
             name: name.into(),
             sort: sort.into(),
             description: format!("{name} described"),

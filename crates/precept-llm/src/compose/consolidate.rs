@@ -490,6 +490,7 @@ pub fn apply(
                     .map(|x| x.description.clone())
                     .unwrap_or_default();
                 values.push(EnumValue {
+                    reading: Default::default(),
                     value: value.clone(),
                     description: meaning,
                 });
@@ -498,6 +499,7 @@ pub fn apply(
             }
             fresh(&edited, NONE_OF_THESE)?;
             values.push(EnumValue {
+                reading: Default::default(),
                 value: NONE_OF_THESE.into(),
                 description: "none of the cases above".into(),
             });
@@ -508,6 +510,7 @@ pub fn apply(
                 values,
             });
             edited.variables.push(Variable {
+                reading: Default::default(),
                 name: variable.clone(),
                 sort: type_name.clone(),
                 description: description.clone(),

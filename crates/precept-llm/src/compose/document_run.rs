@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::vocabulary_pass::{SECTION_BUDGET, plan_sections, propose_vocabulary};
 use crate::compose::embed::Embedder;
 use crate::compose::record::{FormalizationRecord, RunInfo};
+use crate::compose::unify::checked_value_reading;
 use crate::compose::unify::{ComposeError, compose};
 use crate::formalize::span_job::{SpanOutcome, SpanSettings};
 use crate::formalize::span_runs::{FormalizeEvent, formalize_runtime, formalize_spans};
@@ -14,6 +15,7 @@ use crate::formalize::span_task::{DEFAULT_SPAN_BUDGET, plan_spans};
 use crate::formalize::vocabulary::{SharedVocabulary, VocabularyMode};
 use crate::llm::{LlmClient, LlmError};
 use crate::model::{EnumValue, PolicyModel, TypeDef, Variable, compile};
+use crate::smt::reading::{Reading, check};
 
 /// How a document is formalized.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,7 +139,8 @@ pub fn formalize_document(
 /// Adds the shared vocabulary's types and variables that no rule used: a
 /// question about "my employer has granted me leave" needs the name even
 /// when no sentence made a rule of it. One that would not check beside the
-/// composed model (a name or an enum value taken) stays out.
+/// composed model (a name or an enum value taken) stays out. A variable
+/// the spans kept takes the vocabulary's reading forms when it has none.
 fn keep_vocabulary(model: &mut PolicyModel, shared: &SharedVocabulary) {
     for unit_type in &shared.types {
         if model.types.iter().any(|t| t.name == unit_type.name) {
@@ -151,6 +154,7 @@ fn keep_vocabulary(model: &mut PolicyModel, shared: &SharedVocabulary) {
                 .values
                 .iter()
                 .map(|v| EnumValue {
+                    reading: checked_value_reading(v.reading.as_deref()),
                     value: v.value.clone(),
                     description: v.description.clone(),
                 })
@@ -161,11 +165,22 @@ fn keep_vocabulary(model: &mut PolicyModel, shared: &SharedVocabulary) {
         }
     }
     for variable in &shared.variables {
-        if model.variable(&variable.name).is_some() {
+        let reading = variable
+            .reading
+            .as_ref()
+            .filter(|r| check(r, variable.sort == "Bool").is_ok())
+            .map(Reading::tidied)
+            .unwrap_or_default();
+        if let Some(kept) = model.variables.iter_mut().find(|v| v.name == variable.name) {
+            // The spans' forms first; the shared vocabulary's where none.
+            if kept.reading.is_empty() && kept.sort == variable.sort {
+                kept.reading = reading;
+            }
             continue;
         }
         let mut tried = model.clone();
         tried.variables.push(Variable {
+            reading,
             name: variable.name.clone(),
             sort: variable.sort.clone(),
             description: variable.description.clone(),

@@ -29,6 +29,7 @@ use crate::formalize::span_task::SpanTask;
 use crate::formalize::unit::PolicyUnit;
 use crate::model::{EnumValue, PolicyModel, ReviewStatus, Rule, SourceSpan, TypeDef, Variable};
 use crate::smt::parse_expr;
+use crate::smt::reading::{Reading, check, check_value};
 
 /// Where a composed rule came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,9 +170,11 @@ fn compose_with(
 
     // Variables: candidates in document order.
     let mut candidates = Vec::new();
+    let mut readings = Vec::new();
     for (unit_index, (span, unit)) in units.iter().enumerate() {
         let map = &names[unit_index];
         for v in &unit.variables {
+            readings.push(v.reading.clone().unwrap_or_default());
             candidates.push(VariableCandidate {
                 unit: *span,
                 name: v.name.clone(),
@@ -230,7 +233,17 @@ fn compose_with(
     let mut variables = Vec::new();
     let mut records = Vec::new();
     for (cluster, name) in clusters.iter().zip(&final_names) {
+        // The first member's forms that read as they should; the template
+        // says the variable otherwise.
+        let reading = cluster
+            .members
+            .iter()
+            .map(|&m| &readings[m])
+            .find(|r| !r.is_empty() && check(r, cluster.sort == "Bool").is_ok())
+            .map(Reading::tidied)
+            .unwrap_or_default();
         variables.push(Variable {
+            reading,
             name: name.clone(),
             sort: cluster.sort.clone(),
             description: cluster.description.clone(),
@@ -424,6 +437,7 @@ fn compose_types(
                 }
                 owner.insert(value.clone(), target);
                 types[target].values.push(EnumValue {
+                    reading: checked_value_reading(v.reading.as_deref()),
                     value: value.clone(),
                     description: v.description.clone(),
                 });
@@ -456,6 +470,22 @@ fn locate_source(document: &str, task: &SpanTask, quote: &str) -> SourceSpan {
         };
     }
     whole
+}
+
+/// An enum value's clause as the LLM gave it, when it reads as one
+/// (empty otherwise: the description or the template says the value).
+pub fn checked_value_reading(given: Option<&str>) -> String {
+    match given {
+        Some(clause) if check_value(clause).is_ok() => {
+            Reading {
+                holds: clause.to_string(),
+                ..Reading::default()
+            }
+            .tidied()
+            .holds
+        }
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -509,6 +539,7 @@ mod tests {
         let mut outcomes = outcomes.to_vec();
         if let SpanOutcome::Formalized { unit, .. } = &mut outcomes[2] {
             unit.variables.push(crate::formalize::unit::UnitVariable {
+                reading: Default::default(),
                 name: "age".into(),
                 sort: "Int".into(),
                 description: "the visitor's age in years".into(),

@@ -72,9 +72,10 @@ fn reply_schema() -> Value {
                 "type": "object",
                 "properties": {
                     "name": text, "type": text, "description": text,
+                    "reading": crate::formalize::unit::reading_schema(),
                     "spans": {"type": "array", "items": text}
                 },
-                "required": ["name", "type", "description", "spans"],
+                "required": ["name", "type", "description", "reading", "spans"],
                 "additionalProperties": false
             }}
         },
@@ -259,6 +260,7 @@ fn merge(
                 .variables
                 .iter()
                 .map(|v| UnitVariable {
+                    reading: Default::default(),
                     name: v.name.clone(),
                     sort: v.sort.clone(),
                     description: v.description.clone(),
@@ -322,6 +324,7 @@ fn merge(
                     .values
                     .iter()
                     .map(|v| crate::formalize::unit::UnitValue {
+                        reading: Default::default(),
                         value: v.value.clone(),
                         description: v.description.clone(),
                     })
@@ -354,6 +357,7 @@ fn merge(
                 .insert(cluster.name.clone(), parts[index].title.clone());
         }
         shared.variables.push(SharedVariable {
+            reading: Default::default(),
             name: cluster.name.clone(),
             sort: cluster.sort.clone(),
             description: cluster.description.clone(),
@@ -385,6 +389,7 @@ mod tests {
             variables: variables
                 .iter()
                 .map(|(name, description)| SharedVariable {
+                    reading: Default::default(),
                     name: name.to_string(),
                     sort: "Bool".into(),
                     description: description.to_string(),

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::smt::reading::Reading;
 use crate::smt::{SmtError, Sort, Vocabulary, parse_expr};
 
 /// An enum type proposed by a unit. A reply may also give it as an SMT-LIB
@@ -69,6 +70,7 @@ fn declared_type(declaration: &str) -> Result<UnitType, UnitTypeError> {
             values: values
                 .into_iter()
                 .map(|value| UnitValue {
+                    reading: Default::default(),
                     value,
                     description: String::new(),
                 })
@@ -83,6 +85,9 @@ pub struct UnitValue {
     pub value: String,
     #[serde(default)]
     pub description: String,
+    /// The clause that says a variable has this value, if the LLM gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +97,9 @@ pub struct UnitVariable {
     pub sort: String,
     #[serde(default)]
     pub description: String,
+    /// How the variable is said in English, if the LLM gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
     /// Why the span adds a variable the shared vocabulary does not have
     /// (empty for a shared one, and on the span-only path).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -147,6 +155,18 @@ pub fn unit_schema_with_reasons(reasons: bool) -> Value {
     schema
 }
 
+/// The JSON schema of a variable's reading forms (`smt::reading`), or
+/// null: a Boolean's clause and its negation, or a noun phrase.
+pub fn reading_schema() -> Value {
+    let text = json!({"type": "string"});
+    json!({
+        "type": ["object", "null"],
+        "properties": {"holds": text, "negated": text, "noun": text},
+        "required": ["holds", "negated", "noun"],
+        "additionalProperties": false
+    })
+}
+
 /// The JSON schema of one enum type with its values (shared with the
 /// vocabulary pass).
 pub fn type_schema() -> Value {
@@ -158,8 +178,12 @@ pub fn type_schema() -> Value {
             "description": text,
             "values": {"type": "array", "items": {
                 "type": "object",
-                "properties": {"value": text, "description": text},
-                "required": ["value", "description"],
+                "properties": {
+                    "value": text,
+                    "description": text,
+                    "reading": {"type": ["string", "null"]}
+                },
+                "required": ["value", "description", "reading"],
                 "additionalProperties": false
             }}
         },
@@ -177,8 +201,11 @@ pub fn unit_schema() -> Value {
             "types": {"type": "array", "items": type_schema()},
             "variables": {"type": "array", "items": {
                 "type": "object",
-                "properties": {"name": text, "type": text, "description": text},
-                "required": ["name", "type", "description"],
+                "properties": {
+                    "name": text, "type": text, "description": text,
+                    "reading": reading_schema()
+                },
+                "required": ["name", "type", "description", "reading"],
                 "additionalProperties": false
             }},
             "rules": {"type": "array", "items": {

@@ -32,6 +32,9 @@ pub struct SharedVariable {
     #[serde(rename = "type")]
     pub sort: String,
     pub description: String,
+    /// How the variable is said in English, if the LLM gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<crate::smt::reading::Reading>,
     /// The spans that mention it (`S3`, …).
     #[serde(default)]
     pub spans: Vec<String>,
@@ -165,6 +168,7 @@ mod tests {
         let doc = "# Fees\n\nThe late fee is five.\n\n# Hours\n\nThe depot opens at nine.\n";
         let tasks = plan_spans(doc, 3000);
         let variable = |name: &str, spans: &[&str]| SharedVariable {
+            reading: Default::default(),
             name: name.into(),
             sort: "Bool".into(),
             description: String::new(),

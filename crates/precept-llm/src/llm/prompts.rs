@@ -20,7 +20,7 @@ macro_rules! prompt_file {
 pub const FRAGMENT_GRAMMAR: &str = include_str!("../../../../prompts/fragment_grammar.v3.md");
 
 /// Formalize one document span into a policy unit.
-pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v2");
+pub const FORMALIZE_SPAN: PromptFile = prompt_file!("formalize_span.v3");
 
 /// The follow-up message of the refinement loop: the errors of the last
 /// answer and a request for a corrected one.
@@ -48,7 +48,7 @@ pub const DEFINE: PromptFile = prompt_file!("define.v1");
 
 /// The vocabulary pass: one section of the document, read before the spans
 /// are formalized, proposes the shared types and variables.
-pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v2");
+pub const VOCABULARY_SECTION: PromptFile = prompt_file!("vocabulary_section.v3");
 
 /// Probing a chatbot: a proved question's facts and claim worded the way a
 /// customer would ask them (checked by a round trip before it is asked).

@@ -66,7 +66,16 @@ pub fn validate(value: &Value, schema: &Value, path: &str) -> Result<(), SchemaM
     if let Value::Object(fields) = value {
         if let Some(Value::Array(required)) = schema.get("required") {
             for name in required.iter().filter_map(Value::as_str) {
-                if !fields.contains_key(name) {
+                // A property that may be null may also be left out (a
+                // server that does not follow the schema strictly).
+                let nullable = schema
+                    .get("properties")
+                    .and_then(|p| p.get(name))
+                    .and_then(|p| p.get("type"))
+                    .is_some_and(|t| {
+                        t == "null" || t.as_array().is_some_and(|a| a.contains(&"null".into()))
+                    });
+                if !fields.contains_key(name) && !nullable {
                     return Err(SchemaMismatch::Missing {
                         path: path.to_string(),
                         name: name.to_string(),
@@ -124,5 +133,37 @@ fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_required_property_that_may_be_null_may_be_left_out_and_no_other() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "reading": {"type": ["object", "null"]}
+            },
+            "required": ["name", "reading"],
+            "additionalProperties": false
+        });
+        assert_eq!(validate_reply(&json!({"name": "x"}), &schema), Ok(()));
+        assert_eq!(
+            validate_reply(&json!({"name": "x", "reading": null}), &schema),
+            Ok(())
+        );
+        assert_eq!(
+            validate_reply(&json!({"reading": null}), &schema),
+            Err(SchemaMismatch::Missing {
+                path: "$".into(),
+                name: "name".into()
+            })
+        );
+        assert!(validate_reply(&json!({"name": "x", "reading": "no"}), &schema).is_err());
     }
 }

@@ -130,6 +130,7 @@ fn check_edit(model: &PolicyModel, item: &Value) -> Result<(ModelEdit, String), 
         },
         "add_variable" => ModelEdit::AddVariable {
             variable: Variable {
+                reading: Default::default(),
                 name: field("name"),
                 sort: field("type"),
                 description: field("description"),
@@ -365,6 +366,7 @@ mod tests {
                 description: String::new(),
                 values: ["CHILD", "SENIOR"]
                     .map(|v| EnumValue {
+                        reading: Default::default(),
                         value: v.into(),
                         description: String::new(),
                     })
@@ -372,11 +374,13 @@ mod tests {
             }],
             variables: vec![
                 Variable {
+                    reading: Default::default(),
                     name: "age".into(),
                     sort: "Int".into(),
                     description: "age in years".into(),
                 },
                 Variable {
+                    reading: Default::default(),
                     name: "isSenior".into(),
                     sort: "Bool".into(),
                     description: "a senior".into(),

@@ -6,6 +6,7 @@ use super::decision_table::TableMembership;
 use super::definition::PartKind;
 use super::policy::PolicyModel;
 use crate::smt::english::Glossary;
+use crate::smt::reading::{Reading, check, check_value};
 use crate::smt::typecheck::DeclarationError;
 use crate::smt::{Expr, SmtError, Sort, Vocabulary, parse_expr};
 
@@ -116,6 +117,17 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
                 .glossary
                 .values
                 .insert(value.value.clone(), value.description.clone());
+            // A form that does not check is left out: the template says it.
+            if !value.reading.is_empty() && check_value(&value.reading).is_ok() {
+                let clause = Reading {
+                    holds: value.reading.clone(),
+                    ..Reading::default()
+                };
+                compiled
+                    .glossary
+                    .value_readings
+                    .insert(value.value.clone(), clause.tidied().holds);
+            }
         }
     }
     for (i, variable) in model.variables.iter().enumerate() {
@@ -146,6 +158,13 @@ pub fn compile(model: &PolicyModel) -> CompiledModel {
             .glossary
             .variables
             .insert(variable.name.clone(), variable.description.clone());
+        if !variable.reading.is_empty() && check(&variable.reading, variable.sort == "Bool").is_ok()
+        {
+            compiled
+                .glossary
+                .readings
+                .insert(variable.name.clone(), variable.reading.tidied());
+        }
     }
     let mut seen_ids = std::collections::HashSet::new();
     for (i, rule) in model.rules.iter().enumerate() {
@@ -321,6 +340,7 @@ mod tests {
     fn three_rules() -> PolicyModel {
         PolicyModel {
             variables: vec![Variable {
+                reading: Default::default(),
                 name: "fee".into(),
                 sort: "Int".into(),
                 description: String::new(),
@@ -380,17 +400,20 @@ mod tests {
                 name: "Age".into(),
                 description: String::new(),
                 values: vec![EnumValue {
+                    reading: Default::default(),
                     value: "CHILD".into(),
                     description: String::new(),
                 }],
             }],
             variables: vec![
                 Variable {
+                    reading: Default::default(),
                     name: "age".into(),
                     sort: "Age".into(),
                     description: String::new(),
                 },
                 Variable {
+                    reading: Default::default(),
                     name: "fee".into(),
                     sort: "Money".into(),
                     description: String::new(),

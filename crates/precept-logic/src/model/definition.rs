@@ -351,6 +351,7 @@ mod tests {
 
     fn bool_var(name: &str) -> Variable {
         Variable {
+            reading: Default::default(),
             name: name.into(),
             sort: "Bool".into(),
             description: String::new(),

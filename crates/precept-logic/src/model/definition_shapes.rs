@@ -265,6 +265,7 @@ mod tests {
             variables: bools
                 .iter()
                 .map(|n| Variable {
+                    reading: Default::default(),
                     name: n.to_string(),
                     sort: "Bool".into(),
                     description: String::new(),

@@ -253,6 +253,7 @@ mod tests {
     fn model() -> PolicyModel {
         let mut model = PolicyModel::default();
         model.variables.push(Variable {
+            reading: Default::default(),
             name: "age".into(),
             sort: "Int".into(),
             description: "age in years".into(),

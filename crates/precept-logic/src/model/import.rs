@@ -24,6 +24,7 @@ pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
                     values: values
                         .into_iter()
                         .map(|value| EnumValue {
+                            reading: Default::default(),
                             value,
                             description: String::new(),
                         })
@@ -37,6 +38,7 @@ pub fn import_smtlib(source: &str) -> Result<PolicyModel, SmtError> {
                         declaration_error(span, format!("a fresh name of a known sort ({m})"))
                     })?;
                 model.variables.push(Variable {
+                    reading: Default::default(),
                     name,
                     sort: sort_name(&sort),
                     description: String::new(),

@@ -2,6 +2,7 @@
 //! names of ARC's policy definition plus Precept's own review fields.
 
 use super::decision_table::DecisionTable;
+use crate::smt::reading::Reading;
 use serde::{Deserialize, Serialize};
 
 /// The version of the project file formats this build writes and reads.
@@ -59,6 +60,10 @@ pub struct EnumValue {
     pub value: String,
     #[serde(default)]
     pub description: String,
+    /// The clause that says a variable has this value ("the organisation
+    /// is a charity"); the description's when empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reading: String,
 }
 
 /// A variable: its name, its type (`Bool`, `Int`, `Real` or an enum type's
@@ -71,6 +76,10 @@ pub struct Variable {
     pub sort: String,
     #[serde(default)]
     pub description: String,
+    /// How the variable is said in English (`smt::reading`); a template
+    /// from the description stands in for forms not given.
+    #[serde(default, skip_serializing_if = "Reading::is_empty")]
+    pub reading: Reading,
 }
 
 /// A rule: a stable id and an SMT-LIB Bool expression over the variables.

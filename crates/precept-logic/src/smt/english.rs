@@ -3,18 +3,25 @@
 
 use super::ast::{Expr, ExprKind, Op};
 use super::number::finite_decimal;
+use super::reading::{Reading, is_clause};
 pub use super::wording::humanize;
 use super::wording::{lower_first, negate_clause, sentence_part};
 use num_rational::BigRational;
 use num_traits::One;
 use std::collections::HashMap;
 
-/// What the renderer knows about names: descriptions of variables and values.
+/// What the renderer knows about names: descriptions of variables and
+/// values, and the reading forms given for them (`reading.rs`); a name
+/// without forms is said by a template made from its description.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Glossary {
     pub variables: HashMap<String, String>,
     pub values: HashMap<String, String>,
     pub bool_variables: std::collections::HashSet<String>,
+    /// The variables' given forms (checked; empty ones are left out).
+    pub readings: HashMap<String, Reading>,
+    /// The enum values' given clauses.
+    pub value_readings: HashMap<String, String>,
 }
 
 impl Glossary {
@@ -75,7 +82,60 @@ impl Glossary {
         )
     }
 
+    /// How `name` is said: the forms given for it, else the template's
+    /// (from its description, or its name humanized). A value has none.
+    pub fn reading(&self, name: &str) -> Reading {
+        let given = self.readings.get(name);
+        let is_bool = self.bool_variables.contains(name);
+        let mut reading = self.template_reading(name);
+        if let Some(given) = given {
+            if is_bool && !given.holds.is_empty() && !given.negated.is_empty() {
+                reading.holds = given.holds.clone();
+                reading.negated = given.negated.clone();
+            }
+            if !is_bool && !given.noun.is_empty() {
+                reading.noun = given.noun.clone();
+            }
+        }
+        reading
+    }
+
+    /// The forms the template gives `name`, from its description.
+    pub fn template_reading(&self, name: &str) -> Reading {
+        if !self.variables.contains_key(name) && !self.bool_variables.contains(name) {
+            return Reading::default();
+        }
+        if self.bool_variables.contains(name) {
+            let holds = self.template_phrase(name);
+            let negated = match holds.strip_suffix(" holds") {
+                Some(subject) => format!("{subject} does not hold"),
+                None => negate_clause(&holds)
+                    .unwrap_or_else(|| format!("it is not the case that {holds}")),
+            };
+            return Reading {
+                holds,
+                negated,
+                noun: String::new(),
+            };
+        }
+        Reading {
+            noun: self.template_phrase(name),
+            ..Reading::default()
+        }
+    }
+
     fn name_phrase(&self, name: &str) -> String {
+        if let Some(given) = self.readings.get(name) {
+            match self.bool_variables.contains(name) {
+                true if !given.holds.is_empty() => return given.holds.clone(),
+                false if !given.noun.is_empty() => return given.noun.clone(),
+                _ => {}
+            }
+        }
+        self.template_phrase(name)
+    }
+
+    fn template_phrase(&self, name: &str) -> String {
         if let Some(description) = self
             .values
             .get(name)
@@ -217,6 +277,9 @@ impl Glossary {
         let (op, args) = match &expr.kind {
             ExprKind::Bool(value) => return Some((!value).to_string()),
             ExprKind::Symbol(name) if self.bool_variables.contains(name) => {
+                if let Some(given) = self.readings.get(name).filter(|r| !r.negated.is_empty()) {
+                    return Some(given.negated.clone());
+                }
                 let phrase = self.name_phrase(name);
                 return match phrase.strip_suffix(" holds") {
                     Some(subject) => Some(format!("{subject} does not hold")),
@@ -305,6 +368,9 @@ impl Glossary {
         let (ExprKind::Symbol(_), ExprKind::Symbol(value)) = (&variable.kind, &value.kind) else {
             return None;
         };
+        if let Some(given) = self.value_readings.get(value) {
+            return Some(given.clone());
+        }
         let said = lower_first(&sentence_part(self.values.get(value)?));
         is_clause(&said).then_some(said)
     }
@@ -410,28 +476,6 @@ fn chain(parts: &[String], relation: &str) -> String {
         }
     }
     text
-}
-
-/// Whether a value's description reads as a clause ("the organisation is a
-/// charity"), not a noun phrase ("a cash donation").
-fn is_clause(said: &str) -> bool {
-    let words: Vec<&str> = said.split_whitespace().collect();
-    let verb = words.iter().position(|w| {
-        matches!(
-            *w,
-            "is" | "are" | "was" | "were" | "has" | "have" | "had" | "can" | "may" | "must"
-        )
-    });
-    // "An adult who is not a senior" names someone: its verb is in a
-    // relative clause.
-    let relative = words
-        .iter()
-        .position(|w| matches!(*w, "who" | "which" | "that" | "whose" | "whom"));
-    words.len() >= 3
-        && ["the ", "a ", "an ", "they ", "it "]
-            .iter()
-            .any(|d| said.starts_with(d))
-        && verb.is_some_and(|v| v > 0 && relative.is_none_or(|r| v < r))
 }
 
 fn join(parts: &[String], conjunction: &str) -> String {

@@ -10,6 +10,7 @@ pub mod number;
 pub mod numeral_limits;
 pub mod parser;
 pub mod printer;
+pub mod reading;
 pub mod sexp;
 pub mod span;
 pub mod suggest;

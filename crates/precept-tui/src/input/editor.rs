@@ -4,7 +4,9 @@
 
 use precept_engine::model::{CompiledModel, LogicTest, PolicyModel, TypeDef, Variable};
 use precept_engine::smt::Position;
+use precept_engine::smt::english::Glossary;
 use precept_engine::smt::printer::pretty;
+use precept_engine::smt::reading::{Reading, check};
 use ratatui_textarea::TextArea;
 
 /// What the editor edits. `None` indexes mean "a new one".
@@ -139,14 +141,75 @@ pub fn rule_text(expression: &str) -> String {
     }
 }
 
-pub fn variable_form(variable: Option<&Variable>) -> String {
-    match variable {
-        Some(v) => format!(
-            "name: {}\ntype: {}\ndescription: {}",
-            v.name, v.sort, v.description
+/// The editor's text for a variable: name, type, description, and how it
+/// reads (a Boolean's clause and its negation, or a noun phrase), the
+/// template's forms shown where none were given.
+pub fn variable_form(variable: Option<&Variable>, glossary: &Glossary) -> String {
+    let Some(v) = variable else {
+        return "name: \ntype: Bool\ndescription: Whether \nreads: \nreads not: ".to_string();
+    };
+    let reading = match v.reading.is_empty() {
+        true => glossary.template_reading(&v.name),
+        false => v.reading.clone(),
+    };
+    let head = format!(
+        "name: {}\ntype: {}\ndescription: {}",
+        v.name, v.sort, v.description
+    );
+    match v.sort.as_str() {
+        "Bool" => format!(
+            "{head}\nreads: {}\nreads not: {}",
+            reading.holds, reading.negated
         ),
-        None => "name: \ntype: Bool\ndescription: Whether ".to_string(),
+        _ => format!("{head}\nreads: {}", reading.noun),
     }
+}
+
+/// The reading forms of a variable's editor text: none when they are the
+/// template's for its description (or left empty), so they follow the
+/// description; the forms when they check; where and why when not.
+fn edited_reading(
+    text: &str,
+    name: &str,
+    sort: &str,
+    description: &str,
+) -> Result<Reading, EditorError> {
+    let is_bool = sort == "Bool";
+    let optional = |key: &str| field(text, key).ok();
+    let reads = optional("reads");
+    let given = match is_bool {
+        true => Reading {
+            holds: reads.map(|(_, _, t)| t.to_string()).unwrap_or_default(),
+            negated: optional("reads not")
+                .map(|(_, _, t)| t.to_string())
+                .unwrap_or_default(),
+            noun: String::new(),
+        },
+        false => Reading {
+            noun: reads.map(|(_, _, t)| t.to_string()).unwrap_or_default(),
+            ..Reading::default()
+        },
+    };
+    let mut template = Glossary::default();
+    template
+        .variables
+        .insert(name.to_string(), description.to_string());
+    if is_bool {
+        template.bool_variables.insert(name.to_string());
+    }
+    let template = template.template_reading(name);
+    if given.is_empty() || given.tidied() == template {
+        return Ok(Reading::default());
+    }
+    check(&given, is_bool).map_err(|why| {
+        let (line, column) = reads.map_or((1, 1), |(line, column, _)| (line, column));
+        EditorError {
+            line,
+            column,
+            message: format!("expected reading forms: {why}"),
+        }
+    })?;
+    Ok(given.tidied())
 }
 
 pub fn type_form(type_def: Option<&TypeDef>) -> String {
@@ -297,16 +360,19 @@ fn declared_type(
         });
     }
     let old = index.and_then(|i| model.types.get(i));
+    let kept = |value: &str| old.and_then(|t| t.values.iter().find(|v| v.value == value));
     let described = |value: &str| {
-        old.and_then(|t| t.values.iter().find(|v| v.value == value))
+        kept(value)
             .map(|v| v.description.clone())
             .unwrap_or_default()
     };
+    let read = |value: &str| kept(value).map(|v| v.reading.clone()).unwrap_or_default();
     Ok(Edited::Type(TypeDef {
         description: old.map(|t| t.description.clone()).unwrap_or_default(),
         values: values
             .iter()
             .map(|value| precept_engine::model::EnumValue {
+                reading: read(value),
                 value: value.clone(),
                 description: described(value),
             })
@@ -372,7 +438,9 @@ pub fn validate(
                 });
             }
             let (_, _, description) = field(text, "description")?;
+            let reading = edited_reading(text, name, sort, description)?;
             Ok(Edited::Variable(Variable {
+                reading,
                 name: name.into(),
                 sort: sort.into(),
                 description: description.into(),
@@ -421,6 +489,7 @@ pub fn validate(
                     });
                 }
                 values.push(precept_engine::model::EnumValue {
+                    reading: Default::default(),
                     value: value.into(),
                     description: value_description.trim().into(),
                 });

@@ -44,7 +44,7 @@ pub fn open_editor(app: &mut App) {
         }
         Pane::Variables => match app.variable_rows().get(app.cursors.variable.selected) {
             Some(VariableRow::Variable(i)) => {
-                let text = variable_form(app.ws.model.variables.get(*i));
+                let text = variable_form(app.ws.model.variables.get(*i), &app.ws.compiled.glossary);
                 open(app, EditTarget::Variable { index: Some(*i) }, &text);
             }
             Some(VariableRow::Type(i)) => {
@@ -97,7 +97,7 @@ pub fn open_new(app: &mut App) {
         Screen::Variables => open(
             app,
             EditTarget::Variable { index: None },
-            &variable_form(None),
+            &variable_form(None, &app.ws.compiled.glossary),
         ),
         Screen::Tests => open(app, EditTarget::Test { index: None }, &test_form(None)),
         Screen::Verify => app.focus = Pane::VerifyInput,

@@ -92,6 +92,7 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
                 Span::styled(format!(" : {}", variable.sort), app.theme.dim()),
             ]));
             describe(&mut lines, &variable.description);
+            reading_lines(app, &mut lines, variable);
             let users = app.ws.graph.rules_using(&variable.name);
             if users.is_empty() {
                 lines.push(Line::styled(
@@ -175,4 +176,31 @@ pub fn render_detail(app: &App, frame: &mut Frame, area: Rect) {
         )),
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// How the variable reads in the rules' English: its forms, and whether
+/// they were given or are the template's (e edits them).
+fn reading_lines(app: &App, lines: &mut Vec<Line>, variable: &precept_engine::model::Variable) {
+    let reading = app.ws.compiled.glossary.reading(&variable.name);
+    let origin = match app
+        .ws
+        .compiled
+        .glossary
+        .readings
+        .contains_key(&variable.name)
+    {
+        true => "given",
+        false => "template; e edits it",
+    };
+    let forms: Vec<(&str, &str)> = match variable.sort.as_str() {
+        "Bool" => vec![("Reads ", &reading.holds), ("Reads not ", &reading.negated)],
+        _ => vec![("Reads ", &reading.noun)],
+    };
+    for (label, form) in forms {
+        lines.push(Line::from(vec![
+            Span::styled(label, app.theme.dim()),
+            Span::styled(form.to_string(), app.theme.text()),
+        ]));
+    }
+    lines.push(Line::styled(format!("  ({origin})"), app.theme.dim()));
 }

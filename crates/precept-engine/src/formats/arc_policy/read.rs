@@ -93,6 +93,7 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
                 .values
                 .iter()
                 .map(|v| EnumValue {
+                    reading: Default::default(),
                     value: v.value.clone(),
                     description: v.description.clone(),
                 })
@@ -126,6 +127,7 @@ pub fn read_arc_policy(source: &str) -> Result<ArcImport, ArcImportError> {
             continue;
         }
         model.variables.push(Variable {
+            reading: Default::default(),
             name: variable.name.clone(),
             sort: sort.name().to_string(),
             description: variable.description.clone(),

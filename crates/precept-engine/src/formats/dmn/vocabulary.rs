@@ -215,12 +215,14 @@ impl Vocabulary {
                     .values
                     .iter()
                     .map(|(value, symbol)| EnumValue {
+                        reading: Default::default(),
                         value: symbol.clone(),
                         description: format!("\"{value}\""),
                     })
                     .collect();
                 if let Some(other) = &e.other {
                     values.push(EnumValue {
+                        reading: Default::default(),
                         value: other.clone(),
                         description: "any other string".into(),
                     });
@@ -236,6 +238,7 @@ impl Vocabulary {
             .variables
             .iter()
             .map(|v| Variable {
+                reading: Default::default(),
                 name: v.symbol.clone(),
                 sort: self.sort_name(v.kind),
                 description: v.description.clone(),

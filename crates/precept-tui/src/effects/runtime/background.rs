@@ -20,7 +20,7 @@ impl Runtime {
                     timeout: self.timeout,
                     solver_jobs: self.scheduler.len(),
                 };
-                std::thread::spawn(move || {
+                self.scheduler.spawn(task.stamp.job, move |_| {
                     task.run(&context, &|message| {
                         let _ = send.send(message);
                     })
