@@ -371,3 +371,38 @@ fn a_conflicting_overlap_offers_both_exception_fixes() {
         FindingKind::Valid
     );
 }
+
+/// A Boolean that names some of an enum's values ("recognised as a charity
+/// or a CASC") rules out the other values by definition: no impossible
+/// situation. And a rule written as its contrapositive is read the way it
+/// points: the vaccine case above is found the same.
+#[test]
+fn impossible_situations_ignore_restated_values_and_how_rules_are_written() {
+    let restated = "(declare-datatype Org ((CHARITY) (CASC) (COMPANY)))(declare-const org Org)
+         (declare-const recognised Bool)(declare-const declared Bool)(declare-const canClaim Bool)
+         (assert (=> recognised (or (= org CHARITY) (= org CASC))))
+         (assert (=> (and recognised declared) canClaim))";
+    let (found, _) = lint(restated, SECONDS);
+    assert!(
+        with_code(&found, LintCode::ImpossibleSituation).is_empty(),
+        "{found:#?}"
+    );
+    let contrapositive = "(declare-const disabledByVaccine Bool)(declare-const couldGetPayment Bool)
+         (declare-const vaccinatedInUk Bool)(declare-const vaccinatedInIsleOfMan Bool)
+         (declare-const vaccinatedInArmedForces Bool)(declare-const age Int)
+         (assert (>= age 0))
+         (assert (=> (not couldGetPayment) (not disabledByVaccine)))
+         (assert (=> (and (not vaccinatedInUk) (not vaccinatedInIsleOfMan) (not vaccinatedInArmedForces)) (not couldGetPayment)))";
+    let (found, _) = lint(contrapositive, SECONDS);
+    let impossible = with_code(&found, LintCode::ImpossibleSituation);
+    assert_eq!(impossible.len(), 1, "{found:#?}");
+    assert!(
+        impossible[0]
+            .scenario
+            .as_ref()
+            .and_then(|s| s.get("disabledByVaccine"))
+            .is_some(),
+        "{:?}",
+        impossible[0]
+    );
+}

@@ -12,6 +12,7 @@ pub mod finding;
 pub mod graph;
 pub mod history;
 pub mod import;
+pub mod orientation;
 pub mod policy;
 pub mod project;
 pub mod scenario_table;

@@ -53,6 +53,9 @@ fn joined(ids: &[String], word: &str) -> String {
 /// `diagnostics` with the conflicting overlaps of each decision that has
 /// at least `GROUP_AT` of them with one denying partner grouped into one.
 pub fn group_conflicts(model: &PolicyModel, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    // Which decision a rule concludes, whichever way it is written.
+    let oriented = crate::model::orientation::oriented_model(model);
+    let model = &oriented;
     // Decision → the positions of its pairs (one rule concludes it, the
     // other denies it).
     let mut buckets: BTreeMap<String, Vec<usize>> = BTreeMap::new();

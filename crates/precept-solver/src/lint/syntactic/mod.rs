@@ -33,6 +33,7 @@ use unused::{mentioned_names, unused_enum_values, unused_types, unused_variables
 /// All syntactic diagnostics of a model, ordered by code and then by the rule
 /// id or name each one is about (in natural order: R2 before R10).
 pub fn check(model: &PolicyModel, compiled: &CompiledModel) -> Vec<Diagnostic> {
+    use crate::model::orientation::oriented_model;
     let mentioned = mentioned_names(model);
     let mut found = Vec::new();
     unused_variables(model, &mentioned, &mut found);
@@ -41,12 +42,23 @@ pub fn check(model: &PolicyModel, compiled: &CompiledModel) -> Vec<Diagnostic> {
     for issue in &compiled.issues {
         found.push(compile_issue(model, compiled, issue));
     }
-    duplicate_rules(compiled, &mut found);
+    // What rules decide and repeat is read from the way they point, however
+    // they are written (`model/orientation.rs`).
+    let oriented = oriented_model(model);
+    let recompiled;
+    let oriented_compiled = match oriented == *model {
+        true => compiled,
+        false => {
+            recompiled = crate::model::compile(&oriented);
+            &recompiled
+        }
+    };
+    duplicate_rules(oriented_compiled, &mut found);
     bare_assertions(compiled, &mut found);
     empty_descriptions(model, &mut found);
     shared_descriptions(model, &mut found);
     split_names(model, &mut found);
-    open_decisions(model, &mut found);
+    open_decisions(&oriented, &mut found);
     // Stable: diagnostics about one subject keep the order they were found in.
     found.sort_by(|a, b| {
         a.diagnostic

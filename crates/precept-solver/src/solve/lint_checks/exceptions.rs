@@ -9,14 +9,16 @@
 //!   facts (facts no rule defines), such as "disabled by a vaccine given
 //!   abroad". Real situations cannot be impossible; almost always a general
 //!   rule is missing the condition that another rule requires. Bounds on a
-//!   single input (`age ≥ 0`) are domain constraints, never reported.
+//!   single input (`age ≥ 0`) are domain constraints, never reported, and so
+//!   are rules that only say which enum values a Boolean names. Inputs are
+//!   told from conclusions by what a rule means (`orientation.rs`).
 
 use std::collections::{BTreeSet, HashSet};
 
 use z3::SatResult;
 use z3::ast::Bool;
 
-use super::linter::{Linter, split_implication};
+use super::linter::Linter;
 use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::smt::{Expr, ExprKind, Op, Sort};
 use crate::solve::{Scenario, Value};
@@ -135,8 +137,8 @@ impl Linter<'_> {
         let implications: Vec<Implication> = group
             .iter()
             .filter_map(|&i| {
-                let (condition, conclusion) = split_implication(&self.model.rules[i].written)?;
-                let (typed, _) = split_implication(&self.model.rules[i].formula)?;
+                let (condition, conclusion) = self.split_written(i)?;
+                let (typed, _) = self.split(i)?;
                 let text = conclusion.to_string();
                 let parts = conjuncts(&condition).iter().map(Expr::to_string).collect();
                 Some((i, condition, conclusion, text, typed, parts))
@@ -233,10 +235,9 @@ impl Linter<'_> {
     pub(super) fn exception_fixes(&self, first: usize, second: usize) -> Vec<Fix> {
         let mut fixes = Vec::new();
         for (general, exception) in [(first, second), (second, first)] {
-            let (Some((cond_g, concl_g)), Some((cond_e, _))) = (
-                split_implication(&self.model.rules[general].written),
-                split_implication(&self.model.rules[exception].written),
-            ) else {
+            let (Some((cond_g, concl_g)), Some((cond_e, _))) =
+                (self.split_written(general), self.split_written(exception))
+            else {
                 continue;
             };
             let mut condition = conjuncts(&cond_g);
@@ -342,7 +343,12 @@ impl Linter<'_> {
             let Ok((forbidding, _)) = self.session.minimize(core, &fixed, self.interruption) else {
                 return;
             };
-            if forbidding.is_empty() || forbidding.iter().all(|r| domain.contains(r)) {
+            // A Boolean that names an enum value ("recognised as a charity
+            // or CASC" ⇒ the organisation is one) forbids by definition.
+            if forbidding.is_empty()
+                || forbidding.iter().all(|r| domain.contains(r))
+                || forbidding.iter().all(|&r| self.names_an_enum_value(r))
+            {
                 continue;
             }
             reports.push((combination, forbidding));
@@ -429,8 +435,8 @@ impl Linter<'_> {
             return None;
         };
         for (g, n) in [(*first, *second), (*second, *first)] {
-            let (cond_g, concl_g) = split_implication(&self.model.rules[g].written)?;
-            let Some((cond_n, concl_n)) = split_implication(&self.model.rules[n].written) else {
+            let (cond_g, concl_g) = self.split_written(g)?;
+            let Some((cond_n, concl_n)) = self.split_written(n) else {
                 continue;
             };
             let concluded: BTreeSet<&str> = concl_g.symbols().into_iter().collect();
@@ -463,7 +469,7 @@ impl Linter<'_> {
         for &r in group {
             let formula = &self.model.rules[r].formula;
             used.extend(self.rule_variables(r));
-            match split_implication(formula) {
+            match self.split(r) {
                 Some((_, conclusion)) => defines(&conclusion, &mut defined),
                 None => {
                     if let ExprKind::App(Op::Eq, args) = &formula.kind {
@@ -478,6 +484,20 @@ impl Linter<'_> {
             .filter(|(name, _)| used.contains(name) && !defined.contains(name))
             .cloned()
             .collect()
+    }
+
+    /// Whether `rule` relates one Boolean to one enum variable and nothing
+    /// else: a Boolean that restates some of the enum's values.
+    fn names_an_enum_value(&self, rule: usize) -> bool {
+        let sorts: Vec<Sort> = self
+            .rule_variables(rule)
+            .iter()
+            .filter_map(|v| self.model.vocabulary.variable_sort(v).cloned())
+            .collect();
+        matches!(
+            sorts.as_slice(),
+            [Sort::Bool, Sort::Enum(_)] | [Sort::Enum(_), Sort::Bool]
+        )
     }
 
     fn rule_variables(&self, rule: usize) -> BTreeSet<String> {

@@ -3,7 +3,7 @@
 
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
-use crate::smt::{Expr, ExprKind, Op};
+use crate::smt::Expr;
 use crate::solve::check_gate::watchdog_only;
 use crate::solve::session::{Interruption, SolverSession};
 use std::collections::HashSet;
@@ -35,19 +35,7 @@ pub(super) const SITUATION_CHECK_BUDGET: usize = 1_500;
 /// The most disjoint conflicts reported for an inconsistent policy.
 pub(super) const MAX_CONFLICTS: usize = 10;
 
-/// Splits `(=> a b c)` into (antecedent `(and a b)`, consequent `c`).
-pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
-    let ExprKind::App(Op::Implies, args) = &formula.kind else {
-        return None;
-    };
-    let (consequent, conditions) = args.split_last()?;
-    let antecedent = if conditions.len() == 1 {
-        conditions[0].clone()
-    } else {
-        Expr::app(Op::And, conditions.to_vec())
-    };
-    Some((antecedent, consequent.clone()))
-}
+use crate::model::orientation::{Orientation, orient_group, split_oriented};
 
 pub(super) struct Linter<'a> {
     pub(super) session: &'a mut SolverSession,
@@ -64,6 +52,8 @@ pub(super) struct Linter<'a> {
     pub(super) situation_budget: usize,
     /// The group's search stopped at its budget (the run says so once).
     pub(super) situation_budget_ran_out: bool,
+    /// Which way each implication of the group points (`orientation.rs`).
+    pub(super) orientations: std::collections::HashMap<usize, Orientation>,
 }
 
 impl<'a> Linter<'a> {
@@ -83,6 +73,7 @@ impl<'a> Linter<'a> {
             shadowed: HashSet::new(),
             situation_budget: SITUATION_CHECK_BUDGET,
             situation_budget_ran_out: false,
+            orientations: std::collections::HashMap::new(),
         }
     }
 }
@@ -159,6 +150,7 @@ impl Linter<'_> {
         // Every check of the group has the watchdog's check budget.
         watchdog_only(&scratch);
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+        self.orient(group);
         self.shadowed = self.shadowed_exceptions(group);
         self.per_rule_checks(group);
         self.forced_and_unreachable(group);
@@ -166,6 +158,35 @@ impl Linter<'_> {
         self.gaps(group);
         self.impossible_situations(group);
         self.session.solver = whole_model;
+    }
+
+    /// Reads each implication of `group` the way it points.
+    fn orient(&mut self, group: &[usize]) {
+        let formulas: Vec<&Expr> = group
+            .iter()
+            .map(|&r| &self.model.rules[r].formula)
+            .collect();
+        let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
+        let orientations = orient_group(&formulas, &is_variable);
+        self.orientations = group
+            .iter()
+            .zip(orientations)
+            .filter_map(|(&r, o)| Some((r, o?)))
+            .collect();
+    }
+
+    /// Rule `rule`'s condition and conclusion, the way it points; None
+    /// when it is no implication.
+    pub(super) fn split(&self, rule: usize) -> Option<(Expr, Expr)> {
+        let orientation = self.orientations.get(&rule)?;
+        split_oriented(&self.model.rules[rule].formula, *orientation)
+    }
+
+    /// The same, of the rule as written (with its own spans and no
+    /// elaboration), for messages and fixes.
+    pub(super) fn split_written(&self, rule: usize) -> Option<(Expr, Expr)> {
+        let orientation = self.orientations.get(&rule)?;
+        split_oriented(&self.model.rules[rule].written, *orientation)
     }
 
     /// L208: islands of rules that share no variables.

@@ -25,7 +25,8 @@ mod overlaps;
 mod rule_checks;
 mod share;
 
-pub use linter::{LintEvent, split_implication};
+pub use crate::model::orientation::split_implication;
+pub use linter::LintEvent;
 pub use memo::LintMemo;
 pub use share::LintShare;
 pub(super) use share::lint_share;

@@ -7,7 +7,7 @@ use z3::SatResult;
 use z3::ast::Bool;
 
 use super::condition_box::ConditionBox;
-use super::linter::{Linter, split_implication};
+use super::linter::Linter;
 use crate::model::HitPolicy;
 
 impl Linter<'_> {
@@ -20,9 +20,8 @@ impl Linter<'_> {
         let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
         let implications: Vec<(usize, Expr, Expr, BTreeSet<String>, ConditionBox)> = group
             .iter()
-            .map(|&i| (i, &self.model.rules[i]))
-            .filter_map(|(i, r)| {
-                let (antecedent, consequent) = split_implication(&r.formula)?;
+            .filter_map(|&i| {
+                let (antecedent, consequent) = self.split(i)?;
                 let outputs: BTreeSet<String> = consequent
                     .symbols()
                     .into_iter()
@@ -153,7 +152,7 @@ impl Linter<'_> {
         let mut setters: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
         for &i in group {
             let rule = &self.model.rules[i];
-            match split_implication(&rule.formula) {
+            match self.split(i) {
                 Some((antecedent, consequent)) => {
                     in_conditions.extend(antecedent.symbols().into_iter().map(str::to_string));
                     for symbol in consequent.symbols() {
@@ -186,7 +185,7 @@ impl Linter<'_> {
             self.progress(n, total, "gaps");
             let conditions: Vec<Bool> = rules
                 .iter()
-                .filter_map(|&r| split_implication(&self.model.rules[r].formula))
+                .filter_map(|&r| self.split(r))
                 .filter_map(|(a, _)| self.encode(&a))
                 .map(|a| a.not())
                 .collect();

@@ -7,7 +7,7 @@ use crate::smt::{Expr, Sort};
 use std::collections::HashSet;
 use z3::SatResult;
 
-use super::linter::{Linter, MAX_CONFLICTS, split_implication};
+use super::linter::{Linter, MAX_CONFLICTS};
 
 impl Linter<'_> {
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -63,7 +63,7 @@ impl Linter<'_> {
                 .filter(|&r| r != rule)
                 .collect();
             let formula = self.model.rules[rule].formula.clone();
-            if let Some((antecedent, _)) = split_implication(&formula)
+            if let Some((antecedent, _)) = self.split(rule)
                 && let Some(encoded) = self.encode(&antecedent)
             {
                 let holds = self.guard(&encoded);
