@@ -117,6 +117,15 @@ fn main() {
     );
     let load_total = parse_time + compile_time;
 
+    // The English of every rule, as the workbench's rule list shows it.
+    let started = Instant::now();
+    let english_chars: usize = compiled
+        .rules
+        .iter()
+        .map(|r| compiled.glossary.sentence(&r.written).len())
+        .sum();
+    let english_time = started.elapsed();
+
     // --- 2. Solver load -----------------------------------------------------
     let to_load = compiled.clone();
     let started = Instant::now();
@@ -300,6 +309,12 @@ fn main() {
         row(
             "1b compile (parse + type-check)",
             format!("{:.1} ms", ms(compile_time)),
+            "",
+            None,
+        ),
+        row(
+            &format!("1c English of every rule ({} KiB)", english_chars / 1024),
+            format!("{:.1} ms", ms(english_time)),
             "",
             None,
         ),
