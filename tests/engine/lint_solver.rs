@@ -406,3 +406,36 @@ fn impossible_situations_ignore_restated_values_and_how_rules_are_written() {
         impossible[0]
     );
 }
+
+/// The Gift Aid draft's defect: a small cash donation decides the top-up
+/// scheme (R40), which requires no penalty (R49), so "a £20 cash donation
+/// after a penalty" is impossible. The amount is a fact of the situation
+/// though a rule bounds it, and the threshold the rules compare it with
+/// makes the situation.
+#[test]
+fn an_impossible_situation_with_a_threshold_of_a_number_is_reported() {
+    let source = "(declare-const isCash Bool)(declare-const amount Real)
+         (declare-const canClaimTopUp Bool)(declare-const gotPenalty Bool)
+         (assert (=> (and isCash (<= amount 30.0)) canClaimTopUp))
+         (assert (=> (and canClaimTopUp isCash) (<= amount 30.0)))
+         (assert (=> canClaimTopUp (not gotPenalty)))";
+    let (found, _) = lint(source, SECONDS);
+    let impossible = with_code(&found, LintCode::ImpossibleSituation);
+    assert_eq!(impossible.len(), 1, "{found:#?}");
+    let d = impossible[0];
+    assert!(
+        d.message
+            .contains("isCash = true, amount ≤ 30, gotPenalty = true"),
+        "{}",
+        d.message
+    );
+    let mut rules = d.rules.clone();
+    rules.sort();
+    assert_eq!(rules, ["R1", "R3"]);
+    // The witness holds the threshold itself: exact, and in the situation.
+    let witness = d.scenario.as_ref().expect("a witness");
+    assert_eq!(
+        witness.get("amount").map(ToString::to_string).as_deref(),
+        Some("30")
+    );
+}

@@ -18,10 +18,11 @@ use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;
 use z3::ast::Bool;
 
+use super::input_facts::{Fact, FactValue, facts_of};
 use super::linter::Linter;
 use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::smt::{Expr, ExprKind, Op, Sort};
-use crate::solve::{Scenario, Value};
+use crate::solve::Scenario;
 
 /// The most impossible situations reported per group of rules.
 const MAX_SITUATIONS: usize = 10;
@@ -53,44 +54,6 @@ fn is_negation(expr: &Expr) -> bool {
     )
 }
 
-/// An input fact: a Bool input true or false, or an enum input at a value.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-struct Fact {
-    variable: String,
-    value: FactValue,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum FactValue {
-    Bool(bool),
-    Enum(String),
-}
-
-impl Fact {
-    fn expr(&self) -> Expr {
-        let variable = Expr::symbol(&self.variable);
-        match &self.value {
-            FactValue::Bool(true) => variable,
-            FactValue::Bool(false) => Expr::app(Op::Not, vec![variable]),
-            FactValue::Enum(value) => Expr::app(Op::Eq, vec![variable, Expr::symbol(value)]),
-        }
-    }
-
-    fn value(&self) -> Value {
-        match &self.value {
-            FactValue::Bool(b) => Value::Bool(*b),
-            FactValue::Enum(v) => Value::Enum(v.clone()),
-        }
-    }
-
-    fn show(&self) -> String {
-        match &self.value {
-            FactValue::Bool(b) => format!("{} = {b}", self.variable),
-            FactValue::Enum(v) => format!("{} = {v}", self.variable),
-        }
-    }
-}
-
 /// The variables a conclusion states outright (see `Linter::inputs`).
 fn defines(conclusion: &Expr, defined: &mut HashSet<String>) {
     match &conclusion.kind {
@@ -106,11 +69,8 @@ fn defines(conclusion: &Expr, defined: &mut HashSet<String>) {
         // `(= x e)` and `(= e x)` say the same: whichever side is a
         // variable is defined (both, when both are).
         ExprKind::App(Op::Eq, args) => defines_either_side(args, defined),
-        ExprKind::App(Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt, args) => {
-            if let Some(ExprKind::Symbol(name)) = args.first().map(|a| &a.kind) {
-                defined.insert(name.clone());
-            }
-        }
+        // A bound in a conclusion (`(<= amount 30)`) is a requirement on a
+        // fact, not its definition: the amount stays an input.
         _ => {}
     }
 }
@@ -268,9 +228,14 @@ impl Linter<'_> {
                 vars.len() == 1 && vars.iter().all(|v| inputs.iter().any(|(n, _)| n == v))
             })
             .collect();
+        let conditions: Vec<Expr> = group
+            .iter()
+            .filter_map(|&r| self.split(r))
+            .map(|(condition, _)| condition)
+            .collect();
         let facts: Vec<Fact> = inputs
             .iter()
-            .flat_map(|(name, sort)| self.facts_of(name, sort))
+            .flat_map(|(name, sort)| facts_of(self.model, name, sort, &conditions))
             .collect();
         if facts.len() < 2 {
             return;
@@ -460,9 +425,9 @@ impl Linter<'_> {
     }
 
     /// The group's input variables: no rule defines them. A rule defines
-    /// what its conclusion states outright (`x`, `(not x)`, `(= x …)`,
-    /// `(<= x …)`, and each part of an `and`), and a top-level `(= x …)`
-    /// defines `x`; a disjunction of requirements defines nothing.
+    /// what its conclusion states outright (`x`, `(not x)`, `(= x …)` and
+    /// each part of an `and`), and a top-level `(= x …)` defines `x`; a
+    /// disjunction of requirements or a bound (`(<= x …)`) defines nothing.
     fn inputs(&self, group: &[usize]) -> Vec<(String, Sort)> {
         let mut defined: HashSet<String> = HashSet::new();
         let mut used: BTreeSet<String> = BTreeSet::new();
@@ -508,28 +473,5 @@ impl Linter<'_> {
             .filter(|s| self.session.vocabulary.is_variable(s))
             .map(str::to_string)
             .collect()
-    }
-
-    fn facts_of(&self, name: &str, sort: &Sort) -> Vec<Fact> {
-        let fact = |value| Fact {
-            variable: name.to_string(),
-            value,
-        };
-        match sort {
-            Sort::Bool => vec![fact(FactValue::Bool(true)), fact(FactValue::Bool(false))],
-            Sort::Enum(type_name) => self
-                .model
-                .enums
-                .iter()
-                .find(|(n, _)| n == type_name)
-                .map(|(_, values)| {
-                    values
-                        .iter()
-                        .map(|v| fact(FactValue::Enum(v.clone())))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Sort::Int | Sort::Real => Vec::new(),
-        }
     }
 }

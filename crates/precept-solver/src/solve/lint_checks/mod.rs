@@ -19,6 +19,7 @@
 
 mod condition_box;
 mod exceptions;
+mod input_facts;
 mod linter;
 mod memo;
 mod overlaps;
