@@ -6,15 +6,22 @@
 //! `(=> a b)`, its contrapositive `(=> (not b) (not a))` and their De
 //! Morgan forms, with the sides of an `=` in either order.
 //!
-//! Of a rule and its contrapositive (each with its negations pushed inward),
-//! the reading with fewer negations and disjunctions is the rule's:
-//! `a ∧ ¬b ⇒ ¬c` stays an exception, `¬b ⇒ ¬a` reads `a ⇒ b`. A tie (`a ⇒ ¬c` against `c ⇒ ¬a`)
-//! goes by the rule graph: the reading that concludes what the group's other
-//! rules conclude, and, failing that, the one whose conclusion sorts first.
+//! Of a rule and its contrapositive (each with its negations pushed
+//! inward), the rule's reading is, in this order:
+//! 1. between readings without disjunctions, the one that concludes what
+//!    the other rules conclude: `¬adult ⇒ ¬canBook` beside
+//!    `resident ⇒ canBook` denies the decision;
+//! 2. the one that decides a Boolean or an enum rather than bounding a
+//!    number no rule decides: `age < 16 ⇒ ¬canRide`, not
+//!    `canRide ⇒ age ≥ 16`;
+//! 3. the one with fewer negations and disjunctions (`a ∧ ¬b ⇒ ¬c` stays an
+//!    exception, `¬b ⇒ ¬a` reads `a ⇒ b`), which is also how a rule read
+//!    alone points;
+//! 4. the one whose conclusion sorts first.
 
 use crate::model::PolicyModel;
 use crate::smt::{Expr, ExprKind, Op, parse_expr};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// Which reading of an implication is the rule's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,26 +54,76 @@ pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
     split_oriented(formula, orientation)
 }
 
-/// Each formula's orientation (None for a rule that is no implication),
-/// ties decided by what the others conclude.
+/// Each formula's orientation (None for a rule that is no implication):
+/// the reading that concludes what the other rules conclude (and reads as
+/// conditions what they do not), then the less awkward one, then the one
+/// whose conclusion sorts first.
 pub fn orient_group(
     formulas: &[&Expr],
     is_variable: &dyn Fn(&str) -> bool,
 ) -> Vec<Option<Orientation>> {
-    let preferred: Vec<Option<Option<Orientation>>> =
-        formulas.iter().map(|f| preference(f)).collect();
-    let concluded: BTreeSet<String> = formulas
+    // What each rule concludes read alone, counted per variable.
+    let alone: Vec<Option<BTreeSet<String>>> = formulas
         .iter()
-        .zip(&preferred)
-        .filter_map(|(f, p)| split_oriented(f, (*p)?.as_ref().copied()?))
-        .flat_map(|(_, conclusion)| variables(&conclusion, is_variable))
+        .map(|f| {
+            let (_, conclusion) = split_oriented(f, preference(f)??)?;
+            Some(variables(&conclusion, is_variable))
+        })
         .collect();
+    let mut concluders: HashMap<String, usize> = HashMap::new();
+    for variables in alone.iter().flatten() {
+        for v in variables {
+            *concluders.entry(v.clone()).or_default() += 1;
+        }
+    }
     formulas
         .iter()
-        .zip(preferred)
-        .map(|(formula, preferred)| match preferred? {
-            Some(orientation) => Some(orientation),
-            None => Some(by_graph(formula, &concluded, is_variable)),
+        .zip(&alone)
+        .map(|(formula, own)| {
+            let preferred = preference(formula)?;
+            // How many other rules conclude the variables of `e`.
+            let others = |e: &Expr| -> isize {
+                variables(e, is_variable)
+                    .iter()
+                    .map(|v| {
+                        let all = concluders.get(v).copied().unwrap_or(0);
+                        let mine = own.as_ref().is_some_and(|o| o.contains(v)) as usize;
+                        (all - mine) as isize
+                    })
+                    .sum()
+            };
+            // The graph decides between readings of literals only: a rule
+            // with a disjunction keeps its less awkward reading.
+            let plain = [Orientation::AsWritten, Orientation::Contrapositive]
+                .iter()
+                .all(|&o| {
+                    split_oriented(formula, o).is_some_and(|(a, c)| !has_or(&a) && !has_or(&c))
+                });
+            let score = |orientation| {
+                let (condition, conclusion) =
+                    split_oriented(formula, orientation).expect("an implication");
+                let graph = match plain {
+                    true => others(&conclusion) - others(&condition),
+                    false => 0,
+                };
+                let awkward = preferred.is_some_and(|p| p != orientation);
+                (
+                    graph,
+                    // A bound on a number no rule decides is a condition; a
+                    // rule decides a Boolean or an enum.
+                    std::cmp::Reverse(bounds_on_inputs(&conclusion, &|v| {
+                        is_variable(v) && !concluders.contains_key(v)
+                    })),
+                    !awkward,
+                    std::cmp::Reverse(conclusion.to_string()),
+                )
+            };
+            Some(
+                match score(Orientation::AsWritten) >= score(Orientation::Contrapositive) {
+                    true => Orientation::AsWritten,
+                    false => Orientation::Contrapositive,
+                },
+            )
         })
         .collect()
 }
@@ -130,38 +187,18 @@ fn preference(formula: &Expr) -> Option<Option<Orientation>> {
     })
 }
 
-/// A tie: the reading whose conclusion other rules also conclude (and
-/// whose condition they do not), else the one whose conclusion sorts first.
-fn by_graph(
-    formula: &Expr,
-    concluded: &BTreeSet<String>,
-    is_variable: &dyn Fn(&str) -> bool,
-) -> Orientation {
-    let score = |orientation| {
-        let (condition, conclusion) = split_oriented(formula, orientation).expect("an implication");
-        let derived = |e: &Expr| {
-            variables(e, is_variable)
-                .iter()
-                .filter(|v| concluded.contains(*v))
-                .count()
-        };
-        (
-            derived(&conclusion) as isize - derived(&condition) as isize,
-            std::cmp::Reverse(conclusion.to_string()),
-        )
-    };
-    match score(Orientation::AsWritten) >= score(Orientation::Contrapositive) {
-        true => Orientation::AsWritten,
-        false => Orientation::Contrapositive,
-    }
-}
-
+/// The variables `expr` states outright: not those it only bounds
+/// (`(<= amount 30)` decides nothing about the amount).
 fn variables(expr: &Expr, is_variable: &dyn Fn(&str) -> bool) -> BTreeSet<String> {
-    expr.symbols()
-        .into_iter()
-        .filter(|s| is_variable(s))
-        .map(str::to_string)
-        .collect()
+    match &expr.kind {
+        ExprKind::App(Op::Le | Op::Lt | Op::Ge | Op::Gt, _) => BTreeSet::new(),
+        ExprKind::App(_, args) => args
+            .iter()
+            .flat_map(|a| variables(a, is_variable))
+            .collect(),
+        ExprKind::Symbol(s) if is_variable(s) => BTreeSet::from([s.clone()]),
+        _ => BTreeSet::new(),
+    }
 }
 
 /// How far a reading is from how rules are stated: each negation counts
@@ -174,6 +211,32 @@ fn awkwardness(expr: &Expr) -> usize {
         ExprKind::App(_, args) => args.iter().map(awkwardness).sum(),
         _ => 0,
     }
+}
+
+fn has_or(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::App(Op::Or, _) => true,
+        ExprKind::App(_, args) => args.iter().any(has_or),
+        _ => false,
+    }
+}
+
+/// The comparisons (`<=`, `<`, `>=`, `>`) in `expr` of numbers that are
+/// all `input`s.
+fn bounds_on_inputs(expr: &Expr, input: &dyn Fn(&str) -> bool) -> usize {
+    match &expr.kind {
+        ExprKind::App(Op::Le | Op::Lt | Op::Ge | Op::Gt, _) => {
+            let symbols = expr.symbols();
+            usize::from(!symbols.is_empty() && symbols.iter().all(|s| input(s)))
+        }
+        ExprKind::App(_, args) => args.iter().map(|a| bounds_on_inputs(a, input)).sum(),
+        _ => 0,
+    }
+}
+
+/// `(not expr)` with the negation pushed inward: `¬(¬a ∧ ¬b)` is `a ∨ b`.
+pub fn negation_of(expr: &Expr) -> Expr {
+    normal(expr, false)
 }
 
 fn joined(op: Op, mut parts: Vec<Expr>) -> Expr {

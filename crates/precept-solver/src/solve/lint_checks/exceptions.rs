@@ -21,6 +21,7 @@ use z3::ast::Bool;
 use super::input_facts::{Fact, FactValue, facts_of};
 use super::linter::Linter;
 use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
+use crate::model::orientation::negation_of;
 use crate::smt::{Expr, ExprKind, Op, Sort};
 use crate::solve::Scenario;
 
@@ -394,7 +395,8 @@ impl Linter<'_> {
 
     /// For the shape "G: a ⇒ g" and "N: g ⇒ c" (a general rule and a rule
     /// that states what its conclusion requires), the fix that moves N's
-    /// requirement into G's condition: "a ∧ c ⇒ g".
+    /// requirement into G's condition: "a ∧ c ⇒ g". A requirement stated
+    /// as a denial, "N: d ⇒ ¬g", is the requirement ¬d.
     fn missing_condition_fix(&self, forbidding: &[usize]) -> Option<Fix> {
         let [first, second] = forbidding else {
             return None;
@@ -405,10 +407,18 @@ impl Linter<'_> {
                 continue;
             };
             let concluded: BTreeSet<&str> = concl_g.symbols().into_iter().collect();
-            let needs = cond_n.symbols();
-            if needs.is_empty() || !needs.iter().all(|s| concluded.contains(s)) {
+            let within = |e: &Expr| {
+                let symbols = e.symbols();
+                !symbols.is_empty() && symbols.iter().all(|s| concluded.contains(s))
+            };
+            let requirement = if within(&cond_n) {
+                concl_n.clone()
+            } else if within(&concl_n) && matches!(concl_n.kind, ExprKind::App(Op::Not, _)) {
+                negation_of(&cond_n)
+            } else {
                 continue;
-            }
+            };
+            let concl_n = requirement;
             let mut condition = conjuncts(&cond_g);
             condition.push(concl_n.clone());
             let repaired = Expr::app(Op::Implies, vec![and_of(condition), concl_g.clone()]);
