@@ -120,13 +120,21 @@ pub fn dense() -> PolicyModel {
         })
     };
     for b in 0..BOOLS {
-        declare(format!("b{b}"), "Bool".into(), format!("Whether fact {b} holds"));
+        declare(
+            format!("b{b}"),
+            "Bool".into(),
+            format!("Whether fact {b} holds"),
+        );
     }
     for n in 0..INTS {
         declare(format!("n{n}"), "Int".into(), format!("Count {n}"));
     }
     for x in 0..REALS {
-        declare(format!("x{x}"), "Real".into(), format!("Amount {x} in pounds"));
+        declare(
+            format!("x{x}"),
+            "Real".into(),
+            format!("Amount {x} in pounds"),
+        );
     }
     for e in 0..ENUMS {
         declare(format!("e{e}"), format!("T{e}"), format!("The kind {e}"));
@@ -144,7 +152,11 @@ pub fn dense() -> PolicyModel {
             [(only, _)] => only.clone(),
             parts => format!(
                 "(and {})",
-                parts.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>().join(" ")
+                parts
+                    .iter()
+                    .map(|(a, _)| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
         };
         model.rules.push(Rule {

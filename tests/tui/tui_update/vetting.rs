@@ -463,7 +463,7 @@ fn conflicts_over_one_variable_are_one_row_and_notes_fold_away() {
 
 #[test]
 fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
-    // The LLM-formalized CBT page: twelve conflicts decide needsToTakeCbt.
+    // The LLM-formalized CBT page: eleven conflicts decide needsToTakeCbt.
     let scratch = support::copy_test_data("lab/cbt-llm-model");
     let mut app = open_app(scratch.path());
     for size in [(120, 40), (80, 24)] {
@@ -479,7 +479,7 @@ fn the_rules_of_a_large_conflict_group_are_in_view_when_chosen() {
             .iter()
             .position(|g| {
                 g.subject
-                    .starts_with("12 conflicts deciding needsToTakeCbt")
+                    .starts_with("11 conflicts deciding needsToTakeCbt")
             })
             .unwrap_or_else(|| panic!("{:#?}", app.lint.triage.groups));
         for _ in 0..row {

@@ -8,9 +8,11 @@
 //!
 //! Of a rule and its contrapositive (each with its negations pushed
 //! inward), the rule's reading is, in this order:
-//! 1. between readings without disjunctions, the one that concludes what
-//!    the other rules conclude: `¬adult ⇒ ¬canBook` beside
-//!    `resident ⇒ canBook` denies the decision;
+//! 1. the one that does not go against the rule graph (`rate = 0 ⇒ fee = 0`
+//!    where other rules decide the rate from the age class and the fee from
+//!    the rate, not `fee ≠ 0 ⇒ rate ≠ 0`), and, between two literals, the
+//!    one that concludes what more other rules conclude (`¬adult ⇒ ¬canBook`
+//!    beside `resident ⇒ canBook` denies the decision);
 //! 2. the one that decides a Boolean or an enum rather than bounding a
 //!    number no rule decides: `age < 16 ⇒ ¬canRide`, not
 //!    `canRide ⇒ age ≥ 16`;
@@ -28,6 +30,16 @@ use std::collections::{BTreeSet, HashMap};
 pub enum Orientation {
     AsWritten,
     Contrapositive,
+}
+
+/// How a rule of a group is read: its orientation, and whether nothing but
+/// the order of the words chose it (`a ⇒ ¬c` beside rules that tell
+/// neither way): such a rule is a constraint between its facts, with no
+/// condition and no conclusion of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reading {
+    pub orientation: Orientation,
+    pub symmetric: bool,
 }
 
 /// The rule's condition and conclusion in `orientation`, negations pushed
@@ -55,75 +67,114 @@ pub fn split_implication(formula: &Expr) -> Option<(Expr, Expr)> {
 }
 
 /// Each formula's orientation (None for a rule that is no implication):
-/// the reading that concludes what the other rules conclude (and reads as
-/// conditions what they do not), then the less awkward one, then the one
-/// whose conclusion sorts first.
+/// the reading that goes downstream in the rule graph, then the one that
+/// decides a Boolean rather than bounding an undecided number, then the
+/// less awkward one, then the one whose conclusion sorts first.
 pub fn orient_group(
     formulas: &[&Expr],
     is_variable: &dyn Fn(&str) -> bool,
-) -> Vec<Option<Orientation>> {
-    // What each rule concludes read alone, counted per variable.
-    let alone: Vec<Option<BTreeSet<String>>> = formulas
+) -> Vec<Option<Reading>> {
+    // Each rule read alone: the variables of its condition and conclusion.
+    let alone: Vec<Option<(BTreeSet<String>, BTreeSet<String>)>> = formulas
         .iter()
         .map(|f| {
-            let (_, conclusion) = split_oriented(f, preference(f)??)?;
-            Some(variables(&conclusion, is_variable))
+            let (condition, conclusion) = split_oriented(f, preference(f)??)?;
+            Some((
+                mentioned(&condition, is_variable),
+                variables(&conclusion, is_variable),
+            ))
         })
         .collect();
-    let mut concluders: HashMap<String, usize> = HashMap::new();
-    for variables in alone.iter().flatten() {
-        for v in variables {
-            *concluders.entry(v.clone()).or_default() += 1;
+    let concluded: BTreeSet<&String> = alone.iter().flatten().flat_map(|(_, k)| k).collect();
+    let rank = ranks(&alone);
+    // Each variable's level by each rule that concludes it.
+    let mut levels: HashMap<&String, Vec<(usize, usize)>> = HashMap::new();
+    for (r, (condition, conclusion)) in alone
+        .iter()
+        .enumerate()
+        .filter_map(|(r, a)| Some((r, a.as_ref()?)))
+    {
+        let above = condition
+            .iter()
+            .map(|v| rank.get(v).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        for v in conclusion {
+            levels.entry(v).or_default().push((r, above + 1));
         }
     }
+    // Each variable's level and how many rules conclude it, by the rules
+    // other than `own`; None for the level of one no other rule concludes.
+    let placed = |v: &String, own: usize| -> (Option<usize>, usize) {
+        let others: Vec<usize> = levels
+            .get(v)
+            .into_iter()
+            .flatten()
+            .filter(|(r, _)| *r != own)
+            .map(|(_, l)| *l)
+            .collect();
+        (others.iter().copied().max(), others.len())
+    };
     formulas
         .iter()
-        .zip(&alone)
-        .map(|(formula, own)| {
+        .enumerate()
+        .map(|(own, formula)| {
             let preferred = preference(formula)?;
-            // How many other rules conclude the variables of `e`.
-            let others = |e: &Expr| -> isize {
-                variables(e, is_variable)
-                    .iter()
-                    .map(|v| {
-                        let all = concluders.get(v).copied().unwrap_or(0);
-                        let mine = own.as_ref().is_some_and(|o| o.contains(v)) as usize;
-                        (all - mine) as isize
-                    })
-                    .sum()
-            };
-            // The graph decides between readings of literals only: a rule
-            // with a disjunction keeps its less awkward reading.
-            let plain = [Orientation::AsWritten, Orientation::Contrapositive]
+            let literal_conclusions = [Orientation::AsWritten, Orientation::Contrapositive]
                 .iter()
-                .all(|&o| {
-                    split_oriented(formula, o).is_some_and(|(a, c)| !has_or(&a) && !has_or(&c))
-                });
+                .all(|&o| split_oriented(formula, o).is_some_and(|(_, c)| is_literal(&c)));
             let score = |orientation| {
                 let (condition, conclusion) =
                     split_oriented(formula, orientation).expect("an implication");
-                let graph = match plain {
-                    true => others(&conclusion) - others(&condition),
+                let concluded_here = variables(&conclusion, is_variable);
+                let read = mentioned(&condition, is_variable);
+                let upstream = read
+                    .iter()
+                    .filter_map(|v| placed(v, own).0)
+                    .max()
+                    .unwrap_or(0);
+                // Against the grain: it concludes what other rules place
+                // above what it reads.
+                let against = concluded_here
+                    .iter()
+                    .filter(|v| placed(v, own).0.is_some_and(|l| l < upstream))
+                    .count();
+                // Between a denial and a requirement, the reading that
+                // concludes what more other rules conclude.
+                let concluders = |vs: &BTreeSet<String>| -> isize {
+                    vs.iter().map(|v| placed(v, own).1 as isize).sum()
+                };
+                let decides = match literal_conclusions {
+                    true => concluders(&concluded_here) - concluders(&read),
                     false => 0,
                 };
                 let awkward = preferred.is_some_and(|p| p != orientation);
                 (
-                    graph,
+                    (std::cmp::Reverse(against), decides),
                     // A bound on a number no rule decides is a condition; a
                     // rule decides a Boolean or an enum.
                     std::cmp::Reverse(bounds_on_inputs(&conclusion, &|v| {
-                        is_variable(v) && !concluders.contains_key(v)
+                        is_variable(v) && !concluded.contains(&v.to_string())
                     })),
                     !awkward,
                     std::cmp::Reverse(conclusion.to_string()),
                 )
             };
-            Some(
-                match score(Orientation::AsWritten) >= score(Orientation::Contrapositive) {
+            let (written, contrapositive) = (
+                score(Orientation::AsWritten),
+                score(Orientation::Contrapositive),
+            );
+            // Told apart only by how the conclusion sorts: the rule reads
+            // the same both ways.
+            let symmetric = (&written.0, &written.1, written.2)
+                == (&contrapositive.0, &contrapositive.1, contrapositive.2);
+            Some(Reading {
+                orientation: match written >= contrapositive {
                     true => Orientation::AsWritten,
                     false => Orientation::Contrapositive,
                 },
-            )
+                symmetric,
+            })
         })
         .collect()
 }
@@ -143,7 +194,7 @@ pub fn oriented_model(model: &PolicyModel) -> PolicyModel {
     let mut oriented = model.clone();
     for (rule, expr) in oriented.rules.iter_mut().zip(&parsed) {
         let Some(expr) = expr else { continue };
-        let Some(orientation) = orientations.next().flatten() else {
+        let Some(Reading { orientation, .. }) = orientations.next().flatten() else {
             continue;
         };
         if orientation == Orientation::AsWritten && !negates_a_connective(expr) {
@@ -170,6 +221,36 @@ fn negates_a_connective(expr: &Expr) -> bool {
     }
 }
 
+/// How far downstream each variable is in the graph of the rules read
+/// alone: 0 for one no rule concludes, else one more than the conditions
+/// of the rules that conclude it (cycles are cut at a fixed depth).
+fn ranks(rules: &[Option<(BTreeSet<String>, BTreeSet<String>)>]) -> HashMap<String, usize> {
+    const DEEPEST: usize = 32;
+    let mut rank: HashMap<String, usize> = HashMap::new();
+    for _ in 0..DEEPEST {
+        let mut changed = false;
+        for (condition, conclusion) in rules.iter().flatten() {
+            let above = condition
+                .iter()
+                .map(|v| rank.get(v).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            let level = (above + 1).min(DEEPEST);
+            for v in conclusion {
+                let current = rank.entry(v.clone()).or_default();
+                if *current < level {
+                    *current = level;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    rank
+}
+
 /// The less awkward reading; `Some(None)` on a tie, None when
 /// `formula` is no implication.
 fn preference(formula: &Expr) -> Option<Option<Orientation>> {
@@ -185,6 +266,28 @@ fn preference(formula: &Expr) -> Option<Option<Orientation>> {
         std::cmp::Ordering::Greater => Some(Orientation::Contrapositive),
         std::cmp::Ordering::Equal => None,
     })
+}
+
+/// Whether `expr` states one fact or its negation: a Boolean, an enum's
+/// value, an equation; not a bound (`(<= x 3)`) and not a combination.
+fn is_literal(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::App(Op::Not, args) => args.len() == 1 && is_literal(&args[0]),
+        ExprKind::App(
+            Op::And | Op::Or | Op::Implies | Op::Ite | Op::Le | Op::Lt | Op::Ge | Op::Gt,
+            _,
+        ) => false,
+        _ => true,
+    }
+}
+
+/// Every variable `expr` mentions, bounded or not.
+fn mentioned(expr: &Expr, is_variable: &dyn Fn(&str) -> bool) -> BTreeSet<String> {
+    expr.symbols()
+        .into_iter()
+        .filter(|s| is_variable(s))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The variables `expr` states outright: not those it only bounds
@@ -210,14 +313,6 @@ fn awkwardness(expr: &Expr) -> usize {
         ExprKind::App(Op::Or, args) => 2 + args.iter().map(awkwardness).sum::<usize>(),
         ExprKind::App(_, args) => args.iter().map(awkwardness).sum(),
         _ => 0,
-    }
-}
-
-fn has_or(expr: &Expr) -> bool {
-    match &expr.kind {
-        ExprKind::App(Op::Or, _) => true,
-        ExprKind::App(_, args) => args.iter().any(has_or),
-        _ => false,
     }
 }
 
@@ -356,7 +451,7 @@ mod tests {
                 .into_iter()
                 .zip(rules)
                 .map(|(o, r)| {
-                    let (a, c) = split_oriented(r, o.unwrap()).unwrap();
+                    let (a, c) = split_oriented(r, o.unwrap().orientation).unwrap();
                     (a.to_string(), c.to_string())
                 })
                 .collect()

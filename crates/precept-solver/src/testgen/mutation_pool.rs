@@ -111,11 +111,11 @@ pub fn mutation_score_cached(
                     };
                     let judged = judge_rule(worker, model, &graph, &baseline, group, cache);
                     let count = group.len();
-                    {
-                        let mut slots = slots.lock().expect("mutation results poisoned");
-                        for (k, result) in judged.into_iter().enumerate() {
-                            slots[first + k] = result;
-                        }
+                    // Results and progress under one lock, so progress is
+                    // reported in the order it grows.
+                    let mut slots = slots.lock().expect("mutation results poisoned");
+                    for (k, result) in judged.into_iter().enumerate() {
+                        slots[first + k] = result;
                     }
                     let finished = done.fetch_add(count, Ordering::Relaxed) + count;
                     progress(MutationProgress {
@@ -123,6 +123,7 @@ pub fn mutation_score_cached(
                         total,
                         elapsed: started.elapsed(),
                     });
+                    drop(slots);
                 }
             });
         }

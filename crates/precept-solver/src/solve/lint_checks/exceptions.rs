@@ -310,10 +310,13 @@ impl Linter<'_> {
                 return;
             };
             // A Boolean that names an enum value ("recognised as a charity
-            // or CASC" ⇒ the organisation is one) forbids by definition.
+            // or CASC" ⇒ the organisation is one) forbids by definition, and
+            // a constraint between two facts (a rule that reads the same
+            // both ways) says just that.
             if forbidding.is_empty()
                 || forbidding.iter().all(|r| domain.contains(r))
                 || forbidding.iter().all(|&r| self.names_an_enum_value(r))
+                || forbidding.iter().all(|r| self.symmetric.contains(r))
             {
                 continue;
             }

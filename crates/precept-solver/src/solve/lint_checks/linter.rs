@@ -54,6 +54,8 @@ pub(super) struct Linter<'a> {
     pub(super) situation_budget_ran_out: bool,
     /// Which way each implication of the group points (`orientation.rs`).
     pub(super) orientations: std::collections::HashMap<usize, Orientation>,
+    /// The group's rules that read the same both ways: constraints.
+    pub(super) symmetric: HashSet<usize>,
 }
 
 impl<'a> Linter<'a> {
@@ -74,6 +76,7 @@ impl<'a> Linter<'a> {
             situation_budget: SITUATION_CHECK_BUDGET,
             situation_budget_ran_out: false,
             orientations: std::collections::HashMap::new(),
+            symmetric: HashSet::new(),
         }
     }
 }
@@ -168,10 +171,18 @@ impl Linter<'_> {
             .collect();
         let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
         let orientations = orient_group(&formulas, &is_variable);
+        // A rule that reads the same both ways is a constraint: no
+        // condition, no conclusion.
+        self.symmetric = group
+            .iter()
+            .zip(&orientations)
+            .filter(|(_, o)| o.is_some_and(|o| o.symmetric))
+            .map(|(&r, _)| r)
+            .collect();
         self.orientations = group
             .iter()
             .zip(orientations)
-            .filter_map(|(&r, o)| Some((r, o?)))
+            .filter_map(|(&r, o)| o.filter(|o| !o.symmetric).map(|o| (r, o.orientation)))
             .collect();
     }
 

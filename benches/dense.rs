@@ -1,0 +1,81 @@
+//! Whole-model analyses on the dense model (`support/dense_model.rs`):
+//! 1,500 random implications over 2,000 variables, nearly all in one cone.
+//! Prints the model's shape, then the full lint's time with 1 and 2
+//! workers, stage by stage.
+//!
+//! Run: cargo bench --bench dense
+//!
+//! Knobs: `DENSE_RULES=N` lints only the first N rules (to see how the
+//! time grows); `PRECEPT_BENCH_JOBS=2` only that pool size.
+
+#[path = "support/dense_model.rs"]
+mod dense_model;
+#[path = "support/scale_model.rs"]
+mod scale_model;
+
+use precept::model::compile;
+use precept::scheduler::{JobId, Scheduler};
+use precept::solve::lint_checks::LintEvent;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let mut model = dense_model::dense();
+    if let Some(n) = std::env::var("DENSE_RULES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        model.rules.truncate(n);
+    }
+    let compiled = compile(&model);
+    assert!(compiled.issues.is_empty(), "{:?}", &compiled.issues[..1]);
+    let (groups, largest) = scale_model::Groups::build(&compiled).sizes();
+    println!(
+        "dense model: {} rules, {} variables, {} enum types; {groups} group(s), the largest with {largest} rules",
+        compiled.rules.len(),
+        compiled.variables.len(),
+        compiled.enums.len()
+    );
+    let jobs: Vec<usize> = match std::env::var("PRECEPT_BENCH_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+    {
+        Some(j) => vec![j],
+        None => vec![1, 2],
+    };
+    for jobs in jobs {
+        lint(&compiled, jobs);
+    }
+}
+
+/// The solver lint on `jobs` workers, with the time each stage took.
+fn lint(compiled: &precept::model::CompiledModel, jobs: usize) {
+    let pool = Scheduler::new(jobs, Duration::from_secs(5));
+    let (events, received) = std::sync::mpsc::channel();
+    let start = Instant::now();
+    pool.lint(JobId::next(), compiled.clone(), events);
+    let mut stages: BTreeMap<String, Duration> = BTreeMap::new();
+    let (mut stage, mut since) = (String::from("start"), Instant::now());
+    let mut found = 0;
+    for event in received.iter() {
+        match event {
+            LintEvent::Found(_) => found += 1,
+            LintEvent::Progress { stage: now, .. } if now != stage => {
+                *stages.entry(stage.clone()).or_default() += since.elapsed();
+                (stage, since) = (now.to_string(), Instant::now());
+            }
+            LintEvent::Progress { .. } => {}
+            LintEvent::Finished { checks, undecided } => {
+                *stages.entry(stage.clone()).or_default() += since.elapsed();
+                println!(
+                    "lint, {jobs} worker(s): {:.1} s, {found} diagnostics, {checks} checks ({undecided} not decided)",
+                    start.elapsed().as_secs_f64()
+                );
+                break;
+            }
+        }
+    }
+    for (stage, time) in stages {
+        println!("  {stage:<40} {:>8.2} s", time.as_secs_f64());
+    }
+}
