@@ -11,6 +11,7 @@
 #[path = "support/dense_model.rs"]
 mod dense_model;
 #[path = "support/scale_model.rs"]
+#[allow(unused_imports)]
 mod scale_model;
 
 use precept::model::compile;
@@ -65,7 +66,9 @@ fn lint(compiled: &precept::model::CompiledModel, jobs: usize) {
                 (stage, since) = (now.to_string(), Instant::now());
             }
             LintEvent::Progress { .. } => {}
-            LintEvent::Finished { checks, undecided } => {
+            LintEvent::Finished {
+                checks, undecided, ..
+            } => {
                 *stages.entry(stage.clone()).or_default() += since.elapsed();
                 println!(
                     "lint, {jobs} worker(s): {:.1} s, {found} diagnostics, {checks} checks ({undecided} not decided)",

@@ -102,6 +102,7 @@ fn run(policy: &str, catch_all: bool) {
             LintEvent::Finished {
                 checks: c,
                 undecided: u,
+                ..
             } => {
                 checks = c;
                 undecided = u;

@@ -187,7 +187,9 @@ fn solver_lint(
         match event {
             LintEvent::Found(diagnostic) => found.push(*diagnostic),
             LintEvent::Progress { .. } => progress_events += 1,
-            LintEvent::Finished { checks, undecided } => {
+            LintEvent::Finished {
+                checks, undecided, ..
+            } => {
                 println!(
                     "lint solver, {jobs} worker(s): {} diagnostics, {checks} checks ({undecided} not decided), {progress_events} progress events, {:.1} s (CPU {:.1} s)",
                     found.len(),

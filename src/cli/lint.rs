@@ -1,11 +1,11 @@
-//! `precept lint DIR [--json] [--no-solver] [--jobs N]`
+//! `precept lint DIR [--json] [--no-solver] [--jobs N] [--budget-s S] [--strict]`
 
 use super::common::{Failure, Outcome, print_json};
 use super::render;
 use clap::Args;
 use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use precept_engine::lifecycle::report::quality::LintRow;
-use precept_engine::lint::full::full_lint;
+use precept_engine::lint::full::full_lint_within;
 use precept_engine::lint::triage::{test_components, tests_reached, triage};
 use precept_engine::lint::{Diagnostic, LintCounts, Severity};
 use precept_engine::model::finding::Scenario;
@@ -41,6 +41,22 @@ pub struct LintArgs {
     /// kind and a count of the rest; --json always has every one)
     #[arg(long)]
     pub all: bool,
+    /// Stop the solver checks cleanly after this many seconds, most useful
+    /// checks first, and report what was left unchecked (default: the
+    /// project's `budget_s.lint`, else no budget); with --strict, anything
+    /// left unchecked fails the run
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
+    pub budget_s: Option<f64>,
+}
+
+/// A budget in seconds: a positive number.
+pub fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => Ok(seconds),
+        _ => Err(format!(
+            "expected a positive number of seconds, found '{text}'"
+        )),
+    }
 }
 
 /// Diagnostics of one kind printed without `--all`.
@@ -62,24 +78,41 @@ pub fn run(args: &LintArgs) -> Outcome {
         // Each worker loads the model itself when the lint starts.
         Scheduler::new(jobs, Duration::from_millis(timeout_ms))
     });
+    let budget = args
+        .budget_s
+        .or(project.settings.budget_s.lint)
+        .map(Duration::from_secs_f64);
     let show_progress = !args.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let started = std::time::Instant::now();
     let progress = |done: usize, total: usize, stage: &str| {
         if show_progress {
-            eprint!("\r\x1b[2Klint: {stage} {done}/{total}");
+            let left = budget
+                .map(|b| {
+                    format!(
+                        " · budget {:.0} s, {:.0} s left",
+                        b.as_secs_f64(),
+                        b.saturating_sub(started.elapsed()).as_secs_f64()
+                    )
+                })
+                .unwrap_or_default();
+            eprint!("\r\x1b[2Klint: {stage} {done}/{total}{left}");
             let _ = std::io::stderr().flush();
         }
     };
-    let diagnostics = full_lint(
+    let run = full_lint_within(
         &project.model,
         &compiled,
         pool.as_ref().map(|p| p.workers()),
+        budget,
         &progress,
     );
+    let diagnostics = run.diagnostics;
     if show_progress && pool.is_some() {
         eprint!("\r\x1b[2K");
     }
-    if !args.no_solver {
-        // Kept for `precept report`, which shows the same rows.
+    if !args.no_solver && run.unchecked.is_empty() {
+        // Kept for `precept report`, which shows the same rows (a lint the
+        // budget cut short is not its figure).
         let rows: Vec<LintRow> = diagnostics.iter().map(LintRow::from).collect();
         FiguresCache::file(&project, timeout_ms, FigureKind::Lint, rows);
     }
@@ -96,8 +129,16 @@ pub fn run(args: &LintArgs) -> Outcome {
         if args.strict && conflicts > 0 {
             println!("--strict: {conflicts} conflicting rule findings");
         }
+        if args.strict && !run.unchecked.is_empty() {
+            let skipped: Vec<&str> = run.unchecked.iter().map(|u| u.check).collect();
+            println!(
+                "--strict: the budget left checks undone: {}",
+                skipped.join(", ")
+            );
+        }
     }
-    if counts.errors > 0 || (args.strict && conflicts > 0) {
+    let skipped = args.strict && !run.unchecked.is_empty();
+    if counts.errors > 0 || (args.strict && conflicts > 0) || skipped {
         Err(Failure::Check)
     } else {
         Ok(())

@@ -446,3 +446,65 @@ fn lint_strict_fails_on_conflicting_rules() {
         stdout(&strict)
     );
 }
+
+/// A lint budget stops the solver checks cleanly and says what it left
+/// unchecked, per kind of check with its rules: never a partial lint read
+/// as complete. `--strict` fails on what was skipped and names it; the
+/// project's `budget_s.lint` is the default; a budget that is no positive
+/// number is refused.
+#[test]
+fn a_lint_budget_reports_what_it_left_unchecked() {
+    let project = copy_sample("airline-refunds");
+    let dir = project.path().to_str().unwrap();
+    let full = precept(&["lint", dir, "--all"]);
+    assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
+    assert!(!stdout(&full).contains("lint budget"), "{}", stdout(&full));
+
+    let cut = precept(&["lint", dir, "--all", "--budget-s", "0.001"]);
+    let text = stdout(&cut);
+    assert_eq!(cut.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "Not checked within the lint budget of 0.001 s: conflicting overlaps (L206) on"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("skipped, not passed"), "{text}");
+    assert!(!text.contains("L206 conflicting-overlap:"), "{text}");
+
+    let strict = precept(&["lint", dir, "--budget-s", "0.001", "--strict"]);
+    let text = stdout(&strict);
+    assert_eq!(strict.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("--strict: the budget left checks undone: conflicting overlaps (L206), impossible situations (L210), gaps (L207)"),
+        "{text}"
+    );
+
+    // The project's default, and the flag over it.
+    let settings = project.path().join("precept.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    json["budget_s"] = serde_json::json!({"lint": 0.001});
+    fs::write(&settings, json.to_string()).unwrap();
+    let by_default = precept(&["lint", dir, "--json"]);
+    let found: serde_json::Value = serde_json::from_str(&stdout(&by_default)).unwrap();
+    assert!(
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "L299" && d["message"].as_str().unwrap().contains("lint budget")),
+        "{found:#}"
+    );
+    // A budget that is not reached changes nothing.
+    let generous = precept(&["lint", dir, "--all", "--budget-s", "600"]);
+    assert_eq!(stdout(&generous), stdout(&full));
+
+    let refused = precept(&["lint", dir, "--budget-s", "0"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("expected a positive number of seconds, found '0'"),
+        "{}",
+        stderr(&refused)
+    );
+}

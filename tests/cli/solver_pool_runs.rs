@@ -36,7 +36,9 @@ fn drain(received: std::sync::mpsc::Receiver<LintEvent>) -> (Vec<Diagnostic>, (u
         match event {
             LintEvent::Found(d) => found.push(*d),
             LintEvent::Progress { .. } => {}
-            LintEvent::Finished { checks, undecided } => return (found, (checks, undecided)),
+            LintEvent::Finished {
+                checks, undecided, ..
+            } => return (found, (checks, undecided)),
         }
     }
     panic!("the lint run ended without Finished");

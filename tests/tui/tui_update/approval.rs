@@ -45,6 +45,7 @@ fn select_fix_for_r16(app: &mut App, expression: &str) {
         LintEvent::Finished {
             checks: 1,
             undecided: 0,
+            unchecked: Vec::new(),
         },
     ] {
         update(app, Msg::Lint { stamp, event });

@@ -42,6 +42,25 @@ pub struct Settings {
     /// defaults.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formalize: Option<FormalizeOptions>,
+    /// Wall-clock budgets of the whole-model analyses, in seconds, used
+    /// when the command is given no `--budget-s`; absent: no budget.
+    #[serde(default, skip_serializing_if = "Budgets::is_empty")]
+    pub budget_s: Budgets,
+}
+
+/// The default budget of each whole-model analysis, in seconds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budgets {
+    /// `precept lint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint: Option<f64>,
+}
+
+impl Budgets {
+    pub fn is_empty(&self) -> bool {
+        self.lint.is_none()
+    }
 }
 
 /// What embeds the variables of a formalization for clustering.
@@ -165,6 +184,7 @@ impl Default for Settings {
             not_policy: Vec::new(),
             solver_jobs: None,
             formalize: None,
+            budget_s: Budgets::default(),
         }
     }
 }

@@ -7,7 +7,8 @@ use super::conflict_groups::group_conflicts;
 use super::{Diagnostic, LintCode, syntactic};
 use crate::model::{CompiledModel, PolicyModel};
 use crate::solve::SolverWorker;
-use crate::solve::lint_checks::{LintEvent, LintShare, share_out};
+use crate::solve::lint_checks::{LintEvent, LintShare, Unchecked, share_out};
+use std::time::Duration;
 
 /// Lints `model` (compiled as `compiled`); without workers, only the
 /// syntactic checks. `progress` hears the solver checks' progress (done,
@@ -18,24 +19,53 @@ pub fn full_lint(
     workers: Option<&[SolverWorker]>,
     progress: &dyn Fn(usize, usize, &str),
 ) -> Vec<Diagnostic> {
+    full_lint_within(model, compiled, workers, None, progress).diagnostics
+}
+
+/// A whole lint's findings, and the checks its budget left undone.
+pub struct LintRun {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Empty when every check ran.
+    pub unchecked: Vec<Unchecked>,
+}
+
+/// [`full_lint`] within a wall-clock `budget` for the solver checks: what
+/// they did not get to is in `unchecked` (and said by a finding).
+pub fn full_lint_within(
+    model: &PolicyModel,
+    compiled: &CompiledModel,
+    workers: Option<&[SolverWorker]>,
+    budget: Option<Duration>,
+    progress: &dyn Fn(usize, usize, &str),
+) -> LintRun {
     let mut diagnostics = syntactic::check(model, compiled);
+    let mut unchecked = Vec::new();
     if let Some(workers) = workers {
         let (events, received) = std::sync::mpsc::channel();
-        share_out(
-            LintShare::new(compiled.clone(), workers.len(), events),
-            workers,
-        );
+        let mut share = LintShare::new(compiled.clone(), workers.len(), events);
+        if let Some(budget) = budget {
+            share = share.with_budget(budget);
+        }
+        share_out(share, workers);
         for event in received.iter() {
             match event {
                 LintEvent::Found(d) => diagnostics.push(*d),
                 LintEvent::Progress { done, total, stage } => progress(done, total, stage),
-                LintEvent::Finished { .. } => break,
+                LintEvent::Finished {
+                    unchecked: left, ..
+                } => {
+                    unchecked = left;
+                    break;
+                }
             }
         }
     }
     let mut diagnostics = once_per_rule_set(group_conflicts(model, diagnostics));
     diagnostics.sort_by_key(|d| (d.severity, d.code));
-    diagnostics
+    LintRun {
+        diagnostics,
+        unchecked,
+    }
 }
 
 /// A set of rules that repeat one another is reported once: as duplicates

@@ -1,6 +1,7 @@
 //! The solver-backed lint run: the linter's state, the groups of rules
 //! checked together, and the helpers every check uses.
 
+use super::budget::{GROUP_CHECKS, Unchecked};
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::smt::Expr;
@@ -22,6 +23,8 @@ pub enum LintEvent {
     Finished {
         checks: usize,
         undecided: usize,
+        /// What the run's budget left unchecked (empty: everything ran).
+        unchecked: Vec<Unchecked>,
     },
 }
 
@@ -56,6 +59,12 @@ pub(super) struct Linter<'a> {
     pub(super) orientations: std::collections::HashMap<usize, Orientation>,
     /// The group's rules that read the same both ways: constraints.
     pub(super) symmetric: HashSet<usize>,
+    /// When the run's budget ends, if it has one.
+    pub(super) deadline: Option<std::time::Instant>,
+    /// A check stopped because the budget ran out.
+    budget_hit: std::cell::Cell<bool>,
+    /// The checks the budget left undone, with their rules.
+    pub(super) unchecked: Vec<Unchecked>,
 }
 
 impl<'a> Linter<'a> {
@@ -77,6 +86,9 @@ impl<'a> Linter<'a> {
             situation_budget_ran_out: false,
             orientations: std::collections::HashMap::new(),
             symmetric: HashSet::new(),
+            deadline: None,
+            budget_hit: std::cell::Cell::new(false),
+            unchecked: Vec::new(),
         }
     }
 }
@@ -91,6 +103,13 @@ impl Linter<'_> {
     }
 
     pub(super) fn stopped(&self) -> bool {
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.budget_hit.set(true);
+            return true;
+        }
         self.interruption.reason().is_some()
     }
 
@@ -154,12 +173,32 @@ impl Linter<'_> {
         watchdog_only(&scratch);
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
         self.orient(group);
-        self.shadowed = self.shadowed_exceptions(group);
-        self.per_rule_checks(group);
-        self.forced_and_unreachable(group);
-        self.overlaps(group);
-        self.gaps(group);
-        self.impossible_situations(group);
+        // Most useful first, so a budget that runs out leaves the least
+        // useful undone; the shadowed exceptions come before the redundant
+        // rules, which leave them alone.
+        for (k, &check) in GROUP_CHECKS.iter().enumerate() {
+            if self.stopped() && self.budget_hit.get() {
+                self.unchecked.push(Unchecked {
+                    check,
+                    rules: group.len(),
+                });
+                continue;
+            }
+            match k {
+                0 => self.overlaps(group),
+                1 => self.impossible_situations(group),
+                2 => self.gaps(group),
+                3 => self.shadowed = self.shadowed_exceptions(group),
+                4 => self.per_rule_checks(group),
+                _ => self.forced_and_unreachable(group),
+            }
+            if self.budget_hit.get() {
+                self.unchecked.push(Unchecked {
+                    check,
+                    rules: group.len(),
+                });
+            }
+        }
         self.session.solver = whole_model;
     }
 

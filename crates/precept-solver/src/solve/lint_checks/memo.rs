@@ -22,6 +22,8 @@ pub(super) struct Part {
     pub(super) consistent: bool,
     /// The work ran to its end (no failure inside the solver).
     pub(super) complete: bool,
+    /// What the budget left unchecked.
+    pub(super) unchecked: Vec<super::budget::Unchecked>,
 }
 
 /// Groups' findings by content, shared by the lint runs of one workbench.

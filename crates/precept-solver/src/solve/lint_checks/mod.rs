@@ -17,6 +17,7 @@
 //!   merged in a fixed order; `memo`: each group's findings by content, so
 //!   a run after an edit checks only the changed groups
 
+mod budget;
 mod condition_box;
 mod exceptions;
 mod input_facts;
@@ -27,6 +28,7 @@ mod rule_checks;
 mod share;
 
 pub use crate::model::orientation::split_implication;
+pub use budget::{GROUP_CHECKS, Unchecked};
 pub use linter::LintEvent;
 pub use memo::LintMemo;
 pub use share::LintShare;

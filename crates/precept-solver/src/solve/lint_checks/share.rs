@@ -12,6 +12,7 @@
 //! whenever; with a memo (`memo.rs`), a group whose content an earlier run
 //! checked is not checked again.
 
+use super::budget::{Unchecked, add_unchecked, all_unchecked, budget_finding};
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
 use super::memo::{LintMemo, Part, group_key};
 use crate::model::CompiledModel;
@@ -25,6 +26,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct Merge {
@@ -40,6 +42,7 @@ struct Merge {
     checks: usize,
     undecided: usize,
     situation_budget_ran_out: bool,
+    unchecked: Vec<Unchecked>,
     workers_done: usize,
     /// The memo keys of the groups this run checked or found kept.
     keys: HashSet<String>,
@@ -59,6 +62,8 @@ pub struct LintShare {
     merge: Mutex<Merge>,
     events: Mutex<Sender<LintEvent>>,
     memo: Option<Arc<LintMemo>>,
+    /// The run's wall-clock budget and when it ends.
+    budget: Option<(Duration, Instant)>,
 }
 
 impl LintShare {
@@ -72,7 +77,19 @@ impl LintShare {
             merge: Mutex::new(Merge::default()),
             events: Mutex::new(events),
             memo: None,
+            budget: None,
         }
+    }
+
+    /// Stops the run cleanly after `budget` of wall-clock time (counted
+    /// from now), reporting what it left unchecked.
+    pub fn with_budget(mut self, budget: Duration) -> LintShare {
+        self.budget = Some((budget, Instant::now() + budget));
+        self
+    }
+
+    fn over_budget(&self) -> bool {
+        self.budget.is_some_and(|(_, end)| Instant::now() >= end)
     }
 
     /// Keeps each group's findings in `memo` and takes those of groups
@@ -129,6 +146,15 @@ impl LintShare {
         if let Some(memo) = &self.memo {
             memo.retain(&merge.keys);
         }
+        if let Some((budget, _)) = self.budget
+            && !merge.unchecked.is_empty()
+            && !merge.skip_groups
+        {
+            self.send(LintEvent::Found(Box::new(budget_finding(
+                budget,
+                &merge.unchecked,
+            ))));
+        }
         if merge.situation_budget_ran_out && !merge.skip_groups {
             merge.undecided += 1;
             self.send(LintEvent::Found(Box::new(Diagnostic::new(
@@ -139,9 +165,14 @@ impl LintShare {
                 ),
             ))));
         }
+        let unchecked = match merge.skip_groups {
+            true => Vec::new(),
+            false => std::mem::take(&mut merge.unchecked),
+        };
         self.send(LintEvent::Finished {
             checks: merge.checks,
             undecided: merge.undecided,
+            unchecked,
         });
     }
 
@@ -164,6 +195,7 @@ impl LintShare {
             merge.checks += part.checks;
             merge.undecided += part.undecided;
             merge.situation_budget_ran_out |= part.situation_budget_ran_out;
+            add_unchecked(&mut merge.unchecked, &part.unchecked);
             for diagnostic in part.found {
                 self.send(LintEvent::Found(Box::new(diagnostic)));
             }
@@ -273,6 +305,15 @@ pub(crate) fn lint_share(
             break;
         };
         let group = &groups[g];
+        if share.over_budget() {
+            let part = Part {
+                unchecked: all_unchecked(group.len()),
+                complete: true,
+                ..Part::default()
+            };
+            share.deliver(1 + g, part);
+            continue;
+        }
         let budget = situation_budget(group.len(), model.rules.len());
         let key = share
             .memo
@@ -296,6 +337,7 @@ pub(crate) fn lint_share(
                 let mut session = load(&sub_model, timeout_ms)?;
                 let all: Vec<usize> = (0..sub_model.rules.len()).collect();
                 let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
+                linter.deadline = share.budget.map(|(_, end)| end);
                 linter.lint_group(&all, budget);
                 Ok(Tally::of(&linter, true))
             })
@@ -303,6 +345,7 @@ pub(crate) fn lint_share(
         if let (Some(memo), Some(key)) = (&share.memo, key)
             && part.complete
             && part.undecided == 0
+            && part.unchecked.is_empty()
             && interruption.reason().is_none()
         {
             memo.keep(key, &part);
@@ -330,6 +373,7 @@ struct Tally {
     checks: usize,
     undecided: usize,
     situation_budget_ran_out: bool,
+    unchecked: Vec<Unchecked>,
 }
 
 impl Tally {
@@ -339,6 +383,7 @@ impl Tally {
             checks: linter.checks,
             undecided: linter.undecided,
             situation_budget_ran_out: linter.situation_budget_ran_out,
+            unchecked: linter.unchecked.clone(),
         }
     }
 }
@@ -370,6 +415,7 @@ fn lint_part(
                 situation_budget_ran_out: tally.situation_budget_ran_out,
                 consistent: tally.consistent,
                 complete: true,
+                unchecked: tally.unchecked,
             };
         }
         Ok(Err(error)) => error,
