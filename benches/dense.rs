@@ -6,7 +6,8 @@
 //! Run: cargo bench --bench dense
 //!
 //! Knobs: `DENSE_RULES=N` lints only the first N rules (to see how the
-//! time grows); `PRECEPT_BENCH_JOBS=2` only that pool size.
+//! time grows); `DENSE_LARGEST=1` only their largest group (whose checks
+//! report their stages); `PRECEPT_BENCH_JOBS=2` only that pool size.
 
 #[path = "support/dense_model.rs"]
 mod dense_model;
@@ -28,8 +29,25 @@ fn main() {
     {
         model.rules.truncate(n);
     }
-    let compiled = compile(&model);
+    let mut compiled = compile(&model);
     assert!(compiled.issues.is_empty(), "{:?}", &compiled.issues[..1]);
+    if std::env::var_os("DENSE_LARGEST").is_some() {
+        // Only the largest group: its checks report their stages.
+        let groups = scale_model::Groups::build(&compiled);
+        let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+        for &g in &groups.rule_group {
+            *sizes.entry(g).or_default() += 1;
+        }
+        let largest = sizes.iter().max_by_key(|(_, n)| **n).map(|(g, _)| *g);
+        let keep: Vec<bool> = groups
+            .rule_group
+            .iter()
+            .map(|g| Some(*g) == largest)
+            .collect();
+        let mut kept = keep.iter();
+        model.rules.retain(|_| *kept.next().unwrap_or(&false));
+        compiled = compile(&model);
+    }
     let (groups, largest) = scale_model::Groups::build(&compiled).sizes();
     println!(
         "dense model: {} rules, {} variables, {} enum types; {groups} group(s), the largest with {largest} rules",

@@ -26,6 +26,7 @@ mod memo;
 mod overlaps;
 mod rule_checks;
 mod share;
+mod varying;
 
 pub use crate::model::orientation::split_implication;
 pub use budget::{GROUP_CHECKS, Unchecked};

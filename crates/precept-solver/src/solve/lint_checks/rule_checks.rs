@@ -169,6 +169,8 @@ impl Linter<'_> {
             .cloned()
             .collect();
         let total = variables.len();
+        // What models of the whole group settle needs no check of its own.
+        let varying = self.varying(group, &variables);
         for (done, (name, sort)) in variables.iter().enumerate() {
             if self.stopped() {
                 return;
@@ -182,21 +184,36 @@ impl Linter<'_> {
                 continue;
             };
             let literals = self.session.literals(&users);
-            match self.check(&literals) {
-                SatResult::Sat => {}
-                SatResult::Unknown => {
-                    self.undecided(format!("the values {name} can take"), Vec::new());
-                    continue;
+            let seen = varying.values.get(name);
+            if varying.variables.contains(name) {
+                if let Sort::Enum(type_name) = sort {
+                    self.unreachable_values(name, type_name, &variable, &literals, seen);
                 }
-                SatResult::Unsat => continue,
-            }
-            let Some(value) = self
-                .session
-                .solver
-                .get_model()
-                .and_then(|m| m.eval(&variable, true))
-            else {
                 continue;
+            }
+            // A value its rules allow: the whole group's model's, else one
+            // asked of its rules.
+            let value = match varying.first.get(name) {
+                Some(value) => value.clone(),
+                None => {
+                    match self.check(&literals) {
+                        SatResult::Sat => {}
+                        SatResult::Unknown => {
+                            self.undecided(format!("the values {name} can take"), Vec::new());
+                            continue;
+                        }
+                        SatResult::Unsat => continue,
+                    }
+                    let Some(value) = self
+                        .session
+                        .solver
+                        .get_model()
+                        .and_then(|m| m.eval(&variable, true))
+                    else {
+                        continue;
+                    };
+                    value
+                }
             };
             let differs = self.guard(&variable.eq(value.clone()).not());
             let mut assumptions = literals.clone();
@@ -231,42 +248,54 @@ impl Linter<'_> {
                 SatResult::Sat => {}
             }
             if let Sort::Enum(type_name) = sort {
-                let values: Vec<String> = self
-                    .model
-                    .vocabulary
-                    .enum_values(type_name)
-                    .map(<[String]>::to_vec)
-                    .unwrap_or_default();
-                for enum_value in values {
-                    let Ok(constant) = self.session.vocabulary.term(&Expr::symbol(&enum_value))
-                    else {
-                        continue;
-                    };
-                    let takes = self.guard(&variable.eq(constant));
-                    let mut assumptions = literals.clone();
-                    assumptions.push(takes);
-                    match self.check(&assumptions) {
-                        SatResult::Unsat => {
-                            let blockers = self.session.rule_names(&self.session.core_rules());
-                            let message = format!(
-                                "{name} can never be {enum_value}: the rules {} rule it out. Either the value is obsolete or a rule is too strict.",
-                                blockers.join(", ")
-                            );
-                            self.found(
-                                Diagnostic::new(
-                                    LintCode::UnreachableEnumValue,
-                                    Severity::Warning,
-                                    message,
-                                )
-                                .rules(blockers)
-                                .variables([name.clone()]),
-                            );
-                        }
-                        SatResult::Unknown => self
-                            .undecided(format!("whether {name} can be {enum_value}"), Vec::new()),
-                        SatResult::Sat => {}
-                    }
+                self.unreachable_values(name, type_name, &variable, &literals, seen);
+            }
+        }
+    }
+
+    /// L205: the values of enum `name` its rules (`literals`) rule out,
+    /// those a model already showed (`seen`) left out.
+    fn unreachable_values(
+        &mut self,
+        name: &str,
+        type_name: &str,
+        variable: &z3::ast::Dynamic,
+        literals: &[z3::ast::Bool],
+        seen: Option<&HashSet<String>>,
+    ) {
+        let values: Vec<String> = self
+            .model
+            .vocabulary
+            .enum_values(type_name)
+            .map(<[String]>::to_vec)
+            .unwrap_or_default();
+        for enum_value in values {
+            if seen.is_some_and(|s| s.contains(&enum_value)) {
+                continue;
+            }
+            let Ok(constant) = self.session.vocabulary.term(&Expr::symbol(&enum_value)) else {
+                continue;
+            };
+            let takes = self.guard(&variable.eq(constant));
+            let mut assumptions = literals.to_vec();
+            assumptions.push(takes);
+            match self.check(&assumptions) {
+                SatResult::Unsat => {
+                    let blockers = self.session.rule_names(&self.session.core_rules());
+                    let message = format!(
+                        "{name} can never be {enum_value}: the rules {} rule it out. Either the value is obsolete or a rule is too strict.",
+                        blockers.join(", ")
+                    );
+                    self.found(
+                        Diagnostic::new(LintCode::UnreachableEnumValue, Severity::Warning, message)
+                            .rules(blockers)
+                            .variables([name.to_string()]),
+                    );
                 }
+                SatResult::Unknown => {
+                    self.undecided(format!("whether {name} can be {enum_value}"), Vec::new())
+                }
+                SatResult::Sat => {}
             }
         }
     }
