@@ -16,6 +16,12 @@
 //! - `share`: one run shared out over a pool's workers by group of rules,
 //!   merged in a fixed order; `memo`: each group's findings by content, so
 //!   a run after an edit checks only the changed groups
+//! - `varying`: models of a whole group that settle at once which variables
+//!   vary, which enum values occur and which conditions can hold
+//! - `input_facts`: the facts an impossible-situation search combines
+//! - `budget`: the run's wall-clock budget and what it left unchecked
+//! - the orientation of rules (condition and conclusion from what a rule
+//!   means) is `model::orientation`
 
 mod budget;
 mod condition_box;

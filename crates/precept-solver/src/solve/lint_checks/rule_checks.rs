@@ -51,6 +51,9 @@ impl Linter<'_> {
     /// L202 vacuous rules and L203 redundant rules.
     pub(super) fn per_rule_checks(&mut self, group: &[usize]) {
         let total = group.len();
+        // A rule whose condition holds in a model of the whole group is not
+        // vacuous: no check of its own.
+        let applicable = self.applicable(group);
         for (done, &rule) in group.iter().enumerate() {
             if self.stopped() {
                 return;
@@ -63,7 +66,8 @@ impl Linter<'_> {
                 .filter(|&r| r != rule)
                 .collect();
             let formula = self.model.rules[rule].formula.clone();
-            if let Some((antecedent, _)) = self.split(rule)
+            if !applicable.contains(&rule)
+                && let Some((antecedent, _)) = self.split(rule)
                 && let Some(encoded) = self.encode(&antecedent)
             {
                 let holds = self.guard(&encoded);

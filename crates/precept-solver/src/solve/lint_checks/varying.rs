@@ -118,3 +118,48 @@ impl Linter<'_> {
         }
     }
 }
+
+impl Linter<'_> {
+    /// The rules of `group` whose condition holds in some model of the
+    /// whole group: none of them is vacuous (L202), so their own check is
+    /// not needed. Each round asks for a model in which some condition not
+    /// yet seen to hold does; bounded like [`Linter::varying`].
+    pub(super) fn applicable(&mut self, group: &[usize]) -> HashSet<usize> {
+        let mut shown = HashSet::new();
+        let conditions: Vec<(usize, Bool)> = group
+            .iter()
+            .filter_map(|&r| {
+                let (condition, _) = self.split(r)?;
+                Some((r, self.encode(&condition)?))
+            })
+            .collect();
+        let literals = self.session.literals(group);
+        phases(self, 5);
+        for _ in 0..MAX_ROUNDS {
+            let waiting: Vec<Bool> = conditions
+                .iter()
+                .filter(|(r, _)| !shown.contains(r))
+                .map(|(_, c)| c.clone())
+                .collect();
+            if waiting.is_empty() || self.stopped() {
+                break;
+            }
+            let some_holds = self.guard(&Bool::or(&waiting));
+            let mut assumptions = literals.clone();
+            assumptions.push(some_holds);
+            if self.check(&assumptions) != SatResult::Sat {
+                break;
+            }
+            let Some(model) = self.session.solver.get_model() else {
+                break;
+            };
+            for (r, condition) in &conditions {
+                if model.eval(condition, true).and_then(|b| b.as_bool()) == Some(true) {
+                    shown.insert(*r);
+                }
+            }
+        }
+        phases(self, DEFAULT_PHASE_SELECTION);
+        shown
+    }
+}
