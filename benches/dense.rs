@@ -7,13 +7,16 @@
 //!
 //! Knobs: `DENSE_RULES=N` lints only the first N rules (to see how the
 //! time grows); `DENSE_LARGEST=1` only their largest group (whose checks
-//! report their stages); `PRECEPT_BENCH_JOBS=2` only that pool size.
+//! report their stages); `PRECEPT_BENCH_JOBS=2` only that pool size;
+//! `DENSE_MODEL=sectioned` the same on the vetting bench's sectioned model.
 
 #[path = "support/dense_model.rs"]
 mod dense_model;
 #[path = "support/scale_model.rs"]
 #[allow(unused_imports)]
 mod scale_model;
+#[path = "support/synthetic.rs"]
+mod synthetic;
 
 use precept::model::compile;
 use precept::scheduler::{JobId, Scheduler};
@@ -22,7 +25,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let mut model = dense_model::dense();
+    let mut model = match std::env::var("DENSE_MODEL").as_deref() {
+        Ok("sectioned") => synthetic::synthetic().0,
+        _ => dense_model::dense(),
+    };
     if let Some(n) = std::env::var("DENSE_RULES")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -50,7 +56,7 @@ fn main() {
     }
     let (groups, largest) = scale_model::Groups::build(&compiled).sizes();
     println!(
-        "dense model: {} rules, {} variables, {} enum types; {groups} group(s), the largest with {largest} rules",
+        "model: {} rules, {} variables, {} enum types; {groups} group(s), the largest with {largest} rules",
         compiled.rules.len(),
         compiled.variables.len(),
         compiled.enums.len()

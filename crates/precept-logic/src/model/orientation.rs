@@ -316,13 +316,13 @@ fn awkwardness(expr: &Expr) -> usize {
     }
 }
 
-/// The comparisons (`<=`, `<`, `>=`, `>`) in `expr` of numbers that are
-/// all `input`s.
+/// The thresholds in `expr`: comparisons (`<=`, `<`, `>=`, `>`) of one
+/// `input` number with a constant (`(>= age 16)`, not `(>= a (+ b 3))`).
 fn bounds_on_inputs(expr: &Expr, input: &dyn Fn(&str) -> bool) -> usize {
     match &expr.kind {
         ExprKind::App(Op::Le | Op::Lt | Op::Ge | Op::Gt, _) => {
             let symbols = expr.symbols();
-            usize::from(!symbols.is_empty() && symbols.iter().all(|s| input(s)))
+            usize::from(symbols.len() == 1 && symbols.iter().all(|s| input(s)))
         }
         ExprKind::App(_, args) => args.iter().map(|a| bounds_on_inputs(a, input)).sum(),
         _ => 0,

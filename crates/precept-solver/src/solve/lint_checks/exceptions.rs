@@ -91,6 +91,7 @@ impl Linter<'_> {
     /// that carries the exception.
     pub(super) fn shadowed_exceptions(&mut self, group: &[usize]) -> HashSet<(usize, usize)> {
         let mut found = HashSet::new();
+        self.progress(0, group.len(), "shadowed exceptions");
         // Text work on the rules as written, solver work on their formulas.
         // Each condition's conjuncts are printed once: a decision table
         // brings thousands of rules with the same conclusion.
@@ -264,19 +265,27 @@ impl Linter<'_> {
                 candidates.push(set);
             }
         }
-        if facts.len() <= MAX_FACTS_FOR_PAIRS {
-            for i in 0..facts.len() {
-                for j in i + 1..facts.len() {
+        // Pairs of Boolean and enum facts only: a number's thresholds are
+        // tried with the extremes above, so that they do not multiply the
+        // pairs.
+        let plain: Vec<usize> = (0..facts.len())
+            .filter(|&i| !matches!(facts[i].value, FactValue::Bound { .. }))
+            .collect();
+        if plain.len() <= MAX_FACTS_FOR_PAIRS {
+            for (k, &i) in plain.iter().enumerate() {
+                for &j in &plain[k + 1..] {
                     if facts[i].variable != facts[j].variable {
                         candidates.push(vec![i, j]);
                     }
                 }
             }
         }
-        for candidate in candidates {
+        let total = candidates.len();
+        for (n, candidate) in candidates.into_iter().enumerate() {
             if budget == 0 || self.stopped() || forbidden.len() >= MAX_SITUATIONS {
                 break;
             }
+            self.progress(n, total, "impossible situations");
             if forbidden
                 .iter()
                 .any(|f| f.iter().all(|x| candidate.contains(x)))
