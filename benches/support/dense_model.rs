@@ -8,8 +8,12 @@
 //!
 //! Consistency holds by construction: a hidden assignment is drawn first,
 //! and a rule is kept only when that assignment satisfies it.
+//!
+//! Its random numbers come from the scale model's fixed-seed generator
+//! (`scale_model.rs`), which a bench that uses this model includes too.
 #![allow(dead_code)]
 
+use crate::scale_model::Rng;
 use precept::model::{EnumValue, PolicyModel, ReviewStatus, Rule, TypeDef, Variable};
 
 pub const DENSE_SEED: u64 = 0xD15E_A5E0_0274_1500;
@@ -18,24 +22,6 @@ pub const INTS: usize = 450;
 pub const REALS: usize = 450;
 pub const ENUMS: usize = 600;
 pub const RULES: usize = 1_500;
-
-/// xorshift64*, so the model is the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The hidden assignment a rule must satisfy.
 struct Hidden {
@@ -85,7 +71,7 @@ fn atom(rng: &mut Rng, hidden: &Hidden) -> (String, bool) {
 
 /// The dense model, the same for every run.
 pub fn dense() -> PolicyModel {
-    let mut rng = Rng(DENSE_SEED);
+    let mut rng = Rng::new(DENSE_SEED);
     let sizes: Vec<usize> = (0..ENUMS).map(|_| 3 + rng.below(3)).collect();
     let hidden = Hidden {
         bools: (0..BOOLS).map(|_| rng.below(2) == 1).collect(),

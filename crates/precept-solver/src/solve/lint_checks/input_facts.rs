@@ -82,6 +82,23 @@ impl Relation {
     }
 }
 
+impl FactValue {
+    /// A bound's relation as it holds (negated when the fact is that the
+    /// bound does not hold).
+    fn relation(&self) -> Option<Relation> {
+        match self {
+            FactValue::Bound {
+                relation, holds, ..
+            } => Some(if *holds {
+                *relation
+            } else {
+                relation.negated()
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl Fact {
     pub(super) fn expr(&self) -> Expr {
         let variable = Expr::symbol(&self.variable);
@@ -89,17 +106,8 @@ impl Fact {
             FactValue::Bool(true) => variable,
             FactValue::Bool(false) => Expr::app(Op::Not, vec![variable]),
             FactValue::Enum(value) => Expr::app(Op::Eq, vec![variable, Expr::symbol(value)]),
-            FactValue::Bound {
-                relation,
-                bound,
-                integer,
-                holds,
-            } => {
-                let relation = if *holds {
-                    *relation
-                } else {
-                    relation.negated()
-                };
+            FactValue::Bound { bound, integer, .. } => {
+                let relation = self.value.relation().expect("a bound");
                 let bound = match integer {
                     true => Expr::new(ExprKind::Int(bound.to_integer())),
                     false => Expr::new(ExprKind::Decimal(bound.clone())),
@@ -115,17 +123,8 @@ impl Fact {
         match &self.value {
             FactValue::Bool(b) => Value::Bool(*b),
             FactValue::Enum(v) => Value::Enum(v.clone()),
-            FactValue::Bound {
-                relation,
-                bound,
-                integer,
-                holds,
-            } => {
-                let relation = if *holds {
-                    *relation
-                } else {
-                    relation.negated()
-                };
+            FactValue::Bound { bound, integer, .. } => {
+                let relation = self.value.relation().expect("a bound");
                 let one = BigRational::one();
                 let witness = match relation {
                     Relation::AtMost | Relation::AtLeast => bound.clone(),
@@ -144,17 +143,8 @@ impl Fact {
         match &self.value {
             FactValue::Bool(b) => format!("{} = {b}", self.variable),
             FactValue::Enum(v) => format!("{} = {v}", self.variable),
-            FactValue::Bound {
-                relation,
-                bound,
-                holds,
-                ..
-            } => {
-                let relation = if *holds {
-                    *relation
-                } else {
-                    relation.negated()
-                };
+            FactValue::Bound { bound, .. } => {
+                let relation = self.value.relation().expect("a bound");
                 let bound = crate::smt::number::finite_decimal(bound, true)
                     .unwrap_or_else(|| bound.to_string());
                 format!("{} {} {bound}", self.variable, relation.symbol())
