@@ -9,6 +9,12 @@ mod support;
 use support::llm_server;
 #[path = "../../benches/support/synthetic.rs"]
 mod synthetic;
+// The benches' dense model, drawing from the scale model's generator.
+#[path = "../../benches/support/dense_model.rs"]
+mod dense_model;
+#[path = "../../benches/support/scale_model.rs"]
+#[allow(unused_imports)]
+mod scale_model;
 
 mod arc_policy;
 mod audit_bundle;

@@ -523,3 +523,51 @@ fn a_one_rule_edit_reruns_its_section_and_finds_what_a_run_from_scratch_finds() 
         model = after;
     }
 }
+
+/// The first `rules` rules of a bench model, with `edits` random edits
+/// (a rule's expression swapped for another's, or a rule deleted) applied
+/// one by one: after each, the lint that remembers unchanged groups finds
+/// exactly what a lint from scratch finds. On the sectioned model and the
+/// dense one (whose rules share one large group).
+fn incremental_lint_equals_full_lint(
+    mut model: precept::model::PolicyModel,
+    rules: usize,
+    edits: usize,
+) {
+    model.rules.truncate(rules);
+    let scheduler = Scheduler::new(2, TIMEOUT);
+    remembering(&compile(&model), &scheduler);
+    let mut seed: u64 = 0x0ED1_7500;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..edits {
+        let at = next(model.rules.len());
+        match next(3) {
+            0 => {
+                model.rules.remove(at);
+            }
+            _ => {
+                let from = next(model.rules.len());
+                model.rules[at].expression = model.rules[from].expression.clone();
+            }
+        }
+        let compiled = compile(&model);
+        let (incremental, _) = remembering(&compiled, &scheduler);
+        let (full, _) = pooled_lint(&compiled, 2, TIMEOUT);
+        assert_eq!(incremental, full, "after an edit of rule {at}");
+    }
+}
+
+#[test]
+fn incremental_lint_after_random_edits_equals_full_lint_on_the_sectioned_model() {
+    incremental_lint_equals_full_lint(synthetic::synthetic().0, 150, 4);
+}
+
+#[test]
+fn incremental_lint_after_random_edits_equals_full_lint_on_the_dense_model() {
+    incremental_lint_equals_full_lint(crate::dense_model::dense(), 60, 4);
+}
