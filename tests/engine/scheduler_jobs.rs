@@ -57,6 +57,17 @@ fn a_job_that_finishes_is_forgotten_and_dropping_the_scheduler_stops_the_rest() 
         assert!(Instant::now() < deadline, "a finished job is still listed");
         std::thread::sleep(Duration::from_millis(5));
     }
+    // A job that panics is forgotten too.
+    let panicking = JobId::next();
+    scheduler.spawn(panicking, |_| panic!("a job that fails"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while scheduler.is_running(panicking) {
+        assert!(
+            Instant::now() < deadline,
+            "a job that panicked is still listed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let stopped = waiting_job(&scheduler, JobId::next());
     drop(scheduler);
     let waited = stopped.recv_timeout(Duration::from_secs(5)).unwrap();

@@ -258,10 +258,14 @@ impl Scheduler {
     pub fn spawn(&self, job: JobId, work: impl FnOnce(&Cancel) + Send + 'static) {
         let cancel = Cancel::new();
         lock(&self.running).insert(job, cancel.clone());
-        let running = Arc::clone(&self.running);
+        let forget = Forget {
+            running: Arc::clone(&self.running),
+            job,
+        };
         std::thread::spawn(move || {
+            // Forgotten when the work ends, even by a panic.
+            let _forget = forget;
             work(&cancel);
-            lock(&running).remove(&job);
         });
     }
 
@@ -314,6 +318,18 @@ impl Drop for Scheduler {
         for (_, cancel) in lock(&self.running).drain() {
             cancel.cancel();
         }
+    }
+}
+
+/// Forgets a spawned job when dropped.
+struct Forget {
+    running: Arc<Mutex<HashMap<JobId, Cancel>>>,
+    job: JobId,
+}
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        lock(&self.running).remove(&self.job);
     }
 }
 
