@@ -386,8 +386,10 @@ fn consultant_mode_forces_a_value_shows_its_chain_and_reopens_it() {
     session.wait_for(&["creditUnits = … · type a number"]);
     session.type_text("0");
     session.keys(&["Enter"]);
-    let screen = session.wait_for(&["● creditUnits = 0", "✓ discountRate = 0.4  by R4"]);
-    assert!(!screen.contains("Still open: discountRate"), "{screen}");
+    session.wait_for(&["● creditUnits = 0", "✓ discountRate = 0.4  by R4"]);
+    // Once the pane is drawn whole (a capture can catch a redraw halfway),
+    // discountRate is no longer listed as open.
+    session.wait_gone("Still open: discountRate");
     // The forced values, in declaration order: ageClass, isLowSeason,
     // baseFee, seasonalFee, discountRate.
     session.keys(&["Tab", "j", "j", "j", "j", "Enter"]);
