@@ -20,6 +20,7 @@ use z3::ast::Bool;
 
 use super::input_facts::{Fact, FactValue, facts_of};
 use super::linter::Linter;
+use super::near::Answer;
 use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
 use crate::model::orientation::negation_of;
 use crate::smt::{Expr, ExprKind, Op, Sort};
@@ -128,8 +129,12 @@ impl Linter<'_> {
                 let (Some(ea), Some(eb)) = (self.encode(typed_a), self.encode(typed_b)) else {
                     continue;
                 };
-                let wider = self.guard(&Bool::and(&[ea, eb.not()]));
-                if self.check(&[wider]) != SatResult::Sat {
+                // A question of no rule: a solver of its own.
+                let wider = self.in_solver_of(&[], |linter| {
+                    let wider = linter.guard(&Bool::and(&[ea, eb.not()]));
+                    linter.check(&[wider])
+                });
+                if wider != SatResult::Sat {
                     continue;
                 }
                 found.insert((*a, *b));
@@ -242,14 +247,13 @@ impl Linter<'_> {
         if facts.len() < 2 {
             return;
         }
-        let mut guards: Vec<Bool> = Vec::with_capacity(facts.len());
+        let mut encoded: Vec<Bool> = Vec::with_capacity(facts.len());
         for fact in &facts {
-            let Some(encoded) = self.encode(&fact.expr()) else {
+            let Some(formula) = self.encode(&fact.expr()) else {
                 return;
             };
-            guards.push(self.guard(&encoded));
+            encoded.push(formula);
         }
-        let rules = self.session.literals(group);
         let mut budget = self.situation_budget;
         let mut forbidden: Vec<Vec<usize>> = Vec::new();
         // Candidates: each fact with every other Bool input false, then
@@ -292,7 +296,7 @@ impl Linter<'_> {
             {
                 continue;
             }
-            let Some(minimal) = self.forbidden_core(&rules, &guards, &candidate, &mut budget)
+            let Some(minimal) = self.forbidden_core(group, &encoded, &candidate, &mut budget)
             else {
                 continue;
             };
@@ -308,14 +312,11 @@ impl Linter<'_> {
         // A single impossible fact is a forced variable (L204), not a
         // situation.
         for combination in forbidden.into_iter().filter(|c| c.len() >= 2) {
-            let fixed: Vec<Bool> = combination.iter().map(|&i| guards[i].clone()).collect();
-            let mut assumptions = rules.clone();
-            assumptions.extend(fixed.iter().cloned());
-            if self.check(&assumptions) != SatResult::Unsat {
+            let together = self.facts_together(&encoded, &combination);
+            let Answer::Refuted { rules, whole } = self.ask_whole(group, &together, None) else {
                 continue;
-            }
-            let core = self.session.core_rules();
-            let Ok((forbidding, _)) = self.session.minimize(core, &fixed, self.interruption) else {
+            };
+            let Some(forbidding) = self.refuting_rules(&rules, whole, &together, true) else {
                 return;
             };
             // A Boolean that names an enum value ("recognised as a charity
@@ -343,19 +344,18 @@ impl Linter<'_> {
     /// impossible; if so, a minimal subset that still is.
     fn forbidden_core(
         &mut self,
-        rules: &[Bool],
-        guards: &[Bool],
+        group: &[usize],
+        encoded: &[Bool],
         candidate: &[usize],
         budget: &mut usize,
     ) -> Option<Vec<usize>> {
         let impossible = |linter: &mut Self, set: &[usize], budget: &mut usize| -> Option<bool> {
             *budget = budget.checked_sub(1)?;
-            let mut assumptions = rules.to_vec();
-            assumptions.extend(set.iter().map(|&i| guards[i].clone()));
-            match linter.check(&assumptions) {
-                SatResult::Unsat => Some(true),
-                SatResult::Sat => Some(false),
-                SatResult::Unknown => None,
+            let together = linter.facts_together(encoded, set);
+            match linter.ask_whole(group, &together, None) {
+                Answer::Refuted { .. } => Some(true),
+                Answer::Holds(_) => Some(false),
+                Answer::Undecided => None,
             }
         };
         if !impossible(self, candidate, budget)? {
@@ -378,6 +378,14 @@ impl Linter<'_> {
         }
         set.sort_unstable();
         Some(set)
+    }
+
+    /// The facts `set` together. Asked of the whole group, not near: a
+    /// candidate holds every other Boolean input at once, so its near part
+    /// is most of the group, and on the dense bench model near checks of
+    /// candidates cost more than they saved.
+    fn facts_together(&self, encoded: &[Bool], set: &[usize]) -> Bool {
+        Bool::and(&set.iter().map(|&i| encoded[i].clone()).collect::<Vec<_>>())
     }
 
     fn report_impossible(&mut self, situation: &[&Fact], forbidding: &[usize]) {

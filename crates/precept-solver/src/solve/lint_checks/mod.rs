@@ -19,6 +19,8 @@
 //! - `varying`: models of a whole group that settle at once which variables
 //!   vary, which enum values occur and which conditions can hold
 //! - `input_facts`: the facts an impossible-situation search combines
+//! - `near`: questions about a large group decided by the rules near them
+//!   first, in a small solver, with the same answer
 //! - `budget`: the run's wall-clock budget and what it left unchecked
 //! - the orientation of rules (condition and conclusion from what a rule
 //!   means) is `model::orientation`
@@ -29,6 +31,7 @@ mod exceptions;
 mod input_facts;
 mod linter;
 mod memo;
+mod near;
 mod overlaps;
 mod rule_checks;
 mod share;

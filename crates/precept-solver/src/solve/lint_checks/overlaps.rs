@@ -8,6 +8,7 @@ use z3::ast::Bool;
 
 use super::condition_box::ConditionBox;
 use super::linter::Linter;
+use super::near::Answer;
 use crate::model::HitPolicy;
 
 impl Linter<'_> {
@@ -57,8 +58,22 @@ impl Linter<'_> {
                 ) else {
                     continue;
                 };
-                let both_apply = self.guard(&Bool::and(&[a1e, a2e]));
-                let both_follow = self.guard(&Bool::and(&[c1e, c2e]));
+                let both_apply = Bool::and(&[a1e, a2e]);
+                let both_follow = Bool::and(&[c1e, c2e]);
+                let unique = table == Some(HitPolicy::Unique);
+                // Whether the consequences contradict each other when both
+                // conditions hold asks no rule: a solver of its own. Most
+                // pairs end here, before the question of the rules.
+                let conflict = match unique {
+                    true => SatResult::Unsat,
+                    false => self.in_solver_of(&[], |linter| {
+                        let guard = linter.guard(&Bool::and(&[both_apply.clone(), both_follow]));
+                        linter.check(&[guard])
+                    }),
+                };
+                if conflict == SatResult::Sat {
+                    continue;
+                }
                 let mut variables: Vec<&str> =
                     out1.iter().chain(out2.iter()).map(String::as_str).collect();
                 variables.dedup();
@@ -68,11 +83,6 @@ impl Linter<'_> {
                     .into_iter()
                     .filter(|r| r != first && r != second)
                     .collect();
-                let mut assumptions = self.session.literals(&others);
-                assumptions.push(both_apply.clone());
-                if self.check(&assumptions) != SatResult::Sat {
-                    continue;
-                }
                 let scope: HashSet<String> = a1
                     .symbols()
                     .into_iter()
@@ -80,14 +90,24 @@ impl Linter<'_> {
                     .filter(|s| self.session.vocabulary.is_variable(s))
                     .map(str::to_string)
                     .collect();
-                let Ok(scenario) = self.session.model_scenario(Some(&scope)) else {
-                    continue;
+                let about: Vec<&str> = scope.iter().map(String::as_str).collect();
+                let scenario = match self.ask(&others, &both_apply, &about, Some(&scope)) {
+                    Answer::Holds(Some(scenario)) => scenario,
+                    Answer::Holds(None) | Answer::Refuted { .. } => continue,
+                    Answer::Undecided => {
+                        let (id1, id2) = (self.id(*first), self.id(*second));
+                        self.undecided(
+                            format!("whether {id1} and {id2} can both apply"),
+                            vec![id1, id2],
+                        );
+                        continue;
+                    }
                 };
-                if table == Some(HitPolicy::Unique) {
+                if unique {
                     self.unique_rows_overlap(*first, *second, &variables, scenario);
                     continue;
                 }
-                match self.check(&[both_apply, both_follow]) {
+                match conflict {
                     SatResult::Unsat => {
                         let (id1, id2) = (self.id(*first), self.id(*second));
                         let message = format!(
@@ -189,17 +209,21 @@ impl Linter<'_> {
                 .filter_map(|(a, _)| self.encode(&a))
                 .map(|a| a.not())
                 .collect();
-            let none_applies = self.guard(&Bool::and(&conditions));
+            let none_applies = Bool::and(&conditions);
             let others: Vec<usize> = self.session.rules_touching(&[output.as_str()]);
-            let mut assumptions = self.session.literals(&others);
-            assumptions.push(none_applies);
-            match self.check(&assumptions) {
-                SatResult::Sat => {
-                    let scope: HashSet<String> = others
-                        .iter()
-                        .flat_map(|&r| self.session.rules[r].variables.clone())
-                        .collect();
-                    let scenario = self.session.model_scenario(Some(&scope)).ok();
+            let scope: HashSet<String> = others
+                .iter()
+                .flat_map(|&r| self.session.rules[r].variables.clone())
+                .collect();
+            let mut near: Vec<String> = rules
+                .iter()
+                .flat_map(|&r| self.session.rules[r].variables.iter().cloned())
+                .collect();
+            near.sort_unstable();
+            near.dedup();
+            let about: Vec<&str> = near.iter().map(String::as_str).collect();
+            match self.ask(&others, &none_applies, &about, Some(&scope)) {
+                Answer::Holds(scenario) => {
                     let ids = self.session.rule_names(&rules);
                     let message = format!(
                         "{output} is decided only by {}, and in the scenario shown none of them applies, so the policy says nothing about {output} there. Add the missing case (often the 'otherwise' of the text).",
@@ -213,10 +237,10 @@ impl Linter<'_> {
                     }
                     self.found(diagnostic);
                 }
-                SatResult::Unknown => {
+                Answer::Undecided => {
                     self.undecided(format!("whether {output} is always determined"), Vec::new())
                 }
-                SatResult::Unsat => {}
+                Answer::Refuted { .. } => {}
             }
         }
     }

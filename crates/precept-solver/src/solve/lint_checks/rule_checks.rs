@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use z3::SatResult;
 
 use super::linter::{Linter, MAX_CONFLICTS};
+use super::near::Answer;
 
 impl Linter<'_> {
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -66,20 +67,17 @@ impl Linter<'_> {
                 .filter(|&r| r != rule)
                 .collect();
             let formula = self.model.rules[rule].formula.clone();
+            let variables = self.session.rules[rule].variables.clone();
+            let about: Vec<&str> = variables.iter().map(String::as_str).collect();
             if !applicable.contains(&rule)
                 && let Some((antecedent, _)) = self.split(rule)
                 && let Some(encoded) = self.encode(&antecedent)
             {
-                let holds = self.guard(&encoded);
-                let mut assumptions = self.session.literals(&others);
-                assumptions.push(holds.clone());
-                match self.check(&assumptions) {
-                    SatResult::Unsat => {
-                        let core = self.session.core_rules();
+                match self.ask(&others, &encoded, &about, None) {
+                    Answer::Refuted { rules, whole } => {
                         let blockers = self
-                            .session
-                            .minimize(core, std::slice::from_ref(&holds), self.interruption)
-                            .map(|(m, _)| self.session.rule_names(&m))
+                            .refuting_rules(&rules, whole, &encoded, true)
+                            .map(|m| self.session.rule_names(&m))
                             .unwrap_or_default();
                         let id = self.id(rule);
                         let because = if blockers.is_empty() {
@@ -97,26 +95,22 @@ impl Linter<'_> {
                                 .rules(involved),
                         );
                     }
-                    SatResult::Unknown => self.undecided(
+                    Answer::Undecided => self.undecided(
                         format!("whether the condition of {} can hold", self.id(rule)),
                         vec![self.id(rule)],
                     ),
-                    SatResult::Sat => {}
+                    Answer::Holds(_) => {}
                 }
             }
             let Some(encoded) = self.encode(&formula) else {
                 continue;
             };
-            let broken = self.guard(&encoded.not());
-            let mut assumptions = self.session.literals(&others);
-            assumptions.push(broken.clone());
-            match self.check(&assumptions) {
-                SatResult::Unsat => {
-                    let core = self.session.core_rules();
+            let broken = encoded.not();
+            match self.ask(&others, &broken, &about, None) {
+                Answer::Refuted { rules, whole } => {
                     let implying = self
-                        .session
-                        .minimize(core, std::slice::from_ref(&broken), self.interruption)
-                        .map(|(m, _)| self.session.rule_names(&m))
+                        .refuting_rules(&rules, whole, &broken, true)
+                        .map(|m| self.session.rule_names(&m))
                         .unwrap_or_default();
                     let shadowed = self.shadowed.iter().any(|&(general, specific)| {
                         specific == rule && implying == [self.id(general)]
@@ -150,11 +144,11 @@ impl Linter<'_> {
                             ),
                     );
                 }
-                SatResult::Unknown => self.undecided(
+                Answer::Undecided => self.undecided(
                     format!("whether {} follows from the other rules", self.id(rule)),
                     vec![self.id(rule)],
                 ),
-                SatResult::Sat => {}
+                Answer::Holds(_) => {}
             }
         }
     }
@@ -191,7 +185,7 @@ impl Linter<'_> {
             let seen = varying.values.get(name);
             if varying.variables.contains(name) {
                 if let Sort::Enum(type_name) = sort {
-                    self.unreachable_values(name, type_name, &variable, &literals, seen);
+                    self.unreachable_values(name, type_name, &variable, &users, seen);
                 }
                 continue;
             }
@@ -219,16 +213,12 @@ impl Linter<'_> {
                     value
                 }
             };
-            let differs = self.guard(&variable.eq(value.clone()).not());
-            let mut assumptions = literals.clone();
-            assumptions.push(differs.clone());
-            match self.check(&assumptions) {
-                SatResult::Unsat => {
-                    let core = self.session.core_rules();
+            let differs = variable.eq(value.clone()).not();
+            match self.ask(&users, &differs, &[name.as_str()], None) {
+                Answer::Refuted { rules, whole } => {
                     let fixing = self
-                        .session
-                        .minimize(core, std::slice::from_ref(&differs), self.interruption)
-                        .map(|(m, _)| self.session.rule_names(&m))
+                        .refuting_rules(&rules, whole, &differs, true)
+                        .map(|m| self.session.rule_names(&m))
                         .unwrap_or_default();
                     let shown = self.session.vocabulary.scenario_value(&value, sort);
                     let message = format!(
@@ -246,13 +236,11 @@ impl Linter<'_> {
                     );
                     continue;
                 }
-                SatResult::Unknown => {
-                    self.undecided(format!("whether {name} is fixed"), Vec::new())
-                }
-                SatResult::Sat => {}
+                Answer::Undecided => self.undecided(format!("whether {name} is fixed"), Vec::new()),
+                Answer::Holds(_) => {}
             }
             if let Sort::Enum(type_name) = sort {
-                self.unreachable_values(name, type_name, &variable, &literals, seen);
+                self.unreachable_values(name, type_name, &variable, &users, seen);
             }
         }
     }
@@ -264,7 +252,7 @@ impl Linter<'_> {
         name: &str,
         type_name: &str,
         variable: &z3::ast::Dynamic,
-        literals: &[z3::ast::Bool],
+        users: &[usize],
         seen: Option<&HashSet<String>>,
     ) {
         let values: Vec<String> = self
@@ -280,12 +268,11 @@ impl Linter<'_> {
             let Ok(constant) = self.session.vocabulary.term(&Expr::symbol(&enum_value)) else {
                 continue;
             };
-            let takes = self.guard(&variable.eq(constant));
-            let mut assumptions = literals.to_vec();
-            assumptions.push(takes);
-            match self.check(&assumptions) {
-                SatResult::Unsat => {
-                    let blockers = self.session.rule_names(&self.session.core_rules());
+            let takes = variable.eq(constant);
+            match self.ask(users, &takes, &[name], None) {
+                Answer::Refuted { rules, whole } => {
+                    let core = self.refuting_rules(&rules, whole, &takes, false);
+                    let blockers = self.session.rule_names(&core.unwrap_or_default());
                     let message = format!(
                         "{name} can never be {enum_value}: the rules {} rule it out. Either the value is obsolete or a rule is too strict.",
                         blockers.join(", ")
@@ -296,10 +283,10 @@ impl Linter<'_> {
                             .variables([name.to_string()]),
                     );
                 }
-                SatResult::Unknown => {
+                Answer::Undecided => {
                     self.undecided(format!("whether {name} can be {enum_value}"), Vec::new())
                 }
-                SatResult::Sat => {}
+                Answer::Holds(_) => {}
             }
         }
     }

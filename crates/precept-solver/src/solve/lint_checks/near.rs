@@ -1,0 +1,255 @@
+//! Lint questions decided near the question first, on a large group.
+//!
+//! Every lint check asks whether a formula can hold with a set of the
+//! group's rules switched on. In a solver of the whole group each such check
+//! costs in proportion to the group (the solver decides every rule), so a
+//! check per rule or per pair grows with the square of the group. Most
+//! questions are settled by the rules around them, in a small solver:
+//!
+//! - **Refuted near.** The rules that mention a variable near the question
+//!   (a subset of those switched on) rule the formula out: then the whole
+//!   set does too. The caller finds the refuting rules among them.
+//! - **Holds near.** The same rules, with every other variable they mention
+//!   pinned to its value in the base model (a scenario of the whole group),
+//!   allow the formula. Join the small solver's values with the base
+//!   model's: a rule that mentions a free variable holds by the small check,
+//!   any other rule mentions only variables at their base values and holds
+//!   as in the base model, and the formula mentions only free variables. So
+//!   the joined values are a scenario of every rule with the formula (the
+//!   argument of `near_check.rs`, which does this for questions).
+//!
+//! Otherwise (the pins may be what refutes it, or a check ran out of time)
+//! the question is asked of the whole group as before. The answer is the
+//! same either way; only the time differs. A group with a rule that divides
+//! by a term is always asked whole (Z3 may choose such a division's value
+//! differently in two solvers).
+
+use super::linter::{Linter, lint_solver_params};
+use crate::model::finding::Scenario;
+use std::collections::HashSet;
+use z3::SatResult;
+use z3::ast::Bool;
+
+/// Groups of fewer rules are always asked whole: their checks are cheap.
+pub(super) const NEAR_FROM_RULES: usize = 200;
+
+/// The small solver leaves free at most this many variables nearest the
+/// question (more when the question itself mentions more).
+const NEAR_VARIABLES: usize = 24;
+
+/// How a lint question was answered.
+pub(super) enum Answer {
+    /// The formula holds with the rules: a scenario of `scope`, when asked.
+    Holds(Option<Scenario>),
+    /// The formula cannot hold with the rules; `rules` (a subset of those
+    /// switched on, all of them when `whole`) already rule it out.
+    Refuted { rules: Vec<usize>, whole: bool },
+    /// Not decided within the check's deadline.
+    Undecided,
+}
+
+impl Linter<'_> {
+    /// Notes a scenario of every rule of `group` (the base model that pins
+    /// what a near check leaves fixed), when the group is large enough for
+    /// near checks to pay.
+    pub(super) fn find_base_model(&mut self, group: &[usize]) {
+        self.base = None;
+        if group.len() < NEAR_FROM_RULES
+            || group.iter().any(|&r| self.session.rules[r].divides_by_term)
+        {
+            return;
+        }
+        let literals = self.session.literals(group);
+        if self.check(&literals) == SatResult::Sat {
+            self.base = self.session.solver.get_model();
+        }
+    }
+
+    /// Whether `formula`, over the variables `about`, can hold with the
+    /// rules `on` switched on: near the question first (see the module's
+    /// note), else in the group's solver. `scope` names the variables a
+    /// scenario of a holding formula shows.
+    pub(super) fn ask(
+        &mut self,
+        on: &[usize],
+        formula: &Bool,
+        about: &[&str],
+        scope: Option<&HashSet<String>>,
+    ) -> Answer {
+        if let Some(answer) = self.ask_near(on, formula, about, scope) {
+            return answer;
+        }
+        self.ask_whole(on, formula, scope)
+    }
+
+    /// The same question asked of the group's solver only.
+    pub(super) fn ask_whole(
+        &mut self,
+        on: &[usize],
+        formula: &Bool,
+        scope: Option<&HashSet<String>>,
+    ) -> Answer {
+        let guard = self.guard(formula);
+        let mut assumptions = self.session.literals(on);
+        assumptions.push(guard);
+        match self.check(&assumptions) {
+            SatResult::Sat => {
+                Answer::Holds(scope.and_then(|s| self.session.model_scenario(Some(s)).ok()))
+            }
+            SatResult::Unsat => Answer::Refuted {
+                rules: on.to_vec(),
+                whole: true,
+            },
+            SatResult::Unknown => Answer::Undecided,
+        }
+    }
+
+    fn ask_near(
+        &mut self,
+        on: &[usize],
+        formula: &Bool,
+        about: &[&str],
+        scope: Option<&HashSet<String>>,
+    ) -> Option<Answer> {
+        let base = self.base.take()?;
+        let answer = self.ask_near_base(&base, on, formula, about, scope);
+        self.base = Some(base);
+        answer
+    }
+
+    fn ask_near_base(
+        &mut self,
+        base: &z3::Model,
+        on: &[usize],
+        formula: &Bool,
+        about: &[&str],
+        scope: Option<&HashSet<String>>,
+    ) -> Option<Answer> {
+        let free = self.session.variables_within(about, on, NEAR_VARIABLES);
+        let near: Vec<usize> = on
+            .iter()
+            .copied()
+            .filter(|&r| {
+                self.session.rules[r]
+                    .variables
+                    .iter()
+                    .any(|v| free.contains(v))
+            })
+            .collect();
+        // Half the rules or more: the whole check costs little more.
+        if near.len() * 2 > on.len() {
+            return None;
+        }
+        let mut pinned: Vec<String> = near
+            .iter()
+            .flat_map(|&r| self.session.rules[r].variables.iter())
+            .filter(|v| !free.contains(*v))
+            .cloned()
+            .collect();
+        pinned.sort_unstable();
+        pinned.dedup();
+        let pins: Vec<Bool> = pinned
+            .iter()
+            .map(|name| {
+                let value = self.session.vocabulary.value_in(base, name)?;
+                Some(self.session.vocabulary.constant(name)?.eq(&value))
+            })
+            .collect::<Option<_>>()?;
+        self.in_solver_of(&near, |linter| {
+            let asked = linter.guard(formula);
+            let mut assumptions = linter.session.literals(&near);
+            assumptions.push(asked);
+            match linter.check(&assumptions) {
+                SatResult::Unsat => {
+                    return Some(Answer::Refuted {
+                        rules: near.clone(),
+                        whole: false,
+                    });
+                }
+                SatResult::Unknown => return None,
+                SatResult::Sat => {}
+            }
+            assumptions.push(linter.guard(&Bool::and(&pins)));
+            if linter.check(&assumptions) != SatResult::Sat {
+                return None;
+            }
+            let small = linter.session.solver.get_model()?;
+            let held_near = |name: &str| {
+                free.contains(name) || pinned.binary_search_by(|p| p.as_str().cmp(name)).is_ok()
+            };
+            let scenario = scope.map(|scope| {
+                linter.session.vocabulary.scenario_joined(
+                    &|name| match held_near(name) {
+                        true => &small,
+                        false => base,
+                    },
+                    Some(scope),
+                )
+            });
+            Some(Answer::Holds(scenario))
+        })
+    }
+
+    /// Runs `work` in a solver of its own that holds only `rules` (under
+    /// their usual guards), then goes back to the group's solver.
+    pub(super) fn in_solver_of<T>(
+        &mut self,
+        rules: &[usize],
+        work: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let small = self.small.take().unwrap_or_else(|| {
+            let small = z3::Solver::new();
+            lint_solver_params(&small);
+            small
+        });
+        small.push();
+        for &r in rules {
+            let rule = &self.session.rules[r];
+            small.assert(rule.literal.implies(&rule.formula));
+        }
+        let group = std::mem::replace(&mut self.session.solver, small);
+        let result = work(self);
+        let small = std::mem::replace(&mut self.session.solver, group);
+        small.pop(1);
+        self.small = Some(small);
+        result
+    }
+
+    /// The rules among `rules` (all the group's when `whole`) that rule
+    /// `formula` out: a minimal set when `minimal`, else the solver's core.
+    /// None when that could not be told in time.
+    pub(super) fn refuting_rules(
+        &mut self,
+        rules: &[usize],
+        whole: bool,
+        formula: &Bool,
+        minimal: bool,
+    ) -> Option<Vec<usize>> {
+        let core = |linter: &mut Self| {
+            let guard = linter.guard(formula);
+            let mut assumptions = linter.session.literals(rules);
+            assumptions.push(guard);
+            match linter.check(&assumptions) {
+                SatResult::Unsat => Some(linter.session.core_rules()),
+                _ => None,
+            }
+        };
+        let core = match whole {
+            true => core(self),
+            false => self.in_solver_of(rules, core),
+        }?;
+        if !minimal {
+            return Some(core);
+        }
+        // Shrunk apart, in a solver of the core's rules only.
+        let within = core.clone();
+        self.in_solver_of(&within, |linter| {
+            let guard = linter.guard(formula);
+            linter
+                .session
+                .minimize(core, &[guard], linter.interruption)
+                .ok()
+                .map(|(m, _)| m)
+        })
+    }
+}
