@@ -1,4 +1,4 @@
-//! `precept coverage DIR [--json] [--no-mutation] [--sample N] [--jobs N]`:
+//! `precept coverage DIR [--json] [--no-mutation] [--sample N] [--jobs N] [--budget-s S] [--strict]`:
 //! the rule coverage of a project's tests and their mutation score (every
 //! mutant, unless `--sample N` asks for a quick look; `--max-mutants N` is
 //! the same). The tests' coverage checks and the mutants are shared out over the scheduler's solver workers, with
@@ -12,7 +12,7 @@ use precept_engine::lifecycle::report::quality::MutationSummary;
 use precept_engine::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_pooled};
 use precept_engine::testgen::equivalence_cache::EquivalenceCache;
 use precept_engine::testgen::mutation::{MutationReport, mutants, spread};
-use precept_engine::testgen::mutation_pool::{MutationProgress, mutation_score_cached};
+use precept_engine::testgen::mutation_pool::{MutationProgress, mutation_score_within};
 use precept_engine::testgen::report_text::percent_text;
 use serde_json::json;
 use std::fmt::Write;
@@ -41,6 +41,14 @@ pub struct CoverageArgs {
     /// The solver deadline per question in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// Stop evaluating mutants cleanly after this many seconds and report
+    /// how many were left (default: the project's `budget_s.coverage`, else
+    /// no budget)
+    #[arg(long, value_name = "SECONDS", value_parser = super::lint::parse_budget)]
+    pub budget_s: Option<f64>,
+    /// Fail (exit 1) when the budget left mutants unevaluated
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// How many test ids a table cell shows before "+n more".
@@ -70,13 +78,26 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             None => all,
         };
         let show = std::io::stderr().is_terminal();
+        let budget = args
+            .budget_s
+            .or(project.settings.budget_s.coverage)
+            .map(std::time::Duration::from_secs_f64);
         let progress = |p: MutationProgress| {
             if show {
-                eprint!("\rmutation: {}   ", p.text());
+                let left = budget
+                    .map(|b| {
+                        format!(
+                            " · budget {:.0} s, {:.0} s left",
+                            b.as_secs_f64(),
+                            b.saturating_sub(started.elapsed()).as_secs_f64()
+                        )
+                    })
+                    .unwrap_or_default();
+                eprint!("\rmutation: {}{left}   ", p.text());
             }
         };
         let cache = EquivalenceCache::of_project(&project.dir);
-        let report = mutation_score_cached(
+        let report = mutation_score_within(
             pool.workers(),
             &compiled,
             tests,
@@ -84,6 +105,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             generated,
             &progress,
             &cache,
+            budget.map(|b| started + b),
         );
         if show {
             eprintln!();
@@ -91,10 +113,17 @@ pub fn run(args: &CoverageArgs) -> Outcome {
         if let Err(error) = cache.save() {
             eprintln!("warning: the equivalent mutants were not cached: {error}");
         }
-        let kind = FigureKind::Mutation(args.max_mutants);
-        FiguresCache::file(&project, timeout_ms, kind, MutationSummary::from(&report));
+        // A score the budget cut short is not the report's figure.
+        if report.over_budget == 0 {
+            let kind = FigureKind::Mutation(args.max_mutants);
+            FiguresCache::file(&project, timeout_ms, kind, MutationSummary::from(&report));
+        }
         Some((report, started.elapsed().as_millis()))
     };
+    let cut_short = mutation
+        .as_ref()
+        .map_or(0, |(report, _)| report.over_budget);
+    let failed = args.strict && cut_short > 0;
     if args.json {
         let survivors: Option<Vec<_>> = mutation
             .as_ref()
@@ -107,13 +136,22 @@ pub fn run(args: &CoverageArgs) -> Outcome {
                 "coverage": coverage_ms,
                 "mutation": mutation.as_ref().map(|(_, ms)| ms),
             },
-        }))
+        }))?;
+        if failed {
+            eprintln!("--strict: the budget left {cut_short} mutant(s) unevaluated");
+        }
     } else {
         print!("{}", coverage_text(&coverage));
         if let Some((report, _)) = &mutation {
             print!("{}", mutation_text(report));
         }
-        Ok(())
+        if failed {
+            println!("--strict: the budget left {cut_short} mutant(s) unevaluated");
+        }
+    }
+    match failed {
+        true => Err(super::common::Failure::Check),
+        false => Ok(()),
     }
 }
 

@@ -508,3 +508,78 @@ fn a_lint_budget_reports_what_it_left_unchecked() {
         stderr(&refused)
     );
 }
+
+#[test]
+fn gen_tests_and_coverage_budgets_report_what_they_left() {
+    let project = copy_sample("airline-refunds");
+    let dir = project.path().to_str().unwrap();
+
+    // gen-tests: a budget that runs out says how many questions it left,
+    // and --strict fails on it; --json stays an array.
+    let full = precept(&["gen-tests", dir, "--max", "10"]);
+    assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
+    assert!(!stdout(&full).contains("budget"), "{}", stdout(&full));
+    let cut = precept(&["gen-tests", dir, "--max", "10", "--budget-s", "0.001"]);
+    let text = stdout(&cut);
+    assert_eq!(cut.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("Not asked within the gen-tests budget of 0.001 s:")
+            && text.contains("question(s) left unanswered")
+            && text.contains("skipped, not passed"),
+        "{text}"
+    );
+    let strict = precept(&[
+        "gen-tests",
+        dir,
+        "--max",
+        "10",
+        "--budget-s",
+        "0.001",
+        "--strict",
+        "--json",
+    ]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&stdout(&strict))
+            .unwrap()
+            .is_array()
+    );
+    assert!(
+        stderr(&strict).contains("--strict: the budget left"),
+        "{}",
+        stderr(&strict)
+    );
+    let generous = precept(&["gen-tests", dir, "--max", "10", "--budget-s", "600"]);
+    assert_eq!(stdout(&generous), stdout(&full));
+
+    // coverage: the mutants the budget left are counted, not scored.
+    let whole = precept(&["coverage", dir, "--json"]);
+    assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+    let whole: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
+    assert_eq!(whole["mutation"]["over_budget"], 0);
+    let settings = project.path().join("precept.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    json["budget_s"] = serde_json::json!({"coverage": 0.001});
+    fs::write(&settings, json.to_string()).unwrap();
+    let cut = precept(&["coverage", dir]);
+    let text = stdout(&cut);
+    assert_eq!(cut.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("the budget ran out before the other") && text.contains("not passed"),
+        "{text}"
+    );
+    let strict = precept(&["coverage", dir, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    assert!(
+        stdout(&strict).contains("--strict: the budget left"),
+        "{}",
+        stdout(&strict)
+    );
+    let generous = precept(&["coverage", dir, "--json", "--budget-s", "600"]);
+    let generous: serde_json::Value = serde_json::from_str(&stdout(&generous)).unwrap();
+    assert_eq!(
+        generous["mutation"]["score_text"],
+        whole["mutation"]["score_text"]
+    );
+}

@@ -55,11 +55,17 @@ pub struct Budgets {
     /// `precept lint`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lint: Option<f64>,
+    /// `precept gen-tests`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gen_tests: Option<f64>,
+    /// `precept coverage` (its mutation score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<f64>,
 }
 
 impl Budgets {
     pub fn is_empty(&self) -> bool {
-        self.lint.is_none()
+        self.lint.is_none() && self.gen_tests.is_none() && self.coverage.is_none()
     }
 }
 

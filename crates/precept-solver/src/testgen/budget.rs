@@ -102,11 +102,16 @@ pub(super) fn within_budget(candidates: Vec<Candidate>, budget: usize) -> Vec<Ca
 /// in the candidates' order, and the answers come back in that order. So
 /// the findings, scenarios included, do not depend on how many workers
 /// there are.
+///
+/// Once `deadline` has passed no more answers are waited for: the
+/// questions still open are cancelled and counted in `unanswered`.
 pub(super) fn solve(
     workers: &[SolverWorker],
     model: &CompiledModel,
     candidates: Vec<Candidate>,
     asked: &mut HashSet<String>,
+    deadline: Option<std::time::Instant>,
+    unanswered: &mut usize,
 ) -> Vec<Decided> {
     let mut questions = Vec::new();
     for candidate in candidates {
@@ -139,14 +144,27 @@ pub(super) fn solve(
         }
         replies.push((on, received));
     }
-    let mut findings: HashMap<(usize, u64), Finding> = replies
-        .into_iter()
-        .flat_map(|(on, received)| {
-            received
-                .into_iter()
-                .map(move |a| ((on, a.ticket), a.finding))
-        })
-        .collect();
+    let mut findings: HashMap<(usize, u64), Finding> = HashMap::new();
+    for (on, received) in replies {
+        loop {
+            let answer = match deadline {
+                None => received.recv().ok(),
+                Some(end) => received
+                    .recv_timeout(end.saturating_duration_since(std::time::Instant::now()))
+                    .ok(),
+            };
+            let Some(answer) = answer else {
+                break;
+            };
+            findings.insert((on, answer.ticket), answer.finding);
+        }
+    }
+    for &(on, ticket) in &tickets {
+        if !findings.contains_key(&(on, ticket)) {
+            workers[on].cancel(ticket);
+            *unanswered += 1;
+        }
+    }
     questions
         .into_iter()
         .zip(tickets)

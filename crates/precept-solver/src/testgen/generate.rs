@@ -169,7 +169,7 @@ pub fn generate(
     max: usize,
     seed: u64,
 ) -> Vec<GeneratedTest> {
-    generate_on(std::slice::from_ref(worker), model, max, seed)
+    generate_on(std::slice::from_ref(worker), model, max, seed, None, &mut 0)
 }
 
 /// [`generate`] with the solver's questions shared out over every worker
@@ -180,7 +180,22 @@ pub fn generate_pooled(
     max: usize,
     seed: u64,
 ) -> Vec<GeneratedTest> {
-    generate_on(workers, model, max, seed)
+    generate_on(workers, model, max, seed, None, &mut 0)
+}
+
+/// As `generate_pooled`, waiting for no answer once `deadline` has passed;
+/// returns the tests and how many questions were left unanswered (their
+/// candidates are not among the tests: skipped, not passed).
+pub fn generate_within(
+    workers: &[SolverWorker],
+    model: &CompiledModel,
+    max: usize,
+    seed: u64,
+    deadline: std::time::Instant,
+) -> (Vec<GeneratedTest>, usize) {
+    let mut unanswered = 0;
+    let tests = generate_on(workers, model, max, seed, Some(deadline), &mut unanswered);
+    (tests, unanswered)
 }
 
 fn generate_on(
@@ -188,6 +203,8 @@ fn generate_on(
     model: &CompiledModel,
     max: usize,
     seed: u64,
+    deadline: Option<std::time::Instant>,
+    unanswered: &mut usize,
 ) -> Vec<GeneratedTest> {
     if max == 0 || worker.is_empty() {
         return Vec::new();
@@ -199,6 +216,8 @@ fn generate_on(
         model,
         within_budget(candidates(model, seed), budget),
         &mut asked,
+        deadline,
+        unanswered,
     );
     let mut decided = dedupe(first.into_iter().filter(worth_keeping).collect());
     // HalluVault's negation rule: a proved claim's opposite is refuted.
@@ -222,6 +241,8 @@ fn generate_on(
         model,
         negations.into_iter().take(room).collect(),
         &mut asked,
+        deadline,
+        unanswered,
     ));
     let decided = dedupe(decided.into_iter().filter(worth_keeping).collect());
     let mut facts: HashSet<String> = model.rules.iter().map(|r| r.id.clone()).collect();

@@ -132,6 +132,9 @@ pub struct MutationReport {
     pub score_text: String,
     /// Whether only a sample of the generated mutants was evaluated.
     pub sampled: bool,
+    /// Mutants of the sample left unevaluated because the wall-clock budget
+    /// ran out (skipped, not passed); 0 when it did not.
+    pub over_budget: usize,
     /// The one line the CLI, the status line and the Coverage pane show.
     pub summary: String,
     /// The counting tests that pass on the original model (only they can kill).
@@ -166,6 +169,7 @@ impl MutationReport {
             score_without_equivalent: score,
             score_text: score_text(score),
             sampled: evaluated < generated,
+            over_budget: 0,
             summary: String::new(),
             baseline_passing,
             results,
@@ -193,7 +197,14 @@ impl MutationReport {
                 self.undecided
             ));
         }
-        if self.sampled {
+        if self.over_budget > 0 {
+            text.push_str(&format!(
+                ", on {} of {} mutants: the budget ran out before the other {} (not evaluated, not passed)",
+                thousands(self.evaluated),
+                thousands(self.evaluated + self.over_budget),
+                thousands(self.over_budget)
+            ));
+        } else if self.sampled {
             text.push_str(&format!(
                 ", on a sample of {} of {} mutants",
                 thousands(self.evaluated),
@@ -201,6 +212,13 @@ impl MutationReport {
             ));
         }
         text
+    }
+
+    /// Marks `left` mutants of the sample as left unevaluated by the
+    /// budget.
+    pub fn cut_short(&mut self, left: usize) {
+        self.over_budget = left;
+        self.summary = self.summary_text();
     }
 
     pub fn survivors(&self) -> impl Iterator<Item = &MutantResult> {

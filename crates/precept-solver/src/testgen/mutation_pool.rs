@@ -87,6 +87,25 @@ pub fn mutation_score_cached(
     progress: &(dyn Fn(MutationProgress) + Sync),
     cache: &EquivalenceCache,
 ) -> MutationReport {
+    mutation_score_within(
+        workers, model, tests, mutants, generated, progress, cache, None,
+    )
+}
+
+/// As `mutation_score_cached`, taking no rule's mutants once `deadline`
+/// has passed: those left are counted in the report (`over_budget`), and
+/// its summary says so; the score is over the mutants evaluated.
+#[allow(clippy::too_many_arguments)]
+pub fn mutation_score_within(
+    workers: &[SolverWorker],
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    mutants: Vec<Mutant>,
+    generated: usize,
+    progress: &(dyn Fn(MutationProgress) + Sync),
+    cache: &EquivalenceCache,
+    deadline: Option<Instant>,
+) -> MutationReport {
     let started = Instant::now();
     let counting: Vec<LogicTest> = tests
         .iter()
@@ -105,6 +124,9 @@ pub fn mutation_score_cached(
         for worker in workers {
             scope.spawn(|| {
                 loop {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((first, group)) = groups.get(i) else {
                         break;
@@ -128,17 +150,22 @@ pub fn mutation_score_cached(
             });
         }
     });
+    let judged = done.load(Ordering::Relaxed);
     let results = slots
         .into_inner()
         .expect("mutation results poisoned")
         .into_iter()
         .flatten()
         .collect();
-    MutationReport::new(
+    let mut report = MutationReport::new(
         generated,
         baseline.iter().map(|b| b.test.id.clone()).collect(),
         results,
-    )
+    );
+    if judged < total {
+        report.cut_short(total - judged);
+    }
+    report
 }
 
 /// The mutants in runs of the same rule, each run with the position of its
