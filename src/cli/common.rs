@@ -124,3 +124,17 @@ pub fn chosen<'a, T: Chosen>(
     }
     Ok(out)
 }
+
+/// " · budget 30 s, 12 s left" for a progress line, or nothing without a
+/// budget.
+pub fn budget_left(budget: Option<std::time::Duration>, started: std::time::Instant) -> String {
+    budget
+        .map(|b| {
+            format!(
+                " · budget {:.0} s, {:.0} s left",
+                b.as_secs_f64(),
+                b.saturating_sub(started.elapsed()).as_secs_f64()
+            )
+        })
+        .unwrap_or_default()
+}

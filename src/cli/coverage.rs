@@ -84,15 +84,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             .map(std::time::Duration::from_secs_f64);
         let progress = |p: MutationProgress| {
             if show {
-                let left = budget
-                    .map(|b| {
-                        format!(
-                            " · budget {:.0} s, {:.0} s left",
-                            b.as_secs_f64(),
-                            b.saturating_sub(started.elapsed()).as_secs_f64()
-                        )
-                    })
-                    .unwrap_or_default();
+                let left = super::common::budget_left(budget, started);
                 eprint!("\rmutation: {}{left}   ", p.text());
             }
         };

@@ -86,15 +86,7 @@ pub fn run(args: &LintArgs) -> Outcome {
     let started = std::time::Instant::now();
     let progress = |done: usize, total: usize, stage: &str| {
         if show_progress {
-            let left = budget
-                .map(|b| {
-                    format!(
-                        " · budget {:.0} s, {:.0} s left",
-                        b.as_secs_f64(),
-                        b.saturating_sub(started.elapsed()).as_secs_f64()
-                    )
-                })
-                .unwrap_or_default();
+            let left = super::common::budget_left(budget, started);
             eprint!("\r\x1b[2Klint: {stage} {done}/{total}{left}");
             let _ = std::io::stderr().flush();
         }
