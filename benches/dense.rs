@@ -1,14 +1,18 @@
 //! Whole-model analyses on the dense model (`support/dense_model.rs`):
 //! 1,500 random implications over 2,000 variables, nearly all in one cone.
 //! Prints the model's shape, then the full lint's time with 1 and 2
-//! workers, stage by stage.
+//! workers, stage by stage; then `gen-tests --max 150` (budget 60 s), the
+//! rule coverage of those 150 tests accepted, and the mutation score over
+//! every mutant with 2 workers (budget 300 s), each with what its budget
+//! left.
 //!
 //! Run: cargo bench --bench dense
 //!
 //! Knobs: `DENSE_RULES=N` lints only the first N rules (to see how the
 //! time grows); `DENSE_LARGEST=1` only their largest group (whose checks
 //! report their stages); `PRECEPT_BENCH_JOBS=2` only that pool size;
-//! `DENSE_MODEL=sectioned` the same on the vetting bench's sectioned model.
+//! `DENSE_MODEL=sectioned` the same on the vetting bench's sectioned model;
+//! `DENSE_ONLY=lint` or `=tests` only the lint or only the test analyses.
 
 #[path = "support/dense_model.rs"]
 mod dense_model;
@@ -68,9 +72,76 @@ fn main() {
         Some(j) => vec![j],
         None => vec![1, 2],
     };
-    for jobs in jobs {
-        lint(&compiled, jobs);
+    let only = std::env::var("DENSE_ONLY").ok();
+    if only.as_deref() != Some("tests") {
+        for jobs in jobs {
+            lint(&compiled, jobs);
+        }
     }
+    if only.as_deref() != Some("lint") {
+        test_analyses(&compiled);
+    }
+}
+
+/// `gen-tests --max 150`, the coverage of the 150 tests accepted, and the
+/// mutation score over every mutant, on 2 workers, each within its budget.
+fn test_analyses(compiled: &precept::model::CompiledModel) {
+    use precept::testgen::generate::{accept, generate_within, to_proposed};
+    let pool = Scheduler::new(2, Duration::from_secs(5));
+    for worker in pool.workers() {
+        worker.load(compiled.clone()).expect("load");
+    }
+    let start = Instant::now();
+    let (generated, unanswered) = generate_within(
+        pool.workers(),
+        compiled,
+        150,
+        0,
+        start + Duration::from_secs(60),
+    );
+    println!(
+        "gen-tests --max 150, 2 workers: {:.1} s, {} tests, {unanswered} question(s) left by the 60 s budget",
+        start.elapsed().as_secs_f64(),
+        generated.len()
+    );
+    let tests: Vec<precept::model::LogicTest> = generated
+        .iter()
+        .enumerate()
+        .map(|(n, test)| {
+            let mut test = to_proposed(test, format!("T{n}"));
+            accept(&mut test);
+            test
+        })
+        .collect();
+    let start = Instant::now();
+    let coverage =
+        precept::testgen::coverage::rule_coverage_pooled(pool.workers(), compiled, &tests);
+    println!(
+        "coverage of {} tests, 2 workers: {:.1} s, {} of {} rules touched",
+        tests.len(),
+        start.elapsed().as_secs_f64(),
+        coverage.rules.iter().filter(|r| r.touched).count(),
+        coverage.rules.len()
+    );
+    let start = Instant::now();
+    let all = precept::testgen::mutation::mutants(compiled);
+    let generated = all.len();
+    let cache = precept::testgen::equivalence_cache::EquivalenceCache::in_memory();
+    let report = precept::testgen::mutation_pool::mutation_score_within(
+        pool.workers(),
+        compiled,
+        &tests,
+        all,
+        generated,
+        &|_| {},
+        &cache,
+        Some(start + Duration::from_secs(300)),
+    );
+    println!(
+        "mutation, every mutant, 2 workers: {:.1} s, {}",
+        start.elapsed().as_secs_f64(),
+        report.summary
+    );
 }
 
 /// The solver lint on `jobs` workers, with the time each stage took.

@@ -175,6 +175,7 @@ fn report_bench() {
         start_pool: &start_pool,
         cache: Some(&cache),
         timeout_ms,
+        deadline: None,
     };
     // First the figures from scratch (minutes on this model with the full
     // mutation score; a 200-mutant sample here), each stage timed through

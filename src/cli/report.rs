@@ -4,7 +4,10 @@
 //! model, tests and settings (`--recompute` to refuse that), else computed
 //! on the scheduler's solver workers; versions and sign-offs are checked; the diff against
 //! the previous version is proved (or reused on the same terms). Progress
-//! goes to stderr, with a final line naming the file.
+//! goes to stderr, with a final line naming the file. With a budget
+//! (`--budget-s`, default `budget_s.report`) the figures computed here stop
+//! cleanly when it runs out; the report shows what they left, and so does
+//! stderr (`--strict`: exit 1).
 
 use super::common::{Failure, Outcome, load_project, start_scheduler};
 use clap::Args;
@@ -48,6 +51,15 @@ pub struct ReportArgs {
     /// exactly this model, tests and settings
     #[arg(long)]
     pub recompute: bool,
+    /// Stop computing the figures cleanly after this many seconds; the
+    /// report says what was left unchecked (default: the project's
+    /// `budget_s.report`, else no budget)
+    #[arg(long, value_name = "SECONDS", value_parser = super::lint::parse_budget)]
+    pub budget_s: Option<f64>,
+    /// Fail (exit 1) when the budget left a figure incomplete (the report
+    /// is still written)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 fn read_probe(path: &PathBuf) -> Result<serde_json::Value, Failure> {
@@ -94,10 +106,12 @@ pub fn run(args: &ReportArgs) -> Outcome {
         .timeout_ms
         .unwrap_or(project.settings.solver_timeout_ms);
     let cache = FiguresCache::of_project(&project);
+    let budget = args.budget_s.or(project.settings.budget_s.report);
     let source = QualitySource {
         start_pool: &start,
         cache: (!args.recompute).then_some(&cache),
         timeout_ms,
+        deadline: budget.map(|b| started + std::time::Duration::from_secs_f64(b)),
     };
     let mutation = match (args.no_mutation, args.max_mutants) {
         (true, _) => MutationChoice::Skip,
@@ -106,6 +120,13 @@ pub fn run(args: &ReportArgs) -> Outcome {
     };
     let progress = |stage: &str| eprintln!("report: {stage}…");
     let quality = quality(&project, &compiled, &source, mutation, &progress)?;
+    for left in &quality.cut_short {
+        eprintln!(
+            "report: the budget of {} s ran out: {left} (skipped, not passed)",
+            budget.unwrap_or_default()
+        );
+    }
+    let incomplete = !quality.cut_short.is_empty();
     progress("versions, sign-offs and the diff against the previous version");
     let figures = Figures {
         generated: now_utc(),
@@ -121,5 +142,9 @@ pub fn run(args: &ReportArgs) -> Outcome {
         html.len().div_ceil(1024),
         started.elapsed().as_secs_f64()
     );
+    if args.strict && incomplete {
+        eprintln!("--strict: the budget left figures incomplete");
+        return Err(Failure::Check);
+    }
     Ok(())
 }

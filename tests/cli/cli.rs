@@ -583,3 +583,60 @@ fn gen_tests_and_coverage_budgets_report_what_they_left() {
         whole["mutation"]["score_text"]
     );
 }
+
+#[test]
+fn a_report_budget_shows_what_the_figures_left_and_keeps_none_of_them() {
+    let project = copy_sample("airline-refunds");
+    let dir = project.path().to_str().unwrap();
+    let out = project.path().join("cut.html");
+    let cut = precept(&[
+        "report",
+        dir,
+        "--recompute",
+        "--budget-s",
+        "0.001",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&cut);
+    assert_eq!(cut.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("report: the budget of 0.001 s ran out: lint: conflicting overlaps (L206) on"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ran out: mutation score:") && err.contains("mutants not evaluated"),
+        "{err}"
+    );
+    let html = fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("Not checked within the lint budget"),
+        "the report says it"
+    );
+    assert!(
+        html.contains("the budget ran out before the other"),
+        "the report says it"
+    );
+
+    // Nothing cut short was kept: a report without a budget computes both.
+    let whole = precept(&["report", dir, "--out", out.to_str().unwrap()]);
+    let err = stderr(&whole);
+    assert_eq!(whole.status.code(), Some(0), "{err}");
+    assert!(!err.contains("lint: reused"), "{err}");
+    assert!(!err.contains("ran out"), "{err}");
+    let html = fs::read_to_string(&out).unwrap();
+    assert!(!html.contains("Not checked within the lint budget"));
+
+    let strict = precept(&[
+        "report",
+        dir,
+        "--recompute",
+        "--budget-s",
+        "0.001",
+        "--strict",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    assert!(stderr(&strict).contains("--strict: the budget left figures incomplete"));
+}

@@ -48,10 +48,51 @@ fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
 }
 
 #[test]
+fn a_large_model_of_small_groups_is_linted_again_after_every_edit() {
+    let dir = copy_sample("park-admission");
+    let mut model = read_model(dir.path());
+    // More rules than a group may have, each in a group of its own: an
+    // edit rechecks only its group, so lint follows every edit.
+    for i in 0..=RELINT_AT_ONCE_RULES {
+        model.variables.push(precept::model::Variable {
+            name: format!("visits{i}"),
+            sort: "Int".into(),
+            description: format!("visits in season {i}"),
+            reading: Default::default(),
+        });
+        model.rules.push(precept::model::Rule {
+            id: format!("X{i}"),
+            expression: format!("(>= visits{i} 0)"),
+            source_span: None,
+            also_from: Vec::new(),
+            review: ReviewStatus::Unreviewed,
+            note: String::new(),
+        });
+    }
+    fs::write(
+        dir.path().join("model.json"),
+        serde_json::to_string_pretty(&model).unwrap(),
+    )
+    .unwrap();
+    let mut app = open_app(dir.path());
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    assert!(!has_duplicate(&app));
+    let effects = add_rule(&mut app, DUPLICATE_OF_R1);
+    assert!(kinds(&effects).contains(&"Lint"), "{:?}", kinds(&effects));
+    settle(&mut app, &mut runtime, effects);
+    assert!(has_duplicate(&app), "{:?}", app.lint.diagnostics);
+    assert_eq!(app.lint.basis.stale_since(), None);
+    assert!(!screen_text(&app).contains("STALE"));
+}
+
+#[test]
 fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     let dir = copy_sample("park-admission");
     let mut model = read_model(dir.path());
-    // Enough rules that linting after every edit is no longer cheap.
+    // Enough rules in one group (they all share creditUnits) that linting
+    // after every edit is no longer cheap.
     for i in 0..RELINT_AT_ONCE_RULES {
         model.rules.push(precept::model::Rule {
             id: format!("X{i}"),

@@ -61,11 +61,17 @@ pub struct Budgets {
     /// `precept coverage` (its mutation score).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<f64>,
+    /// `precept report` (the figures it computes: lint, mutation score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<f64>,
 }
 
 impl Budgets {
     pub fn is_empty(&self) -> bool {
-        self.lint.is_none() && self.gen_tests.is_none() && self.coverage.is_none()
+        self.lint.is_none()
+            && self.gen_tests.is_none()
+            && self.coverage.is_none()
+            && self.report.is_none()
     }
 }
 

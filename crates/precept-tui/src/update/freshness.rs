@@ -5,14 +5,21 @@
 //! when that is cheap; otherwise its cheap syntactic part is redone and the
 //! solver checks are marked stale, naming the edit; the others are marked
 //! stale, naming the edit, until an undo returns to their model.
+//!
+//! A lint after an edit is cheap when every group of rules (the islands
+//! that share no variables) is small: the scheduler's lint remembers each
+//! group's findings by its content, so only the groups the edit changed
+//! are checked again, in the background, and the pane updates in place.
 
 use super::vetting;
 use crate::state::app::App;
 use crate::state::msg::Effect;
 use precept_engine::lint::syntactic;
 
-/// Models up to this many rules are linted again after every edit (a few
-/// hundred milliseconds in the background); larger ones on request (`L`).
+/// Models whose groups of rules have at most this many rules each are
+/// linted again after every edit (the edited group in the background, a
+/// few hundred milliseconds at most); a model with a larger group (a policy
+/// whose rules all share variables) on request (`L`).
 pub const RELINT_AT_ONCE_RULES: usize = 300;
 
 /// Reacts to the edits, undos and redos the last message made, if any.
@@ -37,7 +44,8 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
     if app.lint.ran {
         app.lint.basis.observe(now, &change);
         if app.lint.basis.stale_since().is_some() {
-            if app.ws.compiled.rules.len() <= RELINT_AT_ONCE_RULES {
+            let largest = app.ws.graph.groups().iter().map(Vec::len).max();
+            if largest.unwrap_or(0) <= RELINT_AT_ONCE_RULES {
                 effects.extend(vetting::relint(app));
             } else {
                 refresh_syntactic(app);

@@ -15,14 +15,14 @@ use crate::lifecycle::signoff::{Checked, verify};
 use crate::lifecycle::versions::{
     DraftState, VersionManifest, draft_state, read_manifest, version_numbers,
 };
-use crate::lint::full::full_lint;
+use crate::lint::full::full_lint_within;
 use crate::model::{CompiledModel, Project};
 use crate::scheduler::Scheduler;
 use crate::test_runner::{TestOutcome, run_tests_pooled};
 use crate::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
 use crate::testgen::equivalence_cache::EquivalenceCache;
 use crate::testgen::mutation::{mutants, spread};
-use crate::testgen::mutation_pool::mutation_score_cached;
+use crate::testgen::mutation_pool::mutation_score_within;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -91,6 +91,10 @@ pub struct QualitySource<'a, E> {
     pub cache: Option<&'a FiguresCache>,
     /// The solver deadline per question the figures are computed with.
     pub timeout_ms: u64,
+    /// When the report's wall-clock budget ends, if it has one: the lint
+    /// and the mutation score stop cleanly then, say what they left, and
+    /// are not kept as figures.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Lint, tests, coverage and mutation: each taken from `source.cache` when
@@ -124,15 +128,41 @@ pub fn quality<E>(
         .cloned()
         .collect();
     let tests = &project.tests.tests;
-    let lint = figure(project, source, FigureKind::Lint, progress, &pool, |pool| {
-        let diagnostics = full_lint(
-            &project.model,
-            compiled,
-            Some(pool.workers()),
-            &|_, _, _| {},
-        );
-        Ok(diagnostics.iter().map(LintRow::from).collect())
-    })?;
+    let partial = std::cell::Cell::new(false);
+    let cut_short = std::cell::RefCell::new(Vec::new());
+    let left = |deadline: std::time::Instant| {
+        deadline.saturating_duration_since(std::time::Instant::now())
+    };
+    let lint = figure(
+        project,
+        source,
+        FigureKind::Lint,
+        progress,
+        &pool,
+        &partial,
+        |pool| {
+            let run = full_lint_within(
+                &project.model,
+                compiled,
+                Some(pool.workers()),
+                source.deadline.map(left),
+                &|_, _, _| {},
+            );
+            if !run.unchecked.is_empty() {
+                partial.set(true);
+                let list: Vec<String> = run
+                    .unchecked
+                    .iter()
+                    .map(|u| format!("{} on {} rule(s)", u.check, u.rules))
+                    .collect();
+                cut_short
+                    .borrow_mut()
+                    .push(format!("lint: {} not checked", list.join("; ")));
+            }
+            Ok(run.diagnostics.iter().map(LintRow::from).collect())
+        },
+    )?;
+
     // A test run made here lends its proved findings to the coverage.
     let fresh_outcomes: std::cell::RefCell<Option<Vec<TestOutcome>>> = Default::default();
     let test_rows = figure(
@@ -141,6 +171,7 @@ pub fn quality<E>(
         FigureKind::Tests,
         progress,
         &pool,
+        &partial,
         |pool| {
             let outcomes = run_tests_pooled(pool.workers(), compiled, &counting);
             let rows = outcomes.iter().map(TestRow::from).collect();
@@ -154,6 +185,7 @@ pub fn quality<E>(
         FigureKind::Coverage,
         progress,
         &pool,
+        &partial,
         |pool| {
             Ok(match fresh_outcomes.take() {
                 Some(outcomes) => {
@@ -176,6 +208,7 @@ pub fn quality<E>(
             FigureKind::Mutation(limit),
             progress,
             &pool,
+            &partial,
             |pool| {
                 let all = mutants(compiled);
                 let generated = all.len();
@@ -184,7 +217,7 @@ pub fn quality<E>(
                     None => all,
                 };
                 let equivalents = EquivalenceCache::of_project(&project.dir);
-                let report = mutation_score_cached(
+                let report = mutation_score_within(
                     pool.workers(),
                     compiled,
                     tests,
@@ -192,8 +225,17 @@ pub fn quality<E>(
                     generated,
                     &|_| {},
                     &equivalents,
+                    source.deadline,
                 );
                 let _ = equivalents.save();
+                if report.over_budget > 0 {
+                    partial.set(true);
+                    cut_short.borrow_mut().push(format!(
+                        "mutation score: {} of {} mutants not evaluated",
+                        report.over_budget,
+                        report.evaluated + report.over_budget
+                    ));
+                }
                 Ok(MutationSummary::from(&report))
             },
         )?),
@@ -203,6 +245,7 @@ pub fn quality<E>(
         tests: test_rows,
         coverage,
         mutation,
+        cut_short: cut_short.into_inner(),
     })
 }
 
@@ -213,6 +256,7 @@ fn figure<'p, T: Serialize + DeserializeOwned, E>(
     kind: FigureKind,
     progress: &(dyn Fn(&str) + Sync),
     pool: &dyn Fn() -> Result<&'p Scheduler, E>,
+    partial: &std::cell::Cell<bool>,
     compute: impl FnOnce(&Scheduler) -> Result<T, E>,
 ) -> Result<Stamped<T>, E> {
     let key = FiguresCache::key(project, source.timeout_ms, kind);
@@ -229,6 +273,10 @@ fn figure<'p, T: Serialize + DeserializeOwned, E>(
     let pool = pool()?;
     progress(kind.name());
     let stamped = Stamped::fresh(now_utc(), compute(pool)?);
+    // A figure the budget cut short is shown, never kept.
+    if partial.replace(false) {
+        return Ok(stamped);
+    }
     if let Some(cache) = source.cache
         && let Err(why) = cache.store(&key, &stamped)
     {

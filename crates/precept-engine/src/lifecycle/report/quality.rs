@@ -123,4 +123,7 @@ pub struct Quality {
     pub coverage: Stamped<CoverageReport>,
     /// None when the mutation score was not asked for.
     pub mutation: Option<Stamped<MutationSummary>>,
+    /// What the report's budget left undone, one line per figure (empty
+    /// when every figure is complete); the figures themselves say so too.
+    pub cut_short: Vec<String>,
 }

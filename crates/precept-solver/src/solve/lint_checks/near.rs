@@ -33,9 +33,10 @@ use z3::ast::Bool;
 /// Groups of fewer rules are always asked whole: their checks are cheap.
 pub(super) const NEAR_FROM_RULES: usize = 200;
 
-/// The small solver leaves free at most this many variables nearest the
-/// question (more when the question itself mentions more).
-const NEAR_VARIABLES: usize = 24;
+/// The small solvers leave free at most this many variables nearest the
+/// question (more when the question itself mentions more): a first try,
+/// then a wider one when the pins of the first refuted the question.
+const NEAR_VARIABLES: [usize; 2] = [24, 96];
 
 /// How a lint question was answered.
 pub(super) enum Answer {
@@ -76,8 +77,10 @@ impl Linter<'_> {
         about: &[&str],
         scope: Option<&HashSet<String>>,
     ) -> Answer {
-        if let Some(answer) = self.ask_near(on, formula, about, scope) {
-            return answer;
+        for most in NEAR_VARIABLES {
+            if let Some(answer) = self.ask_near(on, formula, about, scope, most) {
+                return answer;
+            }
         }
         self.ask_whole(on, formula, scope)
     }
@@ -110,9 +113,10 @@ impl Linter<'_> {
         formula: &Bool,
         about: &[&str],
         scope: Option<&HashSet<String>>,
+        most: usize,
     ) -> Option<Answer> {
         let base = self.base.take()?;
-        let answer = self.ask_near_base(&base, on, formula, about, scope);
+        let answer = self.ask_near_base(&base, on, formula, about, scope, most);
         self.base = Some(base);
         answer
     }
@@ -124,8 +128,9 @@ impl Linter<'_> {
         formula: &Bool,
         about: &[&str],
         scope: Option<&HashSet<String>>,
+        most: usize,
     ) -> Option<Answer> {
-        let free = self.session.variables_within(about, on, NEAR_VARIABLES);
+        let free = self.session.variables_within(about, on, most);
         let near: Vec<usize> = on
             .iter()
             .copied()
