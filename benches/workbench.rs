@@ -176,7 +176,12 @@ fn settle_until(
         if done(app) {
             return;
         }
-        for message in runtime.wait(Duration::from_millis(5)) {
+        // Lint events are polled for, as the workbench's loop does.
+        let mut messages = runtime.poll();
+        if messages.is_empty() {
+            messages = runtime.wait(Duration::from_millis(1));
+        }
+        for message in messages {
             queue.extend(update(app, message));
         }
         assert!(Instant::now() < deadline, "the lint did not finish");
@@ -191,7 +196,7 @@ fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     let effects = update(app, key(KeyCode::Char('5')));
     settle_until(app, runtime, effects, current);
     let full = start.elapsed();
-    let mut times = Vec::new();
+    let (mut times, mut updates) = (Vec::new(), Vec::new());
     for round in 0..10 {
         let section = (round * 7 + 1) % SECTIONS;
         let index = section * RULES_PER_SECTION + 20;
@@ -209,6 +214,7 @@ fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
             app,
             Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
         );
+        updates.push(start.elapsed());
         settle_until(app, runtime, effects, current);
         times.push(start.elapsed());
         // The tests the edit reran finish before the next edit.
@@ -216,9 +222,10 @@ fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     }
     let after_edit = median(times);
     println!(
-        "{jobs} worker(s): full lint on the vetting screen {:.0} ms; edit → current vetting pane: median {:.1} ms  target ≤ 200 ms  {}",
+        "{jobs} worker(s): full lint on the vetting screen {:.0} ms; edit → current vetting pane: median {:.1} ms (the workbench's update, with the syntactic checks, {:.1} ms of it)  target ≤ 200 ms  {}",
         full.as_secs_f64() * 1e3,
         after_edit.as_secs_f64() * 1e3,
+        median(updates).as_secs_f64() * 1e3,
         if after_edit <= Duration::from_millis(200) {
             "PASS"
         } else {

@@ -152,7 +152,8 @@ fn triaged_text(
         compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
     );
     let components = test_components(&graph, tests);
-    let reached = |d: &Diagnostic| tests_reached(&graph, &components, d);
+    let known = Default::default();
+    let reached = |d: &Diagnostic| tests_reached(&graph, &components, &known, d);
     let mut text = String::new();
     let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut left: std::collections::BTreeMap<(&str, &str), usize> = Default::default();

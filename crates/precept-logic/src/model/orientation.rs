@@ -189,7 +189,9 @@ pub fn oriented_model(model: &PolicyModel) -> PolicyModel {
         .map(|r| parse_expr(&r.expression).ok())
         .collect();
     let formulas: Vec<&Expr> = parsed.iter().flatten().collect();
-    let is_variable = |s: &str| model.variable(s).is_some();
+    let variables: std::collections::HashSet<&str> =
+        model.variables.iter().map(|v| v.name.as_str()).collect();
+    let is_variable = |s: &str| variables.contains(s);
     let mut orientations = orient_group(&formulas, &is_variable).into_iter();
     let mut oriented = model.clone();
     for (rule, expr) in oriented.rules.iter_mut().zip(&parsed) {

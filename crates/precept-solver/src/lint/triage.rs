@@ -153,10 +153,14 @@ pub fn test_components(graph: &RuleGraph, tests: &[LogicTest]) -> Vec<BTreeSet<u
 }
 
 /// How many tests (given as their `test_components`) a diagnostic's rules
-/// and variables reach.
+/// and variables reach. `known` keeps the count for each set of components
+/// over many diagnostics: most findings of a model fall in a few groups of
+/// rules, and counting the tests afresh for each of 1,500 findings took most
+/// of a lint's triage.
 pub fn tests_reached(
     graph: &RuleGraph,
     test_components: &[BTreeSet<usize>],
+    known: &std::cell::RefCell<std::collections::HashMap<BTreeSet<usize>, usize>>,
     diagnostic: &Diagnostic,
 ) -> usize {
     let mut names = diagnostic.variables.clone();
@@ -164,10 +168,15 @@ pub fn tests_reached(
         names.extend(graph.variables_of(rule));
     }
     let components = graph.components_of(names.iter().map(String::as_str));
-    test_components
+    if let Some(&count) = known.borrow().get(&components) {
+        return count;
+    }
+    let count = test_components
         .iter()
         .filter(|c| !c.is_disjoint(&components))
-        .count()
+        .count();
+    known.borrow_mut().insert(components, count);
+    count
 }
 
 /// Groups, ranks and folds `diagnostics`. `tests_reached` says how many

@@ -20,8 +20,9 @@ pub fn retriage(app: &mut App) {
     }
     let graph = &app.ws.graph;
     let components = &app.lint.test_reach.1;
+    let known = Default::default();
     let reached = |diagnostic: &precept_engine::lint::Diagnostic| {
-        tests_reached(graph, components, diagnostic)
+        tests_reached(graph, components, &known, diagnostic)
     };
     app.lint.triage = triage(&app.lint.diagnostics, &reached, app.lint.show_notes);
 }

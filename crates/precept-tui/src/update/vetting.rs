@@ -57,21 +57,26 @@ pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> 
     match event {
         LintEvent::Progress { done, total, stage } => {
             app.lint.progress = Some((done, total, stage));
+            if std::mem::take(&mut app.lint.untriaged) {
+                app.lint.diagnostics.sort_by_key(|d| (d.severity, d.code));
+                retriage(app);
+            }
             if app.lint.announce {
                 app.status.job = Some(format!("linting: {stage} {done}/{total}"));
             }
         }
         LintEvent::Found(diagnostic) => {
             app.lint.diagnostics.push(*diagnostic);
-            app.lint.diagnostics.sort_by_key(|d| (d.severity, d.code));
-            retriage(app);
+            app.lint.untriaged = true;
         }
         LintEvent::Finished { undecided, .. } => {
             app.lint.running = false;
+            app.lint.untriaged = false;
             app.lint.progress = None;
             // As `precept lint` reports them: rules that repeat one
             // another are one finding.
-            let found = std::mem::take(&mut app.lint.diagnostics);
+            let mut found = std::mem::take(&mut app.lint.diagnostics);
+            found.sort_by_key(|d| (d.severity, d.code));
             app.lint.diagnostics = precept_engine::lint::full::once_per_rule_set(found);
             retriage(app);
             if !app.lint.announce {
