@@ -82,6 +82,8 @@ pub(super) struct Linter<'a> {
     pub(super) base: Option<z3::Model>,
     /// An empty solver that small checks push their rules onto and pop.
     pub(super) small: Option<z3::Solver>,
+    /// Whether a large group's questions are tried near them first.
+    pub(super) near: bool,
 }
 
 impl<'a> Linter<'a> {
@@ -108,6 +110,7 @@ impl<'a> Linter<'a> {
             unchecked: Vec::new(),
             base: None,
             small: None,
+            near: true,
         }
     }
 }

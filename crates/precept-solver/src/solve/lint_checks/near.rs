@@ -55,7 +55,8 @@ impl Linter<'_> {
     /// near checks to pay.
     pub(super) fn find_base_model(&mut self, group: &[usize]) {
         self.base = None;
-        if group.len() < NEAR_FROM_RULES
+        if !self.near
+            || group.len() < NEAR_FROM_RULES
             || group.iter().any(|&r| self.session.rules[r].divides_by_term)
         {
             return;

@@ -64,6 +64,9 @@ pub struct LintShare {
     memo: Option<Arc<LintMemo>>,
     /// The run's wall-clock budget and when it ends.
     budget: Option<(Duration, Instant)>,
+    /// Whether a large group's questions are decided near them first
+    /// (`near.rs`).
+    near: bool,
 }
 
 impl LintShare {
@@ -78,7 +81,15 @@ impl LintShare {
             events: Mutex::new(events),
             memo: None,
             budget: None,
+            near: true,
         }
+    }
+
+    /// Asks every question of the whole group, never near it first: the
+    /// same findings, slower (for comparing the two).
+    pub fn without_near_checks(mut self) -> LintShare {
+        self.near = false;
+        self
     }
 
     /// Stops the run cleanly after `budget` of wall-clock time (counted
@@ -338,6 +349,7 @@ pub(crate) fn lint_share(
                 let all: Vec<usize> = (0..sub_model.rules.len()).collect();
                 let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
                 linter.deadline = share.budget.map(|(_, end)| end);
+                linter.near = share.near;
                 linter.lint_group(&all, budget);
                 Ok(Tally::of(&linter, true))
             })
