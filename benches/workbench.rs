@@ -158,6 +158,19 @@ fn main() {
     }
 }
 
+/// Rule `index` rewritten to `text` in the editor and saved (ctrl-s).
+fn edit_rule(app: &mut App, index: usize, text: &str) -> Vec<Effect> {
+    let id = app.ws.model.rules[index].id.clone();
+    app.overlay = Some(Overlay::Editor(Box::new(Editor::new(
+        EditTarget::Rule { id, is_new: false },
+        text,
+    ))));
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    )
+}
+
 /// Feeds effects and messages until `done` holds.
 fn settle_until(
     app: &mut App,
@@ -200,20 +213,12 @@ fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     for round in 0..10 {
         let section = (round * 7 + 1) % SECTIONS;
         let index = section * RULES_PER_SECTION + 20;
-        let id = app.ws.model.rules[index].id.clone();
         let text = format!(
             "(=> s{section}_eligible0 (>= s{section}_amount20 (+ s{section}_amount19 {}.0)))",
             1 + round % 4
         );
-        app.overlay = Some(Overlay::Editor(Box::new(Editor::new(
-            EditTarget::Rule { id, is_new: false },
-            &text,
-        ))));
         let start = Instant::now();
-        let effects = update(
-            app,
-            Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
-        );
+        let effects = edit_rule(app, index, &text);
         updates.push(start.elapsed());
         settle_until(app, runtime, effects, current);
         times.push(start.elapsed());
@@ -282,20 +287,12 @@ fn rerun_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
     for round in 0..10 {
         let section = (round * 3) % SECTIONS;
         let index = section * RULES_PER_SECTION + 10;
-        let id = app.ws.model.rules[index].id.clone();
         let text = format!(
             "(=> s{section}_eligible0 (>= s{section}_amount10 (+ s{section}_amount9 {}.0)))",
             2 + round % 5
         );
-        app.overlay = Some(Overlay::Editor(Box::new(Editor::new(
-            EditTarget::Rule { id, is_new: false },
-            &text,
-        ))));
         let start = Instant::now();
-        let effects = update(
-            app,
-            Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
-        );
+        let effects = edit_rule(app, index, &text);
         update_times.push(start.elapsed());
         affected_counts.push(app.ws.run.run_size);
         kept_counts.push(app.ws.run.run_kept);

@@ -47,6 +47,26 @@ fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
     assert!(!screen_text(&app).contains("STALE"));
 }
 
+/// Rule `X{i}`, unreviewed.
+fn extra_rule(i: usize, expression: String) -> precept::model::Rule {
+    precept::model::Rule {
+        id: format!("X{i}"),
+        expression,
+        source_span: None,
+        also_from: Vec::new(),
+        review: ReviewStatus::Unreviewed,
+        note: String::new(),
+    }
+}
+
+fn write_model(dir: &std::path::Path, model: &precept::model::PolicyModel) {
+    fs::write(
+        dir.join("model.json"),
+        serde_json::to_string_pretty(model).unwrap(),
+    )
+    .unwrap();
+}
+
 #[test]
 fn a_large_model_of_small_groups_is_linted_again_after_every_edit() {
     let dir = copy_sample("park-admission");
@@ -60,20 +80,9 @@ fn a_large_model_of_small_groups_is_linted_again_after_every_edit() {
             description: format!("visits in season {i}"),
             reading: Default::default(),
         });
-        model.rules.push(precept::model::Rule {
-            id: format!("X{i}"),
-            expression: format!("(>= visits{i} 0)"),
-            source_span: None,
-            also_from: Vec::new(),
-            review: ReviewStatus::Unreviewed,
-            note: String::new(),
-        });
+        model.rules.push(extra_rule(i, format!("(>= visits{i} 0)")));
     }
-    fs::write(
-        dir.path().join("model.json"),
-        serde_json::to_string_pretty(&model).unwrap(),
-    )
-    .unwrap();
+    write_model(dir.path(), &model);
     let mut app = open_app(dir.path());
     let mut runtime = start(&mut app);
     let effects = press(&mut app, '5');
@@ -94,20 +103,12 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     // Enough rules in one group (they all share creditUnits) that linting
     // after every edit is no longer cheap.
     for i in 0..RELINT_AT_ONCE_RULES {
-        model.rules.push(precept::model::Rule {
-            id: format!("X{i}"),
-            expression: format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
-            source_span: None,
-            also_from: Vec::new(),
-            review: ReviewStatus::Unreviewed,
-            note: String::new(),
-        });
+        model.rules.push(extra_rule(
+            i,
+            format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
+        ));
     }
-    fs::write(
-        dir.path().join("model.json"),
-        serde_json::to_string_pretty(&model).unwrap(),
-    )
-    .unwrap();
+    write_model(dir.path(), &model);
     let mut app = open_app(dir.path());
     app.size = (140, 30);
     // Lint, and edit at once: the results still arriving describe the old model.
