@@ -4,7 +4,8 @@
 //! workers, stage by stage; then `gen-tests --max 150` (budget 60 s), the
 //! rule coverage of those 150 tests accepted, and the mutation score over
 //! every mutant with 2 workers (budget 300 s), each with what its budget
-//! left.
+//! left; and verify's median and p95 over 300 random questions, in
+//! process, on a warm worker.
 //!
 //! Run: cargo bench --bench dense
 //!
@@ -12,7 +13,7 @@
 //! time grows); `DENSE_LARGEST=1` only their largest group (whose checks
 //! report their stages); `PRECEPT_BENCH_JOBS=2` only that pool size;
 //! `DENSE_MODEL=sectioned` the same on the vetting bench's sectioned model;
-//! `DENSE_ONLY=lint` or `=tests` only the lint or only the test analyses.
+//! `DENSE_ONLY=lint`, `=tests` or `=verify` only that part.
 
 #[path = "support/dense_model.rs"]
 mod dense_model;
@@ -73,14 +74,51 @@ fn main() {
         None => vec![1, 2],
     };
     let only = std::env::var("DENSE_ONLY").ok();
-    if only.as_deref() != Some("tests") {
+    let part = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if part("lint") {
         for jobs in jobs {
             lint(&compiled, jobs);
         }
     }
-    if only.as_deref() != Some("lint") {
+    if part("tests") {
         test_analyses(&compiled);
     }
+    if part("verify") {
+        verify_latency(&compiled);
+    }
+}
+
+/// Verify's latency on random questions (the dense model's own; the
+/// sectioned model's are in `--bench scale`), in process on one warm
+/// worker.
+fn verify_latency(compiled: &precept::model::CompiledModel) {
+    if std::env::var("DENSE_MODEL").as_deref() == Ok("sectioned") {
+        return;
+    }
+    let worker = precept::solve::SolverWorker::spawn(Duration::from_secs(5));
+    worker.load(compiled.clone()).expect("load");
+    let parse = |text: &str| compiled.check_formula(text).expect("a question").1;
+    let questions = dense_model::questions(301);
+    // The first question warms the worker.
+    let (premise, claim) = &questions[0];
+    worker.verify(parse(premise), parse(claim));
+    let mut latencies: Vec<Duration> = Vec::new();
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for (premise, claim) in &questions[1..] {
+        let (premise, claim) = (parse(premise), parse(claim));
+        let start = Instant::now();
+        let finding = worker.verify(premise, claim);
+        latencies.push(start.elapsed());
+        *kinds.entry(finding.kind.name()).or_default() += 1;
+    }
+    latencies.sort_unstable();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "verify, {} questions, 1 warm worker: median {:.1} ms, p95 {:.1} ms (target ≤ 150 ms); {kinds:?}",
+        latencies.len(),
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.95).as_secs_f64() * 1e3
+    );
 }
 
 /// `gen-tests --max 150`, the coverage of the 150 tests accepted, and the

@@ -69,17 +69,42 @@ fn atom(rng: &mut Rng, hidden: &Hidden) -> (String, bool) {
     }
 }
 
-/// The dense model, the same for every run.
-pub fn dense() -> PolicyModel {
-    let mut rng = Rng::new(DENSE_SEED);
+/// The enum types' sizes and the hidden assignment, drawn first.
+fn hidden(rng: &mut Rng) -> Hidden {
     let sizes: Vec<usize> = (0..ENUMS).map(|_| 3 + rng.below(3)).collect();
-    let hidden = Hidden {
+    Hidden {
         bools: (0..BOOLS).map(|_| rng.below(2) == 1).collect(),
         ints: (0..INTS).map(|_| rng.below(101) as i64).collect(),
         reals: (0..REALS).map(|_| rng.below(10_001) as i64).collect(),
         enums: sizes.iter().map(|&n| rng.below(n)).collect(),
-        sizes: sizes.clone(),
-    };
+        sizes,
+    }
+}
+
+/// `count` random questions (premise, claim) over the dense model: a
+/// premise of 1–3 atoms and a claim of one, drawn as its rules are.
+pub fn questions(count: usize) -> Vec<(String, String)> {
+    let hidden = hidden(&mut Rng::new(DENSE_SEED));
+    let mut rng = Rng::new(DENSE_SEED ^ 0x0051_E570);
+    (0..count)
+        .map(|_| {
+            let atoms: Vec<String> = (0..1 + rng.below(3))
+                .map(|_| atom(&mut rng, &hidden).0)
+                .collect();
+            let premise = match atoms.as_slice() {
+                [only] => only.clone(),
+                parts => format!("(and {})", parts.join(" ")),
+            };
+            (premise, atom(&mut rng, &hidden).0)
+        })
+        .collect()
+}
+
+/// The dense model, the same for every run.
+pub fn dense() -> PolicyModel {
+    let mut rng = Rng::new(DENSE_SEED);
+    let hidden = hidden(&mut rng);
+    let sizes = hidden.sizes.clone();
     let mut model = PolicyModel {
         title: "Dense random policy".into(),
         ..PolicyModel::default()
