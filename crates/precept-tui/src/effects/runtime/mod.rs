@@ -340,12 +340,32 @@ impl Runtime {
             }
         });
         if let Some(run) = &self.lint {
+            use precept_engine::solve::lint_checks::LintEvent;
             let mut finished = false;
+            // Of the progress that arrived together only the last counts
+            // (a remembered group's findings come all at once, each group
+            // with its progress step, and each step triages the pane).
+            let mut progress = None;
             while let Ok(event) = run.events.try_recv() {
-                finished |= matches!(
+                if matches!(event, LintEvent::Progress { .. }) {
+                    progress = Some(event);
+                    continue;
+                }
+                if matches!(event, LintEvent::Finished { .. }) {
+                    finished = true;
+                    if let Some(progress) = progress.take() {
+                        messages.push(Msg::Lint {
+                            stamp: run.stamp,
+                            event: progress,
+                        });
+                    }
+                }
+                messages.push(Msg::Lint {
+                    stamp: run.stamp,
                     event,
-                    precept_engine::solve::lint_checks::LintEvent::Finished { .. }
-                );
+                });
+            }
+            if let Some(event) = progress {
                 messages.push(Msg::Lint {
                     stamp: run.stamp,
                     event,
