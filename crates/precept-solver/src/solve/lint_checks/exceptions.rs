@@ -129,12 +129,7 @@ impl Linter<'_> {
                 let (Some(ea), Some(eb)) = (self.encode(typed_a), self.encode(typed_b)) else {
                     continue;
                 };
-                // A question of no rule: a solver of its own.
-                let wider = self.in_solver_of(&[], |linter| {
-                    let wider = linter.guard(&Bool::and(&[ea, eb.not()]));
-                    linter.check(&[wider])
-                });
-                if wider != SatResult::Sat {
+                if self.holds_alone(&Bool::and(&[ea, eb.not()])) != SatResult::Sat {
                     continue;
                 }
                 found.insert((*a, *b));
@@ -313,10 +308,10 @@ impl Linter<'_> {
         // situation.
         for combination in forbidden.into_iter().filter(|c| c.len() >= 2) {
             let together = self.facts_together(&encoded, &combination);
-            let Answer::Refuted { rules, whole } = self.ask_whole(group, &together, None) else {
+            let Answer::Refuted { core } = self.ask_whole(group, &together, None) else {
                 continue;
             };
-            let Some(forbidding) = self.refuting_rules(&rules, whole, &together, true) else {
+            let Some(forbidding) = self.minimal_refuting(core, &together) else {
                 return;
             };
             // A Boolean that names an enum value ("recognised as a charity

@@ -46,8 +46,8 @@ use crate::model::orientation::{Orientation, orient_group, split_oriented};
 /// them; tracking relevancy there cost more than it saved (the dense bench
 /// model's 367-rule group: 31 s with it, 21 s without).
 pub(super) fn lint_solver_params(solver: &z3::Solver) {
+    crate::solve::check_gate::watchdog_only(solver);
     let mut params = z3::Params::new();
-    params.set_u32("timeout", u32::MAX);
     params.set_u32("relevancy", 0);
     solver.set_params(&params);
 }

@@ -8,7 +8,8 @@
 //!
 //! - **Refuted near.** The rules that mention a variable near the question
 //!   (a subset of those switched on) rule the formula out: then the whole
-//!   set does too. The caller finds the refuting rules among them.
+//!   set does too. The check's unsat core among them is the answer, and a
+//!   finding's minimal rule set is shrunk from it in a solver of its own.
 //! - **Holds near.** The same rules, with every other variable they mention
 //!   pinned to its value in the base model (a scenario of the whole group),
 //!   allow the formula. Join the small solver's values with the base
@@ -42,9 +43,9 @@ const NEAR_VARIABLES: [usize; 2] = [24, 96];
 pub(super) enum Answer {
     /// The formula holds with the rules: a scenario of `scope`, when asked.
     Holds(Option<Scenario>),
-    /// The formula cannot hold with the rules; `rules` (a subset of those
-    /// switched on, all of them when `whole`) already rule it out.
-    Refuted { rules: Vec<usize>, whole: bool },
+    /// The formula cannot hold with the rules; `core` (a subset of those
+    /// switched on: the refuting check's unsat core) already rules it out.
+    Refuted { core: Vec<usize> },
     /// Not decided within the check's deadline.
     Undecided,
 }
@@ -101,8 +102,7 @@ impl Linter<'_> {
                 Answer::Holds(scope.and_then(|s| self.session.model_scenario(Some(s)).ok()))
             }
             SatResult::Unsat => Answer::Refuted {
-                rules: on.to_vec(),
-                whole: true,
+                core: self.session.core_rules(),
             },
             SatResult::Unknown => Answer::Undecided,
         }
@@ -168,8 +168,7 @@ impl Linter<'_> {
             match linter.check(&assumptions) {
                 SatResult::Unsat => {
                     return Some(Answer::Refuted {
-                        rules: near.clone(),
-                        whole: false,
+                        core: linter.session.core_rules(),
                     });
                 }
                 SatResult::Unknown => return None,
@@ -221,33 +220,14 @@ impl Linter<'_> {
         result
     }
 
-    /// The rules among `rules` (all the group's when `whole`) that rule
-    /// `formula` out: a minimal set when `minimal`, else the solver's core.
-    /// None when that could not be told in time.
-    pub(super) fn refuting_rules(
+    /// A minimal set of the rules of `core` (a refuted question's core)
+    /// that rule `formula` out, shrunk in a solver of the core's rules
+    /// only; None when that could not be told in time.
+    pub(super) fn minimal_refuting(
         &mut self,
-        rules: &[usize],
-        whole: bool,
+        core: Vec<usize>,
         formula: &Bool,
-        minimal: bool,
     ) -> Option<Vec<usize>> {
-        let core = |linter: &mut Self| {
-            let guard = linter.guard(formula);
-            let mut assumptions = linter.session.literals(rules);
-            assumptions.push(guard);
-            match linter.check(&assumptions) {
-                SatResult::Unsat => Some(linter.session.core_rules()),
-                _ => None,
-            }
-        };
-        let core = match whole {
-            true => core(self),
-            false => self.in_solver_of(rules, core),
-        }?;
-        if !minimal {
-            return Some(core);
-        }
-        // Shrunk apart, in a solver of the core's rules only.
         let within = core.clone();
         self.in_solver_of(&within, |linter| {
             let guard = linter.guard(formula);
@@ -256,6 +236,15 @@ impl Linter<'_> {
                 .minimize(core, &[guard], linter.interruption)
                 .ok()
                 .map(|(m, _)| m)
+        })
+    }
+
+    /// Whether `formula` can hold on its own, asking no rule (in a solver
+    /// of its own, not the group's).
+    pub(super) fn holds_alone(&mut self, formula: &Bool) -> SatResult {
+        self.in_solver_of(&[], |linter| {
+            let guard = linter.guard(formula);
+            linter.check(&[guard])
         })
     }
 }

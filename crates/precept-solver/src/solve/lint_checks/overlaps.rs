@@ -66,10 +66,7 @@ impl Linter<'_> {
                 // pairs end here, before the question of the rules.
                 let conflict = match unique {
                     true => SatResult::Unsat,
-                    false => self.in_solver_of(&[], |linter| {
-                        let guard = linter.guard(&Bool::and(&[both_apply.clone(), both_follow]));
-                        linter.check(&[guard])
-                    }),
+                    false => self.holds_alone(&Bool::and(&[both_apply.clone(), both_follow])),
                 };
                 if conflict == SatResult::Sat {
                     continue;

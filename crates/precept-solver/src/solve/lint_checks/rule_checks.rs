@@ -74,9 +74,9 @@ impl Linter<'_> {
                 && let Some(encoded) = self.encode(&antecedent)
             {
                 match self.ask(&others, &encoded, &about, None) {
-                    Answer::Refuted { rules, whole } => {
+                    Answer::Refuted { core } => {
                         let blockers = self
-                            .refuting_rules(&rules, whole, &encoded, true)
+                            .minimal_refuting(core, &encoded)
                             .map(|m| self.session.rule_names(&m))
                             .unwrap_or_default();
                         let id = self.id(rule);
@@ -107,9 +107,9 @@ impl Linter<'_> {
             };
             let broken = encoded.not();
             match self.ask(&others, &broken, &about, None) {
-                Answer::Refuted { rules, whole } => {
+                Answer::Refuted { core } => {
                     let implying = self
-                        .refuting_rules(&rules, whole, &broken, true)
+                        .minimal_refuting(core, &broken)
                         .map(|m| self.session.rule_names(&m))
                         .unwrap_or_default();
                     let shadowed = self.shadowed.iter().any(|&(general, specific)| {
@@ -181,7 +181,6 @@ impl Linter<'_> {
             let Ok(variable) = self.session.vocabulary.term(&Expr::symbol(name)) else {
                 continue;
             };
-            let literals = self.session.literals(&users);
             let seen = varying.values.get(name);
             if varying.variables.contains(name) {
                 if let Sort::Enum(type_name) = sort {
@@ -194,7 +193,7 @@ impl Linter<'_> {
             let value = match varying.first.get(name) {
                 Some(value) => value.clone(),
                 None => {
-                    match self.check(&literals) {
+                    match self.check(&self.session.literals(&users)) {
                         SatResult::Sat => {}
                         SatResult::Unknown => {
                             self.undecided(format!("the values {name} can take"), Vec::new());
@@ -215,9 +214,9 @@ impl Linter<'_> {
             };
             let differs = variable.eq(value.clone()).not();
             match self.ask(&users, &differs, &[name.as_str()], None) {
-                Answer::Refuted { rules, whole } => {
+                Answer::Refuted { core } => {
                     let fixing = self
-                        .refuting_rules(&rules, whole, &differs, true)
+                        .minimal_refuting(core, &differs)
                         .map(|m| self.session.rule_names(&m))
                         .unwrap_or_default();
                     let shown = self.session.vocabulary.scenario_value(&value, sort);
@@ -270,9 +269,8 @@ impl Linter<'_> {
             };
             let takes = variable.eq(constant);
             match self.ask(users, &takes, &[name], None) {
-                Answer::Refuted { rules, whole } => {
-                    let core = self.refuting_rules(&rules, whole, &takes, false);
-                    let blockers = self.session.rule_names(&core.unwrap_or_default());
+                Answer::Refuted { core } => {
+                    let blockers = self.session.rule_names(&core);
                     let message = format!(
                         "{name} can never be {enum_value}: the rules {} rule it out. Either the value is obsolete or a rule is too strict.",
                         blockers.join(", ")
