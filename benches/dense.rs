@@ -135,7 +135,7 @@ fn test_analyses(compiled: &precept::model::CompiledModel) {
         compiled,
         150,
         0,
-        start + Duration::from_secs(60),
+        Some(start + Duration::from_secs(60)),
     );
     println!(
         "gen-tests --max 150, 2 workers: {:.1} s, {} tests, {unanswered} question(s) left by the 60 s budget",

@@ -8,9 +8,7 @@
 use super::common::{Failure, Outcome, load_project, print_json, start_scheduler};
 use clap::Args;
 use precept_engine::model::{CompiledModel, LogicTest, TestSuite};
-use precept_engine::testgen::generate::{
-    GeneratedTest, generate_pooled, generate_within, to_proposed,
-};
+use precept_engine::testgen::generate::{GeneratedTest, generate_within, to_proposed};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -87,16 +85,9 @@ pub fn run(args: &GenTestsArgs) -> Outcome {
         .budget_s
         .or(project.settings.budget_s.gen_tests)
         .map(std::time::Duration::from_secs_f64);
-    let (generated, unanswered) = match budget {
-        Some(budget) => {
-            let deadline = std::time::Instant::now() + budget;
-            generate_within(pool.workers(), &compiled, args.max, args.seed, deadline)
-        }
-        None => (
-            generate_pooled(pool.workers(), &compiled, args.max, args.seed),
-            0,
-        ),
-    };
+    let deadline = budget.map(|b| std::time::Instant::now() + b);
+    let (generated, unanswered) =
+        generate_within(pool.workers(), &compiled, args.max, args.seed, deadline);
     drop(pool);
     // What the budget left is said on stderr too, so --json stays an array.
     let left_note = budget.filter(|_| unanswered > 0).map(|b| {

@@ -183,18 +183,19 @@ pub fn generate_pooled(
     generate_on(workers, model, max, seed, None, &mut 0)
 }
 
-/// As `generate_pooled`, waiting for no answer once `deadline` has passed;
-/// returns the tests and how many questions were left unanswered (their
-/// candidates are not among the tests: skipped, not passed).
+/// As `generate_pooled`, waiting for no answer once `deadline` (if any)
+/// has passed; returns the tests and how many questions were left
+/// unanswered (their candidates are not among the tests: skipped, not
+/// passed).
 pub fn generate_within(
     workers: &[SolverWorker],
     model: &CompiledModel,
     max: usize,
     seed: u64,
-    deadline: std::time::Instant,
+    deadline: Option<std::time::Instant>,
 ) -> (Vec<GeneratedTest>, usize) {
     let mut unanswered = 0;
-    let tests = generate_on(workers, model, max, seed, Some(deadline), &mut unanswered);
+    let tests = generate_on(workers, model, max, seed, deadline, &mut unanswered);
     (tests, unanswered)
 }
 
