@@ -41,24 +41,12 @@ fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
-/// Feeds effects to the runtime and its messages back to `update` until the run is over.
-fn settle(app: &mut App, runtime: &mut Runtime, mut effects: Vec<Effect>) {
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        let mut queue: std::collections::VecDeque<Effect> = effects.drain(..).collect();
-        while let Some(effect) = queue.pop_front() {
-            for message in runtime.execute(effect) {
-                queue.extend(update(app, message));
-            }
-        }
-        if app.ws.run.pending == 0 && effects.is_empty() && !runtime.has_pending() {
-            return;
-        }
-        for message in runtime.wait(Duration::from_millis(50)) {
-            effects.extend(update(app, message));
-        }
-        assert!(Instant::now() < deadline, "the run did not finish");
-    }
+/// Feeds effects to the runtime and its messages back to `update` until
+/// the run, and whatever else the runtime has pending, is over.
+fn settle(app: &mut App, runtime: &mut Runtime, effects: Vec<Effect>) {
+    settle_until(app, runtime, effects, |app, runtime| {
+        app.ws.run.pending == 0 && !runtime.has_pending()
+    });
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -176,7 +164,7 @@ fn settle_until(
     app: &mut App,
     runtime: &mut Runtime,
     effects: Vec<Effect>,
-    done: impl Fn(&App) -> bool,
+    done: impl Fn(&App, &Runtime) -> bool,
 ) {
     let deadline = Instant::now() + Duration::from_secs(600);
     let mut queue: std::collections::VecDeque<Effect> = effects.into();
@@ -186,7 +174,7 @@ fn settle_until(
                 queue.extend(update(app, message));
             }
         }
-        if done(app) {
+        if done(app, runtime) {
             return;
         }
         // Lint events are polled for, as the workbench's loop does.
@@ -197,14 +185,15 @@ fn settle_until(
         for message in messages {
             queue.extend(update(app, message));
         }
-        assert!(Instant::now() < deadline, "the lint did not finish");
+        assert!(Instant::now() < deadline, "the run did not finish");
     }
 }
 
 /// A full lint on the vetting screen, then ten one-rule edits, each timed
 /// from the edit to a vetting pane whose lint is current again.
 fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize) {
-    let current = |app: &App| !app.lint.running && app.lint.basis.stale_since().is_none();
+    let current =
+        |app: &App, _: &Runtime| !app.lint.running && app.lint.basis.stale_since().is_none();
     let start = Instant::now();
     let effects = update(app, key(KeyCode::Char('5')));
     settle_until(app, runtime, effects, current);
