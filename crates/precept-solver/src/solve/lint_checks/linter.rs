@@ -41,10 +41,11 @@ use crate::model::orientation::{Orientation, orient_group, split_oriented};
 
 /// How the lint's solvers are set: every check has the watchdog's check
 /// budget (no timer of Z3's own), and Z3 assigns every atom rather than
-/// tracking which are relevant. A lint solver holds its group's rules under
-/// guards and asks thousands of short questions, each switching on most of
-/// them; tracking relevancy there cost more than it saved (the dense bench
-/// model's 367-rule group: 31 s with it, 21 s without).
+/// tracking which are relevant. A lint solver holds its rules under guards
+/// and asks thousands of short questions, each switching on most of them;
+/// tracking relevancy there cost more than it saved (the dense bench
+/// model's 367-rule group: 31 s with it, 21 s without, every question asked
+/// of the whole group). The one exception is `near.rs`'s wide solver.
 pub(super) fn lint_solver_params(solver: &z3::Solver) {
     crate::solve::check_gate::watchdog_only(solver);
     let mut params = z3::Params::new();
@@ -82,6 +83,9 @@ pub(super) struct Linter<'a> {
     pub(super) base: Option<z3::Model>,
     /// An empty solver that small checks push their rules onto and pop.
     pub(super) small: Option<z3::Solver>,
+    /// The group's rules under their guards with Z3's usual settings, for
+    /// the questions near checks leave (`near.rs`); None on a small group.
+    pub(super) wide: Option<z3::Solver>,
     /// Whether a large group's questions are tried near them first.
     pub(super) near: bool,
 }
@@ -110,6 +114,7 @@ impl<'a> Linter<'a> {
             unchecked: Vec::new(),
             base: None,
             small: None,
+            wide: None,
             near: true,
         }
     }
@@ -223,6 +228,7 @@ impl Linter<'_> {
             }
         }
         self.base = None;
+        self.wide = None;
         self.session.solver = whole_model;
     }
 

@@ -41,6 +41,18 @@ pub(super) struct Varying {
     pub(super) first: HashMap<String, Dynamic>,
 }
 
+/// Each variable's value in the first model, by name.
+fn first_values(
+    terms: &[(&String, &Sort, Dynamic)],
+    first: &[Option<Dynamic>],
+) -> HashMap<String, Dynamic> {
+    terms
+        .iter()
+        .zip(first)
+        .filter_map(|((name, _, _), value)| Some(((*name).clone(), value.clone()?)))
+        .collect()
+}
+
 impl Linter<'_> {
     /// What models of every rule of `group` show about `variables`.
     pub(super) fn varying(&mut self, group: &[usize], variables: &[(String, Sort)]) -> Varying {
@@ -53,6 +65,16 @@ impl Linter<'_> {
             })
             .collect();
         let literals = self.session.literals(group);
+        if let Some(base) = &self.base {
+            // A large group: its base model is the one model asked for (a
+            // round's disjunction over every variable is slow to decide
+            // there), and near checks settle the rest one by one.
+            let first: Vec<Option<Dynamic>> =
+                terms.iter().map(|(_, _, t)| base.eval(t, true)).collect();
+            self.record_values(&terms, &first, &mut out);
+            out.first = first_values(&terms, &first);
+            return out;
+        }
         if self.check(&literals) != SatResult::Sat {
             return out;
         }
@@ -84,11 +106,7 @@ impl Linter<'_> {
             unsettled.retain(|&i| values[i] == first[i]);
         }
         phases(self, DEFAULT_PHASE_SELECTION);
-        out.first = terms
-            .iter()
-            .zip(&first)
-            .filter_map(|((name, _, _), value)| Some(((*name).clone(), value.clone()?)))
-            .collect();
+        out.first = first_values(&terms, &first);
         let unsettled: HashSet<usize> = unsettled.into_iter().collect();
         out.variables = (0..terms.len())
             .filter(|i| first[*i].is_some() && !unsettled.contains(i))
@@ -133,6 +151,14 @@ impl Linter<'_> {
                 Some((r, self.encode(&condition)?))
             })
             .collect();
+        if let Some(base) = &self.base {
+            // A large group: only its base model (see `varying`).
+            return conditions
+                .iter()
+                .filter(|(_, c)| base.eval(c, true).and_then(|b| b.as_bool()) == Some(true))
+                .map(|(r, _)| *r)
+                .collect();
+        }
         let literals = self.session.literals(group);
         phases(self, 5);
         for _ in 0..MAX_ROUNDS {
