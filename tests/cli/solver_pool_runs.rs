@@ -654,3 +654,51 @@ fn near_checks_find_what_the_whole_group_finds_on_the_dense_model() {
         }
     }
 }
+
+/// A group of 400 rules or more is checked in fixed parts (the checks of
+/// the whole group, then slices of its rules and variables) that the
+/// workers share: two workers find what one finds, in the same order; the
+/// checks of the whole group are reported once, and the slices check the
+/// rules at both ends of the group.
+#[test]
+fn a_large_group_is_shared_by_the_workers_in_fixed_parts() {
+    let mut model = crate::dense_model::dense();
+    model.rules.truncate(560);
+    // Planted: a rule that can never apply (first slice) and a copy of the
+    // first dense rule (last slice), each redundant with the other.
+    let planted = |id: &str, expression: String| {
+        let mut rule = model.rules[0].clone();
+        rule.id = id.to_string();
+        rule.expression = expression;
+        rule
+    };
+    let never = planted("Never", "(=> (and b1 (not b1)) b2)".to_string());
+    let copy = planted("Copy", model.rules[0].expression.clone());
+    model.rules.insert(0, never);
+    model.rules.push(copy);
+    let compiled = compile(&model);
+    let first = compiled.rules[1].id.clone();
+    let (one, (_, undecided_one)) = pooled_lint(&compiled, 1, TIMEOUT);
+    let (two, (_, undecided_two)) = pooled_lint(&compiled, 2, TIMEOUT);
+    let shown = |found: &[Diagnostic]| -> Vec<String> {
+        found
+            .iter()
+            .map(|d| format!("{} {}", d.code.code(), d.message))
+            .collect()
+    };
+    assert_eq!(shown(&one), shown(&two));
+    assert_eq!(undecided_one, undecided_two);
+    let about = |code: LintCode, rule: &str| {
+        one.iter()
+            .any(|d| d.code == code && d.rules.first().is_some_and(|r| r == rule))
+    };
+    assert!(about(LintCode::VacuousRule, "Never"), "{:?}", shown(&one));
+    assert!(about(LintCode::RedundantRule, "Copy"), "{:?}", shown(&one));
+    assert!(about(LintCode::RedundantRule, &first), "{:?}", shown(&one));
+    let gaps: Vec<&Diagnostic> = one.iter().filter(|d| d.code == LintCode::Gap).collect();
+    assert!(!gaps.is_empty(), "the dense model has gaps");
+    let mut distinct: Vec<String> = gaps.iter().map(|d| d.message.clone()).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(gaps.len(), distinct.len(), "no part reports a gap twice");
+}

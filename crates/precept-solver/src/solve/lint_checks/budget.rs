@@ -37,14 +37,6 @@ pub fn add_unchecked(into: &mut Vec<Unchecked>, more: &[Unchecked]) {
     into.sort_by_key(|u| GROUP_CHECKS.iter().position(|c| *c == u.check));
 }
 
-/// Every check of a group of `rules` rules, none done.
-pub fn all_unchecked(rules: usize) -> Vec<Unchecked> {
-    GROUP_CHECKS
-        .iter()
-        .map(|&check| Unchecked { check, rules })
-        .collect()
-}
-
 /// The finding that says what the budget left unchecked.
 pub fn budget_finding(budget: Duration, unchecked: &[Unchecked]) -> Diagnostic {
     let list: Vec<String> = unchecked

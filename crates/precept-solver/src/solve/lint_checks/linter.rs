@@ -2,6 +2,7 @@
 //! checked together, and the helpers every check uses.
 
 use super::budget::{GROUP_CHECKS, Unchecked};
+use super::parts::GroupPart;
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::smt::Expr;
@@ -88,6 +89,8 @@ pub(super) struct Linter<'a> {
     pub(super) wide: Option<z3::Solver>,
     /// Whether a large group's questions are tried near them first.
     pub(super) near: bool,
+    /// Findings are dropped: the checks run for what another part reports.
+    quiet: bool,
 }
 
 impl<'a> Linter<'a> {
@@ -116,12 +119,16 @@ impl<'a> Linter<'a> {
             small: None,
             wide: None,
             near: true,
+            quiet: false,
         }
     }
 }
 
 impl Linter<'_> {
     pub(super) fn found(&mut self, diagnostic: Diagnostic) {
+        if self.quiet {
+            return;
+        }
         (self.report)(LintEvent::Found(Box::new(diagnostic)));
     }
 
@@ -149,6 +156,9 @@ impl Linter<'_> {
     }
 
     pub(super) fn undecided(&mut self, what: String, rules: Vec<String>) {
+        if self.quiet {
+            return;
+        }
         self.undecided += 1;
         self.found(
             Diagnostic::new(
@@ -190,10 +200,10 @@ impl Linter<'_> {
         consistent
     }
 
-    /// Every check of one group, in a solver holding only its rules: no
-    /// check can involve another group, and small solvers are fast.
-    /// `situation_budget` bounds its impossible-situation search.
-    pub(super) fn lint_group(&mut self, group: &[usize], situation_budget: usize) {
+    /// The checks of `part` of one group, in a solver holding only its
+    /// rules: no check can involve another group, and small solvers are
+    /// fast. `situation_budget` bounds its impossible-situation search.
+    pub(super) fn lint_group(&mut self, group: &[usize], situation_budget: usize, part: GroupPart) {
         self.situation_budget = situation_budget;
         self.situation_budget_ran_out = false;
         let scratch = self.session.scratch_solver(group);
@@ -201,15 +211,24 @@ impl Linter<'_> {
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
         self.orient(group);
         self.find_base_model(group);
+        let rules: Vec<usize> = group[part.share(group.len())].to_vec();
+        let unchecked = part.unchecked(group.len());
         // Most useful first, so a budget that runs out leaves the least
         // useful undone; the shadowed exceptions come before the redundant
         // rules, which leave them alone.
         for (k, &check) in GROUP_CHECKS.iter().enumerate() {
+            if !part.runs(k) {
+                if k == 3 && part.runs(4) {
+                    // Another part reports them; this one needs them.
+                    self.quiet = true;
+                    self.shadowed = self.shadowed_exceptions(group);
+                    self.quiet = false;
+                }
+                continue;
+            }
+            let left = || unchecked.iter().find(|u| u.check == check).cloned();
             if self.stopped() && self.budget_hit.get() {
-                self.unchecked.push(Unchecked {
-                    check,
-                    rules: group.len(),
-                });
+                self.unchecked.extend(left());
                 continue;
             }
             match k {
@@ -217,14 +236,11 @@ impl Linter<'_> {
                 1 => self.impossible_situations(group),
                 2 => self.gaps(group),
                 3 => self.shadowed = self.shadowed_exceptions(group),
-                4 => self.per_rule_checks(group),
-                _ => self.forced_and_unreachable(group),
+                4 => self.per_rule_checks(group, &rules),
+                _ => self.forced_and_unreachable(group, part),
             }
             if self.budget_hit.get() {
-                self.unchecked.push(Unchecked {
-                    check,
-                    rules: group.len(),
-                });
+                self.unchecked.extend(left());
             }
         }
         self.base = None;

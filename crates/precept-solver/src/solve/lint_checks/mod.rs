@@ -13,8 +13,8 @@
 //!   conditions cannot hold together
 //! - `exceptions`: shadowed exceptions, impossible situations, exception
 //!   fixes
-//! - `share`: one run shared out over a pool's workers by group of rules,
-//!   merged in a fixed order; `memo`: each group's findings by content, so
+//! - `share`: one run shared out over a pool's workers by group of rules
+//!   (a large group in the fixed parts of `parts`), merged in a fixed order; `memo`: each group's findings by content, so
 //!   a run after an edit checks only the changed groups
 //! - `varying`: models of a whole group that settle at once which variables
 //!   vary, which enum values occur and which conditions can hold
@@ -33,6 +33,7 @@ mod linter;
 mod memo;
 mod near;
 mod overlaps;
+mod parts;
 mod rule_checks;
 mod share;
 mod varying;

@@ -9,6 +9,7 @@ use z3::SatResult;
 
 use super::linter::{Linter, MAX_CONFLICTS};
 use super::near::Answer;
+use super::parts::GroupPart;
 
 impl Linter<'_> {
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -49,13 +50,14 @@ impl Linter<'_> {
         }
     }
 
-    /// L202 vacuous rules and L203 redundant rules.
-    pub(super) fn per_rule_checks(&mut self, group: &[usize]) {
-        let total = group.len();
+    /// L202 vacuous rules and L203 redundant rules, of `rules` (of
+    /// `group`, each checked against the rest of it).
+    pub(super) fn per_rule_checks(&mut self, group: &[usize], rules: &[usize]) {
+        let total = rules.len();
         // A rule whose condition holds in a model of the whole group is not
         // vacuous: no check of its own.
-        let applicable = self.applicable(group);
-        for (done, &rule) in group.iter().enumerate() {
+        let applicable = self.applicable(group, rules);
+        for (done, &rule) in rules.iter().enumerate() {
             if self.stopped() {
                 return;
             }
@@ -153,8 +155,9 @@ impl Linter<'_> {
         }
     }
 
-    /// L204 forced variables and L205 unreachable enum values.
-    pub(super) fn forced_and_unreachable(&mut self, group: &[usize]) {
+    /// L204 forced variables and L205 unreachable enum values, of `part`'s
+    /// share of the variables of `group`.
+    pub(super) fn forced_and_unreachable(&mut self, group: &[usize], part: GroupPart) {
         let in_group: HashSet<&String> = group
             .iter()
             .flat_map(|&r| self.session.rules[r].variables.iter())
@@ -166,6 +169,7 @@ impl Linter<'_> {
             .filter(|(name, _)| in_group.contains(name))
             .cloned()
             .collect();
+        let variables = variables[part.share(variables.len())].to_vec();
         let total = variables.len();
         // What models of the whole group settle needs no check of its own.
         let varying = self.varying(group, &variables);

@@ -1,20 +1,23 @@
 //! One lint run shared out over the workers of a pool. Each worker loads
 //! the model into a fresh session of its own and takes groups of rules (the
-//! islands that share no variables) from a common queue, largest first; the
-//! first worker also checks the whole model's consistency before it takes
-//! groups. Each piece of work keeps what it found, and the pieces are sent
-//! on in a fixed order (the whole-model checks, then the groups by their
-//! first rule) as soon as all before them are in, so the diagnostics, the
-//! check counts and their order do not depend on how many workers ran.
+//! islands that share no variables; a large group in the fixed parts of
+//! `parts.rs`) from a common queue, largest first; the first worker also
+//! checks the whole model's consistency before it takes groups. Each piece
+//! of work keeps what it found, and the pieces are sent on in a fixed order
+//! (the whole-model checks, then the groups by their first rule, each
+//! group's parts in order) as soon as all before them are in, so the
+//! diagnostics, the check counts and their order do not depend on how many
+//! workers ran.
 //!
 //! A group's impossible-situation search has a budget in proportion to its
 //! size, so it finds the same situations whichever worker checks it, and
 //! whenever; with a memo (`memo.rs`), a group whose content an earlier run
 //! checked is not checked again.
 
-use super::budget::{Unchecked, add_unchecked, all_unchecked, budget_finding};
+use super::budget::{Unchecked, add_unchecked, budget_finding};
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
 use super::memo::{LintMemo, Part, group_key};
+use super::parts::{GroupPart, parts_of};
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::model::graph::RuleGraph;
@@ -30,10 +33,10 @@ use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct Merge {
-    /// How many groups the model has (known once a worker has loaded it).
-    groups: Option<usize>,
-    /// Pieces waiting for those before them: 0 is the whole model, 1 + g
-    /// is group g.
+    /// How many pieces of group work the run has.
+    units: Option<usize>,
+    /// Pieces waiting for those before them: 0 is the whole model, 1 + u
+    /// is unit u.
     waiting: BTreeMap<usize, Part>,
     /// The next piece to send on.
     next: usize,
@@ -54,9 +57,12 @@ pub struct LintShare {
     /// The islands of rules that share no variables, each in rule order,
     /// ordered by their first rule.
     groups: Vec<Vec<usize>>,
+    /// The pieces of group work: each group, or each part of a large one,
+    /// in the order they are sent on.
+    units: Vec<(usize, GroupPart)>,
     workers: usize,
-    /// The next position in the queue of groups (largest first).
-    next_group: AtomicUsize,
+    /// The next position in the queue of units (largest group first).
+    next_unit: AtomicUsize,
     /// Set when the rules contradict each other: no more groups are taken.
     stop: AtomicBool,
     merge: Mutex<Merge>,
@@ -71,11 +77,18 @@ pub struct LintShare {
 
 impl LintShare {
     pub fn new(model: CompiledModel, workers: usize, events: Sender<LintEvent>) -> LintShare {
+        let groups = groups_of(&model);
+        let units = groups
+            .iter()
+            .enumerate()
+            .flat_map(|(g, group)| parts_of(group.len()).into_iter().map(move |p| (g, p)))
+            .collect();
         LintShare {
-            groups: groups_of(&model),
+            groups,
+            units,
             model,
             workers: workers.max(1),
-            next_group: AtomicUsize::new(0),
+            next_unit: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             merge: Mutex::new(Merge::default()),
             events: Mutex::new(events),
@@ -120,7 +133,7 @@ impl LintShare {
 
     fn lock(&self) -> MutexGuard<'_, Merge> {
         let mut merge = self.merge.lock().unwrap_or_else(|p| p.into_inner());
-        merge.groups.get_or_insert(self.groups.len());
+        merge.units.get_or_insert(self.units.len());
         merge
     }
 
@@ -210,14 +223,17 @@ impl LintShare {
             for diagnostic in part.found {
                 self.send(LintEvent::Found(Box::new(diagnostic)));
             }
-            if let Some(groups) = merge.groups
-                && groups > 1
+            if let Some(units) = merge.units
+                && units > 1
                 && next > 0
             {
                 self.send(LintEvent::Progress {
                     done: next,
-                    total: groups,
-                    stage: "groups of rules",
+                    total: units,
+                    stage: match units > self.groups.len() {
+                        true => "parts of the groups of rules",
+                        false => "groups of rules",
+                    },
                 });
             }
         }
@@ -304,36 +320,40 @@ pub(crate) fn lint_share(
         }
         share.deliver(0, part);
     }
-    let mut queue: Vec<usize> = (0..groups.len()).collect();
-    queue.sort_by_key(|&g| std::cmp::Reverse(groups[g].len()));
-    let single_group = groups.len() == 1;
+    let units = &share.units;
+    let mut queue: Vec<usize> = (0..units.len()).collect();
+    queue.sort_by_key(|&u| std::cmp::Reverse(groups[units[u].0].len()));
+    // Progress within a piece is passed on when nothing else reports
+    // meanwhile.
+    let progress = units.len() == 1 || share.workers == 1;
     loop {
         if share.stop.load(Ordering::Relaxed) || interruption.reason().is_some() {
             break;
         }
-        let taken = share.next_group.fetch_add(1, Ordering::Relaxed);
-        let Some(&g) = queue.get(taken) else {
+        let taken = share.next_unit.fetch_add(1, Ordering::Relaxed);
+        let Some(&u) = queue.get(taken) else {
             break;
         };
+        let (g, part) = units[u];
         let group = &groups[g];
         if share.over_budget() {
             let part = Part {
-                unchecked: all_unchecked(group.len()),
+                unchecked: part.unchecked(group.len()),
                 complete: true,
                 ..Part::default()
             };
-            share.deliver(1 + g, part);
+            share.deliver(1 + u, part);
             continue;
         }
         let budget = situation_budget(group.len(), model.rules.len());
         let key = share
             .memo
             .as_ref()
-            .map(|_| group_key(model, group, budget, timeout_ms));
+            .map(|_| format!("{part:?} {}", group_key(model, group, budget, timeout_ms)));
         if let Some(key) = &key {
             share.lock().keys.insert(key.clone());
             if let Some(part) = share.memo.as_ref().and_then(|memo| memo.get(key)) {
-                share.deliver(1 + g, part);
+                share.deliver(1 + u, part);
                 continue;
             }
         }
@@ -341,28 +361,28 @@ pub(crate) fn lint_share(
             rules: group.iter().map(|&r| model.rules[r].clone()).collect(),
             ..model.clone()
         };
-        // A context of its own: what the group finds does not depend on
+        // A context of its own: what the piece finds does not depend on
         // which worker checks it, or after what.
-        let part = in_fresh_context(|| {
-            lint_part(share, single_group, |report| {
+        let found = in_fresh_context(|| {
+            lint_part(share, progress, |report| {
                 let mut session = load(&sub_model, timeout_ms)?;
                 let all: Vec<usize> = (0..sub_model.rules.len()).collect();
                 let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
                 linter.deadline = share.budget.map(|(_, end)| end);
                 linter.near = share.near;
-                linter.lint_group(&all, budget);
+                linter.lint_group(&all, budget, part);
                 Ok(Tally::of(&linter, true))
             })
         });
         if let (Some(memo), Some(key)) = (&share.memo, key)
-            && part.complete
-            && part.undecided == 0
-            && part.unchecked.is_empty()
+            && found.complete
+            && found.undecided == 0
+            && found.unchecked.is_empty()
             && interruption.reason().is_none()
         {
-            memo.keep(key, &part);
+            memo.keep(key, &found);
         }
-        share.deliver(1 + g, part);
+        share.deliver(1 + u, found);
     }
 }
 
