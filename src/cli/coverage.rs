@@ -9,7 +9,7 @@ use super::common::{Outcome, load_project, print_json, start_scheduler};
 use clap::Args;
 use precept_engine::lifecycle::report::figures_cache::{FigureKind, FiguresCache};
 use precept_engine::lifecycle::report::quality::MutationSummary;
-use precept_engine::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_pooled};
+use precept_engine::testgen::coverage::{CoverageReport, RuleCoverage, rule_coverage_within};
 use precept_engine::testgen::equivalence_cache::EquivalenceCache;
 use precept_engine::testgen::mutation::{MutationReport, mutants, spread};
 use precept_engine::testgen::mutation_pool::{MutationProgress, mutation_score_within};
@@ -41,12 +41,13 @@ pub struct CoverageArgs {
     /// The solver deadline per question in milliseconds (default: the project's setting)
     #[arg(long)]
     pub timeout_ms: Option<u64>,
-    /// Stop evaluating mutants cleanly after this many seconds and report
-    /// how many were left (default: the project's `budget_s.coverage`, else
-    /// no budget)
+    /// Stop cleanly after this many seconds and report what was left: the
+    /// tests whose coverage checks had not started, and the mutants not
+    /// evaluated (default: the project's `budget_s.coverage`, else no
+    /// budget)
     #[arg(long, value_name = "SECONDS", value_parser = super::lint::parse_budget)]
     pub budget_s: Option<f64>,
-    /// Fail (exit 1) when the budget left mutants unevaluated
+    /// Fail (exit 1) when the budget left tests or mutants unevaluated
     #[arg(long)]
     pub strict: bool,
 }
@@ -60,17 +61,32 @@ pub fn run(args: &CoverageArgs) -> Outcome {
     let pool = start_scheduler(&project, &compiled, args.timeout_ms, jobs)?;
     let tests = &project.tests.tests;
     let started = Instant::now();
-    let coverage = rule_coverage_pooled(pool.workers(), &compiled, tests);
+    let budget = args
+        .budget_s
+        .or(project.settings.budget_s.coverage)
+        .map(std::time::Duration::from_secs_f64);
+    let deadline = budget.map(|b| started + b);
+    let coverage = rule_coverage_within(pool.workers(), &compiled, tests, &[], deadline);
     let coverage_ms = started.elapsed().as_millis();
     let timeout_ms = args
         .timeout_ms
         .unwrap_or(project.settings.solver_timeout_ms);
-    // Kept for `precept report`, which shows the same figures.
-    FiguresCache::file(&project, timeout_ms, FigureKind::Coverage, &coverage);
+    // Kept for `precept report`, which shows the same figures; a coverage
+    // the budget cut short is not.
+    if coverage.over_budget.is_empty() {
+        FiguresCache::file(&project, timeout_ms, FigureKind::Coverage, &coverage);
+    }
+    let tests_left = coverage.over_budget.len();
+    if let Some(budget) = budget.filter(|_| tests_left > 0) {
+        eprintln!(
+            "Not evaluated within the coverage budget of {} s: {tests_left} test(s) left, listed as over_budget; the rules they exercise are not counted for them (skipped, not passed)",
+            budget.as_secs_f64()
+        );
+    }
     let mutation = if args.no_mutation {
         None
     } else {
-        let started = Instant::now();
+        let mutation_started = Instant::now();
         let all = mutants(&compiled);
         let generated = all.len();
         let chosen = match args.max_mutants {
@@ -78,10 +94,6 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             None => all,
         };
         let show = std::io::stderr().is_terminal();
-        let budget = args
-            .budget_s
-            .or(project.settings.budget_s.coverage)
-            .map(std::time::Duration::from_secs_f64);
         let progress = |p: MutationProgress| {
             if show {
                 let left = super::common::budget_left(budget, started);
@@ -97,7 +109,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             generated,
             &progress,
             &cache,
-            budget.map(|b| started + b),
+            deadline,
         );
         if show {
             eprintln!();
@@ -110,12 +122,18 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             let kind = FigureKind::Mutation(args.max_mutants);
             FiguresCache::file(&project, timeout_ms, kind, MutationSummary::from(&report));
         }
-        Some((report, started.elapsed().as_millis()))
+        Some((report, mutation_started.elapsed().as_millis()))
     };
     let cut_short = mutation
         .as_ref()
         .map_or(0, |(report, _)| report.over_budget);
-    let failed = args.strict && cut_short > 0;
+    let failed = args.strict && (cut_short > 0 || tests_left > 0);
+    let strict_line = match tests_left {
+        0 => format!("--strict: the budget left {cut_short} mutant(s) unevaluated"),
+        _ => format!(
+            "--strict: the budget left {tests_left} test(s) and {cut_short} mutant(s) unevaluated"
+        ),
+    };
     if args.json {
         let survivors: Option<Vec<_>> = mutation
             .as_ref()
@@ -130,7 +148,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             },
         }))?;
         if failed {
-            eprintln!("--strict: the budget left {cut_short} mutant(s) unevaluated");
+            eprintln!("{strict_line}");
         }
     } else {
         print!("{}", coverage_text(&coverage));
@@ -138,7 +156,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             print!("{}", mutation_text(report));
         }
         if failed {
-            println!("--strict: the budget left {cut_short} mutant(s) unevaluated");
+            println!("{strict_line}");
         }
     }
     match failed {

@@ -569,6 +569,23 @@ fn gen_tests_and_coverage_budgets_report_what_they_left() {
         text.contains("the budget ran out before the other") && text.contains("not passed"),
         "{text}"
     );
+    // The rule coverage too: the tests whose checks had not started are
+    // listed, and their rules are not counted for them.
+    assert!(
+        stderr(&cut).contains("Not evaluated within the coverage budget of 0.001 s")
+            && stderr(&cut).contains("(skipped, not passed)"),
+        "{}",
+        stderr(&cut)
+    );
+    let cut = precept(&["coverage", dir, "--json"]);
+    let cut: serde_json::Value = serde_json::from_str(&stdout(&cut)).unwrap();
+    let left = cut["coverage"]["over_budget"]
+        .as_array()
+        .expect("the tests left are listed");
+    assert_eq!(left, whole["coverage"]["tests_used"].as_array().unwrap());
+    assert_eq!(cut["coverage"]["totals"]["touched"], 0);
+    assert!(whole["coverage"].get("over_budget").is_none());
+    assert!(whole["coverage"]["totals"]["touched"].as_u64().unwrap() > 0);
     let strict = precept(&["coverage", dir, "--strict"]);
     assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
     assert!(
@@ -582,6 +599,7 @@ fn gen_tests_and_coverage_budgets_report_what_they_left() {
         generous["mutation"]["score_text"],
         whole["mutation"]["score_text"]
     );
+    assert_eq!(generous["coverage"], whole["coverage"]);
 }
 
 #[test]
@@ -608,7 +626,15 @@ fn a_report_budget_shows_what_the_figures_left_and_keeps_none_of_them() {
         err.contains("ran out: mutation score:") && err.contains("mutants not evaluated"),
         "{err}"
     );
+    assert!(
+        err.contains("ran out: rule coverage:") && err.contains("tests not evaluated"),
+        "{err}"
+    );
     let html = fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("Not evaluated within the budget: the coverage checks of"),
+        "the report says it"
+    );
     assert!(
         html.contains("Not checked within the lint budget"),
         "the report says it"

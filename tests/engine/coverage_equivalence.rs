@@ -190,6 +190,7 @@ fn reference_coverage(
         covered_percent: percent(covered, rules.len()),
     };
     CoverageReport {
+        over_budget: Vec::new(),
         tests_used: parsed.iter().map(|t| t.test.id.clone()).collect(),
         skipped_tests,
         rules,

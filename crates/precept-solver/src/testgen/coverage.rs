@@ -123,6 +123,11 @@ pub struct CoverageReport {
     /// The rules no test touches.
     pub untouched: Vec<String>,
     pub totals: CoverageTotals,
+    /// The tests a wall-clock budget left unevaluated, in suite order: the
+    /// rules they would exercise count neither way for them (skipped, not
+    /// passed). Absent when the budget left none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_budget: Vec<String>,
 }
 
 /// A rule's antecedent as written: `A` for `(=> A C)`, `(and A1 ... An)` for
@@ -254,7 +259,7 @@ pub fn rule_coverage(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    cover(std::slice::from_ref(worker), model, tests, &[])
+    cover(std::slice::from_ref(worker), model, tests, &[], None)
 }
 
 /// The same report, with the tests shared out over `workers`
@@ -265,7 +270,7 @@ pub fn rule_coverage_pooled(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    cover(workers, model, tests, &[])
+    cover(workers, model, tests, &[], None)
 }
 
 /// As [`rule_coverage_pooled`], taking each test's finding from `outcomes`
@@ -278,7 +283,21 @@ pub fn rule_coverage_with_outcomes(
     tests: &[LogicTest],
     outcomes: &[TestOutcome],
 ) -> CoverageReport {
-    cover(workers, model, tests, outcomes)
+    cover(workers, model, tests, outcomes, None)
+}
+
+/// As [`rule_coverage_with_outcomes`], starting no test's checks after
+/// `deadline`: the tests left are listed in the report's `over_budget`.
+/// A test whose checks started in time is finished, so a test's coverage
+/// is never partial.
+pub fn rule_coverage_within(
+    workers: &[SolverWorker],
+    model: &CompiledModel,
+    tests: &[LogicTest],
+    outcomes: &[TestOutcome],
+    deadline: Option<std::time::Instant>,
+) -> CoverageReport {
+    cover(workers, model, tests, outcomes, deadline)
 }
 
 /// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.
@@ -351,6 +370,7 @@ fn cover(
     model: &CompiledModel,
     tests: &[LogicTest],
     outcomes: &[TestOutcome],
+    deadline: Option<std::time::Instant>,
 ) -> CoverageReport {
     let graph = rule_graph(model);
     let (parsed, skipped_tests) = parse_tests(model, tests);
@@ -391,7 +411,7 @@ fn cover(
         .collect();
     let shares = shares(&test_groups);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Exercises>>> = Mutex::new(vec![None; parsed.len()]);
+    let results: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; parsed.len()]);
     std::thread::scope(|scope| {
         for worker in workers {
             scope.spawn(|| {
@@ -403,7 +423,7 @@ fn cover(
                             job.take().map(|job| (i, job))
                         })
                         .collect();
-                    let found = run_share(worker, model, &parsed, share_jobs, &shared);
+                    let found = run_share(worker, model, &parsed, share_jobs, &shared, deadline);
                     let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
                     for (i, exercises) in found {
                         results[i] = Some(exercises);
@@ -413,6 +433,12 @@ fn cover(
         }
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let over_budget: Vec<String> = parsed
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| matches!(r, Some(Checked::OverBudget)))
+        .map(|(t, _)| t.test.id.clone())
+        .collect();
     let mut rules: Vec<RuleCoverage> = model
         .rules
         .iter()
@@ -429,6 +455,11 @@ fn cover(
     for ((test, exercises), group) in parsed.iter().zip(results).zip(&test_groups) {
         // A test whose job never answered (the worker stopped) is undecided
         // for every rule of its cone.
+        let exercises = match exercises {
+            Some(Checked::OverBudget) => continue,
+            Some(Checked::Done(exercises)) => Some(exercises),
+            None => None,
+        };
         let exercises = exercises.unwrap_or_else(|| {
             (0..rule_groups.len())
                 .filter(|&r| !rule_groups[r].is_disjoint(group))
@@ -460,11 +491,21 @@ fn cover(
     for rule in &mut rules {
         rule.touched = !rule.touched_by.is_empty();
     }
-    report(
+    let mut report = report(
         parsed.iter().map(|t| t.test.id.clone()).collect(),
         skipped_tests,
         rules,
-    )
+    );
+    report.over_budget = over_budget;
+    report
+}
+
+/// What became of one test's checks.
+#[derive(Clone)]
+enum Checked {
+    Done(Exercises),
+    /// Not started: the budget had run out.
+    OverBudget,
 }
 
 /// Proves the findings a share's tests lack, then runs each test's checks
@@ -475,11 +516,14 @@ fn run_share(
     parsed: &[ParsedTest<'_>],
     mut jobs: Vec<(usize, TestJob)>,
     shared: &Arc<Shared>,
-) -> Vec<(usize, Exercises)> {
+    deadline: Option<std::time::Instant>,
+) -> Vec<(usize, Checked)> {
     let (reply, replies) = mpsc::channel();
     let mut asked = HashMap::new();
+    let over = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     for (position, (i, job)) in jobs.iter().enumerate() {
         if job.finding.is_none()
+            && !over()
             && let Ok((premise, _)) = check_test(model, parsed[*i].test)
         {
             let ticket = worker.submit(premise, job.claim.clone(), reply.clone());
@@ -497,7 +541,11 @@ fn run_share(
         let reply = reply.clone();
         let shared = Arc::clone(shared);
         worker.submit_task(Box::new(move |session, interruption| {
-            let _ = reply.send((i, exercise(session, interruption, &job, &shared)));
+            let checked = match deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                true => Checked::OverBudget,
+                false => Checked::Done(exercise(session, interruption, &job, &shared)),
+            };
+            let _ = reply.send((i, checked));
         }));
     }
     drop(reply);
@@ -539,6 +587,7 @@ fn report(
         rules,
         untouched,
         totals,
+        over_budget: Vec::new(),
     }
 }
 #[cfg(test)]

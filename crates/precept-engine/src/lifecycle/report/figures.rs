@@ -19,7 +19,7 @@ use crate::lint::full::full_lint_within;
 use crate::model::{CompiledModel, Project};
 use crate::scheduler::Scheduler;
 use crate::test_runner::{TestOutcome, run_tests_pooled};
-use crate::testgen::coverage::{rule_coverage_pooled, rule_coverage_with_outcomes};
+use crate::testgen::coverage::rule_coverage_within;
 use crate::testgen::equivalence_cache::EquivalenceCache;
 use crate::testgen::mutation::{mutants, spread};
 use crate::testgen::mutation_pool::mutation_score_within;
@@ -187,12 +187,23 @@ pub fn quality<E>(
         &pool,
         &partial,
         |pool| {
-            Ok(match fresh_outcomes.take() {
-                Some(outcomes) => {
-                    rule_coverage_with_outcomes(pool.workers(), compiled, &counting, &outcomes)
-                }
-                None => rule_coverage_pooled(pool.workers(), compiled, &counting),
-            })
+            let outcomes = fresh_outcomes.take().unwrap_or_default();
+            let report = rule_coverage_within(
+                pool.workers(),
+                compiled,
+                &counting,
+                &outcomes,
+                source.deadline,
+            );
+            if !report.over_budget.is_empty() {
+                partial.set(true);
+                cut_short.borrow_mut().push(format!(
+                    "rule coverage: {} of {} tests not evaluated",
+                    report.over_budget.len(),
+                    report.tests_used.len()
+                ));
+            }
+            Ok(report)
         },
     )?;
     let sample = match mutation {

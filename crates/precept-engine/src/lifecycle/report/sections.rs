@@ -212,6 +212,14 @@ pub fn figures(coverage: &CoverageReport, mutation: Option<&MutationSummary>) ->
             None => "not computed".into(),
         }
     );
+    if !coverage.over_budget.is_empty() {
+        let _ = write!(
+            out,
+            "<p class=\"note\">Not evaluated within the budget: the coverage checks of {} of {} tests (skipped, not passed); the figures above leave them out.</p>",
+            coverage.over_budget.len(),
+            coverage.tests_used.len()
+        );
+    }
     for skipped in &coverage.skipped_tests {
         let _ = write!(
             out,
