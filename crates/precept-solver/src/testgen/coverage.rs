@@ -259,7 +259,7 @@ pub fn rule_coverage(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    cover(std::slice::from_ref(worker), model, tests, &[], None)
+    rule_coverage_within(std::slice::from_ref(worker), model, tests, &[], None)
 }
 
 /// The same report, with the tests shared out over `workers`
@@ -270,7 +270,7 @@ pub fn rule_coverage_pooled(
     model: &CompiledModel,
     tests: &[LogicTest],
 ) -> CoverageReport {
-    cover(workers, model, tests, &[], None)
+    rule_coverage_within(workers, model, tests, &[], None)
 }
 
 /// As [`rule_coverage_pooled`], taking each test's finding from `outcomes`
@@ -283,21 +283,7 @@ pub fn rule_coverage_with_outcomes(
     tests: &[LogicTest],
     outcomes: &[TestOutcome],
 ) -> CoverageReport {
-    cover(workers, model, tests, outcomes, None)
-}
-
-/// As [`rule_coverage_with_outcomes`], starting no test's checks after
-/// `deadline`: the tests left are listed in the report's `over_budget`.
-/// A test whose checks started in time is finished, so a test's coverage
-/// is never partial.
-pub fn rule_coverage_within(
-    workers: &[SolverWorker],
-    model: &CompiledModel,
-    tests: &[LogicTest],
-    outcomes: &[TestOutcome],
-    deadline: Option<std::time::Instant>,
-) -> CoverageReport {
-    cover(workers, model, tests, outcomes, deadline)
+    rule_coverage_within(workers, model, tests, outcomes, None)
 }
 
 /// A rule's conclusion: `C` of `(=> A .. C)`; None for other rules.
@@ -365,7 +351,11 @@ fn shares(groups: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
     shares
 }
 
-fn cover(
+/// As [`rule_coverage_with_outcomes`], starting no test's checks after
+/// `deadline`: the tests left are listed in the report's `over_budget`.
+/// A test whose checks started in time is finished, so a test's coverage
+/// is never partial.
+pub fn rule_coverage_within(
     workers: &[SolverWorker],
     model: &CompiledModel,
     tests: &[LogicTest],
