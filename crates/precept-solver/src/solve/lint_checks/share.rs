@@ -323,9 +323,10 @@ pub(crate) fn lint_share(
     let units = &share.units;
     let mut queue: Vec<usize> = (0..units.len()).collect();
     queue.sort_by_key(|&u| std::cmp::Reverse(groups[units[u].0].len()));
-    // Progress within a piece is passed on when nothing else reports
-    // meanwhile.
-    let progress = units.len() == 1 || share.workers == 1;
+    // Progress within a piece is passed on when the model is one group
+    // and nothing else reports meanwhile (one piece, or one worker taking
+    // the pieces in turn); otherwise the pieces delivered are the progress.
+    let progress = groups.len() == 1 && (units.len() == 1 || share.workers == 1);
     loop {
         if share.stop.load(Ordering::Relaxed) || interruption.reason().is_some() {
             break;

@@ -139,9 +139,10 @@ impl Linter<'_> {
 
 impl Linter<'_> {
     /// The rules of `rules` (of `group`) whose condition holds in some
-    /// model of the whole group: none of them is vacuous (L202), so their own check is
-    /// not needed. Each round asks for a model in which some condition not
-    /// yet seen to hold does; bounded like [`Linter::varying`].
+    /// model of the whole group: none of them is vacuous (L202), so their
+    /// own check is not needed. Each round asks for a model in which some
+    /// condition not yet seen to hold does; bounded like
+    /// [`Linter::varying`].
     pub(super) fn applicable(&mut self, group: &[usize], rules: &[usize]) -> HashSet<usize> {
         let mut shown = HashSet::new();
         let conditions: Vec<(usize, Bool)> = rules
