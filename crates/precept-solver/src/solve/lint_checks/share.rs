@@ -33,8 +33,6 @@ use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct Merge {
-    /// How many pieces of group work the run has.
-    units: Option<usize>,
     /// Pieces waiting for those before them: 0 is the whole model, 1 + u
     /// is unit u.
     waiting: BTreeMap<usize, Part>,
@@ -132,9 +130,7 @@ impl LintShare {
     }
 
     fn lock(&self) -> MutexGuard<'_, Merge> {
-        let mut merge = self.merge.lock().unwrap_or_else(|p| p.into_inner());
-        merge.units.get_or_insert(self.units.len());
-        merge
+        self.merge.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn send(&self, event: LintEvent) {
@@ -223,10 +219,8 @@ impl LintShare {
             for diagnostic in part.found {
                 self.send(LintEvent::Found(Box::new(diagnostic)));
             }
-            if let Some(units) = merge.units
-                && units > 1
-                && next > 0
-            {
+            let units = self.units.len();
+            if units > 1 && next > 0 {
                 self.send(LintEvent::Progress {
                     done: next,
                     total: units,
