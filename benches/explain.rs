@@ -1,15 +1,24 @@
-//! Explain benchmark (issue 14): on the 1,500-rule synthetic model
-//! (`support/scale_model.rs`), propagation for a premise whose cone holds
-//! about 1,100 rules, and the follow-up search (finding, propagation,
-//! relevance and deciding sets) for a SATISFIABLE claim, through the
-//! product's own worker job. Targets: ≤ 300 ms and ≤ 1 s median.
+//! Explain benchmark (issues 14 and 37): propagation for a premise, and
+//! the follow-up search (finding, propagation, relevance and deciding sets)
+//! for a claim, through the product's own worker job, on both bench
+//! models: the 1,500-rule sectioned model (`support/scale_model.rs`) with a
+//! premise whose cone holds about 1,100 rules, and the dense model
+//! (`support/dense_model.rs`), whose cone is nearly the whole model.
+//! Targets: ≤ 300 ms and ≤ 1 s median.
 //!
-//! Run with `cargo bench --bench explain`. Plain `fn main`, no harness.
+//! Run with `cargo bench --bench explain` (`PRECEPT_BENCH_MODEL=sectioned`
+//! or `=dense`: only that model). Plain `fn main`, no harness.
 
+#[path = "support/bench_models.rs"]
+mod bench_models;
+#[path = "support/dense_model.rs"]
+mod dense_model;
 // The timing helpers the scale benches share go unused here.
 #[path = "support/scale_model.rs"]
 #[allow(unused_imports)]
 mod scale_model;
+#[path = "support/synthetic.rs"]
+mod synthetic;
 
 use precept::explain::inputs::inputs;
 use precept::explain::job::{ExplainRequest, run};
@@ -92,6 +101,17 @@ fn timed(
 }
 
 fn main() {
+    for shape in bench_models::chosen() {
+        match shape {
+            bench_models::Shape::Sectioned => sectioned(),
+            bench_models::Shape::Dense => dense(),
+        }
+    }
+}
+
+/// The sectioned model: a premise on the section whose cone is nearest to
+/// `WANTED_CONE` rules, and a SATISFIABLE claim of that section.
+fn sectioned() {
     let (coupling, s, cone) = pick();
     let (model, sections) = generate(&mut Rng::new(SEED), coupling);
     let compiled = compile(&model);
@@ -100,17 +120,61 @@ fn main() {
     worker.load(compiled.clone()).expect("the model loads");
     let sec = &sections[s];
     println!(
-        "model: {} rules, {} variables; premise on section {} whose cone holds {cone} rules (coupling {coupling}%)",
+        "== sectioned model: {} rules, {} variables; premise on section {} whose cone holds {cone} rules (coupling {coupling}%)",
         compiled.rules.len(),
         compiled.variables.len(),
         s + 1
     );
-
     let premise = format!(
         "(and (= tier_{s} {}) isMember_{s} hasDocs_{s} (= channel_{s} {}) (= count_{s} 5) (= days_{s} 3))",
         sec.tiers[0], sec.channels[0]
     );
-    let (times, explanation) = timed(&worker, &compiled, &premise, None);
+    // The header's facts (jurisdiction, residence) and some of the section's.
+    let asked = format!(
+        "(and (= jurisdiction J_NORTH) isResident (= tier_{s} {}) isMember_{s} (= channel_{s} {}) (= count_{s} 5))",
+        sec.tiers[0], sec.channels[0]
+    );
+    let claim = format!("needsReview_{s}");
+    figures(&worker, &compiled, &premise, &asked, &claim);
+}
+
+/// The dense model: a premise of the first three random questions'
+/// premises together, and the fourth question.
+fn dense() {
+    let compiled = compile(&dense_model::dense());
+    assert!(compiled.issues.is_empty());
+    let worker = SolverWorker::spawn(Duration::from_secs(10));
+    worker.load(compiled.clone()).expect("the model loads");
+    let questions = dense_model::questions(4);
+    let premise = format!(
+        "(and {} {} {})",
+        questions[0].0, questions[1].0, questions[2].0
+    );
+    let graph = RuleGraph::build(
+        compiled.variables.iter().map(|(n, _)| n.as_str()),
+        compiled.rules.iter().map(|r| (r.id.as_str(), &r.formula)),
+    );
+    let named = compiled.check_formula(&premise).expect("a premise").1;
+    let cone = graph.rules_touching(named.symbols()).len();
+    println!(
+        "== dense model: {} rules, {} variables; premise {premise} whose cone holds {cone} rules",
+        compiled.rules.len(),
+        compiled.variables.len(),
+    );
+    let (asked, claim) = &questions[3];
+    figures(&worker, &compiled, &premise, asked, claim);
+}
+
+/// Propagation from `premise`, then the follow-up search for `claim` under
+/// `asked`, each timed over `RUNS` runs.
+fn figures(
+    worker: &SolverWorker,
+    compiled: &CompiledModel,
+    premise: &str,
+    asked: &str,
+    claim: &str,
+) {
+    let (times, explanation) = timed(worker, compiled, premise, None);
     assert_eq!(explanation.stopped, None);
     let propagation = &explanation.propagation;
     let first = times[0];
@@ -128,20 +192,10 @@ fn main() {
         }
     );
 
-    // The header's facts (jurisdiction, residence) and some of the section's.
-    let premise = format!(
-        "(and (= jurisdiction J_NORTH) isResident (= tier_{s} {}) isMember_{s} (= channel_{s} {}) (= count_{s} 5))",
-        sec.tiers[0], sec.channels[0]
-    );
-    let claim = format!("needsReview_{s}");
-    let (times, explanation) = timed(&worker, &compiled, &premise, Some(&claim));
+    let (times, explanation) = timed(worker, compiled, asked, Some(claim));
     assert_eq!(explanation.stopped, None);
     let finding = explanation.finding.as_ref().expect("a finding");
-    assert_eq!(
-        finding.kind,
-        FindingKind::Satisfiable,
-        "{premise} ⊢ {claim}"
-    );
+    assert_eq!(finding.kind, FindingKind::Satisfiable, "{asked} ⊢ {claim}");
     let relevance = explanation.relevance.as_ref().expect("relevance");
     let first = times[0];
     let follow_up_median = median(times);

@@ -2,9 +2,12 @@
 //! 274-page document (about 600 enum types, 2,000 variables, 1,500 rules;
 //! see `benches/support/scale_model.rs`), timed through load, parse,
 //! type-check, solver load, verify and rule edits, all through the product's
-//! own code.
+//! own code; then the same on the dense model (`support/dense_model.rs`,
+//! nearly every rule in one cone), whose claims read its rules forwards,
+//! deny their conclusions, or are random questions.
 //!
-//! Run with `cargo bench --bench scale`. Plain `fn main`, no harness. Where
+//! Run with `cargo bench --bench scale` (`PRECEPT_BENCH_MODEL=sectioned` or
+//! `=dense`: only that model). Plain `fn main`, no harness. Where
 //! the verify time goes, phase by phase, is `cargo bench --bench
 //! scale_breakdown`.
 //!
@@ -17,25 +20,118 @@
 //! at once, and one at a time with each claim's two sides split over the
 //! two workers, `Scheduler::verify`); the peak memory
 //! with 2 workers is measured alone, in a fresh copy of this process
-//! (`scale --isolated verify-2-workers` runs just that).
+//! (`scale --isolated verify-2-workers-sectioned`, or `-dense`, runs just
+//! that).
 
+#[path = "support/bench_models.rs"]
+mod bench_models;
+#[path = "support/dense_model.rs"]
+mod dense_model;
 #[path = "../tests/support/evidence.rs"]
 mod evidence;
 #[path = "support/scale_model.rs"]
 mod scale_model;
+#[path = "support/synthetic.rs"]
+mod synthetic;
 #[path = "support/usage.rs"]
 mod usage;
 
+use bench_models::Shape;
 use precept::model::{PolicyModel, compile};
 use precept::solve::{FindingKind, SolverWorker};
-use scale_model::{Groups, Rng, SEED, generate, ms, parse, quantile, random_claim};
+use scale_model::{Groups, Rng, SEED, Section, generate, ms, parse, quantile, random_claim};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 const CLAIMS: usize = 200;
 const EDITS: usize = 20;
-/// The isolated measurement of the peak memory of verifying on 2 workers.
+/// The isolated measurement of the peak memory of verifying on 2 workers,
+/// followed by `-sectioned` or `-dense`.
 const VERIFY_ON_TWO: &str = "verify-2-workers";
+
+/// What the bench asks of a model: random claims, and one-rule edits each
+/// with a question about the edited rule.
+enum Workload {
+    /// The sections of `scale_model.rs`.
+    Sectioned(Vec<Section>),
+    /// The dense model (`dense_model.rs`), whose rules are read and edited,
+    /// and random questions about it.
+    Dense(PolicyModel, Vec<(String, String)>),
+}
+
+impl Workload {
+    /// The model of `shape` (the sectioned one at `SCALE_COUPLING`), drawn
+    /// from `rng` first, and its workload.
+    fn generate(shape: Shape, rng: &mut Rng) -> (PolicyModel, Workload) {
+        match shape {
+            Shape::Sectioned => {
+                let coupling: u64 = std::env::var("SCALE_COUPLING")
+                    .ok()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(100);
+                let (model, sections) = generate(rng, coupling);
+                (model, Workload::Sectioned(sections))
+            }
+            Shape::Dense => {
+                let model = dense_model::dense();
+                let questions = dense_model::questions(500);
+                (model.clone(), Workload::Dense(model, questions))
+            }
+        }
+    }
+
+    /// A random claim (premise, claim). On the dense model a third read a
+    /// rule forwards, a third deny its conclusion and a third are random
+    /// questions, so the findings are of more than one kind.
+    fn claim(&self, rng: &mut Rng) -> (String, String) {
+        match self {
+            Workload::Sectioned(sections) => random_claim(rng, sections),
+            Workload::Dense(model, questions) => {
+                let rule = &model.rules[rng.below(model.rules.len())];
+                let (condition, conclusion) = bench_models::implication(&rule.expression);
+                match rng.below(3) {
+                    0 => (condition, conclusion),
+                    1 => (condition, format!("(not {conclusion})")),
+                    _ => questions[rng.below(questions.len())].clone(),
+                }
+            }
+        }
+    }
+
+    /// A one-rule edit: the rule's id, its new text, and a question about
+    /// it (premise, claim). The sectioned model's edit sets the section's
+    /// amount threshold; the dense model's adds a condition to a rule,
+    /// which keeps the model consistent.
+    fn edit(&self, rng: &mut Rng) -> (String, String, String, String) {
+        match self {
+            Workload::Sectioned(sections) => {
+                let s = rng.below(sections.len());
+                let sec = &sections[s];
+                let threshold = rng.range(2, 10) * 50;
+                (
+                    format!("R{}", sec.amount_rule + 1),
+                    format!(
+                        "(=> (and (= tier_{s} {}) hasDocs_{s}) (>= amount_{s} {threshold}.0))",
+                        sec.tiers[0]
+                    ),
+                    format!("(and (= tier_{s} {}) hasDocs_{s})", sec.tiers[0]),
+                    format!("(>= amount_{s} {}.0)", sec.amount_min.max(threshold)),
+                )
+            }
+            Workload::Dense(model, _) => {
+                let rule = &model.rules[rng.below(model.rules.len())];
+                let (condition, conclusion) = bench_models::implication(&rule.expression);
+                let extra = format!("b{}", rng.below(dense_model::BOOLS));
+                (
+                    rule.id.clone(),
+                    format!("(=> (and {condition} {extra}) {conclusion})"),
+                    condition,
+                    conclusion,
+                )
+            }
+        }
+    }
+}
 
 /// (VmRSS, VmHWM) in kB.
 fn memory() -> (u64, u64) {
@@ -71,21 +167,28 @@ fn row(name: &str, actual: String, target: &str, pass: Option<bool>) -> Row {
 }
 
 fn main() {
-    if usage::isolated_measurement().as_deref() == Some(VERIFY_ON_TWO) {
-        verify_on_two_workers();
+    if let Some(name) = usage::isolated_measurement() {
+        let shape = bench_models::chosen()
+            .into_iter()
+            .find(|shape| name == format!("{VERIFY_ON_TWO}-{}", shape.name()))
+            .expect("an isolated measurement this bench knows");
+        verify_on_two_workers(shape);
         usage::finish_isolated();
     }
+    for shape in bench_models::chosen() {
+        scale(shape);
+    }
+}
+
+/// Every figure of one model.
+fn scale(shape: Shape) {
     let mut rng = Rng::new(SEED);
     let mut stages: Vec<(&str, u64)> = Vec::new();
     stages.push(("start", memory().0));
 
     // --- Generate --------------------------------------------------------
     let started = Instant::now();
-    let coupling: u64 = std::env::var("SCALE_COUPLING")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100);
-    let (model, sections) = generate(&mut rng, coupling);
+    let (model, workload) = Workload::generate(shape, &mut rng);
     let generate_time = started.elapsed();
     stages.push(("model generated", memory().0));
 
@@ -163,7 +266,7 @@ fn main() {
     // Findings whose scenarios break a rule, the premise or the claim.
     let mut not_evidence = Vec::new();
     for _ in 0..claim_count {
-        let (premise_text, claim_text) = random_claim(&mut rng, &sections);
+        let (premise_text, claim_text) = workload.claim(&mut rng);
         let started = Instant::now();
         let premise = parse(&compiled, &premise_text);
         let claim = parse(&compiled, &claim_text);
@@ -211,19 +314,8 @@ fn main() {
     let mut edit_latencies = Vec::with_capacity(EDITS);
     let mut baseline_latencies = Vec::with_capacity(EDITS);
     for _ in 0..EDITS {
-        let s = rng.below(sections.len());
-        let sec = &sections[s];
-        let id = format!("R{}", sec.amount_rule + 1);
-        let threshold = rng.range(2, 10) * 50;
-        let new_rule = parse(
-            &compiled,
-            &format!(
-                "(=> (and (= tier_{s} {}) hasDocs_{s}) (>= amount_{s} {threshold}.0))",
-                sec.tiers[0]
-            ),
-        );
-        let premise_text = format!("(and (= tier_{s} {}) hasDocs_{s})", sec.tiers[0]);
-        let claim_text = format!("(>= amount_{s} {}.0)", sec.amount_min.max(threshold));
+        let (id, rule_text, premise_text, claim_text) = workload.edit(&mut rng);
+        let new_rule = parse(&compiled, &rule_text);
         // The same verify without an edit, for comparison.
         let started = Instant::now();
         worker.verify(
@@ -275,7 +367,13 @@ fn main() {
     // --- Report -----------------------------------------------------------------
     let enum_values: usize = compiled.enums.iter().map(|(_, v)| v.len()).sum();
     println!();
-    println!("Precept scale benchmark (seed {SEED:#x}, cross-section coupling {coupling}%)");
+    match &workload {
+        Workload::Sectioned(sections) => println!(
+            "Precept scale benchmark, sectioned model (seed {SEED:#x}, {} sections)",
+            sections.len()
+        ),
+        Workload::Dense(..) => println!("Precept scale benchmark, dense model"),
+    }
     println!(
         "model: {} enum types ({} values), {} variables, {} rules; JSON {:.1} KiB",
         compiled.enums.len(),
@@ -415,7 +513,7 @@ fn main() {
     println!("  {:<22} {:>8.1} MB", "peak (VmHWM)", hwm_mb);
     pooled_verify_figures(&compiled, &claims);
     split_verify_figures(&compiled, &claims);
-    match usage::peak_memory_in_fresh_process(VERIFY_ON_TWO) {
+    match usage::peak_memory_in_fresh_process(&format!("{VERIFY_ON_TWO}-{}", shape.name())) {
         Ok(mb) => println!(
             "peak memory verifying the {} claims on 2 workers (model loaded in both; a fresh process): {mb:.0} MB  target ≤ 300 MB  {}",
             claims.len(),
@@ -428,13 +526,9 @@ fn main() {
 /// The claims of the benchmark (same seed, knobs and order) verified on a
 /// pool of 2 workers, all queued at once: what `--isolated
 /// verify-2-workers` measures the peak memory of.
-fn verify_on_two_workers() {
+fn verify_on_two_workers(shape: Shape) {
     let mut rng = Rng::new(SEED);
-    let coupling: u64 = std::env::var("SCALE_COUPLING")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100);
-    let (model, sections) = generate(&mut rng, coupling);
+    let (model, workload) = Workload::generate(shape, &mut rng);
     let compiled = compile(&model);
     let claim_count: usize = std::env::var("SCALE_CLAIMS")
         .ok()
@@ -444,7 +538,7 @@ fn verify_on_two_workers() {
     pool.load(&compiled).expect("load the model into the pool");
     let (reply, replies) = std::sync::mpsc::channel();
     for i in 0..claim_count {
-        let (premise, claim) = random_claim(&mut rng, &sections);
+        let (premise, claim) = workload.claim(&mut rng);
         pool.workers()[i % 2].submit(
             parse(&compiled, &premise),
             parse(&compiled, &claim),
