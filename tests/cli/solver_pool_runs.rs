@@ -233,14 +233,15 @@ fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_
         "{found:#?}"
     );
 
-    // Nothing changed: only the whole-model consistency check is asked.
+    // Nothing changed: nothing is asked, not even the consistency of the
+    // rules (each group was found consistent).
     let (again, (again_checks, _)) = remembering(&before, &scheduler);
     assert_eq!(&again, found);
-    assert_eq!(again_checks, 1);
+    assert_eq!(again_checks, 0);
     assert!(again_checks < *checks);
 
-    // R1 edited: its group is checked again, b's group is kept; the result
-    // is the full lint's of the edited model.
+    // R1 edited: its group is checked again (its consistency too), b's
+    // group is kept; the result is the full lint's of the edited model.
     let after = two_groups("(=> a (> x 7))");
     let edited = remembering(&after, &scheduler);
     let full = single_lint(&after, TIMEOUT);
@@ -252,6 +253,17 @@ fn a_lint_after_an_edit_checks_only_the_edited_group_and_finds_what_a_full_lint_
         full.1
     );
     assert_eq!(memo.len(), 2, "the old content of R1's group is forgotten");
+
+    // An edit that makes R1's group contradict itself: the whole model is
+    // checked, and the lint is the full lint's, the contradiction named.
+    let broken = two_groups("(and a (not a))");
+    let edited = remembering(&broken, &scheduler);
+    assert_eq!(edited.0, single_lint(&broken, TIMEOUT).0);
+    assert!(
+        edited.0.iter().any(|d| d.code == LintCode::Inconsistent),
+        "{:#?}",
+        edited.0
+    );
 }
 
 /// `precept lint` and `precept test` print the same with one worker and

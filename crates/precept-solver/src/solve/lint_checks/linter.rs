@@ -193,6 +193,12 @@ impl Linter<'_> {
     /// checked.
     pub(super) fn prologue(&mut self, groups: &[Vec<usize>]) -> bool {
         self.report_groups(groups);
+        self.consistency()
+    }
+
+    /// L201 alone: whether the model's rules are consistent (false when
+    /// they contradict each other, or that is not decided).
+    pub(super) fn consistency(&mut self) -> bool {
         self.session.solver.push();
         let all: Vec<usize> = (0..self.model.rules.len()).collect();
         let consistent = self.inconsistency(&all);
@@ -287,30 +293,36 @@ impl Linter<'_> {
 
     /// L208: islands of rules that share no variables.
     fn report_groups(&mut self, members: &[Vec<usize>]) {
-        let groups: Vec<Vec<String>> = members
-            .iter()
-            .map(|g| g.iter().map(|&r| self.id(r)).collect())
-            .collect();
-        if groups.len() > 1 {
-            let sizes: Vec<String> = groups
-                .iter()
-                .map(|g| {
-                    format!(
-                        "{} ({} rules)",
-                        g.first().cloned().unwrap_or_default(),
-                        g.len()
-                    )
-                })
-                .collect();
-            let message = format!(
-                "The rules form {} groups that share no variables: {}. A question about one group can never involve another; check that this separation is intended and that no variable was duplicated under two names.",
-                groups.len(),
-                sizes.join(", ")
-            );
-            let firsts: Vec<String> = groups.iter().filter_map(|g| g.first().cloned()).collect();
-            self.found(
-                Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts),
-            );
+        if let Some(note) = groups_note(self.model, members) {
+            self.found(note);
         }
     }
+}
+
+/// L208, the note that `model`'s rules form islands (`members`, each the
+/// positions of its rules) that share no variables; None for one island.
+pub(super) fn groups_note(model: &CompiledModel, members: &[Vec<usize>]) -> Option<Diagnostic> {
+    if members.len() < 2 {
+        return None;
+    }
+    let first = |g: &[usize]| {
+        g.first()
+            .map(|&r| model.rules[r].id.clone())
+            .unwrap_or_default()
+    };
+    let sizes: Vec<String> = members
+        .iter()
+        .map(|g| format!("{} ({} rules)", first(g), g.len()))
+        .collect();
+    let message = format!(
+        "The rules form {} groups that share no variables: {}. A question about one group can never involve another; check that this separation is intended and that no variable was duplicated under two names.",
+        members.len(),
+        sizes.join(", ")
+    );
+    let firsts: Vec<String> = members
+        .iter()
+        .filter(|g| !g.is_empty())
+        .map(|g| first(g))
+        .collect();
+    Some(Diagnostic::new(LintCode::DisjointGroups, Severity::Info, message).rules(firsts))
 }

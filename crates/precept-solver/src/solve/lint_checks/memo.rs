@@ -26,10 +26,12 @@ pub(super) struct Part {
     pub(super) unchecked: Vec<super::budget::Unchecked>,
 }
 
-/// Groups' findings by content, shared by the lint runs of one workbench.
+/// Groups' findings by content, shared by the lint runs of one workbench,
+/// and the groups known to be consistent (`share.rs`'s prologue).
 #[derive(Default)]
 pub struct LintMemo {
     parts: Mutex<HashMap<String, Part>>,
+    consistent: Mutex<HashSet<String>>,
 }
 
 impl LintMemo {
@@ -59,6 +61,19 @@ impl LintMemo {
         })
     }
 
+    fn consistent(&self) -> MutexGuard<'_, HashSet<String>> {
+        self.consistent.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether the group of `key` was found consistent.
+    pub(super) fn known_consistent(&self, key: &str) -> bool {
+        self.consistent().contains(key)
+    }
+
+    pub(super) fn keep_consistent(&self, key: String) {
+        self.consistent().insert(key);
+    }
+
     pub(super) fn keep(&self, key: String, part: &Part) {
         self.lock().insert(key, part.clone());
     }
@@ -66,6 +81,7 @@ impl LintMemo {
     /// Forgets every group but those of the last run.
     pub(super) fn retain(&self, keys: &HashSet<String>) {
         self.lock().retain(|key, _| keys.contains(key));
+        self.consistent().retain(|key| keys.contains(key));
     }
 }
 

@@ -15,7 +15,7 @@
 //! checked is not checked again.
 
 use super::budget::{Unchecked, add_unchecked, budget_finding};
-use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET};
+use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET, groups_note};
 use super::memo::{LintMemo, Part, group_key};
 use super::parts::{GroupPart, parts_of};
 use crate::model::CompiledModel;
@@ -303,12 +303,7 @@ pub(crate) fn lint_share(
     let model = share.model();
     let groups = &share.groups;
     if role == 0 {
-        let part = lint_part(share, false, |report| {
-            let mut session = load(model, timeout_ms)?;
-            let mut linter = Linter::new(&mut session, model, interruption, report);
-            let consistent = linter.prologue(groups);
-            Ok(Tally::of(&linter, consistent))
-        });
+        let part = prologue(share, timeout_ms, interruption);
         if !part.consistent {
             share.stop.store(true, Ordering::Relaxed);
         }
@@ -379,6 +374,76 @@ pub(crate) fn lint_share(
         }
         share.deliver(1 + u, found);
     }
+}
+
+/// The whole-model checks: the note on the groups of rules (L208) and the
+/// rules' consistency (L201). The rules are consistent when every group is,
+/// as groups share no variables. So with a memo, the groups an earlier run
+/// found consistent (their content unchanged) are not asked again: only
+/// the others are loaded and checked, together (after a one-rule edit, one
+/// group instead of the whole model). When those are not consistent, the
+/// whole model is checked as without a memo, so what is reported never
+/// depends on the memo.
+fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption) -> Part {
+    let (model, groups) = (share.model(), &share.groups);
+    let whole = || {
+        lint_part(share, false, |report| {
+            let mut session = load(model, timeout_ms)?;
+            let mut linter = Linter::new(&mut session, model, interruption, report);
+            let consistent = linter.prologue(groups);
+            Ok(Tally::of(&linter, consistent))
+        })
+    };
+    let Some(memo) = &share.memo else {
+        return whole();
+    };
+    let keys: Vec<String> = groups
+        .iter()
+        .map(|group| format!("consistent {}", group_key(model, group, 0, timeout_ms)))
+        .collect();
+    share.lock().keys.extend(keys.iter().cloned());
+    let mut unknown: Vec<usize> = groups
+        .iter()
+        .zip(&keys)
+        .filter(|(_, key)| !memo.known_consistent(key))
+        .flat_map(|(group, _)| group.iter().copied())
+        .collect();
+    unknown.sort_unstable();
+    let part = match unknown.len() == model.rules.len() {
+        true => whole(),
+        false => {
+            let rest = CompiledModel {
+                rules: unknown.iter().map(|&r| model.rules[r].clone()).collect(),
+                ..model.clone()
+            };
+            let mut part = match rest.rules.is_empty() {
+                true => Part {
+                    consistent: true,
+                    complete: true,
+                    ..Part::default()
+                },
+                false => lint_part(share, false, |report| {
+                    let mut session = load(&rest, timeout_ms)?;
+                    let mut linter = Linter::new(&mut session, &rest, interruption, report);
+                    let consistent = linter.consistency();
+                    Ok(Tally::of(&linter, consistent))
+                }),
+            };
+            match part.consistent && part.complete && part.undecided == 0 {
+                true => {
+                    part.found.splice(0..0, groups_note(model, groups));
+                    part
+                }
+                false => whole(),
+            }
+        }
+    };
+    if part.consistent && part.complete && part.undecided == 0 {
+        for key in keys {
+            memo.keep_consistent(key);
+        }
+    }
+    part
 }
 
 /// Why a piece of the lint could not run (a diagnostic says so).
