@@ -7,7 +7,8 @@
 //! deny their conclusions, or are random questions.
 //!
 //! Run with `cargo bench --bench scale` (`PRECEPT_BENCH_MODEL=sectioned` or
-//! `=dense`: only that model). Plain `fn main`, no harness. Where
+//! `=dense`: only that model; with both, each runs in a process of its own,
+//! so its memory figures are its own). Plain `fn main`, no harness. Where
 //! the verify time goes, phase by phase, is `cargo bench --bench
 //! scale_breakdown`.
 //!
@@ -175,8 +176,21 @@ fn main() {
         verify_on_two_workers(shape);
         usage::finish_isolated();
     }
-    for shape in bench_models::chosen() {
-        scale(shape);
+    match bench_models::chosen().as_slice() {
+        [shape] => scale(*shape),
+        shapes => {
+            // Each model in a process of its own, so that the memory
+            // figures are that model's alone.
+            let exe = std::env::current_exe().expect("the path to this bench");
+            for shape in shapes {
+                let status = std::process::Command::new(&exe)
+                    .args(std::env::args().skip(1))
+                    .env("PRECEPT_BENCH_MODEL", shape.name())
+                    .status()
+                    .expect("the bench runs again");
+                assert!(status.success(), "the {} model's run failed", shape.name());
+            }
+        }
     }
 }
 

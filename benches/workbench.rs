@@ -18,8 +18,8 @@
 //!
 //! Run: cargo bench --bench workbench (`PRECEPT_BENCH_JOBS=2` measures only
 //! 2 workers; `PRECEPT_BENCH_ONLY_RERUNS=1` leaves out the startup and
-//! render figures; `PRECEPT_BENCH_MODEL=sectioned` or `=dense` only that
-//! model)
+//! render figures; `PRECEPT_BENCH_ONLY_LINT=1` leaves out the test reruns
+//! too; `PRECEPT_BENCH_MODEL=sectioned` or `=dense` only that model)
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use precept::model::drafts::Drafts;
@@ -170,7 +170,9 @@ fn workbench(shape: Shape, jobs: usize, only_reruns: bool) {
         if jobs == 1 && !only_reruns {
             render_figures(&mut app);
         }
-        rerun_figures(&mut app, &mut runtime, jobs, shape);
+        if std::env::var_os("PRECEPT_BENCH_ONLY_LINT").is_none() {
+            rerun_figures(&mut app, &mut runtime, jobs, shape);
+        }
         lint_after_edit_figures(&mut app, &mut runtime, jobs, shape);
     }
 }

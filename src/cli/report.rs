@@ -6,14 +6,14 @@
 //! the previous version is proved (or reused on the same terms). Progress
 //! goes to stderr, with a final line naming the file. With a budget
 //! (`--budget-s`, default `budget_s.report`) the figures computed here stop
-//! cleanly when it runs out; the report shows what they left, and so does
-//! stderr (`--strict`: exit 1).
+//! cleanly when it runs out (the diff is not started once it has), and the
+//! report shows what they left, and so does stderr (`--strict`: exit 1).
 
 use super::common::{Failure, Outcome, load_project, start_scheduler};
 use clap::Args;
 use precept_engine::lifecycle::clock::now_utc;
 use precept_engine::lifecycle::report::figures::{
-    Figures, MutationChoice, QualitySource, history, quality,
+    Figures, MutationChoice, NoDiff, QualitySource, history, quality,
 };
 use precept_engine::lifecycle::report::figures_cache::FiguresCache;
 use precept_engine::lifecycle::report::render;
@@ -126,13 +126,21 @@ pub fn run(args: &ReportArgs) -> Outcome {
             budget.unwrap_or_default()
         );
     }
-    let incomplete = !quality.cut_short.is_empty();
     progress("versions, sign-offs and the diff against the previous version");
+    let history = history(&args.dir, source.cache, timeout_ms, source.deadline);
+    let diff_left = matches!(history.diff, Err(NoDiff::OverBudget));
+    if diff_left {
+        eprintln!(
+            "report: the budget of {} s ran out: the diff against the previous version (skipped, not passed)",
+            budget.unwrap_or_default()
+        );
+    }
+    let incomplete = !quality.cut_short.is_empty() || diff_left;
     let figures = Figures {
         generated: now_utc(),
         quality,
         probe,
-        history: history(&args.dir, source.cache, timeout_ms),
+        history,
     };
     let html = render(&project, &compiled, &figures, args.graph_rule.as_deref());
     write_atomic(&args.out, html.as_bytes())?;

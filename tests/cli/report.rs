@@ -341,3 +341,57 @@ fn probe_results_are_shown_and_a_bad_probe_file_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("R999"), "{}", stderr(&out));
 }
+
+/// When the report's budget has run out, the diff against the previous
+/// version is not started: the report and stderr say it was left, `--strict`
+/// fails, and a report with time for it shows the diff.
+#[test]
+fn a_spent_budget_leaves_the_diff_and_says_so() {
+    let project = airline_project();
+    let dir = project.path();
+    let out_file = dir.join("cut.html");
+    let args = |extra: &[&'static str]| {
+        let mut args = vec![
+            "report",
+            dir.to_str().unwrap(),
+            "--out",
+            out_file.to_str().unwrap(),
+            "--recompute",
+            "--max-mutants",
+            "30",
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let run = |extra: &[&'static str]| {
+        let args = args(extra);
+        precept(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let cut = run(&["--budget-s", "0.001"]);
+    let err = stderr(&cut);
+    assert_eq!(cut.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ran out: the diff against the previous version (skipped, not passed)"),
+        "{err}"
+    );
+    let html = fs::read_to_string(&out_file).unwrap();
+    let doc = parse(&html);
+    let diff = text(by_id(&doc, "diff"));
+    assert!(
+        diff.contains("not computed: the report's budget ran out before it"),
+        "{diff}"
+    );
+
+    let strict = run(&["--budget-s", "0.001", "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+
+    let whole = run(&[]);
+    assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+    let html = fs::read_to_string(&out_file).unwrap();
+    let diff = text(by_id(&parse(&html), "diff"));
+    assert!(!diff.contains("not computed"), "{diff}");
+    assert!(
+        diff.contains("R7"),
+        "the diff names the edited rule: {diff}"
+    );
+}

@@ -68,6 +68,11 @@ pub struct History {
 pub enum NoDiff {
     #[error("there is no previous version to compare with")]
     NoPreviousVersion,
+    /// The report's budget ran out before the diff was started.
+    #[error(
+        "The diff against the previous version was not computed: the report's budget ran out before it (skipped, not passed). `precept diff`, or a report with a larger --budget-s, computes it."
+    )]
+    OverBudget,
     /// A side of the diff could not be loaded.
     #[error(transparent)]
     Side(#[from] LifecycleError),
@@ -304,7 +309,15 @@ fn figure<'p, T: Serialize + DeserializeOwned, E>(
 /// the draft when the draft has changed since, else the newest version
 /// against the one before it. The diff, as the report shows it, is taken
 /// from `cache` when both sides are unchanged since it was filed.
-pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> History {
+/// The diff is taken from `cache` when it is there; otherwise it is
+/// computed unless `deadline` (the report's budget) has passed, which
+/// leaves it `NoDiff::OverBudget`.
+pub fn history(
+    dir: &Path,
+    cache: Option<&FiguresCache>,
+    timeout_ms: u64,
+    deadline: Option<std::time::Instant>,
+) -> History {
     let numbers = version_numbers(dir).unwrap_or_default();
     let versions = numbers
         .iter()
@@ -331,7 +344,9 @@ pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> His
                 })
                 .map_err(NoDiff::Side)
             };
-            side(a).and_then(|a| side(b).map(|b| diff_shown(dir, &a, &b, cache, timeout_ms)))
+            side(a).and_then(|a| {
+                side(b).and_then(|b| diff_shown(dir, (&a, &b), cache, timeout_ms, deadline))
+            })
         }
     };
     History {
@@ -342,14 +357,15 @@ pub fn history(dir: &Path, cache: Option<&FiguresCache>, timeout_ms: u64) -> His
     }
 }
 
-/// The diff of `a` and `b` as the report shows it, reused or computed.
+/// The diff of `a` and `b` as the report shows it, reused, or computed
+/// when `deadline` has not passed.
 fn diff_shown(
     dir: &Path,
-    a: &Side,
-    b: &Side,
+    (a, b): (&Side, &Side),
     cache: Option<&FiguresCache>,
     timeout_ms: u64,
-) -> Stamped<ShownDiff> {
+    deadline: Option<std::time::Instant>,
+) -> Result<Stamped<ShownDiff>, NoDiff> {
     let translations = translation_listing(dir);
     let key = FiguresCache::key_of(
         "diff",
@@ -363,7 +379,10 @@ fn diff_shown(
         ],
     );
     if let Some(found) = cache.and_then(|c| c.load::<ShownDiff>(&key)) {
-        return found;
+        return Ok(found);
+    }
+    if deadline.is_some_and(|end| std::time::Instant::now() >= end) {
+        return Err(NoDiff::OverBudget);
     }
     let computed = diff(a, b);
     let shown = Stamped::fresh(
@@ -376,7 +395,7 @@ fn diff_shown(
     if let Some(cache) = cache {
         let _ = cache.store(&key, &shown);
     }
-    shown
+    Ok(shown)
 }
 
 /// One side's model, tests and settings, as the diff depends on them.
