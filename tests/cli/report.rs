@@ -91,7 +91,8 @@ fn airline_project() -> tempfile::TempDir {
     project
 }
 
-fn report(dir: &Path, extra: &[&str]) -> String {
+/// `precept report DIR --out DIR/out.html --max-mutants 30 EXTRA…`.
+fn run_report(dir: &Path, extra: &[&str]) -> std::process::Output {
     let out_file = dir.join("out").with_extension("html");
     let mut args = vec![
         "report",
@@ -102,7 +103,12 @@ fn report(dir: &Path, extra: &[&str]) -> String {
         "30",
     ];
     args.extend_from_slice(extra);
-    let out = precept(&args);
+    precept(&args)
+}
+
+fn report(dir: &Path, extra: &[&str]) -> String {
+    let out_file = dir.join("out").with_extension("html");
+    let out = run_report(dir, extra);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(&format!("report: wrote {}", out_file.display())),
@@ -349,24 +355,8 @@ fn probe_results_are_shown_and_a_bad_probe_file_is_a_clear_error() {
 fn a_spent_budget_leaves_the_diff_and_says_so() {
     let project = airline_project();
     let dir = project.path();
-    let out_file = dir.join("cut.html");
-    let args = |extra: &[&'static str]| {
-        let mut args = vec![
-            "report",
-            dir.to_str().unwrap(),
-            "--out",
-            out_file.to_str().unwrap(),
-            "--recompute",
-            "--max-mutants",
-            "30",
-        ];
-        args.extend_from_slice(extra);
-        args.into_iter().map(String::from).collect::<Vec<_>>()
-    };
-    let run = |extra: &[&'static str]| {
-        let args = args(extra);
-        precept(&args.iter().map(String::as_str).collect::<Vec<_>>())
-    };
+    let out_file = dir.join("out.html");
+    let run = |extra: &[&str]| run_report(dir, &[&["--recompute"], extra].concat());
     let cut = run(&["--budget-s", "0.001"]);
     let err = stderr(&cut);
     assert_eq!(cut.status.code(), Some(0), "{err}");
