@@ -309,9 +309,8 @@ fn figure<'p, T: Serialize + DeserializeOwned, E>(
 /// the draft when the draft has changed since, else the newest version
 /// against the one before it. The diff, as the report shows it, is taken
 /// from `cache` when both sides are unchanged since it was filed.
-/// The diff is taken from `cache` when it is there; otherwise it is
-/// computed unless `deadline` (the report's budget) has passed, which
-/// leaves it `NoDiff::OverBudget`.
+/// A diff not in `cache` is not started once `deadline` (the report's
+/// budget) has passed: it is then `NoDiff::OverBudget`.
 pub fn history(
     dir: &Path,
     cache: Option<&FiguresCache>,
