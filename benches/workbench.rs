@@ -127,54 +127,51 @@ fn main() {
 
 /// The figures of one model on `jobs` solver workers.
 fn workbench(shape: Shape, jobs: usize, only_reruns: bool) {
-    {
-        let (model, tests) = bench_models::with_tests(shape);
-        let dir = tempfile::tempdir().expect("temp dir");
-        let project =
-            Project::create(dir.path(), model, tests, Settings::default()).expect("project");
-        let mut app = App::new(
-            project,
-            Drafts::default(),
-            Keymap::default(),
-            Theme::built_in("dark").expect("theme"),
-            (120, 40),
-        );
-        let mut runtime =
-            Runtime::with_solver_jobs(dir.path().to_path_buf(), None, Duration::from_secs(5), jobs);
-        println!(
-            "== {} model, {jobs} solver worker(s): {} rules, {} variables, {} tests; the largest group of rules has {} rules",
-            shape.name(),
-            app.ws.model.rules.len(),
-            app.ws.model.variables.len(),
-            app.ws.tests.tests.len(),
-            app.ws
-                .graph
-                .groups()
-                .iter()
-                .map(Vec::len)
-                .max()
-                .unwrap_or(0)
-        );
-        let started = Instant::now();
-        let first = vec![
-            Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
-            precept::tui::update::start_full_run(&mut app),
-        ];
-        settle(&mut app, &mut runtime, first);
-        let initial = started.elapsed();
-        let (passed, failed, _) = app.counts();
-        println!(
-            "initial load and full run: {:.0} ms ({passed} passed, {failed} failed)",
-            initial.as_secs_f64() * 1e3
-        );
-        if jobs == 1 && !only_reruns {
-            render_figures(&mut app);
-        }
-        if std::env::var_os("PRECEPT_BENCH_ONLY_LINT").is_none() {
-            rerun_figures(&mut app, &mut runtime, jobs, shape);
-        }
-        lint_after_edit_figures(&mut app, &mut runtime, jobs, shape);
+    let (model, tests) = bench_models::with_tests(shape);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = Project::create(dir.path(), model, tests, Settings::default()).expect("project");
+    let mut app = App::new(
+        project,
+        Drafts::default(),
+        Keymap::default(),
+        Theme::built_in("dark").expect("theme"),
+        (120, 40),
+    );
+    let mut runtime =
+        Runtime::with_solver_jobs(dir.path().to_path_buf(), None, Duration::from_secs(5), jobs);
+    println!(
+        "== {} model, {jobs} solver worker(s): {} rules, {} variables, {} tests; the largest group of rules has {} rules",
+        shape.name(),
+        app.ws.model.rules.len(),
+        app.ws.model.variables.len(),
+        app.ws.tests.tests.len(),
+        app.ws
+            .graph
+            .groups()
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+    );
+    let started = Instant::now();
+    let first = vec![
+        Effect::LoadSolver(Box::new(app.ws.compiled.clone())),
+        precept::tui::update::start_full_run(&mut app),
+    ];
+    settle(&mut app, &mut runtime, first);
+    let initial = started.elapsed();
+    let (passed, failed, _) = app.counts();
+    println!(
+        "initial load and full run: {:.0} ms ({passed} passed, {failed} failed)",
+        initial.as_secs_f64() * 1e3
+    );
+    if jobs == 1 && !only_reruns {
+        render_figures(&mut app);
     }
+    if std::env::var_os("PRECEPT_BENCH_ONLY_LINT").is_none() {
+        rerun_figures(&mut app, &mut runtime, jobs, shape);
+    }
+    lint_after_edit_figures(&mut app, &mut runtime, jobs, shape);
 }
 
 /// The one-rule edit of `round`: on the sectioned model rule 20 (for the
