@@ -347,10 +347,7 @@ pub(crate) fn lint_share(
                 continue;
             }
         }
-        let sub_model = CompiledModel {
-            rules: group.iter().map(|&r| model.rules[r].clone()).collect(),
-            ..model.clone()
-        };
+        let sub_model = with_rules(model, group);
         // A context of its own: what the piece finds does not depend on
         // which worker checks it, or after what.
         let found = in_fresh_context(|| {
@@ -412,10 +409,7 @@ fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption)
     let part = match unknown.len() == model.rules.len() {
         true => whole(),
         false => {
-            let rest = CompiledModel {
-                rules: unknown.iter().map(|&r| model.rules[r].clone()).collect(),
-                ..model.clone()
-            };
+            let rest = with_rules(model, &unknown);
             let mut part = match rest.rules.is_empty() {
                 true => Part {
                     consistent: true,
@@ -444,6 +438,14 @@ fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption)
         }
     }
     part
+}
+
+/// `model` with only the rules at `rules` (its declarations all kept).
+fn with_rules(model: &CompiledModel, rules: &[usize]) -> CompiledModel {
+    CompiledModel {
+        rules: rules.iter().map(|&r| model.rules[r].clone()).collect(),
+        ..model.clone()
+    }
 }
 
 /// Why a piece of the lint could not run (a diagnostic says so).
