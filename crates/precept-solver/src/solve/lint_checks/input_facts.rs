@@ -83,6 +83,15 @@ impl Relation {
 }
 
 impl FactValue {
+    /// A bound's relation as it holds, with its number; None for any other
+    /// fact.
+    pub(super) fn bound(&self) -> Option<(Relation, &BigRational)> {
+        match self {
+            FactValue::Bound { bound, .. } => Some((self.relation()?, bound)),
+            _ => None,
+        }
+    }
+
     /// A bound's relation as it holds (negated when the fact is that the
     /// bound does not hold).
     fn relation(&self) -> Option<Relation> {

@@ -18,7 +18,10 @@
 //!   a run after an edit checks only the changed groups
 //! - `varying`: models of a whole group that settle at once which variables
 //!   vary, which enum values occur and which conditions can hold
-//! - `input_facts`: the facts an impossible-situation search combines
+//! - `input_facts`: the facts an impossible-situation search combines;
+//!   `situation_pool`: the scenarios it has met, which settle most of its
+//!   candidates without a check, mended by `scenario_repair` when a few
+//!   facts away
 //! - `near`: questions about a large group decided by the rules near them
 //!   first, in a small solver, with the same answer
 //! - `budget`: the run's wall-clock budget and what it left unchecked
@@ -35,7 +38,9 @@ mod near;
 mod overlaps;
 mod parts;
 mod rule_checks;
+mod scenario_repair;
 mod share;
+mod situation_pool;
 mod varying;
 
 pub use crate::model::orientation::split_implication;
