@@ -47,6 +47,43 @@ fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
     assert!(!screen_text(&app).contains("STALE"));
 }
 
+/// An edit's lint redoes the syntactic checks in the background beside the
+/// solver checks: the run is over only when both are in, whichever comes
+/// first, and meanwhile no diagnostic names a rule the edit changed.
+#[test]
+fn an_edits_lint_ends_when_its_syntactic_and_solver_checks_are_both_in() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    let effects = add_rule(&mut app, DUPLICATE_OF_R1);
+    assert!(
+        kinds(&effects).contains(&"Lint") && kinds(&effects).contains(&"syntactic lint"),
+        "{:?}",
+        kinds(&effects)
+    );
+    // The solver checks first: the run is not over, the duplicate not
+    // yet listed.
+    let (syntactic, solver): (Vec<Effect>, Vec<Effect>) = effects
+        .into_iter()
+        .partition(|e| matches!(e, Effect::Background(t) if t.name == "syntactic lint"));
+    settle(&mut app, &mut runtime, solver);
+    assert!(app.lint.running && !has_duplicate(&app));
+    settle(&mut app, &mut runtime, syntactic);
+    assert!(
+        !app.lint.running && has_duplicate(&app),
+        "{:?}",
+        app.lint.diagnostics
+    );
+    assert_eq!(app.lint.basis.stale_since(), None);
+    // Undo, and the syntactic checks last: the duplicate goes at once, as
+    // it names the rule the undo removed.
+    let effects = press(&mut app, 'u');
+    assert!(!has_duplicate(&app), "{:?}", app.lint.diagnostics);
+    settle(&mut app, &mut runtime, effects);
+    assert!(!app.lint.running && !has_duplicate(&app));
+}
+
 /// Rule `X{i}`, unreviewed.
 fn extra_rule(i: usize, expression: String) -> precept::model::Rule {
     precept::model::Rule {

@@ -70,6 +70,12 @@ pub enum Msg {
         stamp: Stamp,
         event: precept_engine::solve::lint_checks::LintEvent,
     },
+    /// The syntactic checks of lint run `stamp` (an edit's, redone in the
+    /// background while the solver checks run).
+    SyntacticLint {
+        stamp: Stamp,
+        diagnostics: Vec<precept_engine::lint::Diagnostic>,
+    },
     /// Progress of formalization run `stamp`.
     Formalize {
         stamp: Stamp,

@@ -146,6 +146,17 @@ pub struct LintState {
     /// are triaged at the run's next progress or its end, not one by one
     /// (on 1,500 findings, one by one took 40 s).
     pub untriaged: bool,
+    /// An edit's lint run: its syntactic checks are still being redone in
+    /// the background (the last model's are shown meanwhile). The run is
+    /// over when they are in and the solver checks have finished.
+    pub syntactic_pending: bool,
+    /// The solver checks of the run have finished (with this many checks
+    /// not decided in time).
+    pub solver_finished: Option<usize>,
+    /// Each rule's expression when the syntactic diagnostics shown were
+    /// found: while an edit's are redone, those naming a rule that has
+    /// changed since (or gone) are not shown.
+    pub syntactic_of: std::collections::HashMap<String, String>,
 }
 
 impl LintState {

@@ -124,6 +124,6 @@ fn refresh_syntactic(app: &mut App) {
     let mut diagnostics = syntactic::check(&app.ws.model, &app.ws.compiled);
     diagnostics.extend(solver_found);
     diagnostics.sort_by_key(|d| (d.severity, d.code));
-    app.lint.diagnostics = diagnostics;
+    vetting::set_syntactic(app, diagnostics);
     super::lint_rows::retriage(app);
 }

@@ -78,6 +78,9 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Lint { stamp, event } => vetting::lint_event(app, stamp, event),
+        Msg::SyntacticLint { stamp, diagnostics } => {
+            vetting::syntactic_found(app, stamp, diagnostics)
+        }
         Msg::TestsGenerated { stamp, generated } => vetting::tests_generated(app, stamp, generated),
         Msg::DraftVersion(version) => version_diff::draft_version(app, version),
         Msg::VersionDiffProgress { stamp, text } => version_diff::progress(app, stamp, text),

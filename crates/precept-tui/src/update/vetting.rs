@@ -1,5 +1,6 @@
-//! The vetting screen: lint runs (syntactic at once, solver checks in the
-//! background with progress) and one-keystroke fixes.
+//! The vetting screen: lint runs (syntactic checks at once, or beside the
+//! solver checks after an edit; solver checks in the background with
+//! progress) and one-keystroke fixes.
 
 use crate::state::msg::Msg;
 use crate::state::task::{Task, TaskContext};
@@ -18,6 +19,7 @@ use precept_engine::solve::FindingKind;
 use precept_engine::solve::lint_checks::LintEvent;
 use precept_engine::test_runner::flips::TestFlip;
 use precept_engine::workspace::Reads;
+use std::collections::HashMap;
 
 /// Starts a lint run, replacing any older one.
 pub fn start_lint(app: &mut App) -> Vec<Effect> {
@@ -31,23 +33,95 @@ pub fn relint(app: &mut App) -> Vec<Effect> {
     lint_run(app, false)
 }
 
+/// A lint run. The expert's own (`announce`) redoes the syntactic checks
+/// at once; an edit's redoes them in the background while the solver
+/// checks run (on a 1,500-rule model they take about 60 ms, as long as the
+/// edited group's solver checks). Meanwhile the last model's are shown,
+/// but none that names a rule the edits changed or removed.
 fn lint_run(app: &mut App, announce: bool) -> Vec<Effect> {
     app.lint.announce = announce;
     let stamp = app.ws.stamp();
     app.lint.basis = Basis::new(stamp.revision, Reads::Model);
     app.lint.job = stamp.job;
-    app.lint.diagnostics = syntactic::check(&app.ws.model, &app.ws.compiled);
     app.lint.running = true;
     app.lint.ran = true;
     app.lint.progress = None;
-    retriage(app);
-    if announce {
-        app.status.job = Some("linting".into());
-    }
-    vec![Effect::Lint {
+    app.lint.solver_finished = None;
+    let mut effects = vec![Effect::Lint {
         stamp,
         model: Box::new(app.ws.compiled.clone()),
-    }]
+    }];
+    match announce {
+        true => {
+            set_syntactic(app, syntactic::check(&app.ws.model, &app.ws.compiled));
+            app.lint.syntactic_pending = false;
+            app.status.job = Some("linting".into());
+        }
+        false => {
+            let now: HashMap<&str, &str> = app
+                .ws
+                .model
+                .rules
+                .iter()
+                .map(|r| (r.id.as_str(), r.expression.as_str()))
+                .collect();
+            let was = &app.lint.syntactic_of;
+            let unchanged =
+                |id: &String| was.get(id).map(String::as_str) == now.get(id.as_str()).copied();
+            app.lint
+                .diagnostics
+                .retain(|d| !d.code.is_solver_backed() && d.rules.iter().all(unchanged));
+            app.lint.syntactic_pending = true;
+            let (model, compiled) = (app.ws.model.clone(), app.ws.compiled.clone());
+            effects.push(Effect::Background(Task::new(
+                "syntactic lint",
+                stamp,
+                move |_, send| {
+                    send(Msg::SyntacticLint {
+                        stamp,
+                        diagnostics: syntactic::check(&model, &compiled),
+                    })
+                },
+            )));
+        }
+    }
+    retriage(app);
+    effects
+}
+
+/// The syntactic checks of an edit's lint run, in place of the last
+/// model's.
+pub fn syntactic_found(
+    app: &mut App,
+    stamp: Stamp,
+    diagnostics: Vec<precept_engine::lint::Diagnostic>,
+) -> Vec<Effect> {
+    if stamp.job != app.lint.job || !app.lint.syntactic_pending {
+        return Vec::new();
+    }
+    app.lint.syntactic_pending = false;
+    app.lint.diagnostics.retain(|d| d.code.is_solver_backed());
+    app.lint.diagnostics.extend(diagnostics);
+    app.lint.syntactic_of = expressions(&app.ws.model);
+    app.lint.untriaged = true;
+    match app.lint.solver_finished {
+        Some(undecided) => finish(app, undecided),
+        None => Vec::new(),
+    }
+}
+
+/// The syntactic diagnostics of the model as it is now.
+pub fn set_syntactic(app: &mut App, diagnostics: Vec<precept_engine::lint::Diagnostic>) {
+    app.lint.diagnostics = diagnostics;
+    app.lint.syntactic_of = expressions(&app.ws.model);
+}
+
+fn expressions(model: &precept_engine::model::PolicyModel) -> HashMap<String, String> {
+    model
+        .rules
+        .iter()
+        .map(|r| (r.id.clone(), r.expression.clone()))
+        .collect()
 }
 
 pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> {
@@ -70,30 +144,40 @@ pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> 
             app.lint.untriaged = true;
         }
         LintEvent::Finished { undecided, .. } => {
-            app.lint.running = false;
-            app.lint.untriaged = false;
-            app.lint.progress = None;
-            // As `precept lint` reports them: rules that repeat one
-            // another are one finding.
-            let mut found = std::mem::take(&mut app.lint.diagnostics);
-            found.sort_by_key(|d| (d.severity, d.code));
-            app.lint.diagnostics = precept_engine::lint::full::once_per_rule_set(found);
-            retriage(app);
-            if !app.lint.announce {
-                return Vec::new();
+            app.lint.solver_finished = Some(undecided);
+            if !app.lint.syntactic_pending {
+                return finish(app, undecided);
             }
-            app.status.job = None;
-            let counts = precept_engine::lint::LintCounts::of(&app.lint.diagnostics);
-            let mut message = format!("lint: {counts}");
-            if undecided > 0 {
-                message.push_str(&format!(", {undecided} checks not decided in time"));
-            }
-            if app.lint.triage.folded_notes > 0 {
-                message.push_str(" (notes folded away: f shows them)");
-            }
-            app.status.message = Some(message);
         }
     }
+    Vec::new()
+}
+
+/// The run is over: its findings sorted and folded, and announced when the
+/// expert asked for it.
+fn finish(app: &mut App, undecided: usize) -> Vec<Effect> {
+    app.lint.running = false;
+    app.lint.untriaged = false;
+    app.lint.progress = None;
+    // As `precept lint` reports them: rules that repeat one
+    // another are one finding.
+    let mut found = std::mem::take(&mut app.lint.diagnostics);
+    found.sort_by_key(|d| (d.severity, d.code));
+    app.lint.diagnostics = precept_engine::lint::full::once_per_rule_set(found);
+    retriage(app);
+    if !app.lint.announce {
+        return Vec::new();
+    }
+    app.status.job = None;
+    let counts = precept_engine::lint::LintCounts::of(&app.lint.diagnostics);
+    let mut message = format!("lint: {counts}");
+    if undecided > 0 {
+        message.push_str(&format!(", {undecided} checks not decided in time"));
+    }
+    if app.lint.triage.folded_notes > 0 {
+        message.push_str(" (notes folded away: f shows them)");
+    }
+    app.status.message = Some(message);
     Vec::new()
 }
 

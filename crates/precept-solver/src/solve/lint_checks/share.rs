@@ -21,6 +21,7 @@ use super::parts::{GroupPart, parts_of};
 use crate::model::CompiledModel;
 use crate::model::diagnostic::{Diagnostic, LintCode, Severity};
 use crate::model::graph::RuleGraph;
+use crate::smt::Sort;
 use crate::solve::SolveError;
 use crate::solve::check_gate::in_fresh_context;
 use crate::solve::session::{Interruption, SolverSession};
@@ -440,11 +441,43 @@ fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption)
     part
 }
 
-/// `model` with only the rules at `rules` (its declarations all kept).
+/// `model` with only the rules at `rules`, and only the variables they
+/// mention and the enumerations those need declared: on the sectioned
+/// bench model a group of 75 rules loaded in 9 ms with all 1,600
+/// declarations.
 fn with_rules(model: &CompiledModel, rules: &[usize]) -> CompiledModel {
+    let rules: Vec<_> = rules.iter().map(|&r| model.rules[r].clone()).collect();
+    let used: HashSet<&str> = rules.iter().flat_map(|r| r.formula.symbols()).collect();
+    let variables: Vec<(String, Sort)> = model
+        .variables
+        .iter()
+        .filter(|(name, _)| used.contains(name.as_str()))
+        .cloned()
+        .collect();
+    let types: HashSet<&str> = variables
+        .iter()
+        .filter_map(|(_, sort)| match sort {
+            Sort::Enum(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let enums = model
+        .enums
+        .iter()
+        .filter(|(name, values)| {
+            types.contains(name.as_str()) || values.iter().any(|v| used.contains(v.as_str()))
+        })
+        .cloned()
+        .collect();
     CompiledModel {
-        rules: rules.iter().map(|&r| model.rules[r].clone()).collect(),
-        ..model.clone()
+        vocabulary: model.vocabulary.clone(),
+        glossary: model.glossary.clone(),
+        rules,
+        issues: Vec::new(),
+        enums,
+        variables,
+        tables: model.tables.clone(),
+        exceptions: model.exceptions.clone(),
     }
 }
 
