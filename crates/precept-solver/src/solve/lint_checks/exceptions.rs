@@ -578,7 +578,7 @@ impl<'a> Linter<'a> {
     }
 
     /// What mending a scenario of `group` reads (`scenario_repair.rs`).
-    fn repair_rules(&self, group: &[usize]) -> Rules<'a> {
+    pub(super) fn repair_rules(&self, group: &[usize]) -> Rules<'a> {
         let model = self.model;
         let mut touching: HashMap<String, Vec<&Expr>> = HashMap::new();
         for &r in group {

@@ -91,6 +91,12 @@ pub(super) struct Linter<'a> {
     pub(super) near: bool,
     /// Findings are dropped: the checks run for what another part reports.
     quiet: bool,
+    /// The base model's values and what mending them reads, once a check
+    /// has asked (`scenario_repair.rs`).
+    pub(super) mending: Option<(
+        std::collections::HashMap<String, crate::model::evaluate::Known>,
+        super::scenario_repair::Rules<'a>,
+    )>,
 }
 
 impl<'a> Linter<'a> {
@@ -120,6 +126,7 @@ impl<'a> Linter<'a> {
             wide: None,
             near: true,
             quiet: false,
+            mending: None,
         }
     }
 }
@@ -251,6 +258,7 @@ impl Linter<'_> {
         }
         self.base = None;
         self.wide = None;
+        self.mending = None;
         self.session.solver = whole_model;
     }
 

@@ -10,6 +10,7 @@ use z3::SatResult;
 use super::linter::{Linter, MAX_CONFLICTS};
 use super::near::Answer;
 use super::parts::GroupPart;
+use crate::model::evaluate::Known;
 
 impl Linter<'_> {
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -107,6 +108,9 @@ impl Linter<'_> {
             let Some(encoded) = self.encode(&formula) else {
                 continue;
             };
+            if self.breaks_alone(group, rule) {
+                continue;
+            }
             let broken = encoded.not();
             match self.ask(&others, &broken, &about, None) {
                 Answer::Refuted { core } => {
@@ -153,6 +157,45 @@ impl Linter<'_> {
                 Answer::Holds(_) => {}
             }
         }
+    }
+
+    /// Whether `rule` is shown not to follow from the rest of `group` with
+    /// no solver check: the group's base model (a large group's, for near
+    /// checks) changed so that the rule is false and mended so that every
+    /// other rule holds (`scenario_repair.rs`).
+    fn breaks_alone(&mut self, group: &[usize], rule: usize) -> bool {
+        let Some(base) = &self.base else {
+            return false;
+        };
+        if self.mending.is_none() {
+            let values = self
+                .session
+                .vocabulary
+                .scenario(base, None)
+                .values
+                .iter()
+                .filter_map(|(name, value)| Some((name.clone(), Known::of(value)?)))
+                .collect();
+            self.mending = Some((values, self.repair_rules(group)));
+        }
+        let Some((condition, conclusion)) = self.split(rule) else {
+            return false;
+        };
+        let Some((values, rules)) = &self.mending else {
+            return false;
+        };
+        let variables: std::collections::HashSet<&str> = self.session.rules[rule]
+            .variables
+            .iter()
+            .map(String::as_str)
+            .collect();
+        rules.breaks(
+            values,
+            &self.model.rules[rule].formula,
+            &condition,
+            &conclusion,
+            &variables,
+        )
     }
 
     /// L204 forced variables and L205 unreachable enum values, of `part`'s

@@ -33,6 +33,56 @@ impl Rules<'_> {
         start: Vec<(String, Known)>,
         pinned: &HashSet<&str>,
     ) -> Option<HashMap<String, Known>> {
+        self.mend_all_but(base, start, pinned, None)
+    }
+
+    /// Whether `base` can be changed into a scenario of every rule but
+    /// `rule` (`condition` ⇒ `conclusion`) in which `rule` is false: its
+    /// condition made true and its conclusion false, then the rest mended
+    /// without changing `rule`'s variables. True only when the result
+    /// holds by exact evaluation: then `rule` does not follow from the
+    /// others.
+    pub(super) fn breaks(
+        &self,
+        base: &HashMap<String, Known>,
+        rule: &Expr,
+        condition: &Expr,
+        conclusion: &Expr,
+        variables: &HashSet<&str>,
+    ) -> bool {
+        let none = HashSet::new();
+        let mut start = Vec::new();
+        let lookup = |name: &str| self.value(base, &HashMap::new(), name);
+        if self
+            .make_true(condition, &lookup, &none, &mut start)
+            .is_none()
+        {
+            return false;
+        }
+        let applied: HashMap<String, Known> = start.iter().cloned().collect();
+        let lookup = |name: &str| self.value(base, &applied, name);
+        let denied = crate::model::orientation::negation_of(conclusion);
+        if self
+            .make_true(&denied, &lookup, &none, &mut start)
+            .is_none()
+        {
+            return false;
+        }
+        let Some(changed) = self.mend_all_but(base, start, variables, Some(rule)) else {
+            return false;
+        };
+        let lookup = |name: &str| self.value(base, &changed, name);
+        holds(rule, &lookup) == Some(false)
+    }
+
+    /// The same as `mend`, leaving `skip` (one of the rules) unmended.
+    fn mend_all_but(
+        &self,
+        base: &HashMap<String, Known>,
+        start: Vec<(String, Known)>,
+        pinned: &HashSet<&str>,
+        skip: Option<&Expr>,
+    ) -> Option<HashMap<String, Known>> {
         let mut changed: HashMap<String, Known> = HashMap::new();
         let mut work: Vec<String> = Vec::new();
         for (name, value) in start {
@@ -42,6 +92,9 @@ impl Rules<'_> {
         let mut mended = 0;
         while let Some(variable) = work.pop() {
             for &rule in self.touching.get(&variable).into_iter().flatten() {
+                if skip.is_some_and(|skip| std::ptr::eq(skip, rule)) {
+                    continue;
+                }
                 let lookup = |name: &str| self.value(base, &changed, name);
                 if holds(rule, &lookup) == Some(true) {
                     continue;
@@ -232,6 +285,25 @@ mod tests {
             Some(&Known::Number(BigRational::from_integer(41.into())))
         );
         assert_eq!(changed.get("e"), Some(&Known::Enum("red".into())));
+        // (=> b (>= n 41)) does not follow from the other rule: b true and
+        // n at 40 break it alone.
+        assert!(repair.breaks(
+            &base,
+            &rules[0],
+            &parse_expr("b").unwrap(),
+            &parse_expr("(>= n 41)").unwrap(),
+            &HashSet::from(["b", "n"]),
+        ));
+        // (=> b (>= n 30)) follows from it: b true and n at 29 break the
+        // other rule, which cannot be mended without n.
+        let follows = parse_expr("(=> b (>= n 30))").unwrap();
+        assert!(!repair.breaks(
+            &base,
+            &follows,
+            &parse_expr("b").unwrap(),
+            &parse_expr("(>= n 30)").unwrap(),
+            &HashSet::from(["b", "n"]),
+        ));
         // With the enum pinned the chain cannot be mended.
         assert!(
             repair
