@@ -391,9 +391,9 @@ impl<'a> Linter<'a> {
     }
 
     /// Whether the facts `set` are impossible with every rule on: Some of
-    /// the facts among the refuting check's core (sorted), None when they
-    /// are possible; None outright when that was not decided or the budget
-    /// is spent. Asked first of a solver of the group's rules as plain
+    /// the facts among the refuting check's core (sorted, never empty),
+    /// None when they are possible; None outright when that was not decided
+    /// or the budget is spent. Asked first of a solver of the group's rules as plain
     /// facts with the candidate's facts pushed on them (the guarded group
     /// solver took over 5 s to find the first scenarios of the dense bench
     /// model, this one 0.1 s); only a refuted set is asked again under
@@ -434,6 +434,8 @@ impl<'a> Linter<'a> {
             SatResult::Unknown => return None,
             SatResult::Unsat => {}
         }
+        // The check for the core is a check of the search's budget too.
+        *budget = budget.checked_sub(1)?;
         let mut assumptions = self.session.literals(search.group);
         for &i in set {
             let guard = match &search.guards[i] {
@@ -459,6 +461,11 @@ impl<'a> Linter<'a> {
             .collect();
         core.sort_unstable();
         core.dedup();
+        // No fact in the core: the rules alone are refuted, which the
+        // consistency check reports; not a situation.
+        if core.is_empty() {
+            return None;
+        }
         Some(Some(core))
     }
 
