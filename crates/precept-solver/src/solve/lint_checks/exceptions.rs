@@ -408,14 +408,10 @@ impl<'a> Linter<'a> {
             return Some(None);
         }
         *budget = budget.checked_sub(1)?;
-        let plain = search.plain.take().unwrap_or_else(|| {
-            let plain = z3::Solver::new();
-            crate::solve::check_gate::watchdog_only(&plain);
-            for &r in search.group {
-                plain.assert(&self.session.rules[r].formula);
-            }
-            plain
-        });
+        let plain = search
+            .plain
+            .take()
+            .unwrap_or_else(|| self.plain_solver(search.group));
         let group_solver = std::mem::replace(&mut self.session.solver, plain);
         self.session.solver.push();
         for &i in set {
@@ -589,9 +585,9 @@ impl<'a> Linter<'a> {
         let model = self.model;
         let mut touching: HashMap<String, Vec<&Expr>> = HashMap::new();
         for &r in group {
-            for variable in self.rule_variables(r) {
+            for variable in &self.session.rules[r].variables {
                 touching
-                    .entry(variable)
+                    .entry(variable.clone())
                     .or_default()
                     .push(&model.rules[r].formula);
             }

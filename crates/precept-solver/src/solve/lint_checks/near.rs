@@ -69,11 +69,7 @@ impl Linter<'_> {
         // settings: Z3 simplifies them before it searches. The group's
         // solver (guarded rules, no relevancy) took over 5 s to find a model
         // of the dense bench model's 1,497 rules; this one takes 0.25 s.
-        let plain = z3::Solver::new();
-        crate::solve::check_gate::watchdog_only(&plain);
-        for &r in group {
-            plain.assert(&self.session.rules[r].formula);
-        }
+        let plain = self.plain_solver(group);
         let group_solver = std::mem::replace(&mut self.session.solver, plain);
         if self.check(&[]) == SatResult::Sat {
             self.base = self.session.solver.get_model();
@@ -84,6 +80,17 @@ impl Linter<'_> {
             crate::solve::check_gate::watchdog_only(&wide);
             self.wide = Some(wide);
         }
+    }
+
+    /// A solver of `group`'s rules as plain facts (no guards), with Z3's
+    /// usual settings and the watchdog's check budget.
+    pub(super) fn plain_solver(&self, group: &[usize]) -> z3::Solver {
+        let plain = z3::Solver::new();
+        crate::solve::check_gate::watchdog_only(&plain);
+        for &r in group {
+            plain.assert(&self.session.rules[r].formula);
+        }
+        plain
     }
 
     /// Whether `formula`, over the variables `about`, can hold with the

@@ -10,7 +10,7 @@ use z3::SatResult;
 use super::linter::{Linter, MAX_CONFLICTS};
 use super::near::Answer;
 use super::parts::GroupPart;
-use crate::model::evaluate::Known;
+use super::scenario_repair::known_values;
 
 impl Linter<'_> {
     /// L201: the rules contradict each other. Reports every disjoint minimal
@@ -168,14 +168,7 @@ impl Linter<'_> {
             return false;
         };
         if self.mending.is_none() {
-            let values = self
-                .session
-                .vocabulary
-                .scenario(base, None)
-                .values
-                .iter()
-                .filter_map(|(name, value)| Some((name.clone(), Known::of(value)?)))
-                .collect();
+            let values = known_values(&self.session.vocabulary.scenario(base, None));
             self.mending = Some((values, self.repair_rules(group)));
         }
         let Some((condition, conclusion)) = self.split(rule) else {

@@ -12,6 +12,16 @@ use num_rational::BigRational;
 use num_traits::One;
 use std::collections::{HashMap, HashSet};
 
+/// A scenario's values as exact evaluation reads them (an irrational
+/// value left out: unknown).
+pub(super) fn known_values(scenario: &crate::solve::Scenario) -> HashMap<String, Known> {
+    scenario
+        .values
+        .iter()
+        .filter_map(|(name, value)| Some((name.clone(), Known::of(value)?)))
+        .collect()
+}
+
 /// The most rules mended in one repair (a longer chain goes to the solver).
 const MOST_MENDED: usize = 24;
 

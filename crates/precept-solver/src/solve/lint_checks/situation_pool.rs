@@ -16,7 +16,7 @@
 //! makes no fact true, and the question goes to the solver.
 
 use super::input_facts::{Fact, FactValue};
-use super::scenario_repair::Rules;
+use super::scenario_repair::{Rules, known_values};
 use crate::model::evaluate::Known;
 use crate::solve::Scenario;
 use num_rational::BigRational;
@@ -63,11 +63,7 @@ impl<'a> SituationPool<'a> {
     /// Keeps a whole scenario of the group (every variable), for repairs
     /// too.
     pub(super) fn keep_whole(&mut self, scenario: &Scenario) {
-        let values: HashMap<String, Known> = scenario
-            .values
-            .iter()
-            .filter_map(|(name, value)| Some((name.clone(), Known::of(value)?)))
-            .collect();
+        let values = known_values(scenario);
         let bits = self.bits(&values);
         self.kept.push(bits.clone());
         if self.bases.len() == BASES {
