@@ -31,6 +31,7 @@ mod export;
 mod formalize;
 mod lab_eval;
 mod lifecycle;
+mod lint_evidence;
 mod lint_output;
 mod mutation_pool;
 mod probe;

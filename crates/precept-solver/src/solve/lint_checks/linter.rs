@@ -91,8 +91,9 @@ pub(super) struct Linter<'a> {
     pub(super) near: bool,
     /// Findings are dropped: the checks run for what another part reports.
     quiet: bool,
-    /// The base model's values and what mending them reads, once a check
-    /// has asked (`scenario_repair.rs`).
+    /// A scenario of the group (the base model, or on a small group one
+    /// asked of its rules) as exact values, and what mending them reads,
+    /// once a check has asked (`scenario_repair.rs`).
     pub(super) mending: Option<(
         std::collections::HashMap<String, crate::model::evaluate::Known>,
         super::scenario_repair::Rules<'a>,

@@ -195,6 +195,9 @@ impl Linter<'_> {
             .filter(|(v, rules)| !in_conditions.contains(v) && !collected(rules))
             .collect();
         let total = outputs.len();
+        // Scenarios earlier gap checks found: most outputs' gaps show in
+        // one of them (or in the base model), and need no check.
+        let mut met: Vec<z3::Model> = Vec::new();
         for (n, (output, rules)) in outputs.into_iter().enumerate() {
             if self.stopped() {
                 return;
@@ -219,7 +222,25 @@ impl Linter<'_> {
             near.sort_unstable();
             near.dedup();
             let about: Vec<&str> = near.iter().map(String::as_str).collect();
-            match self.ask(&others, &none_applies, &about, Some(&scope)) {
+            let answer = match self.gap_in_met(&met, &others, &none_applies, &scope) {
+                Some(scenario) => Answer::Holds(Some(scenario)),
+                None => {
+                    let answer = self.ask(&others, &none_applies, &about, Some(&scope));
+                    // A small group's question is asked of its own solver,
+                    // whose model is then the scenario shown.
+                    if matches!(answer, Answer::Holds(_))
+                        && self.base.is_none()
+                        && let Some(model) = self.session.solver.get_model()
+                    {
+                        if met.len() == GAP_MODELS_KEPT {
+                            met.remove(0);
+                        }
+                        met.push(model);
+                    }
+                    answer
+                }
+            };
+            match answer {
                 Answer::Holds(scenario) => {
                     let ids = self.session.rule_names(&rules);
                     let message = format!(
@@ -240,5 +261,33 @@ impl Linter<'_> {
                 Answer::Refuted { .. } => {}
             }
         }
+    }
+}
+
+/// How many of the scenarios gap checks found are tried on later outputs.
+const GAP_MODELS_KEPT: usize = 4;
+
+impl Linter<'_> {
+    /// A scenario, among the base model and those `met`, in which every
+    /// rule of `on` holds and `none_applies` too, by the model's own
+    /// evaluation: the gap shows there, as a check would find it; shown
+    /// over `scope`.
+    fn gap_in_met(
+        &self,
+        met: &[z3::Model],
+        on: &[usize],
+        none_applies: &Bool,
+        scope: &HashSet<String>,
+    ) -> Option<crate::model::finding::Scenario> {
+        let holds = |model: &z3::Model, formula: &Bool| {
+            model.eval(formula, true).and_then(|b| b.as_bool()) == Some(true)
+        };
+        let model = self.base.iter().chain(met).find(|model| {
+            holds(model, none_applies)
+                && on
+                    .iter()
+                    .all(|&r| holds(model, &self.session.rules[r].formula))
+        })?;
+        Some(self.session.vocabulary.scenario(model, Some(scope)))
     }
 }

@@ -3,6 +3,7 @@
 //! unreachable enum values.
 
 use crate::model::diagnostic::{Diagnostic, LintCode, ModelEdit, Severity};
+use crate::model::finding::Scenario;
 use crate::smt::{Expr, Sort};
 use std::collections::HashSet;
 use z3::SatResult;
@@ -160,15 +161,19 @@ impl Linter<'_> {
     }
 
     /// Whether `rule` is shown not to follow from the rest of `group` with
-    /// no solver check: the group's base model (a large group's, for near
-    /// checks) changed so that the rule is false and mended so that every
-    /// other rule holds (`scenario_repair.rs`).
+    /// no solver check: a scenario of the whole group (a large group's base
+    /// model, for near checks; else one asked once of the group's rules)
+    /// changed so that the rule is false and mended so that every other
+    /// rule holds (`scenario_repair.rs`).
     fn breaks_alone(&mut self, group: &[usize], rule: usize) -> bool {
-        let Some(base) = &self.base else {
-            return false;
-        };
         if self.mending.is_none() {
-            let values = known_values(&self.session.vocabulary.scenario(base, None));
+            let scenario = match &self.base {
+                Some(base) => Some(self.session.vocabulary.scenario(base, None)),
+                None => self.group_scenario(group),
+            };
+            // With none (a division by a term, or no model), every rule
+            // is asked: an empty scenario mends nothing.
+            let values = scenario.map(|s| known_values(&s)).unwrap_or_default();
             self.mending = Some((values, self.repair_rules(group)));
         }
         let Some((condition, conclusion)) = self.split(rule) else {
@@ -189,6 +194,24 @@ impl Linter<'_> {
             &conclusion,
             &variables,
         )
+    }
+
+    /// A scenario of every rule of a group too small for a base model, by
+    /// one check of its rules as plain facts; None when it divides by a
+    /// term (Z3 and exact evaluation may read such a division differently)
+    /// or the check finds none.
+    fn group_scenario(&mut self, group: &[usize]) -> Option<Scenario> {
+        if group.iter().any(|&r| self.session.rules[r].divides_by_term) {
+            return None;
+        }
+        let plain = self.plain_solver(group);
+        let group_solver = std::mem::replace(&mut self.session.solver, plain);
+        let scenario = match self.check(&[]) {
+            SatResult::Sat => self.session.model_scenario(None).ok(),
+            _ => None,
+        };
+        self.session.solver = group_solver;
+        scenario
     }
 
     /// L204 forced variables and L205 unreachable enum values, of `part`'s
