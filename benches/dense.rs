@@ -183,6 +183,7 @@ fn test_analyses(compiled: &precept::model::CompiledModel) {
         &|_| {},
         &cache,
         deadline,
+        None,
     );
     println!(
         "mutation, every mutant, 2 workers: {:.1} s, {}",

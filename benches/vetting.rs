@@ -250,6 +250,7 @@ fn vetting_on_two_workers(
         &|_| {},
         &precept::testgen::equivalence_cache::EquivalenceCache::in_memory(),
         Some(Instant::now() + Duration::from_secs(60)),
+        None,
     );
 }
 
@@ -411,6 +412,7 @@ fn mutation_figures(
             &|_| {},
             &precept::testgen::equivalence_cache::EquivalenceCache::in_memory(),
             budget.map(|budget| start + budget),
+            None,
         );
         let (wall, cpu) = (start.elapsed(), usage::cpu_time() - cpu);
         println!(

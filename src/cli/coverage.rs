@@ -110,6 +110,7 @@ pub fn run(args: &CoverageArgs) -> Outcome {
             &progress,
             &cache,
             deadline,
+            None,
         );
         if show {
             eprintln!();

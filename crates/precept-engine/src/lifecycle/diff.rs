@@ -233,8 +233,15 @@ fn flipped_tests(a: &Side, b: &Side, timeout_ms: u64) -> Vec<FlippedTest> {
             Err(_) => vec![None; suite.len()],
         }
     };
-    let on_a = run(a, tests.iter().map(|(x, _)| x.clone()).collect());
-    let on_b = run(b, tests.iter().map(|(_, y)| y.clone()).collect());
+    // Each side on a worker of its own, at once.
+    let (on_a, on_b) = std::thread::scope(|scope| {
+        let on_a = scope.spawn(|| run(a, tests.iter().map(|(x, _)| x.clone()).collect()));
+        let on_b = run(b, tests.iter().map(|(_, y)| y.clone()).collect());
+        let on_a = on_a
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (on_a, on_b)
+    });
     tests
         .into_iter()
         .zip(on_a.into_iter().zip(on_b))

@@ -22,7 +22,7 @@ use super::report_text::thousands;
 use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, LogicTest};
 use crate::solve::{FindingKind, MutantVerdict, SchemaTest, SolverWorker};
-use crate::test_runner::run_tests;
+use crate::test_runner::{TestOutcome, run_tests};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -88,13 +88,15 @@ pub fn mutation_score_cached(
     cache: &EquivalenceCache,
 ) -> MutationReport {
     mutation_score_within(
-        workers, model, tests, mutants, generated, progress, cache, None,
+        workers, model, tests, mutants, generated, progress, cache, None, None,
     )
 }
 
 /// As `mutation_score_cached`, taking no rule's mutants once `deadline`
 /// has passed: those left are counted in the report (`over_budget`), and
-/// its summary says so; the score is over the mutants evaluated.
+/// its summary says so; the score is over the mutants evaluated. `ran`:
+/// the outcomes of the counting tests, in order, when a run of the same
+/// model already has them (else they are run here first).
 #[allow(clippy::too_many_arguments)]
 pub fn mutation_score_within(
     workers: &[SolverWorker],
@@ -105,6 +107,7 @@ pub fn mutation_score_within(
     progress: &(dyn Fn(MutationProgress) + Sync),
     cache: &EquivalenceCache,
     deadline: Option<Instant>,
+    ran: Option<&[TestOutcome]>,
 ) -> MutationReport {
     let started = Instant::now();
     let counting: Vec<LogicTest> = tests
@@ -115,9 +118,10 @@ pub fn mutation_score_within(
     // A budget already spent leaves every mutant, without the baseline
     // run (on a dense model a full test run of its own).
     let spent = deadline.is_some_and(|d| Instant::now() >= d);
-    let outcomes = match spent {
-        true => Vec::new(),
-        false => run_tests(&workers[0], model, &counting),
+    let outcomes = match (spent, ran) {
+        (_, Some(ran)) if ran.len() == counting.len() => ran.to_vec(),
+        (true, _) => Vec::new(),
+        (false, _) => run_tests(&workers[0], model, &counting),
     };
     let baseline = passing_tests(model, &counting, &outcomes);
     let graph = rule_graph(model);

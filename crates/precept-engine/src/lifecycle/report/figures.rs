@@ -192,7 +192,7 @@ pub fn quality<E>(
         &pool,
         &partial,
         |pool| {
-            let outcomes = fresh_outcomes.take().unwrap_or_default();
+            let outcomes = fresh_outcomes.borrow().clone().unwrap_or_default();
             let report = rule_coverage_within(
                 pool.workers(),
                 compiled,
@@ -242,6 +242,7 @@ pub fn quality<E>(
                     &|_| {},
                     &equivalents,
                     source.deadline,
+                    fresh_outcomes.borrow().as_deref(),
                 );
                 let _ = equivalents.save();
                 if report.over_budget > 0 {
