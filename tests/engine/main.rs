@@ -12,6 +12,7 @@ mod variable_pairs;
 
 mod answer_verifier;
 mod architecture;
+mod behaviour_compare;
 mod clustering;
 mod conditionalqa_script;
 mod coverage_equivalence;

@@ -12,7 +12,7 @@ use crate::explain::inputs::inputs;
 use crate::model::finding::{Scenario, Value};
 use crate::model::{CompiledModel, PolicyModel, compile};
 use crate::smt::{SmtError, Sort};
-use crate::solve::{FormulaQuery, Interruption, Satisfiability, SolverSession};
+use crate::solve::{FormulaQuery, HeldFormula, Interruption, Satisfiability, SolverSession};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
@@ -121,34 +121,49 @@ pub fn compare_with_progress(
     let b_all = conjunction(b.rules.iter().map(|r| r.expression.as_str()));
     let order = minimization_order(a, b, changed);
     let mut decided = true;
-    for (question, allowed, refused, slot) in [
-        (
-            "equivalence: a scenario A allows and B does not?",
-            &a_all,
-            &b_all,
-            &mut behaviour.a_allows_not_b,
-        ),
-        (
-            "equivalence: a scenario B allows and A does not?",
-            &b_all,
-            &a_all,
-            &mut behaviour.b_allows_not_a,
-        ),
-    ] {
-        progress(question);
-        match checker.check(&format!("(and {allowed} (not {refused}))"), &all) {
-            Ok(Some(scenario)) => {
-                *slot = Some(
-                    checker
-                        .single_fact(allowed, refused, &order)
-                        .unwrap_or_else(|| checker.minimize(&scenario, refused, &order)),
-                )
+    let held = checker
+        .hold(&a_all)
+        .and_then(|a_held| Ok((a_held, checker.hold(&b_all)?)));
+    match &held {
+        Ok((a_held, b_held)) => {
+            for (question, allowed, refused, only_refused, slot) in [
+                (
+                    "equivalence: a scenario A allows and B does not?",
+                    a_held,
+                    b_held,
+                    rules_only_in(b, a),
+                    &mut behaviour.a_allows_not_b,
+                ),
+                (
+                    "equivalence: a scenario B allows and A does not?",
+                    b_held,
+                    a_held,
+                    rules_only_in(a, b),
+                    &mut behaviour.b_allows_not_a,
+                ),
+            ] {
+                progress(question);
+                // The allowing model holds every rule the two share, so
+                // only the refusing model's other rules can fail.
+                match checker.check_on(allowed, &format!("(not {only_refused})"), &all) {
+                    Ok(Some(scenario)) => {
+                        *slot = Some(
+                            checker
+                                .single_fact(allowed, refused, &order)
+                                .unwrap_or_else(|| checker.minimize(&scenario, refused, &order)),
+                        )
+                    }
+                    Ok(None) => {}
+                    Err(reason) => {
+                        decided = false;
+                        behaviour.notes.push(reason.to_string());
+                    }
+                }
             }
-            Ok(None) => {}
-            Err(reason) => {
-                decided = false;
-                behaviour.notes.push(reason.to_string());
-            }
+        }
+        Err(reason) => {
+            decided = false;
+            behaviour.notes.push(reason.to_string());
         }
     }
     if decided {
@@ -377,30 +392,57 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    /// A scenario of `formula` (showing `show`), None when unsatisfiable,
-    /// or why the solver could not say.
-    fn check(&self, formula: &str, show: &[String]) -> Result<Option<Scenario>, CheckError> {
+    /// `formula` (SMT-LIB text over the shared vocabulary, a model's
+    /// rules) held for many questions.
+    fn hold(&self, formula: &str) -> Result<HeldFormula, CheckError> {
         let (_, elaborated) = self
             .compiled
             .check_formula(formula)
             .map_err(CheckError::Unchecked)?;
-        let query = FormulaQuery {
+        self.session
+            .hold(&elaborated)
+            .map_err(CheckError::Undecided)
+    }
+
+    /// A scenario of `formula` (showing `show`), None when unsatisfiable,
+    /// or why the solver could not say.
+    fn check(&self, formula: &str, show: &[String]) -> Result<Option<Scenario>, CheckError> {
+        let query = self.query(formula, show)?;
+        answer(self.session.check_formulas(&[query], &Unbounded).pop())
+    }
+
+    /// The same, of `formula` with the `held` one.
+    fn check_on(
+        &self,
+        held: &HeldFormula,
+        formula: &str,
+        show: &[String],
+    ) -> Result<Option<Scenario>, CheckError> {
+        let query = self.query(formula, show)?;
+        answer(Some(self.session.check_with(held, &query, &Unbounded)))
+    }
+
+    fn query(&self, formula: &str, show: &[String]) -> Result<FormulaQuery, CheckError> {
+        let (_, elaborated) = self
+            .compiled
+            .check_formula(formula)
+            .map_err(CheckError::Unchecked)?;
+        Ok(FormulaQuery {
             formula: elaborated,
             show: show.to_vec(),
-        };
-        match self.session.check_formulas(&[query], &Unbounded).pop() {
-            Some(Satisfiability::Satisfiable(scenario)) => Ok(Some(scenario)),
-            Some(Satisfiability::Unsatisfiable) => Ok(None),
-            Some(Satisfiability::Unknown(reason)) => Err(CheckError::Undecided(reason)),
-            None => Err(CheckError::NoAnswer),
-        }
+        })
     }
 
     /// A scenario of one value: a Bool or enumeration input that the
     /// differing rules mention, fixed to a value under which `allowed`
     /// allows something and `refused` nothing (the smallest scenario there
     /// can be; tried before minimizing the solver's first scenario).
-    fn single_fact(&self, allowed: &str, refused: &str, order: &Order) -> Option<Scenario> {
+    fn single_fact(
+        &self,
+        allowed: &HeldFormula,
+        refused: &HeldFormula,
+        order: &Order,
+    ) -> Option<Scenario> {
         for name in &order.finite_inputs {
             let values: Vec<Value> = match self.compiled.variables.iter().find(|(n, _)| n == name) {
                 Some((_, Sort::Bool)) => vec![Value::Bool(true), Value::Bool(false)],
@@ -417,16 +459,8 @@ impl Checker<'_> {
                 let Some(fact) = literal(name, &value) else {
                     continue;
                 };
-                let refused_nothing = matches!(
-                    self.check(&format!("(and {refused} {fact})"), &[]),
-                    Ok(None)
-                );
-                if refused_nothing
-                    && matches!(
-                        self.check(&format!("(and {allowed} {fact})"), &[]),
-                        Ok(Some(_))
-                    )
-                {
+                let refused_nothing = matches!(self.check_on(refused, &fact, &[]), Ok(None));
+                if refused_nothing && matches!(self.check_on(allowed, &fact, &[]), Ok(Some(_))) {
                     return Some(Scenario {
                         values: vec![(name.clone(), value)],
                     });
@@ -439,15 +473,12 @@ impl Checker<'_> {
     /// Keeps the fewest values of `scenario` under which `refused` still
     /// allows nothing. A value that cannot be written back as a literal
     /// (an irrational number) is kept.
-    fn minimize(&self, scenario: &Scenario, refused: &str, order: &Order) -> Scenario {
+    fn minimize(&self, scenario: &Scenario, refused: &HeldFormula, order: &Order) -> Scenario {
         let mut kept: Vec<(String, Value)> = scenario.values.clone();
         let still_refused = |values: &[(String, Value)]| -> bool {
             let literals: Vec<String> = values.iter().filter_map(|(n, v)| literal(n, v)).collect();
             let facts = conjunction(literals.iter().map(String::as_str));
-            matches!(
-                self.check(&format!("(and {refused} {facts})"), &[]),
-                Ok(None)
-            )
+            matches!(self.check_on(refused, &facts, &[]), Ok(None))
         };
         let without = |values: &[(String, Value)], drop: &[String]| -> Vec<(String, Value)> {
             values
@@ -477,6 +508,29 @@ impl Checker<'_> {
         }
         Scenario { values: kept }
     }
+}
+
+/// What the solver made of one query.
+fn answer(result: Option<Satisfiability>) -> Result<Option<Scenario>, CheckError> {
+    match result {
+        Some(Satisfiability::Satisfiable(scenario)) => Ok(Some(scenario)),
+        Some(Satisfiability::Unsatisfiable) => Ok(None),
+        Some(Satisfiability::Unknown(reason)) => Err(CheckError::Undecided(reason)),
+        None => Err(CheckError::NoAnswer),
+    }
+}
+
+/// The rules of `model` (as SMT-LIB text) that `other` does not have word
+/// for word, as one conjunction.
+fn rules_only_in(model: &PolicyModel, other: &PolicyModel) -> String {
+    let shared: HashSet<&str> = other.rules.iter().map(|r| r.expression.as_str()).collect();
+    conjunction(
+        model
+            .rules
+            .iter()
+            .map(|r| r.expression.as_str())
+            .filter(|e| !shared.contains(e)),
+    )
 }
 
 /// `(and …)` of SMT-LIB texts (`true` for none).

@@ -5,6 +5,9 @@
 //! about the policy, so no rule takes part. Enumeration types keep their
 //! finite domains, so `(not (= ageClass SENIOR))` and
 //! `(or (= ageClass CHILD) (= ageClass ADULT))` are equivalent here.
+//! A formula asked about many times with a little more each time (the
+//! semantic diff: a model's rules with one fact or another) is held in a
+//! solver of its own (`HeldFormula`).
 
 use super::session::{Interruption, SolverSession};
 use crate::model::finding::Scenario;
@@ -58,7 +61,79 @@ impl Satisfiability {
     }
 }
 
+/// A formula held in a solver of its own (a whole model's rules as one
+/// conjunction), for many queries that each add a formula to it: the held
+/// formula is encoded and taken in by Z3 once, not once per query.
+pub struct HeldFormula {
+    solver: z3::Solver,
+}
+
 impl SolverSession {
+    /// Holds `formula` (elaborated, Bool) for `check_with`.
+    pub fn hold(&self, formula: &Expr) -> Result<HeldFormula, String> {
+        let encoded = self
+            .vocabulary
+            .formula(formula)
+            .map_err(|e| e.to_string())?;
+        let solver = self.scratch_solver(&[]);
+        solver.assert(&encoded);
+        Ok(HeldFormula { solver })
+    }
+
+    /// Whether `held` and `query`'s formula can hold together: the query is
+    /// added in a scope of its own and taken away after.
+    pub fn check_with(
+        &self,
+        held: &HeldFormula,
+        query: &FormulaQuery,
+        interruption: &dyn Interruption,
+    ) -> Satisfiability {
+        if let Some(reason) = interruption.reason() {
+            return Satisfiability::Unknown(reason);
+        }
+        let encoded = match self.vocabulary.formula(&query.formula) {
+            Ok(encoded) => encoded,
+            Err(message) => {
+                return Satisfiability::Unknown(format!(
+                    "the formula cannot be encoded: {message}"
+                ));
+            }
+        };
+        let solver = &held.solver;
+        solver.push();
+        solver.assert(&encoded);
+        let result = self.decide(solver, &[], &query.show, interruption);
+        solver.pop(1);
+        result
+    }
+
+    /// One check of `solver` under `assumptions`, with a scenario of `show`
+    /// when satisfiable.
+    fn decide(
+        &self,
+        solver: &z3::Solver,
+        assumptions: &[Bool],
+        show: &[String],
+        interruption: &dyn Interruption,
+    ) -> Satisfiability {
+        match super::check_gate::gated_check(solver, assumptions) {
+            SatResult::Unsat => Satisfiability::Unsatisfiable,
+            SatResult::Sat => match solver.get_model() {
+                Some(model) => {
+                    let scope: HashSet<String> = show.iter().cloned().collect();
+                    Satisfiability::Satisfiable(self.vocabulary.scenario(&model, Some(&scope)))
+                }
+                None => Satisfiability::Unknown("the solver gave no model".into()),
+            },
+            SatResult::Unknown => Satisfiability::Unknown(
+                interruption
+                    .reason()
+                    .or_else(|| solver.get_reason_unknown())
+                    .unwrap_or_else(|| "the solver could not decide".into()),
+            ),
+        }
+    }
+
     /// Decides each query in a small solver that holds no rules. Once the
     /// request is stopped (deadline or cancel), the remaining queries answer
     /// `Unknown` with the reason.
@@ -85,26 +160,12 @@ impl SolverSession {
             };
             let literal = Bool::fresh_const("query");
             solver.assert(literal.implies(&encoded));
-            let result =
-                match super::check_gate::gated_check(&solver, std::slice::from_ref(&literal)) {
-                    SatResult::Unsat => Satisfiability::Unsatisfiable,
-                    SatResult::Sat => match solver.get_model() {
-                        Some(model) => {
-                            let scope: HashSet<String> = query.show.iter().cloned().collect();
-                            Satisfiability::Satisfiable(
-                                self.vocabulary.scenario(&model, Some(&scope)),
-                            )
-                        }
-                        None => Satisfiability::Unknown("the solver gave no model".into()),
-                    },
-                    SatResult::Unknown => Satisfiability::Unknown(
-                        interruption
-                            .reason()
-                            .or_else(|| solver.get_reason_unknown())
-                            .unwrap_or_else(|| "the solver could not decide".into()),
-                    ),
-                };
-            results.push(result);
+            results.push(self.decide(
+                &solver,
+                std::slice::from_ref(&literal),
+                &query.show,
+                interruption,
+            ));
         }
         results
     }

@@ -32,7 +32,7 @@ pub use crate::model::finding::{Assumption, Finding, FindingKind, LogicWarning, 
 pub use defaults::{Defaults, Reading};
 pub use encode::EncodeError;
 pub use error::SolveError;
-pub use formulas::{FormulaQuery, Satisfiability};
+pub use formulas::{FormulaQuery, HeldFormula, Satisfiability};
 pub use mutant_schema::{MutantVerdict, SchemaTest};
 pub use session::{Interruption, SolverSession};
 pub use session_query::{ConeRule, Fact, Outcome, SessionQuery};
