@@ -16,6 +16,10 @@
 //! question per test, so running out of time here never turns into killed
 //! or survived.
 //!
+//! A side of a test that the test's run on the original model showed a
+//! scenario of is satisfiable with any mutant that scenario satisfies by
+//! exact evaluation (`SchemaTest::known`): no check.
+//!
 //! The mutants still alive at a test are asked each of its checks all
 //! together first, their selectors assumed at once: satisfiable together,
 //! each is satisfiable alone, and one check settles them all (most
@@ -41,6 +45,13 @@ pub struct SchemaTest {
     pub premise: Expr,
     pub claim: Expr,
     pub expected: FindingKind,
+    /// Per mutant (in the order given): whether the test's run on the
+    /// original model left a scenario of the claim (`[0]`) or of its
+    /// negation (`[1]`) that the mutant satisfies by exact evaluation.
+    /// That side is then satisfiable with the mutant in place of the rule
+    /// (every other rule of the cone is unchanged; the argument of
+    /// `test_runner/carry_over.rs`), with no check. Empty: none known.
+    pub known: Vec<[bool; 2]>,
 }
 
 /// What the schema made of one mutant.
@@ -230,6 +241,41 @@ fn settled(
     }
 }
 
+/// The `mutants`' checks of one side of a test under `assumptions`: a
+/// mutant `known` to satisfy a scenario of that side (from the test's run
+/// on the original model) is satisfiable with no check; the others are
+/// settled by the side's witness (made by `make` when first needed) or
+/// asked.
+fn side(
+    schema: &Schema,
+    slot: &mut Option<Witness>,
+    mutants: &[usize],
+    known: impl Fn(usize) -> bool,
+    make: impl FnOnce() -> Witness,
+    assumptions: &[Bool],
+    check: &dyn Fn(&[Bool]) -> SatResult,
+) -> Vec<SatResult> {
+    let asked: Vec<usize> = mutants.iter().copied().filter(|&j| !known(j)).collect();
+    let mut answers = match asked.is_empty() {
+        true => Vec::new(),
+        false => settled(
+            slot.get_or_insert_with(make),
+            schema,
+            &asked,
+            assumptions,
+            check,
+        ),
+    }
+    .into_iter();
+    mutants
+        .iter()
+        .map(|&j| match known(j) {
+            true => SatResult::Sat,
+            false => answers.next().unwrap_or(SatResult::Unknown),
+        })
+        .collect()
+}
+
 /// Whether a finding of kind `kind` comes with a satisfiable first check
 /// (rules ∧ P ∧ C).
 fn claim_can_hold(kind: FindingKind) -> bool {
@@ -315,15 +361,16 @@ fn judge_all(
             }
         };
         let [claim_witness, not_claim_witness] = &mut witnesses[i];
-        let claim_witness = claim_witness.get_or_insert_with(|| {
-            let unsat = !claim_can_hold(test.expected);
-            let assumptions = with(cone, &[&schema.original, premise, claim]);
-            witness(schema, unsat, &assumptions, check)
-        });
-        let claim_true = settled(
-            claim_witness,
+        let claim_true = side(
             schema,
+            claim_witness,
             &live,
+            |j| test.known.get(j).is_some_and(|k| k[0]),
+            || {
+                let unsat = !claim_can_hold(test.expected);
+                let assumptions = with(cone, &[&schema.original, premise, claim]);
+                witness(schema, unsat, &assumptions, check)
+            },
             &with(cone, &[premise, claim]),
             check,
         );
@@ -348,15 +395,16 @@ fn judge_all(
         if still.is_empty() {
             continue;
         }
-        let not_claim_witness = not_claim_witness.get_or_insert_with(|| {
-            let unsat = matches!(test.expected, FindingKind::Valid | FindingKind::Impossible);
-            let assumptions = with(cone, &[&schema.original, premise, not_claim]);
-            witness(schema, unsat, &assumptions, check)
-        });
-        let claim_false = settled(
-            not_claim_witness,
+        let claim_false = side(
             schema,
+            not_claim_witness,
             &still,
+            |j| test.known.get(j).is_some_and(|k| k[1]),
+            || {
+                let unsat = matches!(test.expected, FindingKind::Valid | FindingKind::Impossible);
+                let assumptions = with(cone, &[&schema.original, premise, not_claim]);
+                witness(schema, unsat, &assumptions, check)
+            },
             &with(cone, &[premise, not_claim]),
             check,
         );

@@ -103,7 +103,7 @@ fn names(rules: &[String], id: &str) -> bool {
 
 /// Whether `formula` is true under `scenario`'s values, exactly; an enum
 /// value's name stands for itself.
-fn satisfies(scenario: &Scenario, formula: &Expr, model: &CompiledModel) -> bool {
+pub fn satisfies(scenario: &Scenario, formula: &Expr, model: &CompiledModel) -> bool {
     let lookup = |name: &str| match scenario.get(name) {
         Some(value) => Known::of(value),
         None if model.vocabulary.variable_sort(name).is_none()

@@ -34,6 +34,7 @@
 
 use super::coverage::{in_cone, question_variables, rule_graph};
 use super::report_text::{score_text, thousands};
+use crate::model::finding::Scenario;
 use crate::model::{CompiledModel, LogicTest};
 use crate::smt::number::finite_decimal;
 use crate::smt::{Expr, ExprKind, Op, parse_expr};
@@ -449,6 +450,8 @@ pub(super) struct Baseline<'a> {
     pub(super) premise: Expr,
     pub(super) claim: Expr,
     pub(super) variables: Vec<String>,
+    /// The scenarios its finding shows, of the claim and of its negation.
+    pub(super) scenarios: [Option<Scenario>; 2],
 }
 
 /// Runs `mutants` against the counting tests. `worker` must have `model`
@@ -519,17 +522,22 @@ pub(super) fn passing_tests<'a>(
         .iter()
         .zip(outcomes)
         .filter(|(_, outcome)| outcome.passed)
-        .filter_map(|(test, _)| {
+        .filter_map(|(test, outcome)| {
             let (premise, claim) = check_test(model, test).ok()?;
             let variables = question_variables(model, &premise, &claim)
                 .into_iter()
                 .map(str::to_string)
                 .collect();
+            let finding = outcome.finding.as_ref();
             Some(Baseline {
                 test,
                 premise,
                 claim,
                 variables,
+                scenarios: [
+                    finding.and_then(|f| f.claims_true_scenario.clone()),
+                    finding.and_then(|f| f.claims_false_scenario.clone()),
+                ],
             })
         })
         .collect()

@@ -19,9 +19,12 @@ use super::mutation::{
     Baseline, Mutant, MutantResult, MutantStatus, MutationReport, judge_slowly, passing_tests,
 };
 use super::report_text::thousands;
+use crate::model::finding::Scenario;
 use crate::model::graph::RuleGraph;
 use crate::model::{CompiledModel, LogicTest};
+use crate::smt::Expr;
 use crate::solve::{FindingKind, MutantVerdict, SchemaTest, SolverWorker};
+use crate::test_runner::carry_over::satisfies;
 use crate::test_runner::{TestOutcome, run_tests};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -225,7 +228,7 @@ fn judge_rule(
     let mut verdicts = if asked.is_empty() {
         Vec::new()
     } else {
-        schema_verdicts(worker, &rule, &asked, &cone)
+        schema_verdicts(worker, model, &rule, &asked, &cone)
     }
     .into_iter();
     group
@@ -260,17 +263,27 @@ fn judge_rule(
 /// The schema's verdicts, one per mutant (all None if the worker stopped).
 fn schema_verdicts(
     worker: &SolverWorker,
+    model: &CompiledModel,
     rule: &str,
     group: &[Mutant],
     cone: &[&Baseline<'_>],
 ) -> Vec<Option<MutantVerdict>> {
     let formulas: Vec<_> = group.iter().map(|m| m.formula.clone()).collect();
+    let shown = |scenario: &Option<Scenario>, formula: &Expr| {
+        scenario
+            .as_ref()
+            .is_some_and(|s| satisfies(s, formula, model))
+    };
     let tests: Vec<SchemaTest> = cone
         .iter()
         .map(|b| SchemaTest {
             premise: b.premise.clone(),
             claim: b.claim.clone(),
             expected: b.test.expected,
+            known: formulas
+                .iter()
+                .map(|f| [shown(&b.scenarios[0], f), shown(&b.scenarios[1], f)])
+                .collect(),
         })
         .collect();
     let (reply, answer) = mpsc::channel();
