@@ -1,7 +1,7 @@
-//! The semantic diff's comparison of two models: each side's rules are held
-//! once, and a scenario one allows and the other refuses is searched among
-//! the refusing side's rules the allowing side does not share word for word.
-//! The relation it finds is the one the two whole rule sets have.
+//! The semantic diff's comparison of two models, each side's rules held
+//! once for the questions that minimize a distinguishing scenario: the
+//! relation of the two whole rule sets, and scenarios minimized to the
+//! values that matter.
 
 use precept::lifecycle::behaviour::{Relation, compare};
 use precept::model::finding::Value;

@@ -121,49 +121,55 @@ pub fn compare_with_progress(
     let b_all = conjunction(b.rules.iter().map(|r| r.expression.as_str()));
     let order = minimization_order(a, b, changed);
     let mut decided = true;
-    let held = checker
-        .hold(&a_all)
-        .and_then(|a_held| Ok((a_held, checker.hold(&b_all)?)));
-    match &held {
-        Ok((a_held, b_held)) => {
-            for (question, allowed, refused, only_refused, slot) in [
-                (
-                    "equivalence: a scenario A allows and B does not?",
-                    a_held,
-                    b_held,
-                    rules_only_in(b, a),
-                    &mut behaviour.a_allows_not_b,
-                ),
-                (
-                    "equivalence: a scenario B allows and A does not?",
-                    b_held,
-                    a_held,
-                    rules_only_in(a, b),
-                    &mut behaviour.b_allows_not_a,
-                ),
-            ] {
-                progress(question);
-                // The allowing model holds every rule the two share, so
-                // only the refusing model's other rules can fail.
-                match checker.check_on(allowed, &format!("(not {only_refused})"), &all) {
-                    Ok(Some(scenario)) => {
-                        *slot = Some(
-                            checker
-                                .single_fact(allowed, refused, &order)
-                                .unwrap_or_else(|| checker.minimize(&scenario, refused, &order)),
-                        )
+    // Each side's rules held once, when a scenario first needs minimizing.
+    let mut held: Option<Result<(HeldFormula, HeldFormula), CheckError>> = None;
+    for (question, a_allows, slot) in [
+        (
+            "equivalence: a scenario A allows and B does not?",
+            true,
+            &mut behaviour.a_allows_not_b,
+        ),
+        (
+            "equivalence: a scenario B allows and A does not?",
+            false,
+            &mut behaviour.b_allows_not_a,
+        ),
+    ] {
+        progress(question);
+        let (allowed, refused) = match a_allows {
+            true => (&a_all, &b_all),
+            false => (&b_all, &a_all),
+        };
+        match checker.check(&format!("(and {allowed} (not {refused}))"), &all) {
+            Ok(Some(scenario)) => {
+                let pair = held.get_or_insert_with(|| {
+                    checker
+                        .hold(&a_all)
+                        .and_then(|a_held| Ok((a_held, checker.hold(&b_all)?)))
+                });
+                *slot = Some(match pair {
+                    Ok((a_held, b_held)) => {
+                        let (allowed, refused) = match a_allows {
+                            true => (&*a_held, &*b_held),
+                            false => (&*b_held, &*a_held),
+                        };
+                        checker
+                            .single_fact(allowed, refused, &order)
+                            .unwrap_or_else(|| checker.minimize(&scenario, refused, &order))
                     }
-                    Ok(None) => {}
                     Err(reason) => {
-                        decided = false;
-                        behaviour.notes.push(reason.to_string());
+                        behaviour
+                            .notes
+                            .push(format!("the scenario is not minimized: {reason}"));
+                        scenario
                     }
-                }
+                });
             }
-        }
-        Err(reason) => {
-            decided = false;
-            behaviour.notes.push(reason.to_string());
+            Ok(None) => {}
+            Err(reason) => {
+                decided = false;
+                behaviour.notes.push(reason.to_string());
+            }
         }
     }
     if decided {
@@ -518,19 +524,6 @@ fn answer(result: Option<Satisfiability>) -> Result<Option<Scenario>, CheckError
         Some(Satisfiability::Unknown(reason)) => Err(CheckError::Undecided(reason)),
         None => Err(CheckError::NoAnswer),
     }
-}
-
-/// The rules of `model` (as SMT-LIB text) that `other` does not have word
-/// for word, as one conjunction.
-fn rules_only_in(model: &PolicyModel, other: &PolicyModel) -> String {
-    let shared: HashSet<&str> = other.rules.iter().map(|r| r.expression.as_str()).collect();
-    conjunction(
-        model
-            .rules
-            .iter()
-            .map(|r| r.expression.as_str())
-            .filter(|e| !shared.contains(e)),
-    )
 }
 
 /// `(and …)` of SMT-LIB texts (`true` for none).
