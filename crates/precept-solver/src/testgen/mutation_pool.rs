@@ -121,12 +121,16 @@ pub fn mutation_score_within(
     // A budget already spent leaves every mutant, without the baseline
     // run (on a dense model a full test run of its own).
     let spent = deadline.is_some_and(|d| Instant::now() >= d);
-    let outcomes = match (spent, ran) {
-        (_, Some(ran)) if ran.len() == counting.len() => ran.to_vec(),
-        (true, _) => Vec::new(),
-        (false, _) => run_tests(&workers[0], model, &counting),
+    let run_here;
+    let outcomes: &[TestOutcome] = match (spent, ran) {
+        (_, Some(ran)) if ran.len() == counting.len() => ran,
+        (true, _) => &[],
+        (false, _) => {
+            run_here = run_tests(&workers[0], model, &counting);
+            &run_here
+        }
     };
-    let baseline = passing_tests(model, &counting, &outcomes);
+    let baseline = passing_tests(model, &counting, outcomes);
     let graph = rule_graph(model);
     let total = mutants.len();
     let groups = by_rule(mutants);

@@ -192,12 +192,12 @@ pub fn quality<E>(
         &pool,
         &partial,
         |pool| {
-            let outcomes = fresh_outcomes.borrow().clone().unwrap_or_default();
+            let outcomes = fresh_outcomes.borrow();
             let report = rule_coverage_within(
                 pool.workers(),
                 compiled,
                 &counting,
-                &outcomes,
+                outcomes.as_deref().unwrap_or_default(),
                 source.deadline,
             );
             if !report.over_budget.is_empty() {

@@ -54,6 +54,12 @@ pub(super) fn lint_solver_params(solver: &z3::Solver) {
     solver.set_params(&params);
 }
 
+/// Whether `formula` is true in `model`, by Z3's own evaluation (values
+/// the model leaves open completed).
+pub(super) fn true_in(model: &z3::Model, formula: &Bool) -> bool {
+    model.eval(formula, true).and_then(|b| b.as_bool()) == Some(true)
+}
+
 pub(super) struct Linter<'a> {
     pub(super) session: &'a mut SolverSession,
     pub(super) model: &'a CompiledModel,

@@ -69,17 +69,25 @@ impl Linter<'_> {
         // settings: Z3 simplifies them before it searches. The group's
         // solver (guarded rules, no relevancy) took over 5 s to find a model
         // of the dense bench model's 1,497 rules; this one takes 0.25 s.
-        let plain = self.plain_solver(group);
-        let group_solver = std::mem::replace(&mut self.session.solver, plain);
-        if self.check(&[]) == SatResult::Sat {
-            self.base = self.session.solver.get_model();
-        }
-        self.session.solver = group_solver;
+        self.base = self.plain_model(group);
         if self.base.is_some() {
             let wide = self.session.scratch_solver(group);
             crate::solve::check_gate::watchdog_only(&wide);
             self.wide = Some(wide);
         }
+    }
+
+    /// A model of `group`'s rules, by one check of them as plain facts
+    /// (`plain_solver`); None when the check finds none.
+    pub(super) fn plain_model(&mut self, group: &[usize]) -> Option<z3::Model> {
+        let plain = self.plain_solver(group);
+        let group_solver = std::mem::replace(&mut self.session.solver, plain);
+        let model = match self.check(&[]) {
+            SatResult::Sat => self.session.solver.get_model(),
+            _ => None,
+        };
+        self.session.solver = group_solver;
+        model
     }
 
     /// A solver of `group`'s rules as plain facts (no guards), with Z3's

@@ -7,7 +7,7 @@ use z3::SatResult;
 use z3::ast::Bool;
 
 use super::condition_box::ConditionBox;
-use super::linter::Linter;
+use super::linter::{Linter, true_in};
 use super::near::Answer;
 use crate::model::HitPolicy;
 
@@ -279,14 +279,11 @@ impl Linter<'_> {
         none_applies: &Bool,
         scope: &HashSet<String>,
     ) -> Option<crate::model::finding::Scenario> {
-        let holds = |model: &z3::Model, formula: &Bool| {
-            model.eval(formula, true).and_then(|b| b.as_bool()) == Some(true)
-        };
         let model = self.base.iter().chain(met).find(|model| {
-            holds(model, none_applies)
+            true_in(model, none_applies)
                 && on
                     .iter()
-                    .all(|&r| holds(model, &self.session.rules[r].formula))
+                    .all(|&r| true_in(model, &self.session.rules[r].formula))
         })?;
         Some(self.session.vocabulary.scenario(model, Some(scope)))
     }

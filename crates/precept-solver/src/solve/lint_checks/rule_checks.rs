@@ -204,14 +204,8 @@ impl Linter<'_> {
         if group.iter().any(|&r| self.session.rules[r].divides_by_term) {
             return None;
         }
-        let plain = self.plain_solver(group);
-        let group_solver = std::mem::replace(&mut self.session.solver, plain);
-        let scenario = match self.check(&[]) {
-            SatResult::Sat => self.session.model_scenario(None).ok(),
-            _ => None,
-        };
-        self.session.solver = group_solver;
-        scenario
+        let model = self.plain_model(group)?;
+        Some(self.session.vocabulary.scenario(&model, None))
     }
 
     /// L204 forced variables and L205 unreachable enum values, of `part`'s

@@ -10,7 +10,7 @@
 //! The rounds are bounded: a variable still unsettled when they end is
 //! checked the plain way, so the result never depends on the bound.
 
-use super::linter::Linter;
+use super::linter::{Linter, true_in};
 use crate::smt::{Expr, Sort};
 use std::collections::{HashMap, HashSet};
 use z3::SatResult;
@@ -156,7 +156,7 @@ impl Linter<'_> {
             // A large group: only its base model (see `varying`).
             return conditions
                 .iter()
-                .filter(|(_, c)| base.eval(c, true).and_then(|b| b.as_bool()) == Some(true))
+                .filter(|(_, c)| true_in(base, c))
                 .map(|(r, _)| *r)
                 .collect();
         }
@@ -181,7 +181,7 @@ impl Linter<'_> {
                 break;
             };
             for (r, condition) in &conditions {
-                if model.eval(condition, true).and_then(|b| b.as_bool()) == Some(true) {
+                if true_in(&model, condition) {
                     shown.insert(*r);
                 }
             }
