@@ -607,31 +607,6 @@ fn near_checks_find_what_the_whole_group_finds_on_the_dense_model() {
         let _tickets = share_out(share, pool.workers());
         drain(received).0
     };
-    // What a finding is about: its code, the variables it names (or its
-    // first rule), and for L205 the value.
-    let subjects = |found: &[Diagnostic]| {
-        let mut subjects: Vec<String> = found
-            .iter()
-            .map(|d| {
-                let about = match d.variables.is_empty() {
-                    true => d.rules.first().cloned().unwrap_or_default(),
-                    false => d.variables.join(","),
-                };
-                let value = match d.code {
-                    LintCode::UnreachableEnumValue => d.message.clone(),
-                    LintCode::ConflictingOverlap => d.rules.join(","),
-                    _ => String::new(),
-                };
-                format!(
-                    "{} {about} {}",
-                    d.code.code(),
-                    value.split(':').next().unwrap_or("")
-                )
-            })
-            .collect();
-        subjects.sort();
-        subjects
-    };
     let near = lint(true);
     let whole = lint(false);
     assert!(
@@ -639,14 +614,52 @@ fn near_checks_find_what_the_whole_group_finds_on_the_dense_model() {
         "the model has gaps"
     );
     assert_eq!(subjects(&near), subjects(&whole));
+    for gap in near.iter().filter(|d| d.code == LintCode::Gap) {
+        assert!(gap.scenario.is_some(), "a gap shows its scenario");
+    }
+    assert_no_rule_false_in_a_scenario(&compiled, &near);
+}
+
+/// What each finding is about, sorted: its code, the variables it names
+/// (or its first rule), and for L205 the value, for L206 the two rules.
+fn subjects(found: &[Diagnostic]) -> Vec<String> {
+    let mut subjects: Vec<String> = found
+        .iter()
+        .map(|d| {
+            let about = match d.variables.is_empty() {
+                true => d.rules.first().cloned().unwrap_or_default(),
+                false => d.variables.join(","),
+            };
+            let value = match d.code {
+                LintCode::UnreachableEnumValue => d.message.clone(),
+                LintCode::ConflictingOverlap => d.rules.join(","),
+                _ => String::new(),
+            };
+            format!(
+                "{} {about} {}",
+                d.code.code(),
+                value.split(':').next().unwrap_or("")
+            )
+        })
+        .collect();
+    subjects.sort();
+    subjects
+}
+
+/// No rule of `model` is false, by exact evaluation, in the scenario of
+/// any finding of `found` (a scenario shows some variables: a rule that
+/// needs others is not told).
+fn assert_no_rule_false_in_a_scenario(model: &CompiledModel, found: &[Diagnostic]) {
     let enum_value = |name: &str| {
-        compiled
+        model
             .enums
             .iter()
             .any(|(_, values)| values.iter().any(|v| v == name))
     };
-    for gap in near.iter().filter(|d| d.code == LintCode::Gap) {
-        let scenario = gap.scenario.as_ref().expect("a gap shows its scenario");
+    for finding in found {
+        let Some(scenario) = &finding.scenario else {
+            continue;
+        };
         let lookup = |name: &str| {
             scenario
                 .get(name)
@@ -655,15 +668,65 @@ fn near_checks_find_what_the_whole_group_finds_on_the_dense_model() {
                     enum_value(name).then(|| precept::model::evaluate::Known::Enum(name.into()))
                 })
         };
-        for rule in &compiled.rules {
+        for rule in &model.rules {
             assert_ne!(
                 precept::model::evaluate::holds(&rule.formula, &lookup),
                 Some(false),
                 "{}: {} is false in its scenario",
-                gap.message,
+                finding.message,
                 rule.id
             );
         }
+    }
+}
+
+/// On a group large enough to keep each question's answer (`answer_memo.rs`
+/// in the engine), the lint after an edit asks again only what the edit
+/// may have changed: after random edits (a rule deleted, a rule's
+/// expression swapped for another's, a rule given a further condition) it
+/// finds what a lint from scratch finds, about the same subjects, no rule
+/// is false in any scenario it shows, and it asks far fewer checks.
+#[test]
+fn a_large_group_relinted_after_random_edits_finds_what_a_full_lint_finds() {
+    let mut model = crate::dense_model::dense();
+    model.rules.truncate(300);
+    let scheduler = Scheduler::new(2, TIMEOUT);
+    let (_, (first_checks, _)) = remembering(&compile(&model), &scheduler);
+    let mut seed: u64 = 0x1A26_E600;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..4 {
+        let at = next(model.rules.len());
+        match round % 3 {
+            0 => {
+                model.rules[at].expression =
+                    format!("(=> b{} {})", next(40), model.rules[at].expression)
+            }
+            1 => {
+                let from = next(model.rules.len());
+                model.rules[at].expression = model.rules[from].expression.clone();
+            }
+            _ => {
+                model.rules.remove(at);
+            }
+        }
+        let compiled = compile(&model);
+        let (incremental, (checks, _)) = remembering(&compiled, &scheduler);
+        let (full, (full_checks, _)) = pooled_lint(&compiled, 2, TIMEOUT);
+        assert_eq!(
+            subjects(&incremental),
+            subjects(&full),
+            "after edit {round} of rule {at}"
+        );
+        assert_no_rule_false_in_a_scenario(&compiled, &incremental);
+        assert!(
+            checks * 4 < full_checks.min(first_checks),
+            "after edit {round}: {checks} checks, {full_checks} from scratch"
+        );
     }
 }
 

@@ -21,6 +21,7 @@ use z3::ast::Bool;
 use super::input_facts::{Fact, FactValue, facts_of};
 use super::linter::Linter;
 use super::near::Answer;
+use super::recall::facts_key;
 use super::scenario_repair::Rules;
 use super::situation_pool::SituationPool;
 use crate::model::diagnostic::{Diagnostic, Fix, LintCode, ModelEdit, Severity};
@@ -407,6 +408,21 @@ impl<'a> Linter<'a> {
         if search.pool.settles(set) {
             return Some(None);
         }
+        let key = self.recall.as_ref().map(|_| facts_key(search.encoded, set));
+        if let Some(key) = &key {
+            let pool = &mut search.pool;
+            let mut met = |scenario: &Scenario| pool.keep_whole(scenario);
+            if let Some(recalled) =
+                self.recalled_facts(key, search.group, search.encoded, set, &mut met)
+            {
+                // The checks it stands for count as asked.
+                *budget = budget.checked_sub(1)?;
+                if recalled.is_some() {
+                    *budget = budget.checked_sub(1)?;
+                }
+                return Some(recalled);
+            }
+        }
         *budget = budget.checked_sub(1)?;
         let plain = search
             .plain
@@ -422,6 +438,9 @@ impl<'a> Linter<'a> {
             && let Ok(scenario) = self.session.model_scenario(None)
         {
             search.pool.keep_whole(&scenario);
+            if let Some(key) = key.clone() {
+                self.remember_facts_met(key, search.group, &scenario);
+            }
         }
         self.session.solver.pop(1);
         search.plain = Some(std::mem::replace(&mut self.session.solver, group_solver));
@@ -448,6 +467,7 @@ impl<'a> Linter<'a> {
         if self.check(&assumptions) != SatResult::Unsat {
             return None;
         }
+        let rules = self.session.core_rules();
         let mut core: Vec<usize> = self
             .session
             .solver
@@ -461,6 +481,9 @@ impl<'a> Linter<'a> {
         // consistency check reports; not a situation.
         if core.is_empty() {
             return None;
+        }
+        if let Some(key) = key {
+            self.remember_facts_refuted(key, &rules, search.encoded, &core);
         }
         Some(Some(core))
     }

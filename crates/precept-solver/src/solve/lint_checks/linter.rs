@@ -97,6 +97,14 @@ pub(super) struct Linter<'a> {
     pub(super) near: bool,
     /// Findings are dropped: the checks run for what another part reports.
     quiet: bool,
+    /// The last complete run's answers and this run's (`answer_memo.rs`).
+    pub(super) book: Option<&'a super::answer_memo::AnswerBook>,
+    /// What recalling them needs about the group (`recall.rs`); None
+    /// on a group without a base model.
+    pub(super) recall: Option<super::recall::Recall>,
+    /// The values of the scenario that showed the last fresh answer's
+    /// formula holds, while recalling.
+    pub(super) shown: Option<std::sync::Arc<super::answer_memo::Values>>,
     /// A scenario of the group (the base model, or on a small group one
     /// asked of its rules) as exact values, and what mending them reads,
     /// once a check has asked (`scenario_repair.rs`).
@@ -133,6 +141,9 @@ impl<'a> Linter<'a> {
             wide: None,
             near: true,
             quiet: false,
+            book: None,
+            recall: None,
+            shown: None,
             mending: None,
         }
     }
@@ -266,6 +277,7 @@ impl Linter<'_> {
         self.base = None;
         self.wide = None;
         self.mending = None;
+        self.recall = None;
         self.session.solver = whole_model;
     }
 

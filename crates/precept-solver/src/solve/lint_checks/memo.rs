@@ -4,11 +4,12 @@
 //! Only a group checked to the end with every check decided is kept: a
 //! check that ran out of time, or a run that was stopped, is asked again.
 
+use super::answer_memo::Answers;
 use crate::model::CompiledModel;
 use crate::model::diagnostic::Diagnostic;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What one piece of a lint run (the whole-model checks, or one group)
 /// found.
@@ -32,6 +33,8 @@ pub(super) struct Part {
 pub struct LintMemo {
     parts: Mutex<HashMap<String, Part>>,
     consistent: Mutex<HashSet<String>>,
+    /// The last complete run's answers to large groups' questions.
+    answers: Mutex<Arc<Answers>>,
 }
 
 impl LintMemo {
@@ -76,6 +79,16 @@ impl LintMemo {
 
     pub(super) fn keep(&self, key: String, part: &Part) {
         self.lock().insert(key, part.clone());
+    }
+
+    /// The last complete run's answers (`answer_memo.rs`).
+    pub(super) fn answers(&self) -> Arc<Answers> {
+        Arc::clone(&self.answers.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Keeps a complete run's answers in place of the last one's.
+    pub(super) fn keep_answers(&self, answers: Answers) {
+        *self.answers.lock().unwrap_or_else(|p| p.into_inner()) = Arc::new(answers);
     }
 
     /// Forgets every group but those of the last run.

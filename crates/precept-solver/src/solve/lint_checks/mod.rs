@@ -14,8 +14,11 @@
 //! - `exceptions`: shadowed exceptions, impossible situations, exception
 //!   fixes
 //! - `share`: one run shared out over a pool's workers by group of rules
-//!   (a large group in the fixed parts of `parts`), merged in a fixed order; `memo`: each group's findings by content, so
-//!   a run after an edit checks only the changed groups
+//!   (a large group in the fixed parts of `parts`), merged in a fixed
+//!   order; `memo`: each group's findings by content, so a run after an
+//!   edit checks only the changed groups; `answer_memo` and `recall`: a
+//!   large group's answers to each question, reused after an edit while
+//!   their evidence still holds
 //! - `varying`: models of a whole group that settle at once which variables
 //!   vary, which enum values occur and which conditions can hold
 //! - `input_facts`: the facts an impossible-situation search combines;
@@ -28,6 +31,7 @@
 //! - the orientation of rules (condition and conclusion from what a rule
 //!   means) is `model::orientation`
 
+mod answer_memo;
 mod budget;
 mod condition_box;
 mod exceptions;
@@ -37,6 +41,7 @@ mod memo;
 mod near;
 mod overlaps;
 mod parts;
+mod recall;
 mod rule_checks;
 mod scenario_repair;
 mod share;

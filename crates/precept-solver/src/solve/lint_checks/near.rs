@@ -25,7 +25,10 @@
 //! by a term is always asked whole (Z3 may choose such a division's value
 //! differently in two solvers).
 
+use super::answer_memo::Kept;
 use super::linter::{Linter, lint_solver_params};
+use super::recall::question_key;
+use super::scenario_repair::known_values;
 use crate::model::finding::Scenario;
 use std::collections::HashSet;
 use z3::SatResult;
@@ -59,21 +62,40 @@ impl Linter<'_> {
     pub(super) fn find_base_model(&mut self, group: &[usize]) {
         self.base = None;
         self.wide = None;
+        self.recall = None;
         if !self.near
             || group.len() < NEAR_FROM_RULES
             || group.iter().any(|&r| self.session.rules[r].divides_by_term)
         {
             return;
         }
-        // In a solver of the rules as plain facts, with Z3's usual
+        // A scenario the last run kept in which every rule of the group
+        // holds (`answer_memo.rs`) needs no search: its values pinned.
+        let witness = self.book.and_then(|book| {
+            let rules: Vec<&crate::smt::Expr> =
+                group.iter().map(|&r| &self.session.rules[r].expr).collect();
+            book.witness(&rules)
+        });
+        // Else in a solver of the rules as plain facts, with Z3's usual
         // settings: Z3 simplifies them before it searches. The group's
         // solver (guarded rules, no relevancy) took over 5 s to find a model
         // of the dense bench model's 1,497 rules; this one takes 0.25 s.
-        self.base = self.plain_model(group);
-        if self.base.is_some() {
+        let (base, values) = match witness {
+            Some(values) => match self.pinned_model(group, &values) {
+                Some(base) => (Some(base), Some(values)),
+                None => (self.plain_model(group), None),
+            },
+            None => (self.plain_model(group), None),
+        };
+        self.base = base;
+        if let Some(base) = &self.base {
             let wide = self.session.scratch_solver(group);
             crate::solve::check_gate::watchdog_only(&wide);
             self.wide = Some(wide);
+            let values = values.unwrap_or_else(|| {
+                std::sync::Arc::new(known_values(&self.session.vocabulary.scenario(base, None)))
+            });
+            self.start_recall(group, values);
         }
     }
 
@@ -112,6 +134,31 @@ impl Linter<'_> {
         about: &[&str],
         scope: Option<&HashSet<String>>,
     ) -> Answer {
+        let key = self
+            .recall
+            .as_ref()
+            .map(|_| question_key("ask", formula, scope));
+        if let Some(answer) = key
+            .as_ref()
+            .and_then(|k| self.recalled(k, on, scope.is_some()))
+        {
+            return answer;
+        }
+        self.shown = None;
+        let answer = self.ask_fresh(on, formula, about, scope);
+        if let Some(key) = key {
+            self.remember(key, on, &answer);
+        }
+        answer
+    }
+
+    fn ask_fresh(
+        &mut self,
+        on: &[usize],
+        formula: &Bool,
+        about: &[&str],
+        scope: Option<&HashSet<String>>,
+    ) -> Answer {
         for most in NEAR_VARIABLES {
             if let Some(answer) = self.ask_near(on, formula, about, scope, most) {
                 return answer;
@@ -125,11 +172,11 @@ impl Linter<'_> {
         match self.wide.take() {
             Some(wide) => {
                 let group = std::mem::replace(&mut self.session.solver, wide);
-                let answer = self.ask_whole(on, formula, scope);
+                let answer = self.ask_whole_fresh(on, formula, scope);
                 self.wide = Some(std::mem::replace(&mut self.session.solver, group));
                 answer
             }
-            None => self.ask_whole(on, formula, scope),
+            None => self.ask_whole_fresh(on, formula, scope),
         }
     }
 
@@ -140,11 +187,42 @@ impl Linter<'_> {
         formula: &Bool,
         scope: Option<&HashSet<String>>,
     ) -> Answer {
+        let key = self
+            .recall
+            .as_ref()
+            .map(|_| question_key("ask", formula, scope));
+        if let Some(answer) = key
+            .as_ref()
+            .and_then(|k| self.recalled(k, on, scope.is_some()))
+        {
+            return answer;
+        }
+        self.shown = None;
+        let answer = self.ask_whole_fresh(on, formula, scope);
+        if let Some(key) = key {
+            self.remember(key, on, &answer);
+        }
+        answer
+    }
+
+    fn ask_whole_fresh(
+        &mut self,
+        on: &[usize],
+        formula: &Bool,
+        scope: Option<&HashSet<String>>,
+    ) -> Answer {
         let guard = self.guard(formula);
         let mut assumptions = self.session.literals(on);
         assumptions.push(guard);
         match self.check(&assumptions) {
             SatResult::Sat => {
+                if self.recall.is_some() {
+                    self.shown = self
+                        .session
+                        .model_scenario(None)
+                        .ok()
+                        .map(|whole| std::sync::Arc::new(known_values(&whole)));
+                }
                 Answer::Holds(scope.and_then(|s| self.session.model_scenario(Some(s)).ok()))
             }
             SatResult::Unsat => Answer::Refuted {
@@ -221,7 +299,9 @@ impl Linter<'_> {
             }
             let outcome = linter.check(&assumptions);
             let small = match outcome {
-                SatResult::Sat if scope.is_some() => linter.session.solver.get_model(),
+                SatResult::Sat if scope.is_some() || linter.recall.is_some() => {
+                    linter.session.solver.get_model()
+                }
                 _ => None,
             };
             linter.session.solver.pop(1);
@@ -236,6 +316,14 @@ impl Linter<'_> {
                         _ => None,
                     };
                 }
+            }
+            if linter.recall.is_some() {
+                // What the scenario changes from the base model, kept for
+                // the next run (`recall.rs`).
+                let held: HashSet<String> = free.iter().chain(&pinned).cloned().collect();
+                let small = small.as_ref()?;
+                let values = linter.session.vocabulary.scenario(small, Some(&held));
+                linter.shown = Some(std::sync::Arc::new(known_values(&values)));
             }
             let Some(scope) = scope else {
                 return Some(Answer::Holds(None));
@@ -288,23 +376,55 @@ impl Linter<'_> {
         core: Vec<usize>,
         formula: &Bool,
     ) -> Option<Vec<usize>> {
+        let key = self.recall.as_ref().map(|_| {
+            let ids: Vec<String> = core.iter().map(|&r| self.id(r)).collect();
+            format!(
+                "{} {}",
+                question_key("minimal", formula, None),
+                ids.join(" ")
+            )
+        });
+        if let Some(Kept::Minimal(rules)) = key.as_ref().and_then(|k| self.recalled_plain(k)) {
+            return self.unchanged_rules(&rules, None);
+        }
         let within = core.clone();
-        self.in_solver_of(&within, |linter| {
+        let minimal = self.in_solver_of(&within, |linter| {
             let guard = linter.guard(formula);
             linter
                 .session
                 .minimize(core, &[guard], linter.interruption)
                 .ok()
                 .map(|(m, _)| m)
-        })
+        })?;
+        if let Some(key) = key {
+            let rules = minimal.iter().map(|&r| self.id(r)).collect();
+            self.remember_plain(key, Kept::Minimal(rules));
+        }
+        Some(minimal)
     }
 
     /// Whether `formula` can hold on its own, asking no rule (in a solver
     /// of its own, not the group's).
     pub(super) fn holds_alone(&mut self, formula: &Bool) -> SatResult {
-        self.in_solver_of(&[], |linter| {
+        let key = self
+            .recall
+            .as_ref()
+            .map(|_| question_key("alone", formula, None));
+        if let Some(Kept::Alone(holds)) = key.as_ref().and_then(|k| self.recalled_plain(k)) {
+            return match holds {
+                true => SatResult::Sat,
+                false => SatResult::Unsat,
+            };
+        }
+        let outcome = self.in_solver_of(&[], |linter| {
             let guard = linter.guard(formula);
             linter.check(&[guard])
-        })
+        });
+        if let Some(key) = key
+            && outcome != SatResult::Unknown
+        {
+            self.remember_plain(key, Kept::Alone(outcome == SatResult::Sat));
+        }
+        outcome
     }
 }

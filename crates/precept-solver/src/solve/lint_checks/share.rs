@@ -14,6 +14,7 @@
 //! whenever; with a memo (`memo.rs`), a group whose content an earlier run
 //! checked is not checked again.
 
+use super::answer_memo::AnswerBook;
 use super::budget::{Unchecked, add_unchecked, budget_finding};
 use super::linter::{LintEvent, Linter, SITUATION_CHECK_BUDGET, groups_note};
 use super::memo::{LintMemo, Part, group_key};
@@ -48,6 +49,8 @@ struct Merge {
     workers_done: usize,
     /// The memo keys of the groups this run checked or found kept.
     keys: HashSet<String>,
+    /// A piece failed (its answers may be missing).
+    failed: bool,
 }
 
 /// A lint run over `workers` workers, reporting to one channel.
@@ -67,6 +70,9 @@ pub struct LintShare {
     merge: Mutex<Merge>,
     events: Mutex<Sender<LintEvent>>,
     memo: Option<Arc<LintMemo>>,
+    /// The answers to large groups' questions, the last complete run's and
+    /// this run's, with a memo.
+    book: Option<AnswerBook>,
     /// The run's wall-clock budget and when it ends.
     budget: Option<(Duration, Instant)>,
     /// Whether a large group's questions are decided near them first
@@ -92,6 +98,7 @@ impl LintShare {
             merge: Mutex::new(Merge::default()),
             events: Mutex::new(events),
             memo: None,
+            book: None,
             budget: None,
             near: true,
         }
@@ -118,6 +125,7 @@ impl LintShare {
     /// Keeps each group's findings in `memo` and takes those of groups
     /// whose content it already holds from there.
     pub fn with_memo(mut self, memo: Arc<LintMemo>) -> LintShare {
+        self.book = Some(AnswerBook::new(memo.answers(), &self.model));
         self.memo = Some(memo);
         self
     }
@@ -166,6 +174,16 @@ impl LintShare {
         }
         if let Some(memo) = &self.memo {
             memo.retain(&merge.keys);
+            // Only a run that went to its end replaces the last one's
+            // answers: the next run compares its rules with this one's.
+            let all_in = merge.next == self.units.len() + 1;
+            if let Some(book) = &self.book
+                && all_in
+                && !merge.failed
+                && merge.unchecked.is_empty()
+            {
+                memo.keep_answers(book.finish());
+            }
         }
         if let Some((budget, _)) = self.budget
             && !merge.unchecked.is_empty()
@@ -210,6 +228,7 @@ impl LintShare {
             if next == 0 && !part.consistent {
                 merge.skip_groups = true;
             }
+            merge.failed |= !part.complete;
             if next > 0 && merge.skip_groups {
                 continue;
             }
@@ -358,6 +377,7 @@ pub(crate) fn lint_share(
                 let mut linter = Linter::new(&mut session, &sub_model, interruption, report);
                 linter.deadline = share.budget.map(|(_, end)| end);
                 linter.near = share.near;
+                linter.book = share.book.as_ref();
                 linter.lint_group(&all, budget, part);
                 Ok(Tally::of(&linter, true))
             })
@@ -407,7 +427,21 @@ fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption)
         .flat_map(|(group, _)| group.iter().copied())
         .collect();
     unknown.sort_unstable();
+    // A scenario the last run kept in which every rule not known to be
+    // consistent holds by exact evaluation proves them consistent.
+    let witnessed = !unknown.is_empty()
+        && share.book.as_ref().is_some_and(|book| {
+            let rules: Vec<&crate::smt::Expr> =
+                unknown.iter().map(|&r| &model.rules[r].formula).collect();
+            book.witness(&rules).is_some()
+        });
     let part = match unknown.len() == model.rules.len() {
+        _ if witnessed => Part {
+            found: groups_note(model, groups).into_iter().collect(),
+            consistent: true,
+            complete: true,
+            ..Part::default()
+        },
         true => whole(),
         false => {
             let rest = with_rules(model, &unknown);

@@ -1,0 +1,194 @@
+//! The answers of a large group's lint questions, kept from one lint run to
+//! the next, so that after an edit only what the edit may have changed is
+//! asked again (`memo.rs` keeps whole groups, which on a densely connected
+//! model every edit changes). A kept answer is used only while its evidence
+//! still holds for the rules as they are now:
+//!
+//! - a refutation keeps the rules of its unsat core: it stands while each of
+//!   them is unchanged and switched on (a subset of the rules that rules
+//!   the formula out; the larger set does too);
+//! - a formula that holds keeps the scenario that showed it (a value for
+//!   every variable of the group): it stands while every rule switched on
+//!   holds in it; each rule changed since, or not switched on when it was
+//!   found, is checked by exact evaluation;
+//! - a minimal set of refuting rules stands while each of its rules is
+//!   unchanged (minimality is a property of the set alone);
+//! - whether a formula can hold with no rule always stands.
+//!
+//! The scenarios of whole groups (base models) are kept too: one in which
+//! every rule of a group holds by exact evaluation proves the group
+//! consistent without a check, and becomes the group's next base model.
+//!
+//! So a lint after an edit finds what a lint from scratch finds, about the
+//! same subjects; a finding's evidence (its scenario, its minimal set of
+//! rules) can be another, equally valid one. Answers are kept only from a
+//! run that went to its end: an interrupted run leaves the last complete
+//! run's answers in place.
+
+use crate::model::CompiledModel;
+use crate::model::evaluate::{Known, holds};
+use crate::model::finding::Scenario;
+use crate::smt::Expr;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A scenario's values as exact evaluation reads them.
+pub(super) type Values = HashMap<String, Known>;
+
+/// A kept answer, naming rules by id.
+#[derive(Clone)]
+pub(super) enum Kept {
+    /// The formula holds in `base` changed at `own` with every rule of
+    /// `group` on but those of `off`; `scenario` is what the answer showed.
+    Holds {
+        base: Arc<Values>,
+        own: Arc<Values>,
+        group: Arc<HashSet<String>>,
+        off: Vec<String>,
+        scenario: Option<Scenario>,
+    },
+    /// The rules of `core` rule the formula out (and, for a set of input
+    /// facts, the formulas of the facts in its core, `facts`).
+    Refuted {
+        core: Vec<String>,
+        facts: Vec<String>,
+    },
+    /// A minimal set of refuting rules.
+    Minimal(Vec<String>),
+    /// Whether the formula can hold with no rule.
+    Alone(bool),
+}
+
+/// One complete run's answers and what its rules said.
+#[derive(Default)]
+pub(super) struct Answers {
+    /// Each rule's signature: its formula and its variables' sorts.
+    rules: HashMap<String, String>,
+    answers: HashMap<String, Kept>,
+    /// Scenarios in which every rule of a group held.
+    witnesses: Vec<Arc<Values>>,
+}
+
+/// The answers of the run under way, and the last complete run's.
+pub(super) struct AnswerBook {
+    last: Arc<Answers>,
+    /// The names of the enumerations' values.
+    enum_values: Arc<HashSet<String>>,
+    rules: HashMap<String, String>,
+    answers: Mutex<HashMap<String, Kept>>,
+    witnesses: Mutex<Vec<Arc<Values>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What each rule of `model` says, with its variables' declarations: a
+/// rule whose text is the same but whose variable changed sort has
+/// changed.
+fn signatures(model: &CompiledModel) -> HashMap<String, String> {
+    let sorts: HashMap<&str, &crate::smt::Sort> = model
+        .variables
+        .iter()
+        .map(|(n, s)| (n.as_str(), s))
+        .collect();
+    model
+        .rules
+        .iter()
+        .map(|rule| {
+            let mut signature = rule.formula.to_string();
+            for symbol in rule.formula.symbols() {
+                if let Some(sort) = sorts.get(symbol) {
+                    signature.push_str(&format!(" {symbol}:{sort:?}"));
+                }
+            }
+            (rule.id.clone(), signature)
+        })
+        .collect()
+}
+
+impl AnswerBook {
+    /// A run of `model` that may use `last`'s answers.
+    pub(super) fn new(last: Arc<Answers>, model: &CompiledModel) -> AnswerBook {
+        AnswerBook {
+            last,
+            enum_values: Arc::new(
+                model
+                    .enums
+                    .iter()
+                    .flat_map(|(_, v)| v.iter().cloned())
+                    .collect(),
+            ),
+            rules: signatures(model),
+            answers: Mutex::new(HashMap::new()),
+            witnesses: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn enum_values(&self) -> Arc<HashSet<String>> {
+        Arc::clone(&self.enum_values)
+    }
+
+    /// Whether rule `id` says what it said in the last complete run.
+    pub(super) fn unchanged(&self, id: &str) -> bool {
+        match (self.rules.get(id), self.last.rules.get(id)) {
+            (Some(now), Some(then)) => now == then,
+            _ => false,
+        }
+    }
+
+    /// The last run's answer to `key`, if any.
+    pub(super) fn last(&self, key: &str) -> Option<&Kept> {
+        self.last.answers.get(key)
+    }
+
+    pub(super) fn keep(&self, key: String, kept: Kept) {
+        lock(&self.answers).insert(key, kept);
+    }
+
+    /// A scenario kept from the last run (or found in this one) in which
+    /// every rule of `rules` holds by exact evaluation.
+    pub(super) fn witness(&self, rules: &[&Expr]) -> Option<Arc<Values>> {
+        let found = lock(&self.witnesses).clone();
+        self.last.witnesses.iter().chain(&found).find_map(|values| {
+            let lookup = |name: &str| lookup_in(&[values], &self.enum_values, name);
+            rules
+                .iter()
+                .all(|rule| holds(rule, &lookup) == Some(true))
+                .then(|| Arc::clone(values))
+        })
+    }
+
+    pub(super) fn keep_witness(&self, values: &Arc<Values>) {
+        let mut witnesses = lock(&self.witnesses);
+        if !witnesses.iter().any(|w| Arc::ptr_eq(w, values)) {
+            witnesses.push(Arc::clone(values));
+        }
+    }
+
+    /// This run's answers, for the next run.
+    pub(super) fn finish(&self) -> Answers {
+        Answers {
+            rules: self.rules.clone(),
+            answers: std::mem::take(&mut *lock(&self.answers)),
+            witnesses: std::mem::take(&mut *lock(&self.witnesses)),
+        }
+    }
+}
+
+/// A name's value in the first of `layers` that has it (an enum value's
+/// name is itself).
+pub(super) fn lookup_in(
+    layers: &[&Values],
+    enum_values: &HashSet<String>,
+    name: &str,
+) -> Option<Known> {
+    layers
+        .iter()
+        .find_map(|values| values.get(name).cloned())
+        .or_else(|| {
+            enum_values
+                .contains(name)
+                .then(|| Known::Enum(name.to_string()))
+        })
+}
