@@ -25,12 +25,16 @@
 //! run that went to its end: an interrupted run leaves the last complete
 //! run's answers in place.
 
+use super::scenario_repair::Rules;
 use crate::model::CompiledModel;
 use crate::model::evaluate::{Known, holds};
 use crate::model::finding::Scenario;
 use crate::smt::Expr;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Kept scenarios that more rules than this break are not mended.
+const MOST_BROKEN: usize = 8;
 
 /// A scenario's values as exact evaluation reads them.
 pub(super) type Values = HashMap<String, Known>;
@@ -64,6 +68,8 @@ pub(super) enum Kept {
 pub(super) struct Answers {
     /// Each rule's signature: its formula and its variables' sorts.
     rules: HashMap<String, String>,
+    /// Each variable's sort and each enumeration's values.
+    declared: HashMap<String, String>,
     answers: HashMap<String, Kept>,
     /// Scenarios in which every rule of a group held.
     witnesses: Vec<Arc<Values>>,
@@ -72,6 +78,7 @@ pub(super) struct Answers {
 /// The answers of the run under way, and the last complete run's.
 pub(super) struct AnswerBook {
     last: Arc<Answers>,
+    declared: HashMap<String, String>,
     /// The names of the enumerations' values.
     enum_values: Arc<HashSet<String>>,
     rules: HashMap<String, String>,
@@ -107,11 +114,37 @@ fn signatures(model: &CompiledModel) -> HashMap<String, String> {
         .collect()
 }
 
+/// Each variable's sort and each enumeration's values, by name.
+fn declarations(model: &CompiledModel) -> HashMap<String, String> {
+    let variables = model
+        .variables
+        .iter()
+        .map(|(name, sort)| (name.clone(), format!("{sort:?}")));
+    let enums = model
+        .enums
+        .iter()
+        .map(|(name, values)| (format!("enum {name}"), values.join(" ")));
+    variables.chain(enums).collect()
+}
+
 impl AnswerBook {
     /// A run of `model` that may use `last`'s answers.
     pub(super) fn new(last: Arc<Answers>, model: &CompiledModel) -> AnswerBook {
+        let declared = declarations(model);
+        // A name declared again otherwise (a variable of another sort, an
+        // enumeration with other values) can change what a formula whose
+        // text is the same means: nothing is kept then.
+        let redeclared = last
+            .declared
+            .iter()
+            .any(|(name, was)| declared.get(name).is_some_and(|now| now != was));
+        let last = match redeclared {
+            true => Arc::new(Answers::default()),
+            false => last,
+        };
         AnswerBook {
             last,
+            declared,
             enum_values: Arc::new(
                 model
                     .enums
@@ -147,15 +180,42 @@ impl AnswerBook {
     }
 
     /// A scenario kept from the last run (or found in this one) in which
-    /// every rule of `rules` holds by exact evaluation.
-    pub(super) fn witness(&self, rules: &[&Expr]) -> Option<Arc<Values>> {
-        let found = lock(&self.witnesses).clone();
-        self.last.witnesses.iter().chain(&found).find_map(|values| {
+    /// every rule of `model` at `rules` holds by exact evaluation; else one
+    /// mended from a kept scenario that a few of them (the edited ones,
+    /// mostly) break, kept too.
+    pub(super) fn witness(&self, model: &CompiledModel, rules: &[usize]) -> Option<Arc<Values>> {
+        let mut kept: Vec<Arc<Values>> = self.last.witnesses.clone();
+        kept.extend(lock(&self.witnesses).iter().cloned());
+        let broken_in = |values: &Values| -> Vec<&Expr> {
             let lookup = |name: &str| lookup_in(&[values], &self.enum_values, name);
             rules
                 .iter()
-                .all(|rule| holds(rule, &lookup) == Some(true))
-                .then(|| Arc::clone(values))
+                .map(|&r| &model.rules[r].formula)
+                .filter(|rule| holds(rule, &lookup) != Some(true))
+                .collect()
+        };
+        let mut broken: Vec<(Arc<Values>, Vec<&Expr>)> = Vec::new();
+        for values in kept {
+            let breaks = broken_in(&values);
+            if breaks.is_empty() {
+                return Some(values);
+            }
+            broken.push((values, breaks));
+        }
+        let repair = Rules::of_rules(model, rules);
+        broken.into_iter().find_map(|(values, breaks)| {
+            if breaks.len() > MOST_BROKEN {
+                return None;
+            }
+            let changed = repair.mend_broken(&values, &breaks)?;
+            let mut mended = (*values).clone();
+            mended.extend(changed);
+            if !broken_in(&mended).is_empty() {
+                return None;
+            }
+            let mended = Arc::new(mended);
+            self.keep_witness(&mended);
+            Some(mended)
         })
     }
 
@@ -170,6 +230,7 @@ impl AnswerBook {
     pub(super) fn finish(&self) -> Answers {
         Answers {
             rules: self.rules.clone(),
+            declared: self.declared.clone(),
             answers: std::mem::take(&mut *lock(&self.answers)),
             witnesses: std::mem::take(&mut *lock(&self.witnesses)),
         }

@@ -97,6 +97,10 @@ pub(super) struct Linter<'a> {
     pub(super) near: bool,
     /// Findings are dropped: the checks run for what another part reports.
     quiet: bool,
+    /// The group being checked, when its rules are all linked by shared
+    /// variables, with those variables: what `rules_touching` gives for
+    /// any of them, found once.
+    connected: Option<(HashSet<String>, Vec<usize>)>,
     /// The last complete run's answers and this run's (`answer_memo.rs`).
     pub(super) book: Option<&'a super::answer_memo::AnswerBook>,
     /// What recalling them needs about the group (`recall.rs`); None
@@ -141,6 +145,7 @@ impl<'a> Linter<'a> {
             wide: None,
             near: true,
             quiet: false,
+            connected: None,
             book: None,
             recall: None,
             shown: None,
@@ -240,8 +245,16 @@ impl Linter<'_> {
         let scratch = self.session.scratch_solver(group);
         lint_solver_params(&scratch);
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
+        self.connected = self.connected_group(group);
+        let profile = std::time::Instant::now();
         self.orient(group);
         self.find_base_model(group);
+        if std::env::var_os("LINT_PROFILE").is_some() {
+            eprintln!(
+                "PROFILE   setup: {:.0} ms",
+                profile.elapsed().as_secs_f64() * 1e3
+            );
+        }
         let rules: Vec<usize> = group[part.share(group.len())].to_vec();
         let unchecked = part.unchecked(group.len());
         // Most useful first, so a budget that runs out leaves the least
@@ -262,6 +275,7 @@ impl Linter<'_> {
                 self.unchecked.extend(left());
                 continue;
             }
+            let profile = (std::time::Instant::now(), self.checks);
             match k {
                 0 => self.overlaps(group),
                 1 => self.impossible_situations(group),
@@ -269,6 +283,13 @@ impl Linter<'_> {
                 3 => self.shadowed = self.shadowed_exceptions(group),
                 4 => self.per_rule_checks(group, &rules),
                 _ => self.forced_and_unreachable(group, part),
+            }
+            if std::env::var_os("LINT_PROFILE").is_some() {
+                eprintln!(
+                    "PROFILE   check {k}: {:.0} ms, {} checks",
+                    profile.0.elapsed().as_secs_f64() * 1e3,
+                    self.checks - profile.1
+                );
             }
             if self.budget_hit.get() {
                 self.unchecked.extend(left());
@@ -278,7 +299,47 @@ impl Linter<'_> {
         self.wide = None;
         self.mending = None;
         self.recall = None;
+        self.connected = None;
         self.session.solver = whole_model;
+    }
+
+    /// `group` with its variables, when all its rules are linked by them.
+    fn connected_group(&mut self, group: &[usize]) -> Option<(HashSet<String>, Vec<usize>)> {
+        let first = self.session.rules.get(*group.first()?)?.variables.clone();
+        let names: Vec<&str> = first.iter().map(String::as_str).collect();
+        let linked = self.session.rules_touching(&names);
+        let mut sorted = group.to_vec();
+        sorted.sort_unstable();
+        if names.is_empty() || linked != sorted {
+            return None;
+        }
+        let variables = group
+            .iter()
+            .flat_map(|&r| self.session.rules[r].variables.iter().cloned())
+            .collect();
+        Some((variables, linked))
+    }
+
+    /// The rules whose group mentions any of `variables` (the session's
+    /// answer; the group being checked, when it is linked, without a walk
+    /// of the rule graph per question).
+    pub(super) fn rules_touching(&mut self, variables: &[&str]) -> Vec<usize> {
+        if let Some((names, rules)) = &self.connected
+            && variables.iter().any(|v| names.contains(*v))
+        {
+            return rules.clone();
+        }
+        self.session.rules_touching(variables)
+    }
+
+    /// The rules in the same group as `rule` (itself included).
+    pub(super) fn group_of(&mut self, rule: usize) -> Vec<usize> {
+        let variables = self.session.rules[rule].variables.clone();
+        if variables.is_empty() {
+            return vec![rule];
+        }
+        let names: Vec<&str> = variables.iter().map(String::as_str).collect();
+        self.rules_touching(&names)
     }
 
     /// Reads each implication of `group` the way it points.

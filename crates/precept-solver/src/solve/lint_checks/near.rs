@@ -71,18 +71,22 @@ impl Linter<'_> {
         }
         // A scenario the last run kept in which every rule of the group
         // holds (`answer_memo.rs`) needs no search: its values pinned.
-        let witness = self.book.and_then(|book| {
-            let rules: Vec<&crate::smt::Expr> =
-                group.iter().map(|&r| &self.session.rules[r].expr).collect();
-            book.witness(&rules)
-        });
+        let witness = self.book.and_then(|book| book.witness(self.model, group));
         // Else in a solver of the rules as plain facts, with Z3's usual
         // settings: Z3 simplifies them before it searches. The group's
         // solver (guarded rules, no relevancy) took over 5 s to find a model
         // of the dense bench model's 1,497 rules; this one takes 0.25 s.
         let (base, values) = match witness {
             Some(values) => match self.pinned_model(group, &values) {
-                Some(base) => (Some(base), Some(values)),
+                // The scenario as it is when it has every variable's value.
+                Some(base) => {
+                    let complete = self
+                        .model
+                        .variables
+                        .iter()
+                        .all(|(name, _)| values.contains_key(name));
+                    (Some(base), complete.then_some(values))
+                }
                 None => (self.plain_model(group), None),
             },
             None => (self.plain_model(group), None),
@@ -138,21 +142,12 @@ impl Linter<'_> {
             .recall
             .as_ref()
             .map(|_| question_key("ask", formula, scope));
-        if let Some(answer) = key
-            .as_ref()
-            .and_then(|k| self.recalled(k, on, scope.is_some()))
-        {
-            return answer;
-        }
-        self.shown = None;
-        let answer = self.ask_fresh(on, formula, about, scope);
-        if let Some(key) = key {
-            self.remember(key, on, &answer);
-        }
-        answer
+        self.recalled_or(key, on, scope.is_some(), |linter| {
+            linter.ask_fresh(on, formula, about, scope)
+        })
     }
 
-    fn ask_fresh(
+    pub(super) fn ask_fresh(
         &mut self,
         on: &[usize],
         formula: &Bool,
@@ -191,18 +186,9 @@ impl Linter<'_> {
             .recall
             .as_ref()
             .map(|_| question_key("ask", formula, scope));
-        if let Some(answer) = key
-            .as_ref()
-            .and_then(|k| self.recalled(k, on, scope.is_some()))
-        {
-            return answer;
-        }
-        self.shown = None;
-        let answer = self.ask_whole_fresh(on, formula, scope);
-        if let Some(key) = key {
-            self.remember(key, on, &answer);
-        }
-        answer
+        self.recalled_or(key, on, scope.is_some(), |linter| {
+            linter.ask_whole_fresh(on, formula, scope)
+        })
     }
 
     fn ask_whole_fresh(

@@ -9,6 +9,7 @@ use z3::ast::Bool;
 use super::condition_box::ConditionBox;
 use super::linter::{Linter, true_in};
 use super::near::Answer;
+use super::recall::{keyed, scope_text};
 use crate::model::HitPolicy;
 
 impl Linter<'_> {
@@ -75,7 +76,6 @@ impl Linter<'_> {
                     out1.iter().chain(out2.iter()).map(String::as_str).collect();
                 variables.dedup();
                 let others: Vec<usize> = self
-                    .session
                     .rules_touching(&variables)
                     .into_iter()
                     .filter(|r| r != first && r != second)
@@ -198,6 +198,7 @@ impl Linter<'_> {
         // Scenarios earlier gap checks found: most outputs' gaps show in
         // one of them (or in the base model), and need no check.
         let mut met: Vec<z3::Model> = Vec::new();
+        let mut scopes: Option<(Vec<usize>, HashSet<String>, String)> = None;
         for (n, (output, rules)) in outputs.into_iter().enumerate() {
             if self.stopped() {
                 return;
@@ -210,11 +211,20 @@ impl Linter<'_> {
                 .map(|a| a.not())
                 .collect();
             let none_applies = Bool::and(&conditions);
-            let others: Vec<usize> = self.session.rules_touching(&[output.as_str()]);
-            let scope: HashSet<String> = others
-                .iter()
-                .flat_map(|&r| self.session.rules[r].variables.clone())
-                .collect();
+            let others: Vec<usize> = self.rules_touching(&[output.as_str()]);
+            // Most outputs share one group: its variables, and how a key
+            // names them, are worked out once.
+            if scopes.as_ref().is_none_or(|(rules, _, _)| *rules != others) {
+                let scope: HashSet<String> = others
+                    .iter()
+                    .flat_map(|&r| self.session.rules[r].variables.clone())
+                    .collect();
+                let text = scope_text(Some(&scope));
+                scopes = Some((others.clone(), scope, text));
+            }
+            let Some((_, scope, scope_text)) = &scopes else {
+                continue;
+            };
             let mut near: Vec<String> = rules
                 .iter()
                 .flat_map(|&r| self.session.rules[r].variables.iter().cloned())
@@ -222,24 +232,15 @@ impl Linter<'_> {
             near.sort_unstable();
             near.dedup();
             let about: Vec<&str> = near.iter().map(String::as_str).collect();
-            let answer = match self.gap_in_met(&met, &others, &none_applies, &scope) {
-                Some(scenario) => Answer::Holds(Some(scenario)),
-                None => {
-                    let answer = self.ask(&others, &none_applies, &about, Some(&scope));
-                    // A small group's question is asked of its own solver,
-                    // whose model is then the scenario shown.
-                    if matches!(answer, Answer::Holds(_))
-                        && self.base.is_none()
-                        && let Some(model) = self.session.solver.get_model()
-                    {
-                        if met.len() == GAP_MODELS_KEPT {
-                            met.remove(0);
-                        }
-                        met.push(model);
-                    }
-                    answer
-                }
-            };
+            // The last run's answer first, when it still holds
+            // (`recall.rs`): cheaper than trying the scenarios met.
+            let key = self
+                .recall
+                .as_ref()
+                .map(|_| keyed("ask", &none_applies, scope_text));
+            let answer = self.recalled_or(key, &others, true, |linter| {
+                linter.gap_fresh(&mut met, &others, &none_applies, &about, &scope)
+            });
             match answer {
                 Answer::Holds(scenario) => {
                     let ids = self.session.rule_names(&rules);
@@ -268,6 +269,38 @@ impl Linter<'_> {
 const GAP_MODELS_KEPT: usize = 4;
 
 impl Linter<'_> {
+    /// Whether none of the conditions that set an output applies
+    /// (`none_applies`) can hold with the rules `others`: in a scenario met
+    /// before, else asked (`about` the rules' variables); the scenario is
+    /// shown over `scope`.
+    fn gap_fresh(
+        &mut self,
+        met: &mut Vec<z3::Model>,
+        others: &[usize],
+        none_applies: &Bool,
+        about: &[&str],
+        scope: &HashSet<String>,
+    ) -> Answer {
+        if let Some(scenario) = self.gap_in_met(met, others, none_applies, scope) {
+            // With a base model no scenario is met: it is the base model's.
+            self.shown_in_base();
+            return Answer::Holds(Some(scenario));
+        }
+        let answer = self.ask_fresh(others, none_applies, about, Some(scope));
+        // A small group's question is asked of its own solver, whose model
+        // is then the scenario shown.
+        if matches!(answer, Answer::Holds(_))
+            && self.base.is_none()
+            && let Some(model) = self.session.solver.get_model()
+        {
+            if met.len() == GAP_MODELS_KEPT {
+                met.remove(0);
+            }
+            met.push(model);
+        }
+        answer
+    }
+
     /// A scenario, among the base model and those `met`, in which every
     /// rule of `on` holds and `none_applies` too, by the model's own
     /// evaluation: the gap shows there, as a check would find it; shown

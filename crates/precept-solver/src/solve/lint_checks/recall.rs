@@ -34,9 +34,19 @@ pub(super) struct Recall {
 /// The key of a question: its kind, its formula and the variables a
 /// scenario of it shows.
 pub(super) fn question_key(kind: &str, formula: &Bool, scope: Option<&HashSet<String>>) -> String {
+    keyed(kind, formula, &scope_text(scope))
+}
+
+/// The same, with the scope as `scope_text` names it.
+pub(super) fn keyed(kind: &str, formula: &Bool, scope: &str) -> String {
+    format!("{kind} {formula} | {scope}")
+}
+
+/// The variables a scenario shows, as a question's key names them.
+pub(super) fn scope_text(scope: Option<&HashSet<String>>) -> String {
     let mut scope: Vec<&str> = scope.into_iter().flatten().map(String::as_str).collect();
     scope.sort_unstable();
-    format!("{kind} {formula} | {}", scope.join(" "))
+    scope.join(" ")
 }
 
 /// `name = value` as a formula of the model's language.
@@ -77,16 +87,21 @@ impl Linter<'_> {
     }
 
     /// A model of `group` with every variable at its value in `values`
-    /// (a scenario in which every rule of the group holds): a check that
-    /// needs no search, in place of finding a base model again.
+    /// (a scenario in which every rule of the group holds; a variable it
+    /// has no value for is free): a check that needs no search, in place of
+    /// finding a base model again.
     pub(super) fn pinned_model(&mut self, group: &[usize], values: &Values) -> Option<z3::Model> {
         let plain = self.plain_solver(group);
+        // A variable the scenario has no value for (new to the group) is
+        // left free: every rule held without it.
         for (name, sort) in &self.model.variables {
-            let value = values.get(name)?;
-            plain.assert(&self.encode(&pin(name, sort, value))?);
+            if let Some(value) = values.get(name) {
+                plain.assert(&self.encode(&pin(name, sort, value))?);
+            }
         }
         let group_solver = std::mem::replace(&mut self.session.solver, plain);
-        let model = match self.check(&[]) {
+        let outcome = self.check(&[]);
+        let model = match outcome {
             z3::SatResult::Sat => self.session.solver.get_model(),
             _ => None,
         };
@@ -126,6 +141,33 @@ impl Linter<'_> {
         };
         book.keep(key.to_string(), kept);
         Some(answer)
+    }
+
+    /// The answer to the question of `key` (None: not recalling) asked
+    /// with the rules `on`: the last run's when its evidence still holds,
+    /// else `fresh`'s, kept for the next run.
+    pub(super) fn recalled_or(
+        &mut self,
+        key: Option<String>,
+        on: &[usize],
+        scenario: bool,
+        fresh: impl FnOnce(&mut Self) -> Answer,
+    ) -> Answer {
+        let Some(key) = key else {
+            return fresh(self);
+        };
+        if let Some(answer) = self.recalled(&key, on, scenario) {
+            return answer;
+        }
+        self.shown = None;
+        let answer = fresh(self);
+        self.remember(key, on, &answer);
+        answer
+    }
+
+    /// Notes that the last fresh answer's formula holds in the base model.
+    pub(super) fn shown_in_base(&mut self) {
+        self.shown = self.recall.as_ref().map(|r| Arc::clone(&r.base));
     }
 
     /// The rules `ids` at their positions, each unchanged (and among `on`,

@@ -65,7 +65,6 @@ impl Linter<'_> {
             }
             self.progress(done, total, "vacuous and redundant rules");
             let others: Vec<usize> = self
-                .session
                 .group_of(rule)
                 .into_iter()
                 .filter(|&r| r != rule)
@@ -231,7 +230,7 @@ impl Linter<'_> {
                 return;
             }
             self.progress(done, total, "forced variables and enum values");
-            let users = self.session.rules_touching(&[name.as_str()]);
+            let users = self.rules_touching(&[name.as_str()]);
             if users.is_empty() {
                 continue;
             }

@@ -85,6 +85,61 @@ impl Rules<'_> {
         holds(rule, &lookup) == Some(false)
     }
 
+    /// What mending a scenario of `model`'s rules at `rules` reads.
+    pub(super) fn of_rules<'m>(
+        model: &'m crate::model::CompiledModel,
+        rules: &[usize],
+    ) -> Rules<'m> {
+        let sorts: HashMap<&str, &Sort> = model
+            .variables
+            .iter()
+            .map(|(n, s)| (n.as_str(), s))
+            .collect();
+        let mut touching: HashMap<String, Vec<&Expr>> = HashMap::new();
+        for &r in rules {
+            let formula = &model.rules[r].formula;
+            let mut variables = formula.symbols();
+            variables.sort_unstable();
+            variables.dedup();
+            for variable in variables.into_iter().filter(|v| sorts.contains_key(v)) {
+                touching
+                    .entry(variable.to_string())
+                    .or_default()
+                    .push(formula);
+            }
+        }
+        Rules {
+            touching,
+            sorts,
+            enum_values: model
+                .enums
+                .iter()
+                .flat_map(|(_, values)| values.iter().map(String::as_str))
+                .collect(),
+        }
+    }
+
+    /// The values that change when `base` is mended so that each rule of
+    /// `broken` holds: its conclusion made true, then the rules of every
+    /// variable that changed in turn; None when the mending gives up.
+    pub(super) fn mend_broken(
+        &self,
+        base: &HashMap<String, Known>,
+        broken: &[&Expr],
+    ) -> Option<HashMap<String, Known>> {
+        let none = HashSet::new();
+        let mut start = Vec::new();
+        let lookup = |name: &str| self.value(base, &HashMap::new(), name);
+        for rule in broken {
+            let conclusion = match &rule.kind {
+                ExprKind::App(Op::Implies, args) if args.len() == 2 => &args[1],
+                _ => rule,
+            };
+            self.make_true(conclusion, &lookup, &none, &mut start)?;
+        }
+        self.mend(base, start, &none)
+    }
+
     /// The same as `mend`, leaving `skip` (one of the rules) unmended.
     fn mend_all_but(
         &self,

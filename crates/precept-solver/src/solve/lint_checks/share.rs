@@ -368,6 +368,7 @@ pub(crate) fn lint_share(
             }
         }
         let sub_model = with_rules(model, group);
+        let profile_start = std::time::Instant::now();
         // A context of its own: what the piece finds does not depend on
         // which worker checks it, or after what.
         let found = in_fresh_context(|| {
@@ -382,6 +383,14 @@ pub(crate) fn lint_share(
                 Ok(Tally::of(&linter, true))
             })
         });
+        if std::env::var_os("LINT_PROFILE").is_some() {
+            eprintln!(
+                "PROFILE part {part:?} of {} rules: {:.0} ms, {} checks",
+                group.len(),
+                profile_start.elapsed().as_secs_f64() * 1e3,
+                found.checks
+            );
+        }
         if let (Some(memo), Some(key)) = (&share.memo, key)
             && found.complete
             && found.undecided == 0
@@ -430,11 +439,10 @@ fn prologue(share: &LintShare, timeout_ms: u64, interruption: &dyn Interruption)
     // A scenario the last run kept in which every rule not known to be
     // consistent holds by exact evaluation proves them consistent.
     let witnessed = !unknown.is_empty()
-        && share.book.as_ref().is_some_and(|book| {
-            let rules: Vec<&crate::smt::Expr> =
-                unknown.iter().map(|&r| &model.rules[r].formula).collect();
-            book.witness(&rules).is_some()
-        });
+        && share
+            .book
+            .as_ref()
+            .is_some_and(|book| book.witness(model, &unknown).is_some());
     let part = match unknown.len() == model.rules.len() {
         _ if witnessed => Part {
             found: groups_note(model, groups).into_iter().collect(),
