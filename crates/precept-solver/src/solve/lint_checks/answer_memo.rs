@@ -10,7 +10,9 @@
 //! - a formula that holds keeps the scenario that showed it (a value for
 //!   every variable of the group): it stands while every rule switched on
 //!   holds in it; each rule changed since, or not switched on when it was
-//!   found, is checked by exact evaluation;
+//!   found, is checked by exact evaluation (a variable new to the group
+//!   takes its value in the group's base model: only the changed rules
+//!   mention it);
 //! - a minimal set of refuting rules stands while each of its rules is
 //!   unchanged (minimality is a property of the set alone);
 //! - whether a formula can hold with no rule always stands.
@@ -28,7 +30,6 @@
 use super::scenario_repair::Rules;
 use crate::model::CompiledModel;
 use crate::model::evaluate::{Known, holds};
-use crate::model::finding::Scenario;
 use crate::smt::Expr;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -42,14 +43,14 @@ pub(super) type Values = HashMap<String, Known>;
 /// A kept answer, naming rules by id.
 #[derive(Clone)]
 pub(super) enum Kept {
-    /// The formula holds in `base` changed at `own` with every rule of
-    /// `group` on but those of `off`; `scenario` is what the answer showed.
+    /// The formula holds, with every rule of `group` on but those of
+    /// `off`, in the scenario whose variables take the value of the first
+    /// of `layers` that has one; the last layer has a value for every
+    /// variable of `group`.
     Holds {
-        base: Arc<Values>,
-        own: Arc<Values>,
+        layers: Vec<Arc<Values>>,
         group: Arc<HashSet<String>>,
         off: Vec<String>,
-        scenario: Option<Scenario>,
     },
     /// The rules of `core` rule the formula out (and, for a set of input
     /// facts, the formulas of the facts in its core, `facts`).

@@ -108,7 +108,7 @@ pub(super) struct Linter<'a> {
     pub(super) recall: Option<super::recall::Recall>,
     /// The values of the scenario that showed the last fresh answer's
     /// formula holds, while recalling.
-    pub(super) shown: Option<std::sync::Arc<super::answer_memo::Values>>,
+    pub(super) shown: Option<Vec<std::sync::Arc<super::answer_memo::Values>>>,
     /// A scenario of the group (the base model, or on a small group one
     /// asked of its rules) as exact values, and what mending them reads,
     /// once a check has asked (`scenario_repair.rs`).

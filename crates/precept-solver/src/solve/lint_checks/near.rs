@@ -27,7 +27,7 @@
 
 use super::answer_memo::Kept;
 use super::linter::{Linter, lint_solver_params};
-use super::recall::question_key;
+use super::recall::{Shows, question_key};
 use super::scenario_repair::known_values;
 use crate::model::finding::Scenario;
 use std::collections::HashSet;
@@ -138,11 +138,8 @@ impl Linter<'_> {
         about: &[&str],
         scope: Option<&HashSet<String>>,
     ) -> Answer {
-        let key = self
-            .recall
-            .as_ref()
-            .map(|_| question_key("ask", formula, scope));
-        self.recalled_or(key, on, scope.is_some(), |linter| {
+        let key = self.recall.as_ref().map(|_| question_key("ask", formula));
+        self.recalled_or(key, on, Shows::over(scope), |linter| {
             linter.ask_fresh(on, formula, about, scope)
         })
     }
@@ -182,11 +179,8 @@ impl Linter<'_> {
         formula: &Bool,
         scope: Option<&HashSet<String>>,
     ) -> Answer {
-        let key = self
-            .recall
-            .as_ref()
-            .map(|_| question_key("ask", formula, scope));
-        self.recalled_or(key, on, scope.is_some(), |linter| {
+        let key = self.recall.as_ref().map(|_| question_key("ask", formula));
+        self.recalled_or(key, on, Shows::over(scope), |linter| {
             linter.ask_whole_fresh(on, formula, scope)
         })
     }
@@ -207,7 +201,7 @@ impl Linter<'_> {
                         .session
                         .model_scenario(None)
                         .ok()
-                        .map(|whole| std::sync::Arc::new(known_values(&whole)));
+                        .map(|whole| vec![std::sync::Arc::new(known_values(&whole))]);
                 }
                 Answer::Holds(scope.and_then(|s| self.session.model_scenario(Some(s)).ok()))
             }
@@ -309,7 +303,8 @@ impl Linter<'_> {
                 let held: HashSet<String> = free.iter().chain(&pinned).cloned().collect();
                 let small = small.as_ref()?;
                 let values = linter.session.vocabulary.scenario(small, Some(&held));
-                linter.shown = Some(std::sync::Arc::new(known_values(&values)));
+                let base = linter.recall_base()?;
+                linter.shown = Some(vec![std::sync::Arc::new(known_values(&values)), base]);
             }
             let Some(scope) = scope else {
                 return Some(Answer::Holds(None));
@@ -364,11 +359,7 @@ impl Linter<'_> {
     ) -> Option<Vec<usize>> {
         let key = self.recall.as_ref().map(|_| {
             let ids: Vec<String> = core.iter().map(|&r| self.id(r)).collect();
-            format!(
-                "{} {}",
-                question_key("minimal", formula, None),
-                ids.join(" ")
-            )
+            format!("{} {}", question_key("minimal", formula), ids.join(" "))
         });
         if let Some(Kept::Minimal(rules)) = key.as_ref().and_then(|k| self.recalled_plain(k)) {
             return self.unchanged_rules(&rules, None);
@@ -392,10 +383,7 @@ impl Linter<'_> {
     /// Whether `formula` can hold on its own, asking no rule (in a solver
     /// of its own, not the group's).
     pub(super) fn holds_alone(&mut self, formula: &Bool) -> SatResult {
-        let key = self
-            .recall
-            .as_ref()
-            .map(|_| question_key("alone", formula, None));
+        let key = self.recall.as_ref().map(|_| question_key("alone", formula));
         if let Some(Kept::Alone(holds)) = key.as_ref().and_then(|k| self.recalled_plain(k)) {
             return match holds {
                 true => SatResult::Sat,

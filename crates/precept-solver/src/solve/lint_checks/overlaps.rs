@@ -9,7 +9,7 @@ use z3::ast::Bool;
 use super::condition_box::ConditionBox;
 use super::linter::{Linter, true_in};
 use super::near::Answer;
-use super::recall::{keyed, scope_text};
+use super::recall::{Shows, question_key};
 use crate::model::HitPolicy;
 
 impl Linter<'_> {
@@ -198,7 +198,7 @@ impl Linter<'_> {
         // Scenarios earlier gap checks found: most outputs' gaps show in
         // one of them (or in the base model), and need no check.
         let mut met: Vec<z3::Model> = Vec::new();
-        let mut scopes: Option<(Vec<usize>, HashSet<String>, String)> = None;
+        let mut scopes: Option<(Vec<usize>, HashSet<String>)> = None;
         for (n, (output, rules)) in outputs.into_iter().enumerate() {
             if self.stopped() {
                 return;
@@ -212,17 +212,16 @@ impl Linter<'_> {
                 .collect();
             let none_applies = Bool::and(&conditions);
             let others: Vec<usize> = self.rules_touching(&[output.as_str()]);
-            // Most outputs share one group: its variables, and how a key
-            // names them, are worked out once.
-            if scopes.as_ref().is_none_or(|(rules, _, _)| *rules != others) {
+            // Most outputs share one group: its variables are gathered
+            // once.
+            if scopes.as_ref().is_none_or(|(rules, _)| *rules != others) {
                 let scope: HashSet<String> = others
                     .iter()
                     .flat_map(|&r| self.session.rules[r].variables.clone())
                     .collect();
-                let text = scope_text(Some(&scope));
-                scopes = Some((others.clone(), scope, text));
+                scopes = Some((others.clone(), scope));
             }
-            let Some((_, scope, scope_text)) = &scopes else {
+            let Some((_, scope)) = &scopes else {
                 continue;
             };
             let mut near: Vec<String> = rules
@@ -237,8 +236,8 @@ impl Linter<'_> {
             let key = self
                 .recall
                 .as_ref()
-                .map(|_| keyed("ask", &none_applies, scope_text));
-            let answer = self.recalled_or(key, &others, true, |linter| {
+                .map(|_| question_key("ask", &none_applies));
+            let answer = self.recalled_or(key, &others, Shows::Over(scope), |linter| {
                 linter.gap_fresh(&mut met, &others, &none_applies, &about, &scope)
             });
             match answer {

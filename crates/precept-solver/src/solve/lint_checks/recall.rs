@@ -26,27 +26,32 @@ pub(super) struct Recall {
     /// Whether each kept group (by address) holds every unchanged rule of
     /// this one.
     covers: HashMap<usize, bool>,
+    /// Whether each kept scenario (by the address of its last layer) has
+    /// a value for every variable of this group.
+    complete: HashMap<usize, bool>,
     /// The group's base model, as exact values.
     base: Arc<Values>,
     enum_values: Arc<HashSet<String>>,
 }
 
-/// The key of a question: its kind, its formula and the variables a
-/// scenario of it shows.
-pub(super) fn question_key(kind: &str, formula: &Bool, scope: Option<&HashSet<String>>) -> String {
-    keyed(kind, formula, &scope_text(scope))
+/// Which scenario an answer that holds shows.
+#[derive(Clone, Copy)]
+pub(super) enum Shows<'s> {
+    Nothing,
+    Whole,
+    Over(&'s HashSet<String>),
 }
 
-/// The same, with the scope as `scope_text` names it.
-pub(super) fn keyed(kind: &str, formula: &Bool, scope: &str) -> String {
-    format!("{kind} {formula} | {scope}")
+impl<'s> Shows<'s> {
+    pub(super) fn over(scope: Option<&'s HashSet<String>>) -> Shows<'s> {
+        scope.map_or(Shows::Nothing, Shows::Over)
+    }
 }
 
-/// The variables a scenario shows, as a question's key names them.
-pub(super) fn scope_text(scope: Option<&HashSet<String>>) -> String {
-    let mut scope: Vec<&str> = scope.into_iter().flatten().map(String::as_str).collect();
-    scope.sort_unstable();
-    scope.join(" ")
+/// The key of a question: its kind and its formula (what a scenario of it
+/// shows is read from the kept values).
+pub(super) fn question_key(kind: &str, formula: &Bool) -> String {
+    format!("{kind} {formula}")
 }
 
 /// `name = value` as a formula of the model's language.
@@ -81,6 +86,7 @@ impl Linter<'_> {
             group: Arc::new(ids.iter().cloned().collect()),
             rules: group.iter().copied().zip(ids).collect(),
             covers: HashMap::new(),
+            complete: HashMap::new(),
             base,
             enum_values: book.enum_values(),
         });
@@ -110,30 +116,32 @@ impl Linter<'_> {
     }
 
     /// The last run's answer to `key`, asked with the rules `on`, when its
-    /// evidence still holds (a scenario only when `scenario` is wanted and
-    /// kept); it is kept for the next run too.
-    pub(super) fn recalled(&mut self, key: &str, on: &[usize], scenario: bool) -> Option<Answer> {
+    /// evidence still holds, showing the scenario `shows` asks for; it is
+    /// kept for the next run too.
+    pub(super) fn recalled(&mut self, key: &str, on: &[usize], shows: Shows) -> Option<Answer> {
         let book = self.book?;
         let kept = book.last(key)?.clone();
         let answer = match &kept {
             Kept::Refuted { core, .. } => Answer::Refuted {
                 core: self.unchanged_rules(core, Some(on))?,
             },
-            Kept::Holds {
-                base,
-                own,
-                group,
-                off,
-                scenario: shown,
-            } => {
-                if scenario && shown.is_none() {
+            Kept::Holds { layers, group, off } => {
+                if !self.holds_kept(on, layers, group, off) {
                     return None;
                 }
-                if !self.holds_kept(on, [own, base], group, off) {
-                    return None;
+                // The base model's values for the variables new to the
+                // group, which the check above read from it.
+                let mut layers = layers.clone();
+                if !self.complete_for_group(&layers) {
+                    layers.push(Arc::clone(&self.recall.as_ref()?.base));
                 }
-                self.shown = Some(Arc::clone(own));
-                let answer = Answer::Holds(shown.clone().filter(|_| scenario));
+                let scenario = match shows {
+                    Shows::Nothing => None,
+                    Shows::Whole => Some(self.scenario_in(&layers, None)?),
+                    Shows::Over(scope) => Some(self.scenario_in(&layers, Some(scope))?),
+                };
+                self.shown = Some(layers);
+                let answer = Answer::Holds(scenario);
                 self.remember(key.to_string(), on, &answer);
                 return Some(answer);
             }
@@ -143,6 +151,51 @@ impl Linter<'_> {
         Some(answer)
     }
 
+    /// Whether the last of `layers` has a value for every variable of the
+    /// group being checked.
+    fn complete_for_group(&mut self, layers: &[Arc<Values>]) -> bool {
+        let (Some(last), Some(recall)) = (layers.last(), self.recall.as_mut()) else {
+            return false;
+        };
+        let variables = &self.model.variables;
+        *recall
+            .complete
+            .entry(Arc::as_ptr(last) as usize)
+            .or_insert_with(|| variables.iter().all(|(name, _)| last.contains_key(name)))
+    }
+
+    /// The scenario `layers` (then the base model) give, over `scope` or
+    /// every variable; None when a variable has no exact value.
+    fn scenario_in(
+        &self,
+        layers: &[Arc<Values>],
+        scope: Option<&HashSet<String>>,
+    ) -> Option<crate::model::finding::Scenario> {
+        use crate::model::finding::Value;
+        let recall = self.recall.as_ref()?;
+        let values = self
+            .model
+            .variables
+            .iter()
+            .filter(|(name, _)| scope.is_none_or(|s| s.contains(name)))
+            .map(|(name, sort)| {
+                let known = layers
+                    .iter()
+                    .chain([&recall.base])
+                    .find_map(|values| values.get(name))?;
+                let value = match (known, sort) {
+                    (Known::Bool(b), _) => Value::Bool(*b),
+                    (Known::Enum(e), _) => Value::Enum(e.clone()),
+                    (Known::Number(n), Sort::Int) if n.is_integer() => Value::Int(n.to_integer()),
+                    (Known::Number(n), Sort::Real) => Value::Real(n.clone()),
+                    _ => return None,
+                };
+                Some((name.clone(), value))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(crate::model::finding::Scenario { values })
+    }
+
     /// The answer to the question of `key` (None: not recalling) asked
     /// with the rules `on`: the last run's when its evidence still holds,
     /// else `fresh`'s, kept for the next run.
@@ -150,13 +203,13 @@ impl Linter<'_> {
         &mut self,
         key: Option<String>,
         on: &[usize],
-        scenario: bool,
+        shows: Shows,
         fresh: impl FnOnce(&mut Self) -> Answer,
     ) -> Answer {
         let Some(key) = key else {
             return fresh(self);
         };
-        if let Some(answer) = self.recalled(&key, on, scenario) {
+        if let Some(answer) = self.recalled(&key, on, shows) {
             return answer;
         }
         self.shown = None;
@@ -165,9 +218,14 @@ impl Linter<'_> {
         answer
     }
 
+    /// The group's base model's values, while recalling.
+    pub(super) fn recall_base(&self) -> Option<Arc<Values>> {
+        self.recall.as_ref().map(|r| Arc::clone(&r.base))
+    }
+
     /// Notes that the last fresh answer's formula holds in the base model.
     pub(super) fn shown_in_base(&mut self) {
-        self.shown = self.recall.as_ref().map(|r| Arc::clone(&r.base));
+        self.shown = self.recall.as_ref().map(|r| vec![Arc::clone(&r.base)]);
     }
 
     /// The rules `ids` at their positions, each unchanged (and among `on`,
@@ -190,13 +248,14 @@ impl Linter<'_> {
         Some(rules)
     }
 
-    /// Whether every rule of `on` holds in `layers` (the first that has a
-    /// variable gives its value): those a kept answer had on and that are
-    /// unchanged held when it was found; the rest are evaluated.
+    /// Whether every rule of `on` holds in the scenario of `layers` (then
+    /// the base model, for variables new to the group): those a kept answer
+    /// had on and that are unchanged held when it was found; the rest are
+    /// evaluated.
     fn holds_kept(
         &mut self,
         on: &[usize],
-        layers: [&Arc<Values>; 2],
+        layers: &[Arc<Values>],
         group: &Arc<HashSet<String>>,
         off: &[String],
     ) -> bool {
@@ -217,9 +276,13 @@ impl Linter<'_> {
         }
         let mut asked: Vec<usize> = recall.changed.clone();
         asked.extend(off.iter().filter_map(|id| recall.index_of.get(id).copied()));
-        let layers: [&Values; 2] = [layers[0], layers[1]];
+        let all: Vec<&Values> = layers
+            .iter()
+            .chain([&recall.base])
+            .map(|values| &**values)
+            .collect();
         let enum_values = &recall.enum_values;
-        let lookup = |name: &str| lookup_in(&layers, enum_values, name);
+        let lookup = |name: &str| lookup_in(&all, enum_values, name);
         asked
             .into_iter()
             .filter(|r| on.contains(r))
@@ -234,8 +297,8 @@ impl Linter<'_> {
             return;
         };
         let kept = match answer {
-            Answer::Holds(scenario) => {
-                let Some(own) = self.shown.take() else {
+            Answer::Holds(_) => {
+                let Some(layers) = self.shown.take() else {
                     return;
                 };
                 let mut switched_on = vec![false; self.session.rules.len()];
@@ -243,8 +306,7 @@ impl Linter<'_> {
                     switched_on[r] = true;
                 }
                 Kept::Holds {
-                    base: Arc::clone(&recall.base),
-                    own,
+                    layers,
                     group: Arc::clone(&recall.group),
                     off: recall
                         .rules
@@ -252,7 +314,6 @@ impl Linter<'_> {
                         .filter(|(r, _)| !switched_on[*r])
                         .map(|(_, id)| id.clone())
                         .collect(),
-                    scenario: scenario.clone(),
                 }
             }
             Answer::Refuted { core } => Kept::Refuted {
@@ -307,7 +368,7 @@ impl Linter<'_> {
         set: &[usize],
         met: &mut dyn FnMut(&crate::model::finding::Scenario),
     ) -> Option<Option<Vec<usize>>> {
-        match self.recalled(key, group, true)? {
+        match self.recalled(key, group, Shows::Whole)? {
             Answer::Holds(Some(scenario)) => {
                 met(&scenario);
                 Some(None)
@@ -340,7 +401,9 @@ impl Linter<'_> {
         if self.recall.is_none() {
             return;
         }
-        self.shown = Some(Arc::new(super::scenario_repair::known_values(scenario)));
+        self.shown = Some(vec![Arc::new(super::scenario_repair::known_values(
+            scenario,
+        ))]);
         self.remember(key, group, &Answer::Holds(Some(scenario.clone())));
     }
 
