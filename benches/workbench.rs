@@ -255,9 +255,8 @@ fn settle_until(
 }
 
 /// A full lint on the vetting screen, then one-rule edits (ten; three on a
-/// model whose largest group the workbench lints again only on request,
-/// which is then asked for with `L` at once), each timed from the edit to
-/// a vetting pane whose lint is current again.
+/// model with a large group of rules), each timed from the edit to a
+/// vetting pane whose lint is current again.
 fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize, shape: Shape) {
     let current =
         |app: &App, _: &Runtime| !app.lint.running && app.lint.basis.stale_since().is_none();
@@ -267,8 +266,10 @@ fn lint_after_edit_figures(app: &mut App, runtime: &mut Runtime, jobs: usize, sh
     let full = start.elapsed();
     let (mut times, mut updates) = (Vec::new(), Vec::new());
     let largest = app.ws.graph.groups().iter().map(Vec::len).max();
-    let on_request = largest.unwrap_or(0) > precept::tui::update::RELINT_AT_ONCE_RULES;
-    for round in 0..if on_request { 3 } else { 10 } {
+    let large = largest.unwrap_or(0) > precept::tui::update::RELINT_AT_ONCE_RULES;
+    // Once a lint has finished, every edit is linted again at once.
+    let on_request = large && !app.lint.finished_once;
+    for round in 0..if large { 3 } else { 10 } {
         let (index, text) = one_rule_edit(app, shape, round, true);
         let start = Instant::now();
         let mut effects = edit_rule(app, index, &text);

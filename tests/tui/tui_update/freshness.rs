@@ -174,6 +174,45 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     assert_eq!(app.lint.basis.stale_since(), None);
 }
 
+/// Once a lint of a model with a large group has finished, the engine
+/// keeps its answers, and every edit is linted again at once: a rule that
+/// can never apply is reported, and the pane is current with no stale
+/// marker.
+#[test]
+fn a_large_groups_lint_follows_every_edit_once_a_lint_has_finished() {
+    let dir = copy_sample("park-admission");
+    let mut model = read_model(dir.path());
+    for i in 0..RELINT_AT_ONCE_RULES {
+        model.rules.push(extra_rule(
+            i,
+            format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
+        ));
+    }
+    write_model(dir.path(), &model);
+    let mut app = open_app(dir.path());
+    app.size = (140, 30);
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    assert!(app.lint.finished_once);
+    let never = "(=> (and (> creditUnits 5) (< creditUnits 2)) (>= creditCost 1.0))";
+    let effects = add_rule(&mut app, never);
+    assert!(kinds(&effects).contains(&"Lint"), "{:?}", kinds(&effects));
+    let new_rule = app.ws.model.rules.last().unwrap().id.clone();
+    settle(&mut app, &mut runtime, effects);
+    assert!(
+        app.lint
+            .diagnostics
+            .iter()
+            .any(|d| d.code == LintCode::VacuousRule && d.rules.first() == Some(&new_rule)),
+        "{:?}",
+        app.lint.diagnostics
+    );
+    assert_eq!(app.lint.basis.stale_since(), None);
+    press(&mut app, '5');
+    assert!(!screen_text(&app).contains("STALE"));
+}
+
 #[test]
 fn coverage_measured_before_an_edit_says_so() {
     let (_dir, mut app) = park();

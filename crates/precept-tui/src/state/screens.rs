@@ -153,6 +153,11 @@ pub struct LintState {
     /// The solver checks of the run have finished (with this many checks
     /// not decided in time).
     pub solver_finished: Option<usize>,
+    /// A lint run's solver checks have finished since the project was
+    /// opened: the scheduler keeps what that run found (each group's
+    /// findings, a large group's answers), so a lint after an edit asks
+    /// again only what the edit may have changed.
+    pub finished_once: bool,
     /// Each rule's expression when the syntactic diagnostics shown were
     /// found: while an edit's are redone, those naming a rule that has
     /// changed since (or gone) are not shown.

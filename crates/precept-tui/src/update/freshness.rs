@@ -6,10 +6,11 @@
 //! solver checks are marked stale, naming the edit; the others are marked
 //! stale, naming the edit, until an undo returns to their model.
 //!
-//! A lint after an edit is cheap when every group of rules (the islands
-//! that share no variables) is small: the scheduler's lint remembers each
-//! group's findings by its content, so only the groups the edit changed
-//! are checked again, in the background, and the pane updates in place.
+//! A lint after an edit is cheap: the scheduler's lint remembers each
+//! group of rules' findings by its content (the islands that share no
+//! variables), and a large group's answer to each question with its
+//! evidence, so only what the edit may have changed is checked again, in
+//! the background, and the pane updates in place.
 
 use super::vetting;
 use crate::state::app::App;
@@ -19,7 +20,8 @@ use precept_engine::lint::syntactic;
 /// Models whose groups of rules have at most this many rules each are
 /// linted again after every edit (the edited group in the background, a
 /// few hundred milliseconds at most); a model with a larger group (a policy
-/// whose rules all share variables) on request (`L`).
+/// whose rules all share variables) once a lint of it has finished, whose
+/// answers the next run reuses, and on request (`L`) before that.
 pub const RELINT_AT_ONCE_RULES: usize = 300;
 
 /// Reacts to the edits, undos and redos the last message made, if any.
@@ -45,7 +47,7 @@ pub fn react_to_changes(app: &mut App) -> Vec<Effect> {
         app.lint.basis.observe(now, &change);
         if app.lint.basis.stale_since().is_some() {
             let largest = app.ws.graph.groups().iter().map(Vec::len).max();
-            if largest.unwrap_or(0) <= RELINT_AT_ONCE_RULES {
+            if largest.unwrap_or(0) <= RELINT_AT_ONCE_RULES || app.lint.finished_once {
                 effects.extend(vetting::relint(app));
             } else {
                 refresh_syntactic(app);

@@ -145,6 +145,7 @@ pub fn lint_event(app: &mut App, stamp: Stamp, event: LintEvent) -> Vec<Effect> 
         }
         LintEvent::Finished { undecided, .. } => {
             app.lint.solver_finished = Some(undecided);
+            app.lint.finished_once = true;
             if !app.lint.syntactic_pending {
                 return finish(app, undecided);
             }

@@ -171,6 +171,10 @@ impl AnswerBook {
         }
     }
 
+    pub(super) fn remembers(&self) -> bool {
+        !self.last.answers.is_empty()
+    }
+
     /// The last run's answer to `key`, if any.
     pub(super) fn last(&self, key: &str) -> Option<&Kept> {
         self.last.answers.get(key)

@@ -439,7 +439,7 @@ impl<'a> Linter<'a> {
         {
             search.pool.keep_whole(&scenario);
             if let Some(key) = key.clone() {
-                self.remember_facts_met(key, search.group, &scenario);
+                self.remember_facts_met(key, &scenario);
             }
         }
         self.session.solver.pop(1);

@@ -139,6 +139,18 @@ impl Linter<'_> {
         scope: Option<&HashSet<String>>,
     ) -> Answer {
         let key = self.recall.as_ref().map(|_| question_key("ask", formula));
+        self.ask_keyed(key, on, formula, about, scope)
+    }
+
+    /// The same, the question known by `key` (None: not recalling).
+    pub(super) fn ask_keyed(
+        &mut self,
+        key: Option<String>,
+        on: &[usize],
+        formula: &Bool,
+        about: &[&str],
+        scope: Option<&HashSet<String>>,
+    ) -> Answer {
         self.recalled_or(key, on, Shows::over(scope), |linter| {
             linter.ask_fresh(on, formula, about, scope)
         })
@@ -384,14 +396,25 @@ impl Linter<'_> {
     /// of its own, not the group's).
     pub(super) fn holds_alone(&mut self, formula: &Bool) -> SatResult {
         let key = self.recall.as_ref().map(|_| question_key("alone", formula));
+        self.holds_alone_keyed(key, || formula.clone())
+    }
+
+    /// The same, the question known by `key` (None: not recalling) and its
+    /// formula made only when it is asked.
+    pub(super) fn holds_alone_keyed(
+        &mut self,
+        key: Option<String>,
+        formula: impl FnOnce() -> Bool,
+    ) -> SatResult {
         if let Some(Kept::Alone(holds)) = key.as_ref().and_then(|k| self.recalled_plain(k)) {
             return match holds {
                 true => SatResult::Sat,
                 false => SatResult::Unsat,
             };
         }
+        let formula = formula();
         let outcome = self.in_solver_of(&[], |linter| {
-            let guard = linter.guard(formula);
+            let guard = linter.guard(&formula);
             linter.check(&[guard])
         });
         if let Some(key) = key

@@ -12,6 +12,19 @@ use super::near::Answer;
 use super::recall::{Shows, question_key};
 use crate::model::HitPolicy;
 
+/// An implication of the group, for the overlap check.
+struct Implication {
+    rule: usize,
+    condition: Expr,
+    /// The variables its conclusion mentions.
+    outputs: BTreeSet<String>,
+    condition_box: ConditionBox,
+    /// Its condition and conclusion in Z3.
+    encoded: Option<(Bool, Bool)>,
+    /// Its condition and conclusion written out, while recalling.
+    texts: (String, String),
+}
+
 impl Linter<'_> {
     /// L206: two rules whose conditions can hold together (under the other
     /// rules) while their consequences contradict each other. Rows of one
@@ -20,7 +33,8 @@ impl Linter<'_> {
     /// any overlap is a conflict.
     pub(super) fn overlaps(&mut self, group: &[usize]) {
         let is_variable = |s: &str| self.session.vocabulary.is_variable(s);
-        let implications: Vec<(usize, Expr, Expr, BTreeSet<String>, ConditionBox)> = group
+        let recalling = self.recall.is_some();
+        let implications: Vec<Implication> = group
             .iter()
             .filter_map(|&i| {
                 let (antecedent, consequent) = self.split(i)?;
@@ -31,16 +45,38 @@ impl Linter<'_> {
                     .map(str::to_string)
                     .collect();
                 let condition_box = ConditionBox::of(&antecedent, &is_variable);
-                Some((i, antecedent, consequent, outputs, condition_box))
+                // Encoded once, not once per pair; with a key of each side
+                // for recalling (`recall.rs`), written without Z3's printer.
+                let encoded = self.encode(&antecedent).zip(self.encode(&consequent));
+                let texts = match recalling {
+                    true => (antecedent.to_string(), consequent.to_string()),
+                    false => Default::default(),
+                };
+                Some(Implication {
+                    rule: i,
+                    condition: antecedent,
+                    outputs,
+                    condition_box,
+                    encoded,
+                    texts,
+                })
             })
             .collect();
         let total = implications.len();
-        for (n, (first, a1, c1, out1, box1)) in implications.iter().enumerate() {
+        for (n, one) in implications.iter().enumerate() {
+            let (first, a1, out1, box1) =
+                (&one.rule, &one.condition, &one.outputs, &one.condition_box);
             if self.stopped() {
                 return;
             }
             self.progress(n, total, "conflicting overlaps");
-            for (second, a2, c2, out2, box2) in &implications[n + 1..] {
+            for other in &implications[n + 1..] {
+                let (second, a2, out2, box2) = (
+                    &other.rule,
+                    &other.condition,
+                    &other.outputs,
+                    &other.condition_box,
+                );
                 if out1.is_disjoint(out2) || box1.disjoint(box2) {
                     continue;
                 }
@@ -51,23 +87,21 @@ impl Linter<'_> {
                 if table.is_some_and(HitPolicy::allows_overlaps) {
                     continue;
                 }
-                let (Some(a1e), Some(a2e), Some(c1e), Some(c2e)) = (
-                    self.encode(a1),
-                    self.encode(a2),
-                    self.encode(c1),
-                    self.encode(c2),
-                ) else {
+                let (Some((a1e, c1e)), Some((a2e, c2e))) = (&one.encoded, &other.encoded) else {
                     continue;
                 };
                 let both_apply = Bool::and(&[a1e, a2e]);
-                let both_follow = Bool::and(&[c1e, c2e]);
                 let unique = table == Some(HitPolicy::Unique);
+                let ((t1a, t1c), (t2a, t2c)) = (&one.texts, &other.texts);
                 // Whether the consequences contradict each other when both
                 // conditions hold asks no rule: a solver of its own. Most
                 // pairs end here, before the question of the rules.
                 let conflict = match unique {
                     true => SatResult::Unsat,
-                    false => self.holds_alone(&Bool::and(&[both_apply.clone(), both_follow])),
+                    false => self.holds_alone_keyed(
+                        recalling.then(|| format!("both follow {t1a} & {t2a} => {t1c} & {t2c}")),
+                        || Bool::and(&[both_apply.clone(), Bool::and(&[c1e, c2e])]),
+                    ),
                 };
                 if conflict == SatResult::Sat {
                     continue;
@@ -88,7 +122,9 @@ impl Linter<'_> {
                     .map(str::to_string)
                     .collect();
                 let about: Vec<&str> = scope.iter().map(String::as_str).collect();
-                let scenario = match self.ask(&others, &both_apply, &about, Some(&scope)) {
+                let key = recalling.then(|| format!("both apply {t1a} & {t2a}"));
+                let scenario = match self.ask_keyed(key, &others, &both_apply, &about, Some(&scope))
+                {
                     Answer::Holds(Some(scenario)) => scenario,
                     Answer::Holds(None) | Answer::Refuted { .. } => continue,
                     Answer::Undecided => {

@@ -118,7 +118,13 @@ impl Linter<'_> {
     /// The last run's answer to `key`, asked with the rules `on`, when its
     /// evidence still holds, showing the scenario `shows` asks for; it is
     /// kept for the next run too.
-    pub(super) fn recalled(&mut self, key: &str, on: &[usize], shows: Shows) -> Option<Answer> {
+    pub(super) fn recalled(
+        &mut self,
+        key: &str,
+        on: &[usize],
+        off_now: &[String],
+        shows: Shows,
+    ) -> Option<Answer> {
         let book = self.book?;
         let kept = book.last(key)?.clone();
         let answer = match &kept {
@@ -142,7 +148,7 @@ impl Linter<'_> {
                 };
                 self.shown = Some(layers);
                 let answer = Answer::Holds(scenario);
-                self.remember(key.to_string(), on, &answer);
+                self.remember(key.to_string(), off_now.to_vec(), &answer);
                 return Some(answer);
             }
             Kept::Minimal(_) | Kept::Alone(_) => return None,
@@ -209,13 +215,57 @@ impl Linter<'_> {
         let Some(key) = key else {
             return fresh(self);
         };
-        if let Some(answer) = self.recalled(&key, on, shows) {
+        // The same formula is asked with different rules off (whether a
+        // condition can hold without this rule, or that one): they are
+        // different questions.
+        let off = self.off_ids(on);
+        let key = format!("{key} | off {}", off.join(" "));
+        if let Some(answer) = self.recalled(&key, on, &off, shows) {
             return answer;
         }
         self.shown = None;
+        let checks = self.checks;
         let answer = fresh(self);
-        self.remember(key, on, &answer);
+        if std::env::var_os("LINT_MISSES").is_some()
+            && self.checks > checks
+            && self.book.is_some_and(|b| b.remembers())
+        {
+            let was = match self.book.and_then(|b| b.last(&key)) {
+                None => "new".to_string(),
+                Some(Kept::Holds { off, .. }) => format!("holds off {off:?}"),
+                Some(Kept::Refuted { core, .. }) => format!("refuted {core:?}"),
+                Some(_) => "other".to_string(),
+            };
+            let now = match &answer {
+                Answer::Holds(_) => format!("holds shown {}", self.shown.is_some()),
+                Answer::Refuted { core } => format!("refuted {:?}", self.session.rule_names(core)),
+                Answer::Undecided => "undecided".to_string(),
+            };
+            eprintln!(
+                "MISS {} checks: {was} -> {now}: {}",
+                self.checks - checks,
+                &key[..key.len().min(100)]
+            );
+        }
+        self.remember(key, off, &answer);
         answer
+    }
+
+    /// The rules of the group being checked that are not among `on`.
+    fn off_ids(&self, on: &[usize]) -> Vec<String> {
+        let Some(recall) = &self.recall else {
+            return Vec::new();
+        };
+        let mut switched_on = vec![false; self.session.rules.len()];
+        for &r in on {
+            switched_on[r] = true;
+        }
+        recall
+            .rules
+            .iter()
+            .filter(|(r, _)| !switched_on[*r])
+            .map(|(_, id)| id.clone())
+            .collect()
     }
 
     /// The group's base model's values, while recalling.
@@ -289,10 +339,10 @@ impl Linter<'_> {
             .all(|r| holds(&self.session.rules[r].expr, &lookup) == Some(true))
     }
 
-    /// Keeps this run's answer to `key` (asked with the rules `on`) for
-    /// the next run: a formula that holds with the values of its scenario
-    /// (`shown`, noted by the check).
-    pub(super) fn remember(&mut self, key: String, on: &[usize], answer: &Answer) {
+    /// Keeps this run's answer to `key` (asked with the rules of the group
+    /// but `off`) for the next run: a formula that holds with the values of
+    /// its scenario (`shown`, noted by the check).
+    pub(super) fn remember(&mut self, key: String, off: Vec<String>, answer: &Answer) {
         let (Some(book), Some(recall)) = (self.book, self.recall.as_ref()) else {
             return;
         };
@@ -301,19 +351,10 @@ impl Linter<'_> {
                 let Some(layers) = self.shown.take() else {
                     return;
                 };
-                let mut switched_on = vec![false; self.session.rules.len()];
-                for &r in on {
-                    switched_on[r] = true;
-                }
                 Kept::Holds {
                     layers,
                     group: Arc::clone(&recall.group),
-                    off: recall
-                        .rules
-                        .iter()
-                        .filter(|(r, _)| !switched_on[*r])
-                        .map(|(_, id)| id.clone())
-                        .collect(),
+                    off,
                 }
             }
             Answer::Refuted { core } => Kept::Refuted {
@@ -368,7 +409,7 @@ impl Linter<'_> {
         set: &[usize],
         met: &mut dyn FnMut(&crate::model::finding::Scenario),
     ) -> Option<Option<Vec<usize>>> {
-        match self.recalled(key, group, Shows::Whole)? {
+        match self.recalled(key, group, &[], Shows::Whole)? {
             Answer::Holds(Some(scenario)) => {
                 met(&scenario);
                 Some(None)
@@ -390,12 +431,11 @@ impl Linter<'_> {
         }
     }
 
-    /// Keeps for the next run a scenario of every rule of `group` in
+    /// Keeps for the next run a scenario of every rule of the group in
     /// which the facts of `key` hold.
     pub(super) fn remember_facts_met(
         &mut self,
         key: String,
-        group: &[usize],
         scenario: &crate::model::finding::Scenario,
     ) {
         if self.recall.is_none() {
@@ -404,7 +444,7 @@ impl Linter<'_> {
         self.shown = Some(vec![Arc::new(super::scenario_repair::known_values(
             scenario,
         ))]);
-        self.remember(key, group, &Answer::Holds(Some(scenario.clone())));
+        self.remember(key, Vec::new(), &Answer::Holds(Some(scenario.clone())));
     }
 
     /// Keeps for the next run that the rules `core` rule out the facts
