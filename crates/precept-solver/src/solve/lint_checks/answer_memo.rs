@@ -175,6 +175,15 @@ impl AnswerBook {
         !self.last.answers.is_empty()
     }
 
+    /// The last run's answers whose key starts with `kind`.
+    pub(super) fn last_of_kind<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Kept> + 's {
+        self.last
+            .answers
+            .iter()
+            .filter(move |(key, _)| key.starts_with(kind))
+            .map(|(_, kept)| kept)
+    }
+
     /// The last run's answer to `key`, if any.
     pub(super) fn last(&self, key: &str) -> Option<&Kept> {
         self.last.answers.get(key)

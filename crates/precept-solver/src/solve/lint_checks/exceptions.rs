@@ -34,6 +34,8 @@ use crate::solve::Scenario;
 struct Search<'a> {
     group: &'a [usize],
     encoded: &'a [Bool],
+    /// The facts written out, while recalling (`recall.rs`).
+    texts: &'a [String],
     pool: SituationPool<'a>,
     /// Each fact's guard in the group's solver, once it has been asked,
     /// and the fact of each guard.
@@ -267,14 +269,24 @@ impl<'a> Linter<'a> {
             encoded.push(formula);
         }
         let rules = self.repair_rules(group);
+        let texts: Vec<String> = match self.recall {
+            Some(_) => facts.iter().map(|f| f.expr().to_string()).collect(),
+            None => Vec::new(),
+        };
         let mut search = Search {
             group,
             encoded: &encoded,
+            texts: &texts,
             pool: SituationPool::new(&facts, rules),
             guards: vec![None; facts.len()],
             guard_of: HashMap::new(),
             plain: None,
         };
+        if self.recall.is_some() {
+            for scenario in self.situations_met(group) {
+                search.pool.keep_whole(&scenario);
+            }
+        }
         let mut budget = self.situation_budget;
         let mut forbidden: Vec<Vec<usize>> = Vec::new();
         // Candidates: each fact with every other Bool input false, then
@@ -408,12 +420,12 @@ impl<'a> Linter<'a> {
         if search.pool.settles(set) {
             return Some(None);
         }
-        let key = self.recall.as_ref().map(|_| facts_key(search.encoded, set));
+        let key = self.recall.as_ref().map(|_| facts_key(search.texts, set));
         if let Some(key) = &key {
             let pool = &mut search.pool;
             let mut met = |scenario: &Scenario| pool.keep_whole(scenario);
             if let Some(recalled) =
-                self.recalled_facts(key, search.group, search.encoded, set, &mut met)
+                self.recalled_facts(key, search.group, search.texts, set, &mut met)
             {
                 // The checks it stands for count as asked.
                 *budget = budget.checked_sub(1)?;
@@ -483,7 +495,7 @@ impl<'a> Linter<'a> {
             return None;
         }
         if let Some(key) = key {
-            self.remember_facts_refuted(key, &rules, search.encoded, &core);
+            self.remember_facts_refuted(key, &rules, search.texts, &core);
         }
         Some(Some(core))
     }

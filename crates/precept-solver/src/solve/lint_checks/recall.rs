@@ -390,14 +390,21 @@ impl Linter<'_> {
 }
 
 /// The key of a set of input facts: their formulas.
-pub(super) fn facts_key(encoded: &[Bool], set: &[usize]) -> String {
-    let facts: Vec<String> = set.iter().map(|&i| encoded[i].to_string()).collect();
-    format!("facts {}", facts.join(" & "))
+pub(super) fn facts_key(texts: &[String], set: &[usize]) -> String {
+    let facts: Vec<&str> = set.iter().map(|&i| texts[i].as_str()).collect();
+    format!("{FACTS} {}", facts.join(" & "))
 }
+
+/// The kind of a question about a set of input facts.
+const FACTS: &str = "facts";
+
+/// The most scenarios the last run's impossible-situation search met that
+/// a new search starts from.
+const MOST_SITUATIONS_KEPT: usize = 64;
 
 impl Linter<'_> {
     /// The last run's answer to whether the input facts `set` (of
-    /// `encoded`) can hold together with every rule of `group` on: Some of
+    /// `texts`, the facts written out) can hold together with every rule of `group` on: Some of
     /// None when they can (the kept scenario, whole, given to `met`), Some
     /// of the facts of the kept refutation's core when they cannot; None
     /// when no kept answer still holds.
@@ -405,7 +412,7 @@ impl Linter<'_> {
         &mut self,
         key: &str,
         group: &[usize],
-        encoded: &[Bool],
+        texts: &[String],
         set: &[usize],
         met: &mut dyn FnMut(&crate::model::finding::Scenario),
     ) -> Option<Option<Vec<usize>>> {
@@ -422,13 +429,48 @@ impl Linter<'_> {
                 let mut core: Vec<usize> = set
                     .iter()
                     .copied()
-                    .filter(|&i| facts.contains(&encoded[i].to_string()))
+                    .filter(|&i| facts.contains(&texts[i]))
                     .collect();
                 core.sort_unstable();
                 (!core.is_empty()).then_some(Some(core))
             }
             _ => None,
         }
+    }
+
+    /// Whole scenarios of every rule of `group` as it is now, among those
+    /// the last run's impossible-situation search met: they settle the
+    /// candidates they make true (possible) with no check, whichever
+    /// candidates a changed rule made new.
+    pub(super) fn situations_met(
+        &mut self,
+        group: &[usize],
+    ) -> Vec<crate::model::finding::Scenario> {
+        let Some(book) = self.book else {
+            return Vec::new();
+        };
+        let kept: Vec<Kept> = book
+            .last_of_kind(FACTS)
+            .filter(|kept| matches!(kept, Kept::Holds { .. }))
+            .take(MOST_SITUATIONS_KEPT)
+            .cloned()
+            .collect();
+        kept.into_iter()
+            .filter_map(|kept| {
+                let Kept::Holds {
+                    layers,
+                    group: was,
+                    off,
+                } = kept
+                else {
+                    return None;
+                };
+                if !self.holds_kept(group, &layers, &was, &off) {
+                    return None;
+                }
+                self.scenario_in(&layers, None)
+            })
+            .collect()
     }
 
     /// Keeps for the next run a scenario of every rule of the group in
@@ -448,16 +490,16 @@ impl Linter<'_> {
     }
 
     /// Keeps for the next run that the rules `core` rule out the facts
-    /// `facts` (of `encoded`) together.
+    /// `facts` (of `texts`) together.
     pub(super) fn remember_facts_refuted(
         &self,
         key: String,
         core: &[usize],
-        encoded: &[Bool],
+        texts: &[String],
         facts: &[usize],
     ) {
         let core = core.iter().map(|&r| self.id(r)).collect();
-        let facts = facts.iter().map(|&i| encoded[i].to_string()).collect();
+        let facts = facts.iter().map(|&i| texts[i].clone()).collect();
         self.remember_plain(key, Kept::Refuted { core, facts });
     }
 }
