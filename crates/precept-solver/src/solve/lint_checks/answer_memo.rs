@@ -175,13 +175,17 @@ impl AnswerBook {
         !self.last.answers.is_empty()
     }
 
-    /// The last run's answers whose key starts with `kind`.
-    pub(super) fn last_of_kind<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Kept> + 's {
-        self.last
+    /// The last run's answers whose key starts with `kind`, by key.
+    pub(super) fn last_of_kind(&self, kind: &str) -> Vec<(String, Kept)> {
+        let mut found: Vec<(String, Kept)> = self
+            .last
             .answers
             .iter()
-            .filter(move |(key, _)| key.starts_with(kind))
-            .map(|(_, kept)| kept)
+            .filter(|(key, _)| key.starts_with(kind))
+            .map(|(key, kept)| (key.clone(), kept.clone()))
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
     }
 
     /// The last run's answer to `key`, if any.

@@ -399,8 +399,9 @@ pub(super) fn facts_key(texts: &[String], set: &[usize]) -> String {
 const FACTS: &str = "facts";
 
 /// The most scenarios the last run's impossible-situation search met that
-/// a new search starts from.
-const MOST_SITUATIONS_KEPT: usize = 64;
+/// a new search starts from (each holds a value for every variable of the
+/// group), the first by key.
+const MOST_SITUATIONS_KEPT: usize = 128;
 
 impl Linter<'_> {
     /// The last run's answer to whether the input facts `set` (of
@@ -439,9 +440,11 @@ impl Linter<'_> {
     }
 
     /// Whole scenarios of every rule of `group` as it is now, among those
-    /// the last run's impossible-situation search met: they settle the
-    /// candidates they make true (possible) with no check, whichever
-    /// candidates a changed rule made new.
+    /// the last run's impossible-situation search met (at most
+    /// `MOST_SITUATIONS_KEPT`, the same ones whatever the order of the run):
+    /// they settle the candidates they make true (possible) with no check,
+    /// whichever candidates a changed rule made new. Each is kept for the
+    /// next run too.
     pub(super) fn situations_met(
         &mut self,
         group: &[usize],
@@ -449,28 +452,34 @@ impl Linter<'_> {
         let Some(book) = self.book else {
             return Vec::new();
         };
-        let kept: Vec<Kept> = book
+        let mut met = Vec::new();
+        for (key, kept) in book
             .last_of_kind(FACTS)
-            .filter(|kept| matches!(kept, Kept::Holds { .. }))
+            .into_iter()
             .take(MOST_SITUATIONS_KEPT)
-            .cloned()
-            .collect();
-        kept.into_iter()
-            .filter_map(|kept| {
-                let Kept::Holds {
-                    layers,
-                    group: was,
-                    off,
-                } = kept
-                else {
-                    return None;
-                };
-                if !self.holds_kept(group, &layers, &was, &off) {
-                    return None;
-                }
-                self.scenario_in(&layers, None)
-            })
-            .collect()
+        {
+            let Kept::Holds {
+                mut layers,
+                group: was,
+                off,
+            } = kept
+            else {
+                continue;
+            };
+            if !self.holds_kept(group, &layers, &was, &off) {
+                continue;
+            }
+            if !self.complete_for_group(&layers) {
+                layers.extend(self.recall_base());
+            }
+            let Some(scenario) = self.scenario_in(&layers, None) else {
+                continue;
+            };
+            self.shown = Some(layers);
+            self.remember(key, Vec::new(), &Answer::Holds(None));
+            met.push(scenario);
+        }
+        met
     }
 
     /// Keeps for the next run a scenario of every rule of the group in
