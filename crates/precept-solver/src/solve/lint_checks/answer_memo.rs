@@ -171,6 +171,7 @@ impl AnswerBook {
         }
     }
 
+    /// Whether the last complete run kept any answer.
     pub(super) fn remembers(&self) -> bool {
         !self.last.answers.is_empty()
     }

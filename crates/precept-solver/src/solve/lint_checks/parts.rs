@@ -32,12 +32,19 @@ pub(super) enum GroupPart {
     Slice { index: usize, of: usize },
 }
 
-/// The parts a group of `rules` rules is checked in.
-pub(super) fn parts_of(rules: usize) -> Vec<GroupPart> {
+/// The parts a group of `rules` rules is checked in. When the last run's
+/// answers are recalled (`recall.rs`) a large group is cut in two only: the
+/// checks of the group as a whole and one slice of the rest. With most
+/// answers recalled a part's own setup (loading the group, its base model,
+/// about 150 ms on the dense bench model) costs more than its checks.
+pub(super) fn parts_of(rules: usize, recalling: bool) -> Vec<GroupPart> {
     if rules < SPLIT_FROM_RULES {
         return vec![GroupPart::All];
     }
-    let of = rules.div_ceil(SLICE_RULES);
+    let of = match recalling {
+        true => 1,
+        false => rules.div_ceil(SLICE_RULES),
+    };
     std::iter::once(GroupPart::Whole)
         .chain((0..of).map(|index| GroupPart::Slice { index, of }))
         .collect()
@@ -84,8 +91,12 @@ mod tests {
 
     #[test]
     fn slices_cover_every_rule_once_and_the_whole_checks_are_one_part() {
-        assert_eq!(parts_of(399), vec![GroupPart::All]);
-        let parts = parts_of(1_497);
+        assert_eq!(parts_of(399, false), vec![GroupPart::All]);
+        assert_eq!(
+            parts_of(1_497, true),
+            vec![GroupPart::Whole, GroupPart::Slice { index: 0, of: 1 }]
+        );
+        let parts = parts_of(1_497, false);
         assert_eq!(parts.len(), 5);
         assert_eq!(parts[0], GroupPart::Whole);
         let mut covered = Vec::new();

@@ -83,11 +83,7 @@ pub struct LintShare {
 impl LintShare {
     pub fn new(model: CompiledModel, workers: usize, events: Sender<LintEvent>) -> LintShare {
         let groups = groups_of(&model);
-        let units = groups
-            .iter()
-            .enumerate()
-            .flat_map(|(g, group)| parts_of(group.len()).into_iter().map(move |p| (g, p)))
-            .collect();
+        let units = units_of(&groups, false);
         LintShare {
             groups,
             units,
@@ -125,7 +121,11 @@ impl LintShare {
     /// Keeps each group's findings in `memo` and takes those of groups
     /// whose content it already holds from there.
     pub fn with_memo(mut self, memo: Arc<LintMemo>) -> LintShare {
-        self.book = Some(AnswerBook::new(memo.answers(), &self.model));
+        let book = AnswerBook::new(memo.answers(), &self.model);
+        if book.remembers() {
+            self.units = units_of(&self.groups, true);
+        }
+        self.book = Some(book);
         self.memo = Some(memo);
         self
     }
@@ -252,6 +252,20 @@ impl LintShare {
             }
         }
     }
+}
+
+/// The pieces of work of `groups`: each group, or each part of a large
+/// one (`parts.rs`), in the order they are sent on.
+fn units_of(groups: &[Vec<usize>], recalling: bool) -> Vec<(usize, GroupPart)> {
+    groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, group)| {
+            parts_of(group.len(), recalling)
+                .into_iter()
+                .map(move |p| (g, p))
+        })
+        .collect()
 }
 
 /// The islands of rules that share no variables (a rule without variables
