@@ -1,7 +1,8 @@
 //! Whole-model analyses on the dense model (`support/dense_model.rs`):
 //! 1,500 random implications over 2,000 variables, nearly all in one cone.
 //! Prints the model's shape, then the full lint's time with 1 and 2
-//! workers, stage by stage; then `gen-tests --max 150` (budget 60 s), the
+//! workers, stage by stage, and the lint after each of three one-rule
+//! edits on the same pool (which remembers the last run); then `gen-tests --max 150` (budget 60 s), the
 //! rule coverage of those 150 tests accepted and the mutation score over
 //! every mutant with 2 workers (one budget of 300 s for both), each with
 //! what its budget left; and verify's median and p95 over 300 random questions, in
@@ -16,7 +17,6 @@
 //! `DENSE_ONLY=lint`, `=tests` or `=verify` only that part.
 
 #[path = "support/bench_models.rs"]
-#[allow(dead_code)]
 mod bench_models;
 #[path = "support/dense_model.rs"]
 mod dense_model;

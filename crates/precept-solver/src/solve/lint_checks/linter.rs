@@ -246,15 +246,8 @@ impl Linter<'_> {
         lint_solver_params(&scratch);
         let whole_model = std::mem::replace(&mut self.session.solver, scratch);
         self.connected = self.connected_group(group);
-        let profile = std::time::Instant::now();
         self.orient(group);
         self.find_base_model(group);
-        if std::env::var_os("LINT_PROFILE").is_some() {
-            eprintln!(
-                "PROFILE   setup: {:.0} ms",
-                profile.elapsed().as_secs_f64() * 1e3
-            );
-        }
         let rules: Vec<usize> = group[part.share(group.len())].to_vec();
         let unchecked = part.unchecked(group.len());
         // Most useful first, so a budget that runs out leaves the least
@@ -275,7 +268,6 @@ impl Linter<'_> {
                 self.unchecked.extend(left());
                 continue;
             }
-            let profile = (std::time::Instant::now(), self.checks);
             match k {
                 0 => self.overlaps(group),
                 1 => self.impossible_situations(group),
@@ -283,13 +275,6 @@ impl Linter<'_> {
                 3 => self.shadowed = self.shadowed_exceptions(group),
                 4 => self.per_rule_checks(group, &rules),
                 _ => self.forced_and_unreachable(group, part),
-            }
-            if std::env::var_os("LINT_PROFILE").is_some() {
-                eprintln!(
-                    "PROFILE   check {k}: {:.0} ms, {} checks",
-                    profile.0.elapsed().as_secs_f64() * 1e3,
-                    self.checks - profile.1
-                );
             }
             if self.budget_hit.get() {
                 self.unchecked.extend(left());

@@ -274,7 +274,7 @@ impl Linter<'_> {
                 .as_ref()
                 .map(|_| question_key("ask", &none_applies));
             let answer = self.recalled_or(key, &others, Shows::Over(scope), |linter| {
-                linter.gap_fresh(&mut met, &others, &none_applies, &about, &scope)
+                linter.gap_fresh(&mut met, &others, &none_applies, &about, scope)
             });
             match answer {
                 Answer::Holds(scenario) => {

@@ -224,29 +224,7 @@ impl Linter<'_> {
             return answer;
         }
         self.shown = None;
-        let checks = self.checks;
         let answer = fresh(self);
-        if std::env::var_os("LINT_MISSES").is_some()
-            && self.checks > checks
-            && self.book.is_some_and(|b| b.remembers())
-        {
-            let was = match self.book.and_then(|b| b.last(&key)) {
-                None => "new".to_string(),
-                Some(Kept::Holds { off, .. }) => format!("holds off {off:?}"),
-                Some(Kept::Refuted { core, .. }) => format!("refuted {core:?}"),
-                Some(_) => "other".to_string(),
-            };
-            let now = match &answer {
-                Answer::Holds(_) => format!("holds shown {}", self.shown.is_some()),
-                Answer::Refuted { core } => format!("refuted {:?}", self.session.rule_names(core)),
-                Answer::Undecided => "undecided".to_string(),
-            };
-            eprintln!(
-                "MISS {} checks: {was} -> {now}: {}",
-                self.checks - checks,
-                &key[..key.len().min(100)]
-            );
-        }
         self.remember(key, off, &answer);
         answer
     }

@@ -382,7 +382,6 @@ pub(crate) fn lint_share(
             }
         }
         let sub_model = with_rules(model, group);
-        let profile_start = std::time::Instant::now();
         // A context of its own: what the piece finds does not depend on
         // which worker checks it, or after what.
         let found = in_fresh_context(|| {
@@ -397,14 +396,6 @@ pub(crate) fn lint_share(
                 Ok(Tally::of(&linter, true))
             })
         });
-        if std::env::var_os("LINT_PROFILE").is_some() {
-            eprintln!(
-                "PROFILE part {part:?} of {} rules: {:.0} ms, {} checks",
-                group.len(),
-                profile_start.elapsed().as_secs_f64() * 1e3,
-                found.checks
-            );
-        }
         if let (Some(memo), Some(key)) = (&share.memo, key)
             && found.complete
             && found.undecided == 0
