@@ -33,6 +33,7 @@ use crate::model::evaluate::{Known, holds};
 use crate::smt::Expr;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
+use z3::ast::Bool;
 
 /// Kept scenarios that more rules than this break are not mended.
 const MOST_BROKEN: usize = 8;
@@ -205,6 +206,9 @@ impl AnswerBook {
     pub(super) fn witness(&self, model: &CompiledModel, rules: &[usize]) -> Option<Arc<Values>> {
         let mut kept: Vec<Arc<Values>> = self.last.witnesses.clone();
         kept.extend(lock(&self.witnesses).iter().cloned());
+        if kept.is_empty() {
+            return None;
+        }
         let broken_in = |values: &Values| -> Vec<&Expr> {
             let lookup = |name: &str| lookup_in(&[values], &self.enum_values, name);
             rules
@@ -271,4 +275,45 @@ pub(super) fn lookup_in(
                 .contains(name)
                 .then(|| Known::Enum(name.to_string()))
         })
+}
+
+/// What recalling needs about the group being checked.
+pub(super) struct Recall {
+    /// Each rule's position, by id.
+    pub(super) index_of: HashMap<String, usize>,
+    /// The rules changed since the last complete run.
+    pub(super) changed: Vec<usize>,
+    /// The group's rules: positions and ids.
+    pub(super) rules: Vec<(usize, String)>,
+    /// The ids of the group's rules.
+    pub(super) group: Arc<HashSet<String>>,
+    /// Whether each kept group (by address) holds every unchanged rule of
+    /// this one.
+    pub(super) covers: HashMap<usize, bool>,
+    /// Whether each kept scenario (by the address of its last layer) has
+    /// a value for every variable of this group.
+    pub(super) complete: HashMap<usize, bool>,
+    /// The group's base model, as exact values.
+    pub(super) base: Arc<Values>,
+    pub(super) enum_values: Arc<HashSet<String>>,
+}
+
+/// Which scenario an answer that holds shows.
+#[derive(Clone, Copy)]
+pub(super) enum Shows<'s> {
+    Nothing,
+    Whole,
+    Over(&'s HashSet<String>),
+}
+
+impl<'s> Shows<'s> {
+    pub(super) fn over(scope: Option<&'s HashSet<String>>) -> Shows<'s> {
+        scope.map_or(Shows::Nothing, Shows::Over)
+    }
+}
+
+/// The key of a question: its kind and its formula (what a scenario of it
+/// shows is read from the kept values).
+pub(super) fn question_key(kind: &str, formula: &Bool) -> String {
+    format!("{kind} {formula}")
 }

@@ -105,7 +105,7 @@ pub(super) struct Linter<'a> {
     pub(super) book: Option<&'a super::answer_memo::AnswerBook>,
     /// What recalling them needs about the group (`recall.rs`); None
     /// on a group without a base model.
-    pub(super) recall: Option<super::recall::Recall>,
+    pub(super) recall: Option<super::answer_memo::Recall>,
     /// The values of the scenario that showed the last fresh answer's
     /// formula holds, while recalling.
     pub(super) shown: Option<Vec<std::sync::Arc<super::answer_memo::Values>>>,

@@ -26,8 +26,8 @@
 //! differently in two solvers).
 
 use super::answer_memo::Kept;
+use super::answer_memo::{Shows, question_key};
 use super::linter::{Linter, lint_solver_params};
-use super::recall::{Shows, question_key};
 use super::scenario_repair::known_values;
 use crate::model::finding::Scenario;
 use std::collections::HashSet;

@@ -6,10 +6,10 @@ use std::collections::{BTreeSet, HashSet};
 use z3::SatResult;
 use z3::ast::Bool;
 
+use super::answer_memo::{Shows, question_key};
 use super::condition_box::ConditionBox;
 use super::linter::{Linter, true_in};
 use super::near::Answer;
-use super::recall::{Shows, question_key};
 use crate::model::HitPolicy;
 
 /// An implication of the group, for the overlap check.

@@ -4,55 +4,13 @@
 //! a base model recalls: its answers' scenarios are the base model changed
 //! at a few variables.
 
-use super::answer_memo::{Kept, Values, lookup_in};
+use super::answer_memo::{Kept, Recall, Shows, Values, lookup_in};
 use super::linter::Linter;
 use super::near::Answer;
 use crate::model::evaluate::{Known, holds};
 use crate::smt::{Expr, ExprKind, Op, Sort};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use z3::ast::Bool;
-
-/// What recalling needs about the group being checked.
-pub(super) struct Recall {
-    /// Each rule's position, by id.
-    index_of: HashMap<String, usize>,
-    /// The rules changed since the last complete run.
-    changed: Vec<usize>,
-    /// The group's rules: positions and ids.
-    rules: Vec<(usize, String)>,
-    /// The ids of the group's rules.
-    group: Arc<HashSet<String>>,
-    /// Whether each kept group (by address) holds every unchanged rule of
-    /// this one.
-    covers: HashMap<usize, bool>,
-    /// Whether each kept scenario (by the address of its last layer) has
-    /// a value for every variable of this group.
-    complete: HashMap<usize, bool>,
-    /// The group's base model, as exact values.
-    base: Arc<Values>,
-    enum_values: Arc<HashSet<String>>,
-}
-
-/// Which scenario an answer that holds shows.
-#[derive(Clone, Copy)]
-pub(super) enum Shows<'s> {
-    Nothing,
-    Whole,
-    Over(&'s HashSet<String>),
-}
-
-impl<'s> Shows<'s> {
-    pub(super) fn over(scope: Option<&'s HashSet<String>>) -> Shows<'s> {
-        scope.map_or(Shows::Nothing, Shows::Over)
-    }
-}
-
-/// The key of a question: its kind and its formula (what a scenario of it
-/// shows is read from the kept values).
-pub(super) fn question_key(kind: &str, formula: &Bool) -> String {
-    format!("{kind} {formula}")
-}
 
 /// `name = value` as a formula of the model's language.
 fn pin(name: &str, sort: &Sort, value: &Known) -> Expr {

@@ -12,7 +12,8 @@
 //! A group's impossible-situation search has a budget in proportion to its
 //! size, so it finds the same situations whichever worker checks it, and
 //! whenever; with a memo (`memo.rs`), a group whose content an earlier run
-//! checked is not checked again.
+//! checked is not checked again, and a large group's questions whose kept
+//! answers still hold are not asked again (`answer_memo.rs`).
 
 use super::answer_memo::AnswerBook;
 use super::budget::{Unchecked, add_unchecked, budget_finding};
