@@ -536,6 +536,16 @@ fn a_one_rule_edit_reruns_its_section_and_finds_what_a_run_from_scratch_finds() 
     }
 }
 
+/// A generator of numbers below its argument, from `seed` (xorshift).
+fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 /// The first `rules` rules of a bench model, with `edits` random edits
 /// (a rule's expression swapped for another's, or a rule deleted) applied
 /// one by one: after each, the lint that remembers unchanged groups finds
@@ -549,13 +559,7 @@ fn incremental_lint_equals_full_lint(
     model.rules.truncate(rules);
     let scheduler = Scheduler::new(2, TIMEOUT);
     remembering(&compile(&model), &scheduler);
-    let mut seed: u64 = 0x0ED1_7500;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = random_below(0x0ED1_7500);
     for _ in 0..edits {
         let at = next(model.rules.len());
         match next(3) {
@@ -692,13 +696,7 @@ fn a_large_group_relinted_after_random_edits_finds_what_a_full_lint_finds() {
     model.rules.truncate(300);
     let scheduler = Scheduler::new(2, TIMEOUT);
     let (_, (first_checks, _)) = remembering(&compile(&model), &scheduler);
-    let mut seed: u64 = 0x1A26_E600;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = random_below(0x1A26_E600);
     for round in 0..4 {
         let at = next(model.rules.len());
         match round % 3 {

@@ -133,12 +133,12 @@ fn a_large_model_of_small_groups_is_linted_again_after_every_edit() {
     assert!(!screen_text(&app).contains("STALE"));
 }
 
-#[test]
-fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
+/// The park sample with more rules in one group (they all share
+/// creditUnits) than the workbench lints again after every edit before a
+/// lint of it has finished.
+fn one_large_group() -> (tempfile::TempDir, App) {
     let dir = copy_sample("park-admission");
     let mut model = read_model(dir.path());
-    // Enough rules in one group (they all share creditUnits) that linting
-    // after every edit is no longer cheap.
     for i in 0..RELINT_AT_ONCE_RULES {
         model.rules.push(extra_rule(
             i,
@@ -148,6 +148,12 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
     write_model(dir.path(), &model);
     let mut app = open_app(dir.path());
     app.size = (140, 30);
+    (dir, app)
+}
+
+#[test]
+fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
+    let (_dir, mut app) = one_large_group();
     // Lint, and edit at once: the results still arriving describe the old model.
     press(&mut app, '5');
     let effects = add_rule(&mut app, DUPLICATE_OF_R1);
@@ -180,17 +186,7 @@ fn a_large_models_solver_checks_are_marked_stale_with_the_edit() {
 /// marker.
 #[test]
 fn a_large_groups_lint_follows_every_edit_once_a_lint_has_finished() {
-    let dir = copy_sample("park-admission");
-    let mut model = read_model(dir.path());
-    for i in 0..RELINT_AT_ONCE_RULES {
-        model.rules.push(extra_rule(
-            i,
-            format!("(=> (> creditUnits {i}) (>= creditCost 0.0))"),
-        ));
-    }
-    write_model(dir.path(), &model);
-    let mut app = open_app(dir.path());
-    app.size = (140, 30);
+    let (_dir, mut app) = one_large_group();
     let mut runtime = start(&mut app);
     let effects = press(&mut app, '5');
     settle(&mut app, &mut runtime, effects);
