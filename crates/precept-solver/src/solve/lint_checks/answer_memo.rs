@@ -26,6 +26,10 @@
 //! rules) can be another, equally valid one. Answers are kept only from a
 //! run that went to its end: an interrupted run leaves the last complete
 //! run's answers in place.
+//!
+//! A question is known by its kind, its formula and the rules it leaves
+//! off. This file holds the data (the book, the keys, what recalling needs
+//! about the group being checked); `recall.rs` does the recalling.
 
 use super::scenario_repair::Rules;
 use crate::model::CompiledModel;
