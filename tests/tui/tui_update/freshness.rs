@@ -47,6 +47,25 @@ fn lint_follows_edits_and_undo_takes_a_duplicate_away_at_once() {
     assert!(!screen_text(&app).contains("STALE"));
 }
 
+/// An edit's lint carries the model it checks and goes to the solver
+/// workers before the edit's test rerun, so the vetting pane is current
+/// first.
+#[test]
+fn an_edits_lint_goes_to_the_workers_before_its_test_rerun() {
+    let (_dir, mut app) = park();
+    let mut runtime = start(&mut app);
+    let effects = press(&mut app, '5');
+    settle(&mut app, &mut runtime, effects);
+    edit_rule(&mut app, "R16", R16_TAXED_MORE);
+    let effects = ctrl(&mut app, 's');
+    let order = kinds(&effects);
+    let at = |kind: &str| order.iter().position(|k| *k == kind);
+    assert!(
+        at("Lint").is_some() && at("Lint") < at("RunTests") && at("RunTests").is_some(),
+        "{order:?}"
+    );
+}
+
 /// An edit's lint redoes the syntactic checks in the background beside the
 /// solver checks: the run is over only when both are in, whichever comes
 /// first, and meanwhile no diagnostic names a rule the edit changed.

@@ -617,29 +617,7 @@ impl<'a> Linter<'a> {
 
     /// What mending a scenario of `group` reads (`scenario_repair.rs`).
     pub(super) fn repair_rules(&self, group: &[usize]) -> Rules<'a> {
-        let model = self.model;
-        let mut touching: HashMap<String, Vec<&Expr>> = HashMap::new();
-        for &r in group {
-            for variable in &self.session.rules[r].variables {
-                touching
-                    .entry(variable.clone())
-                    .or_default()
-                    .push(&model.rules[r].formula);
-            }
-        }
-        Rules {
-            touching,
-            sorts: model
-                .variables
-                .iter()
-                .map(|(n, s)| (n.as_str(), s))
-                .collect(),
-            enum_values: model
-                .enums
-                .iter()
-                .flat_map(|(_, values)| values.iter().map(String::as_str))
-                .collect(),
-        }
+        Rules::of_rules(self.model, group)
     }
 
     fn rule_variables(&self, rule: usize) -> BTreeSet<String> {

@@ -317,14 +317,16 @@ impl Linter<'_> {
         self.session.rules_touching(variables)
     }
 
-    /// The rules in the same group as `rule` (itself included).
+    /// The rules in the same group as `rule` (itself included): the
+    /// session's answer, or the linked group being checked.
     pub(super) fn group_of(&mut self, rule: usize) -> Vec<usize> {
-        let variables = self.session.rules[rule].variables.clone();
-        if variables.is_empty() {
-            return vec![rule];
+        if let Some((_, rules)) = &self.connected
+            && !self.session.rules[rule].variables.is_empty()
+            && rules.binary_search(&rule).is_ok()
+        {
+            return rules.clone();
         }
-        let names: Vec<&str> = variables.iter().map(String::as_str).collect();
-        self.rules_touching(&names)
+        self.session.group_of(rule)
     }
 
     /// Reads each implication of `group` the way it points.

@@ -131,10 +131,7 @@ impl Rules<'_> {
         let mut start = Vec::new();
         let lookup = |name: &str| self.value(base, &HashMap::new(), name);
         for rule in broken {
-            let conclusion = match &rule.kind {
-                ExprKind::App(Op::Implies, args) if args.len() == 2 => &args[1],
-                _ => rule,
-            };
+            let conclusion = conclusion_of(rule);
             self.make_true(conclusion, &lookup, &none, &mut start)?;
         }
         self.mend(base, start, &none)
@@ -168,10 +165,7 @@ impl Rules<'_> {
                 if mended > MOST_MENDED {
                     return None;
                 }
-                let conclusion = match &rule.kind {
-                    ExprKind::App(Op::Implies, args) if args.len() == 2 => &args[1],
-                    _ => rule,
-                };
+                let conclusion = conclusion_of(rule);
                 let mut fixes = Vec::new();
                 self.make_true(conclusion, &lookup, pinned, &mut fixes)?;
                 for (name, value) in fixes {
@@ -285,6 +279,15 @@ impl Rules<'_> {
             _ => return None,
         };
         Some(Known::Number(value))
+    }
+}
+
+/// What a rule makes true when it applies: an implication's conclusion,
+/// else the whole rule.
+fn conclusion_of(rule: &Expr) -> &Expr {
+    match &rule.kind {
+        ExprKind::App(Op::Implies, args) if args.len() == 2 => &args[1],
+        _ => rule,
     }
 }
 
